@@ -1,0 +1,49 @@
+import { LOCAL_DATA_DIR, LOCAL_DYNAMODB_PORT, LOCAL_HTTP_PORT, LOCAL_TABLE_NAME } from '../lib/local-defaults';
+import { startDynamoDbLocal } from '../lib/dynamodb-local';
+
+/**
+ * `npm start`: DynamoDB Local (data under .data/, or in memory with
+ * DYNAMODB_IN_MEMORY=1), the table, the demo operator, and the local host on PORT.
+ */
+async function main(): Promise<void> {
+  const inMemory = process.env.DYNAMODB_IN_MEMORY === '1';
+  const dynamoLocal = process.env.DYNAMODB_ENDPOINT
+    ? undefined
+    : await startDynamoDbLocal({
+        port: Number(process.env.DYNAMODB_LOCAL_PORT ?? LOCAL_DYNAMODB_PORT),
+        dataDir: inMemory ? undefined : LOCAL_DATA_DIR,
+      });
+  process.env.DYNAMODB_ENDPOINT ??= dynamoLocal?.endpoint;
+  process.env.TABLE_NAME ??= LOCAL_TABLE_NAME;
+
+  // Loaded only now: their configuration is read from the environment set above.
+  const { ensureTable } = await import('../lib/local-table');
+  const { localClient } = await import('../lib/dynamodb-local');
+  const { seedDemo } = await import('../lib/demo');
+  const { startLocalHost } = await import('../lib/local-host');
+
+  const client = localClient(process.env.DYNAMODB_ENDPOINT as string);
+  const table = await ensureTable(client, process.env.TABLE_NAME);
+  client.destroy();
+  const demo = await seedDemo();
+  const host = await startLocalHost({ port: Number(process.env.PORT ?? LOCAL_HTTP_PORT), host: process.env.HOST ?? '127.0.0.1' });
+
+  console.log(`DynamoDB Local: ${process.env.DYNAMODB_ENDPOINT} (${inMemory ? 'in memory' : LOCAL_DATA_DIR}), table ${process.env.TABLE_NAME} ${table}`);
+  if (demo.newKey) {
+    console.log(`Demo operator's API key ${demo.newKey.keyId} (every scope; shown this once): ${demo.newKey.secret}`);
+  }
+  console.log(`API listening on ${host.url} (GET ${host.url}/health)`);
+
+  const shutdown = async () => {
+    await host.close();
+    await dynamoLocal?.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

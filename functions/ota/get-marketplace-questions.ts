@@ -1,0 +1,8 @@
+import { getActivityQuestions } from '../../shared/catalog/questions';
+import { httpHandler, ok } from '../../shared/http/handler';
+import { activityIdPath, type ActivityPath } from '../../shared/http/schema-parts';
+
+/** The marketplace form: the questions together with the activity they belong to. */
+export const handler = httpHandler<ActivityPath>({ path: activityIdPath }, async ({ caller, path }) =>
+  ok(await getActivityQuestions(caller, path.ActivityID)),
+);

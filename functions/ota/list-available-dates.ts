@@ -1,0 +1,14 @@
+import { listAvailableDates } from '../../shared/catalog/availability';
+import { httpHandler, ok } from '../../shared/http/handler';
+import { activityIdPath, isoDate, type ActivityPath } from '../../shared/http/schema-parts';
+
+const query = {
+  type: 'object',
+  required: ['StartDate', 'EndDate'],
+  properties: { StartDate: isoDate, EndDate: isoDate },
+};
+
+export const handler = httpHandler<ActivityPath, { StartDate: string; EndDate: string }>(
+  { path: activityIdPath, query },
+  async ({ caller, path, query }) => ok(await listAvailableDates(caller, path.ActivityID, query.StartDate, query.EndDate)),
+);

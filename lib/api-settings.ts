@@ -1,0 +1,50 @@
+/** Settings of the API front door, shared by the CDK stack and the local host. */
+
+/** How long a key's authorizer result is reused; a revoked key stops working within this time. */
+export const AUTHORIZER_CACHE_TTL_SECONDS = 60;
+
+/** The largest request body accepted: Lambda's synchronous payload limit. */
+export const MAX_REQUEST_BODY_BYTES = 6 * 1024 * 1024;
+
+/** Stage-wide throttling (requests per second, burst) before API Gateway answers 429. */
+export const THROTTLING = { rateLimit: 100, burstLimit: 200 };
+
+export const FUNCTION_TIMEOUT_SECONDS = 10;
+
+export type GatewayResponseType =
+  | 'UNAUTHORIZED'
+  | 'ACCESS_DENIED'
+  | 'MISSING_AUTHENTICATION_TOKEN'
+  | 'THROTTLED'
+  | 'REQUEST_TOO_LARGE'
+  | 'INTEGRATION_TIMEOUT'
+  | 'DEFAULT_4XX'
+  | 'DEFAULT_5XX';
+
+export interface GatewayProblem {
+  status: number;
+  kind: string;
+  detail: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Problems that API Gateway itself answers with, before or instead of a
+ * function. The stack turns each into a gateway response; the local host
+ * answers the same way in the same situations.
+ */
+export const gatewayProblems: Record<GatewayResponseType, GatewayProblem> = {
+  UNAUTHORIZED: {
+    status: 401,
+    kind: 'unauthorized',
+    detail: 'A valid API key is required, sent as Authorization: Bearer <key>',
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  },
+  ACCESS_DENIED: { status: 403, kind: 'forbidden', detail: 'The API key does not carry the scope this route requires' },
+  MISSING_AUTHENTICATION_TOKEN: { status: 404, kind: 'not-found', detail: 'No route matches this method and path' },
+  THROTTLED: { status: 429, kind: 'rate-limited', detail: 'Too many requests; retry after a short pause' },
+  REQUEST_TOO_LARGE: { status: 413, kind: 'payload-too-large', detail: 'The request body is too large' },
+  INTEGRATION_TIMEOUT: { status: 504, kind: 'timeout', detail: 'The request took too long; it is safe to retry' },
+  DEFAULT_4XX: { status: 400, kind: 'bad-request', detail: 'The request could not be accepted' },
+  DEFAULT_5XX: { status: 500, kind: 'internal', detail: 'The server could not complete the request; it is safe to retry' },
+};

@@ -1,0 +1,73 @@
+import type { Scope } from '../shared/auth/scopes';
+
+/**
+ * The route table: one row per endpoint. The CDK stack makes one function and
+ * one API method per row; the local host routes requests by the same rows;
+ * the authorizer grants a key the rows whose scope it holds.
+ */
+export interface Route {
+  /** Function name stem, unique. */
+  id: string;
+  method: 'GET' | 'POST';
+  /** API Gateway resource path; `{Name}` segments are path parameters. */
+  path: string;
+  /** Handler module, relative to the project root; it exports `handler`. */
+  entry: string;
+  scope: Scope;
+  /** The table access the function's role is granted. */
+  tableAccess: 'read' | 'readWrite';
+}
+
+export const routes: readonly Route[] = [
+  {
+    id: 'list-products',
+    method: 'GET',
+    path: '/api/v2/ota/marketplace/products',
+    entry: 'functions/ota/list-products.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+  {
+    id: 'resolve-product',
+    method: 'GET',
+    path: '/api/v2/ota/marketplace/resolve-product',
+    entry: 'functions/ota/resolve-product.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+  {
+    id: 'list-available-dates',
+    method: 'GET',
+    path: '/api/v2/ota/marketplace/availability/{ActivityID}/dates',
+    entry: 'functions/ota/list-available-dates.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+  {
+    id: 'list-available-timeslots',
+    method: 'GET',
+    path: '/api/v2/ota/marketplace/availability/{ActivityID}/timeslots',
+    entry: 'functions/ota/list-available-timeslots.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+  {
+    id: 'get-marketplace-questions',
+    method: 'GET',
+    path: '/api/v2/ota/marketplace/questions/{ActivityID}',
+    entry: 'functions/ota/get-marketplace-questions.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+  {
+    id: 'get-core-questions',
+    method: 'GET',
+    path: '/api/v2/ota/core/questions/{ActivityID}',
+    entry: 'functions/ota/get-core-questions.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+];
+
+/** The authorizer is not a route, but is bundled and hosted the same way. */
+export const authorizerEntry = 'functions/auth/authorize.ts';

@@ -1,0 +1,86 @@
+import type { Caller } from '../http/caller';
+import { ValidationError } from '../http/errors';
+import { daysBetween, wallClock, zonedIso } from '../time/calendar';
+import { requireActivity } from './products';
+import type { AvailabilityStatus, AvailableDate, AvailableTimeslot, TimeslotItem } from './records';
+import { queryTimeslots } from './repository';
+
+/** The longest StartDate..EndDate span the dates endpoint accepts, both ends included. */
+export const MAX_DATE_RANGE_DAYS = 92;
+
+/** A slot is LIMITED once no more than this share of its capacity is left. */
+const LIMITED_SHARE = 0.2;
+
+export function availabilityStatus(vacancies: number, capacity: number): AvailabilityStatus {
+  if (vacancies <= 0) return 'SOLD_OUT';
+  return vacancies <= capacity * LIMITED_SHARE ? 'LIMITED' : 'AVAILABLE';
+}
+
+const vacanciesOf = (slot: TimeslotItem) => Math.max(0, slot.Capacity - slot.Booked);
+
+/** Timeslots that have not started yet in the operator's time zone and still have room. */
+function bookable(slots: TimeslotItem[], timeZone: string, now: Date): TimeslotItem[] {
+  const { date: today, time: nowTime } = wallClock(timeZone, now);
+  return slots.filter((slot) => (slot.Date > today || (slot.Date === today && slot.Time > nowTime)) && vacanciesOf(slot) > 0);
+}
+
+export function checkDateRange(startDate: string, endDate: string): void {
+  const span = daysBetween(startDate, endDate);
+  if (span < 0) throw new ValidationError("Query parameter 'EndDate' must not be before 'StartDate'");
+  if (span + 1 > MAX_DATE_RANGE_DAYS) {
+    throw new ValidationError(
+      `The range from 'StartDate' to 'EndDate' spans ${span + 1} days; at most ${MAX_DATE_RANGE_DAYS} are allowed`,
+    );
+  }
+}
+
+export function summariseDates(slots: TimeslotItem[], timeZone: string, now: Date): AvailableDate[] {
+  const open = bookable(slots, timeZone, now);
+  const byDate = new Map<string, TimeslotItem[]>();
+  for (const slot of open) byDate.set(slot.Date, [...(byDate.get(slot.Date) ?? []), slot]);
+  return [...byDate.entries()].map(([date, daySlots]) => {
+    const vacancies = daySlots.reduce((sum, slot) => sum + vacanciesOf(slot), 0);
+    const capacity = daySlots.reduce((sum, slot) => sum + slot.Capacity, 0);
+    return {
+      Date: date,
+      Status: availabilityStatus(vacancies, capacity),
+      Vacancies: vacancies,
+      Capacity: capacity,
+      AvailableTimeslots: daySlots.length,
+    };
+  });
+}
+
+export function summariseTimeslots(slots: TimeslotItem[], timeZone: string, now: Date): AvailableTimeslot[] {
+  return bookable(slots, timeZone, now).map((slot) => ({
+    Date: slot.Date,
+    Time: slot.Time,
+    StartsAt: zonedIso(slot.Date, slot.Time, timeZone),
+    Status: availabilityStatus(vacanciesOf(slot), slot.Capacity),
+    Vacancies: vacanciesOf(slot),
+    Capacity: slot.Capacity,
+  }));
+}
+
+export async function listAvailableDates(
+  caller: Caller,
+  activityId: string,
+  startDate: string,
+  endDate: string,
+  now = new Date(),
+): Promise<AvailableDate[]> {
+  checkDateRange(startDate, endDate);
+  const [, slots] = await Promise.all([
+    requireActivity(caller, activityId),
+    queryTimeslots(caller.operatorId, activityId, startDate, endDate),
+  ]);
+  return summariseDates(slots, caller.timeZone, now);
+}
+
+export async function listAvailableTimeslots(caller: Caller, activityId: string, date: string, now = new Date()): Promise<AvailableTimeslot[]> {
+  const [, slots] = await Promise.all([
+    requireActivity(caller, activityId),
+    queryTimeslots(caller.operatorId, activityId, date, date),
+  ]);
+  return summariseTimeslots(slots, caller.timeZone, now);
+}

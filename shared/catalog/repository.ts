@@ -1,0 +1,80 @@
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from '../db/client';
+import { keys } from '../db/keys';
+import { GSI1 } from '../db/table-design';
+import type { ProductItem, TimeslotItem } from './records';
+
+/** One function per catalogue access pattern; see the README's access-pattern table. */
+
+async function queryAll<T>(input: QueryCommandInput): Promise<T[]> {
+  const items: T[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo.send(new QueryCommand({ ...input, ExclusiveStartKey }));
+    items.push(...((page.Items ?? []) as T[]));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+}
+
+const PRODUCT_SUMMARY_ATTRIBUTES =
+  'ProductID, ActivityID, #name, NameLower, Description, Visible, DurationMinutes, MaxParticipantsPerBooking, PricePerParticipant';
+
+/** Visible products of an operator, optionally whose lower-cased name contains `nameFragment`. */
+export function queryVisibleProducts(operatorId: string, nameFragment?: string): Promise<Omit<ProductItem, 'Questions'>[]> {
+  const { PK, SKPrefix } = keys.productPrefix(operatorId);
+  return queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    FilterExpression: nameFragment ? 'Visible = :visible AND contains(NameLower, :name)' : 'Visible = :visible',
+    ProjectionExpression: PRODUCT_SUMMARY_ATTRIBUTES,
+    ExpressionAttributeNames: { '#name': 'Name' },
+    ExpressionAttributeValues: {
+      ':pk': PK,
+      ':prefix': SKPrefix,
+      ':visible': true,
+      ...(nameFragment ? { ':name': nameFragment.toLowerCase() } : {}),
+    },
+  });
+}
+
+/** Every product of an operator, hidden ones included, with just the identifying attributes. */
+export function queryProductIdentities(operatorId: string): Promise<Pick<ProductItem, 'ProductID' | 'ActivityID' | 'NameLower'>[]> {
+  const { PK, SKPrefix } = keys.productPrefix(operatorId);
+  return queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ProjectionExpression: 'ProductID, ActivityID, NameLower',
+    ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+  });
+}
+
+export async function getProduct(operatorId: string, activityId: string): Promise<ProductItem | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.product(operatorId, activityId) }));
+  return Item as ProductItem | undefined;
+}
+
+export async function getProductByProductId(operatorId: string, productId: number): Promise<ProductItem | undefined> {
+  const { GSI1PK, GSI1SK } = keys.productIdIndex(operatorId, productId);
+  const { Items } = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
+      ExpressionAttributeValues: { ':pk': GSI1PK, ':sk': GSI1SK },
+    }),
+  );
+  return Items?.[0] as ProductItem | undefined;
+}
+
+/** Every timeslot of an activity from `firstDate` to `lastDate` inclusive, in date and time order. */
+export function queryTimeslots(operatorId: string, activityId: string, firstDate: string, lastDate: string): Promise<TimeslotItem[]> {
+  const { PK, SKFrom, SKTo } = keys.timeslotRange(operatorId, activityId, firstDate, lastDate);
+  return queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ProjectionExpression: '#date, #time, #capacity, Booked',
+    ExpressionAttributeNames: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
+    ExpressionAttributeValues: { ':pk': PK, ':from': SKFrom, ':to': SKTo },
+  });
+}

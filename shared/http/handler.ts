@@ -1,0 +1,116 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { SchemaObject } from 'ajv';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { fromAuthorizerContext, type Caller } from './caller';
+import { BadRequestError, ProblemError, ValidationError } from './errors';
+import { problem, problemResponse } from './problem';
+import { compileValidator, type Validator } from './validation';
+
+export interface RequestSchemas {
+  /** Path parameter faults are 400 (the resource address itself is malformed). */
+  path?: SchemaObject;
+  /** Query and body faults are 422 (the address is fine, the input is not). */
+  query?: SchemaObject;
+  body?: SchemaObject;
+}
+
+export interface HttpRequest<P, Q, B> {
+  caller: Caller;
+  path: P;
+  query: Q;
+  body: B;
+  headers: Record<string, string | undefined>;
+  event: APIGatewayProxyEvent;
+}
+
+type ParsedEvent = Omit<APIGatewayProxyEvent, 'body'> & { body: unknown };
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+export const ok = (data: unknown): APIGatewayProxyResult => ({
+  statusCode: 200,
+  headers: JSON_HEADERS,
+  body: JSON.stringify({ data }),
+});
+
+export const created = (data: unknown, location: string, extraHeaders: Record<string, string> = {}): APIGatewayProxyResult => ({
+  statusCode: 201,
+  headers: { ...JSON_HEADERS, Location: location, ...extraHeaders },
+  body: JSON.stringify({ data }),
+});
+
+const emptyObject = (value: unknown) => value ?? {};
+
+/** Header names arrive in any case; domain code reads them lower-cased. */
+function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers']): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+/** Maps every failure to RFC 7807; unexpected ones are logged and answered without internals. */
+const problemErrors = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
+  onError: async (request) => {
+    const { error, event, context } = request;
+    const instance = event.path;
+    if (error instanceof ProblemError) {
+      request.response = problemResponse(problem(error.status, error.kind, error.message, instance, error.extensions));
+      return;
+    }
+    const middyStatus = (error as { statusCode?: number } | null)?.statusCode;
+    if (middyStatus === 415 && error?.message === 'Unsupported Media Type') {
+      request.response = problemResponse(
+        problem(415, 'unsupported-media-type', "The request body must be sent with 'Content-Type: application/json'", instance),
+      );
+      return;
+    }
+    if (middyStatus === 415) {
+      request.response = problemResponse(problem(400, 'malformed-json', 'The request body is not valid JSON', instance));
+      return;
+    }
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        message: 'Unhandled error',
+        requestId: context?.awsRequestId,
+        path: instance,
+        error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+      }),
+    );
+    request.response = problemResponse(
+      problem(500, 'internal', 'The server could not complete the request; it is safe to retry', instance),
+    );
+  },
+});
+
+/**
+ * The one way to build an HTTP handler: parse the JSON body (when the route
+ * takes one), validate path, query and body against schemas compiled at
+ * load, hand the typed request to `fn`, and render every error as a problem.
+ */
+export function httpHandler<P = Record<string, string>, Q = Record<string, string | undefined>, B = undefined>(
+  schemas: RequestSchemas,
+  fn: (request: HttpRequest<P, Q, B>) => Promise<APIGatewayProxyResult>,
+) {
+  const validatePath: Validator<P> = schemas.path
+    ? compileValidator<P>(schemas.path, 'Path parameter', BadRequestError)
+    : (value) => value as P;
+  const validateQuery: Validator<Q> = schemas.query
+    ? compileValidator<Q>(schemas.query, 'Query parameter', ValidationError)
+    : (value) => value as Q;
+  const validateBody: Validator<B> = schemas.body
+    ? compileValidator<B>(schemas.body, 'Field', ValidationError)
+    : (value) => value as B;
+
+  const handler = middy<ParsedEvent, APIGatewayProxyResult>().handler(async (event) =>
+    fn({
+      caller: fromAuthorizerContext(event.requestContext?.authorizer),
+      path: validatePath(emptyObject(event.pathParameters)),
+      query: validateQuery(emptyObject(event.queryStringParameters)),
+      body: validateBody(event.body),
+      headers: lowerCaseHeaders(event.headers),
+      event: event as unknown as APIGatewayProxyEvent,
+    }),
+  );
+  if (schemas.body) handler.use(httpJsonBodyParser());
+  return handler.use(problemErrors());
+}

@@ -1,0 +1,25 @@
+import { ACTIVITY_ID_PATTERN } from '../catalog/records';
+
+/** Schema pieces that several endpoints' schemas are built from. */
+
+export const isoDate = {
+  type: 'string',
+  format: 'date',
+  errorMessage: 'must be a real calendar date in YYYY-MM-DD format',
+} as const;
+
+export const activityIdPath = {
+  type: 'object',
+  required: ['ActivityID'],
+  properties: {
+    ActivityID: {
+      type: 'string',
+      pattern: ACTIVITY_ID_PATTERN,
+      errorMessage: "must be 's_' followed by 1 to 64 letters or digits",
+    },
+  },
+} as const;
+
+export interface ActivityPath {
+  ActivityID: string;
+}

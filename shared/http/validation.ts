@@ -1,0 +1,53 @@
+import Ajv, { type ErrorObject, type SchemaObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import { BadRequestError, ValidationError } from './errors';
+
+/**
+ * One Ajv instance for the process. Schemas may carry an `errorMessage`
+ * annotation: the text that follows the field's name when the field breaks
+ * any of that schema's rules ("StartDate must be a date in YYYY-MM-DD format").
+ */
+const ajv = new Ajv({ allErrors: false, verbose: true, strict: true });
+addFormats(ajv, ['date', 'email']);
+ajv.addVocabulary(['errorMessage']);
+
+export type Validator<T> = (value: unknown) => T;
+
+function fieldName(error: ErrorObject): string {
+  const segments = error.instancePath.split('/').slice(1);
+  if (error.keyword === 'required') segments.push(error.params.missingProperty);
+  if (error.keyword === 'additionalProperties') segments.push(error.params.additionalProperty);
+  return segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
+}
+
+function describe(error: ErrorObject, subject: string): string {
+  const field = fieldName(error);
+  switch (error.keyword) {
+    case 'required':
+      return `${subject} '${field}' is required`;
+    case 'additionalProperties':
+      return `${subject} '${field}' is not allowed`;
+    default: {
+      const custom = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage;
+      const what = field ? `${subject} '${field}'` : `The ${subject.toLowerCase()}`;
+      return `${what} ${custom ?? error.message}`;
+    }
+  }
+}
+
+/**
+ * Compiles a schema once; the returned function throws `ErrorClass` with a
+ * detail that names the offending field, and otherwise returns the value typed.
+ */
+export function compileValidator<T>(
+  schema: SchemaObject,
+  subject: string,
+  ErrorClass: typeof BadRequestError | typeof ValidationError = ValidationError,
+): Validator<T> {
+  const validate = ajv.compile(schema);
+  return (value: unknown): T => {
+    if (validate(value)) return value as T;
+    const [first] = validate.errors ?? [];
+    throw new ErrorClass(first ? describe(first, subject) : `The ${subject.toLowerCase()} is invalid`);
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Calendar arithmetic on plain `YYYY-MM-DD` dates and IANA time zones,
+ * using only the platform's Intl data (no time zone database to ship).
+ */
+const DAY_MS = 86_400_000;
+
+const toUtcMidnight = (date: string): number => Date.parse(`${date}T00:00:00Z`);
+const fromUtcMs = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+export const addDays = (date: string, days: number): string => fromUtcMs(toUtcMidnight(date) + days * DAY_MS);
+
+/** Whole days from `from` to `to`; negative when `to` is earlier. */
+export const daysBetween = (from: string, to: string): number => Math.round((toUtcMidnight(to) - toUtcMidnight(from)) / DAY_MS);
+
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormatter(timeZone: string): Intl.DateTimeFormat {
+  let formatter = partsFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    partsFormatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** The wall-clock date and time in `timeZone` at instant `at`. */
+export function wallClock(timeZone: string, at: Date = new Date()): { date: string; time: string; seconds: number } {
+  const parts = Object.fromEntries(partsFormatter(timeZone).formatToParts(at).map((part) => [part.type, part.value]));
+  return {
+    date: `${parts.year}-${parts.month}-${parts.day}`,
+    time: `${parts.hour}:${parts.minute}`,
+    seconds: Number(parts.second),
+  };
+}
+
+/** Minutes that `timeZone` is ahead of UTC at instant `ms`. */
+function offsetMinutes(timeZone: string, ms: number): number {
+  const { date, time, seconds } = wallClock(timeZone, new Date(ms));
+  const asUtc = Date.parse(`${date}T${time}:00Z`) + seconds * 1000;
+  return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
+}
+
+/**
+ * The instant (epoch ms) at which the wall clock in `timeZone` shows `date` `time`.
+ * A wall time skipped by a DST jump resolves to the instant just after the jump.
+ */
+export function zonedInstant(date: string, time: string, timeZone: string): number {
+  const naive = Date.parse(`${date}T${time}:00Z`);
+  const firstGuess = naive - offsetMinutes(timeZone, naive) * 60_000;
+  return naive - offsetMinutes(timeZone, firstGuess) * 60_000;
+}
+
+/** ISO 8601 local date-time with its UTC offset, e.g. `2026-12-01T09:30:00+01:00`. */
+export function zonedIso(date: string, time: string, timeZone: string): string {
+  const offset = offsetMinutes(timeZone, zonedInstant(date, time, timeZone));
+  const sign = offset < 0 ? '-' : '+';
+  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
+  const minutes = String(Math.abs(offset) % 60).padStart(2, '0');
+  return `${date}T${time}:00${sign}${hours}:${minutes}`;
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { createApiKey } from '../../shared/auth/api-keys';
+import type { Scope } from '../../shared/auth/scopes';
+import { importCatalogue, type CatalogueFile } from '../../shared/catalog/import';
+import { createOperator } from '../../shared/operators/operators';
+import { startLocalHost, type LocalHost } from '../../lib/local-host';
+
+/** A fresh operator ID, so that every test file (and test) has a tenant of its own in the shared table. */
+export const uniqueOperatorId = (stem = 'op') => `${stem}-${randomBytes(5).toString('hex')}`;
+
+export interface TestOperator {
+  operatorId: string;
+  /** A key with every scope. */
+  key: string;
+  keyWith(scopes: Scope[]): Promise<string>;
+}
+
+export async function createTestOperator(
+  catalogue?: CatalogueFile,
+  options: { timeZone?: string; stem?: string } = {},
+): Promise<TestOperator> {
+  const operatorId = uniqueOperatorId(options.stem);
+  await createOperator({ OperatorID: operatorId, Name: `Test ${operatorId}`, TimeZone: options.timeZone ?? 'Europe/Lisbon' });
+  if (catalogue) await importCatalogue(operatorId, catalogue);
+  const keyWith = async (scopes: Scope[]) => (await createApiKey(operatorId, scopes, 'test')).secret;
+  return { operatorId, key: await keyWith(['ota', 'usage:read', 'usage:write', 'bookings:read']), keyWith };
+}
+
+/** An HTTP client for the local host that returns status, headers and parsed JSON. */
+export function httpClient(host: LocalHost) {
+  return async function request(
+    method: string,
+    path: string,
+    options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers.Authorization = `Bearer ${options.key}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const response = await fetch(`${host.url}${path}`, { method, headers, body });
+    const text = await response.text();
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, json, text };
+  };
+}
+
+export type HttpClient = ReturnType<typeof httpClient>;
+
+/** Starts the local host with the authorizer cache short enough for revocation tests. */
+export const startTestHost = (authorizerCacheTtlSeconds = 1) => startLocalHost({ authorizerCacheTtlSeconds });
