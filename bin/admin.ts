@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { LOCAL_DYNAMODB_PORT, LOCAL_TABLE_NAME } from '../lib/local-defaults';
+
+/**
+ * The operator's admin CLI. Without --aws it talks to the table of `npm start`
+ * (DynamoDB Local); with --aws --table NAME it talks to a deployed table
+ * using the usual AWS credentials and region.
+ */
+const USAGE = `Usage: npm run admin -- <command> [options] [--aws --table NAME]
+
+Commands:
+  create-operator   --id ID --name NAME --time-zone ZONE
+  create-key        --operator ID --scopes ota,usage:read,... [--name LABEL]
+  list-keys         --operator ID
+  revoke-key        --operator ID --key KEY_ID
+  import-catalogue  --operator ID --file catalogue.json
+  seed-demo         (the demo operator and catalogue that npm start seeds)
+
+Without --aws the CLI uses DynamoDB Local at DYNAMODB_ENDPOINT
+(default http://127.0.0.1:${LOCAL_DYNAMODB_PORT}) and table TABLE_NAME (default ${LOCAL_TABLE_NAME}).`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    aws: { type: 'boolean', default: false },
+    table: { type: 'string' },
+    id: { type: 'string' },
+    name: { type: 'string' },
+    'time-zone': { type: 'string' },
+    operator: { type: 'string' },
+    scopes: { type: 'string' },
+    key: { type: 'string' },
+    file: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+class UsageError extends Error {}
+
+function option(name: keyof typeof values): string {
+  const value = values[name];
+  if (typeof value !== 'string' || !value) throw new UsageError(`Missing --${name}`);
+  return value;
+}
+
+function configureTarget(): string {
+  if (values.aws) {
+    process.env.TABLE_NAME = values.table ?? process.env.TABLE_NAME;
+    if (!process.env.TABLE_NAME) throw new UsageError('With --aws, give --table NAME (or set TABLE_NAME)');
+    delete process.env.DYNAMODB_ENDPOINT;
+    return `table ${process.env.TABLE_NAME} in AWS`;
+  }
+  process.env.TABLE_NAME = values.table ?? process.env.TABLE_NAME ?? LOCAL_TABLE_NAME;
+  process.env.DYNAMODB_ENDPOINT ??= `http://127.0.0.1:${LOCAL_DYNAMODB_PORT}`;
+  return `table ${process.env.TABLE_NAME} at ${process.env.DYNAMODB_ENDPOINT}`;
+}
+
+function readJsonFile(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+}
+
+async function run(command: string | undefined): Promise<void> {
+  if (!command || values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const target = configureTarget();
+  // Loaded only now: their configuration is read from the environment set above.
+  const operators = await import('../shared/operators/operators');
+  const apiKeys = await import('../shared/auth/api-keys');
+  const catalogue = await import('../shared/catalog/import');
+
+  switch (command) {
+    case 'create-operator': {
+      const operator = await operators.createOperator({ OperatorID: option('id'), Name: option('name'), TimeZone: option('time-zone') });
+      console.log(`Created operator ${operator.OperatorID} (${operator.TimeZone}) in ${target}`);
+      return;
+    }
+    case 'create-key': {
+      const scopes = apiKeys.parseScopes(option('scopes'));
+      const { record, secret } = await apiKeys.createApiKey(option('operator'), scopes, values.name ?? 'API key');
+      console.log(`Created key ${record.KeyID} for ${record.OperatorID} with scopes ${scopes.join(', ')}.`);
+      console.log(`Secret (shown only now; store it safely): ${secret}`);
+      return;
+    }
+    case 'list-keys': {
+      const keys = await apiKeys.listApiKeys(option('operator'));
+      if (!keys.length) console.log('No keys.');
+      for (const key of keys) {
+        console.log(`${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${key.CreatedAt}  ${key.Name}`);
+      }
+      return;
+    }
+    case 'revoke-key': {
+      await apiKeys.revokeApiKey(option('operator'), option('key'));
+      console.log(`Revoked ${values.key}; calls with it fail once cached authorizations expire.`);
+      return;
+    }
+    case 'import-catalogue': {
+      const summary = await catalogue.importCatalogue(option('operator'), readJsonFile(option('file')));
+      console.log(`Imported ${summary.products} products and ${summary.timeslots} timeslots into ${target}`);
+      return;
+    }
+    case 'seed-demo': {
+      const { seedDemo, DEMO_OPERATOR } = await import('../lib/demo');
+      const { newKey } = await seedDemo();
+      console.log(`Demo operator ${DEMO_OPERATOR.OperatorID} seeded in ${target}`);
+      if (newKey) console.log(`Its first key ${newKey.keyId} (every scope; shown only now): ${newKey.secret}`);
+      return;
+    }
+    default:
+      throw new UsageError(`Unknown command '${command}'`);
+  }
+}
+
+function explain(error: unknown): string {
+  if (error instanceof UsageError) return `${error.message}\n\n${USAGE}`;
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) {
+    return `DynamoDB Local is not reachable at ${process.env.DYNAMODB_ENDPOINT}: start it with 'npm start' first`;
+  }
+  return message;
+}
+
+run(positionals[0]).catch((error) => {
+  console.error(`Error: ${explain(error)}`);
+  process.exit(1);
+});

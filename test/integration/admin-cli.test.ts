@@ -1,0 +1,98 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { queryTimeslots } from '../../shared/catalog/repository';
+import { dynamo, tableName } from '../../shared/db/client';
+import { keys } from '../../shared/db/keys';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { LocalHost } from '../../lib/local-host';
+import { testCatalogue, tomorrow } from '../support/catalogue';
+import { httpClient, startTestHost, uniqueOperatorId } from '../support/fixtures';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+
+/** Runs the real admin CLI against the test run's DynamoDB Local. */
+async function admin(...args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await run(TSX, ['bin/admin.ts', ...args], { cwd: ROOT, env: { ...process.env } });
+    return { code: 0, out: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, out: failed.stdout + failed.stderr };
+  }
+}
+
+let host: LocalHost;
+beforeAll(async () => {
+  host = await startTestHost();
+});
+afterAll(() => host.close());
+
+describe('admin CLI', () => {
+  const operatorId = uniqueOperatorId('cli');
+  const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-'));
+  const start = tomorrow();
+
+  it('creates an operator, imports a catalogue twice without change, and issues a working key', async () => {
+    expect(await admin('create-operator', '--id', operatorId, '--name', 'CLI Tours', '--time-zone', 'Europe/Lisbon')).toMatchObject({ code: 0 });
+    expect((await admin('create-operator', '--id', operatorId, '--name', 'CLI Tours', '--time-zone', 'Europe/Lisbon')).out).toMatch(/already exists/);
+
+    const file = path.join(dir, 'catalogue.json');
+    writeFileSync(file, JSON.stringify(testCatalogue({ start, days: 3, capacity: 10 })));
+    const first = await admin('import-catalogue', '--operator', operatorId, '--file', file);
+    expect(first).toEqual({ code: 0, out: expect.stringMatching(/Imported 2 products and 7 timeslots/) });
+
+    // Places booked since the first import survive the second.
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.timeslot(operatorId, 's_walk1', start, '09:00'),
+        UpdateExpression: 'SET Booked = :booked',
+        ExpressionAttributeValues: { ':booked': 4 },
+      }),
+    );
+    expect((await admin('import-catalogue', '--operator', operatorId, '--file', file)).code).toBe(0);
+    const slots = await queryTimeslots(operatorId, 's_walk1', start, start);
+    expect(slots).toEqual([
+      { Date: start, Time: '09:00', Capacity: 10, Booked: 4 },
+      { Date: start, Time: '14:00', Capacity: 10, Booked: 0 },
+    ]);
+
+    const created = await admin('create-key', '--operator', operatorId, '--scopes', 'ota');
+    const secret = /ak_[A-Za-z0-9_-]+/.exec(created.out)?.[0];
+    expect(secret).toBeDefined();
+    const response = await httpClient(host)('GET', '/api/v2/ota/marketplace/products', { key: secret });
+    expect(response.json.data.map((p: { ActivityID: string }) => p.ActivityID)).toEqual(['s_walk1']);
+
+    const keyId = /key_[A-Za-z0-9]+/.exec(created.out)?.[0] as string;
+    expect((await admin('list-keys', '--operator', operatorId)).out).toMatch(new RegExp(`${keyId}\\s+ACTIVE\\s+ota`));
+    expect((await admin('revoke-key', '--operator', operatorId, '--key', keyId)).code).toBe(0);
+    expect((await admin('list-keys', '--operator', operatorId)).out).toMatch(new RegExp(`${keyId}\\s+REVOKED`));
+  });
+
+  it('rejects a bad catalogue naming the entry, and writes nothing', async () => {
+    const bad = testCatalogue({ start });
+    bad.Products[0].Schedules![0].Capacity = 0;
+    const file = path.join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify(bad));
+    const other = uniqueOperatorId('cli');
+    await admin('create-operator', '--id', other, '--name', 'Other', '--time-zone', 'UTC');
+    const result = await admin('import-catalogue', '--operator', other, '--file', file);
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/Products\[0\]\.Schedules\[0\]\.Capacity' must be an integer from 1/);
+    expect(await queryTimeslots(other, 's_walk1', start, start)).toEqual([]);
+  });
+
+  it('refuses a ProductID that belongs to another activity of the operator', async () => {
+    const clash = testCatalogue({ start, days: 1 });
+    clash.Products = [{ ...clash.Products[0], ActivityID: 's_walk2', Name: 'Another walk' }];
+    const file = path.join(dir, 'clash.json');
+    writeFileSync(file, JSON.stringify(clash));
+    const result = await admin('import-catalogue', '--operator', operatorId, '--file', file);
+    expect(result).toEqual({ code: 1, out: expect.stringMatching(/ProductID 501 already belongs to activity s_walk1/) });
+  });
+});

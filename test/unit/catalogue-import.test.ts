@@ -1,0 +1,76 @@
+import { checkCatalogue, expandTimeslots, type CatalogueProduct } from '../../shared/catalog/import';
+import { ValidationError } from '../../shared/http/errors';
+import { testCatalogue } from '../support/catalogue';
+
+const product = (overrides: Partial<CatalogueProduct> = {}): CatalogueProduct => ({
+  ProductID: 1,
+  ActivityID: 's_a1',
+  Name: 'A',
+  DurationMinutes: 60,
+  MaxParticipantsPerBooking: 4,
+  PricePerParticipant: { Amount: 100, Currency: 'EUR' },
+  ...overrides,
+});
+
+const rejection = (input: unknown): string => {
+  try {
+    checkCatalogue(input);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationError);
+    return (error as Error).message;
+  }
+  throw new Error('expected the catalogue to be rejected');
+};
+
+describe('catalogue validation', () => {
+  it('accepts the test catalogue and expands its schedule', () => {
+    const { timeslots } = checkCatalogue(testCatalogue({ start: '2026-06-01', days: 7 }));
+    expect(timeslots[0]).toHaveLength(14);
+    expect(timeslots[1]).toEqual([{ Date: '2026-06-01', Time: '10:00', Capacity: 5 }]);
+  });
+
+  it('names the bad entry and field', () => {
+    expect(rejection({ Products: [product(), product({ ProductID: 2, ActivityID: 'bad id', Name: 'B' })] })).toMatch(
+      /Products\[1\]\.ActivityID/,
+    );
+    expect(
+      rejection({ Products: [product({ Schedules: [{ From: '2026-06-01', To: '2026-06-02', Weekdays: ['MON'], Times: ['25:00'], Capacity: 2 }] })] }),
+    ).toMatch(/Products\[0\]\.Schedules\[0\]\.Times\[0\]' must be a time in HH:MM/);
+    expect(rejection({ Products: [product({ Extra: 1 } as Partial<CatalogueProduct>)] })).toMatch(/'Products\[0\]\.Extra' is not allowed/);
+    expect(rejection({})).toMatch(/'Products' is required/);
+  });
+
+  it('rejects duplicate IDs and names within the file', () => {
+    expect(rejection({ Products: [product(), product({ ActivityID: 's_b', Name: 'B' })] })).toMatch(/ProductID '1'/);
+    expect(rejection({ Products: [product(), product({ ProductID: 2, Name: 'B' })] })).toMatch(/ActivityID 's_a1'/);
+    expect(rejection({ Products: [product(), product({ ProductID: 2, ActivityID: 's_b', Name: ' a ' })] })).toMatch(/Name 'a'/);
+  });
+
+  it('checks question rules', () => {
+    const choice = { QuestionID: 'q_1', Text: 'Size', Type: 'SINGLE_CHOICE', Required: true } as const;
+    expect(rejection({ Products: [product({ Questions: [choice] })] })).toMatch(/Products\[0\] \(s_a1\): question 'q_1' must have Options/);
+    const text = { QuestionID: 'q_2', Text: 'Why', Type: 'TEXT', Required: false, MaxFileSizeBytes: 5 } as const;
+    expect(rejection({ Products: [product({ Questions: [text] })] })).toMatch(/not FILE_UPLOAD/);
+  });
+
+  it('rejects reversed and over-long schedules', () => {
+    const schedule = { From: '2026-06-02', To: '2026-06-01', Weekdays: ['MON' as const], Times: ['09:00'], Capacity: 2 };
+    expect(rejection({ Products: [product({ Schedules: [schedule] })] })).toMatch(/To is before From/);
+    expect(rejection({ Products: [product({ Schedules: [{ ...schedule, From: '2026-01-01', To: '2027-06-01' }] })] })).toMatch(/at most 366/);
+  });
+});
+
+describe('timeslot expansion', () => {
+  it('keeps only listed weekdays, and one-off slots override schedule slots', () => {
+    const rows = expandTimeslots('entry', {
+      ...product(),
+      // 2026-06-01 is a Monday.
+      Schedules: [{ From: '2026-06-01', To: '2026-06-07', Weekdays: ['MON', 'SUN'], Times: ['09:00'], Capacity: 3 }],
+      Timeslots: [{ Date: '2026-06-07', Time: '09:00', Capacity: 9 }],
+    });
+    expect(rows).toEqual([
+      { Date: '2026-06-01', Time: '09:00', Capacity: 3 },
+      { Date: '2026-06-07', Time: '09:00', Capacity: 9 },
+    ]);
+  });
+});
