@@ -148,18 +148,7 @@ describe('GET marketplace/availability/{ActivityID}/timeslots', () => {
 });
 
 describe('GET questions', () => {
-  const questions = [
-    { QuestionID: 'q_name', Text: 'Name of the lead walker', Type: 'TEXT', Required: true },
-    {
-      QuestionID: 'q_doc',
-      Text: 'Signed waiver',
-      Type: 'FILE_UPLOAD',
-      Required: true,
-      AcceptedFileTypes: ['application/pdf'],
-      MaxFileSizeBytes: 1_000_000,
-    },
-    { QuestionID: 'q_diet', Text: 'Dietary needs', Type: 'TEXT', Required: false },
-  ];
+  const questions = testCatalogue().Products[0].Questions;
 
   it('marketplace form wraps the questions with their activity', async () => {
     const response = await get('/marketplace/questions/s_walk1');
