@@ -10,5 +10,22 @@ export const bundlingOptions = {
   sourceMap: true,
   target: LAMBDA_NODE_TARGET,
   // Bundle the SDK rather than rely on the runtime's copy: the deployed code runs the versions that were tested.
-  externalModules: [] as string[],
+  // The exception is the credential sources Lambda never reaches: the SDK tries environment credentials first,
+  // and Lambda always sets them, so these modules are only ever loaded lazily, after that fails. Leaving them
+  // out saves about 90 KB per bundle; were one ever needed, it would load from the runtime's SDK.
+  externalModules: [
+    '@aws-sdk/credential-provider-http',
+    '@aws-sdk/credential-provider-ini',
+    '@aws-sdk/credential-provider-login',
+    '@aws-sdk/credential-provider-process',
+    '@aws-sdk/credential-provider-sso',
+    '@aws-sdk/credential-provider-web-identity',
+    '@aws-sdk/nested-clients',
+    '@aws-sdk/nested-clients/*',
+    '@aws-sdk/token-providers',
+    '@smithy/credential-provider-imds',
+  ],
+  // Prefer the packages' ES module builds: esbuild can drop what is never imported from them, which the
+  // CommonJS builds of the AWS SDK prevent (about 30% of each bundle).
+  mainFields: ['module', 'main'],
 };

@@ -1,3 +1,5 @@
+import { DEFAULT_PROBLEM_BASE_URL } from './http/problem-types';
+
 /**
  * Runtime configuration, read once when the module loads. A missing required
  * value fails at cold start rather than on the first request that needs it.
@@ -13,5 +15,5 @@ export const config = {
   /** Set locally to reach DynamoDB Local; unset on Lambda. */
   dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
   region: process.env.AWS_REGION || 'eu-west-1',
-  problemBaseUrl: process.env.PROBLEM_BASE_URL || '/problems',
+  problemBaseUrl: process.env.PROBLEM_BASE_URL || DEFAULT_PROBLEM_BASE_URL,
 } as const;

@@ -1,27 +1,10 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../config';
+import { PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from './problem-types';
 
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+export { PROBLEM_CONTENT_TYPE };
 
-const titles: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-};
-
-export const statusTitle = (status: number): string => titles[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
-
-export const problemType = (kind: string): string => `${config.problemBaseUrl}/${kind}`;
+export const problemType = (kind: string): string => problemTypeUri(config.problemBaseUrl, kind);
 
 export interface Problem {
   type: string;

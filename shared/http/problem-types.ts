@@ -1,0 +1,30 @@
+/**
+ * Problem type URIs and titles. Free of runtime configuration so the CDK
+ * stack can build API Gateway's own problem responses from the same source
+ * as the functions' problems.
+ */
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** Where problem types live unless PROBLEM_BASE_URL says otherwise. */
+export const DEFAULT_PROBLEM_BASE_URL = '/problems';
+
+const titles: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+export const statusTitle = (status: number): string => titles[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
+
+export const problemTypeUri = (problemBaseUrl: string, kind: string): string => `${problemBaseUrl}/${kind}`;

@@ -1,0 +1,224 @@
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AUTHORIZER_CACHE_TTL_SECONDS, FUNCTION_TIMEOUT_SECONDS, THROTTLING, gatewayProblems } from '../../lib/api-settings';
+import { problemTemplate } from '../../lib/constructs/problem-gateway-responses';
+import type { ServiceFunction } from '../../lib/constructs/service-function';
+import { API_STAGE, OtaUsageStack } from '../../lib/stack';
+import { routes } from '../../lib/routes';
+import { tableDesign } from '../../shared/db/table-design';
+import { DEFAULT_PROBLEM_BASE_URL, statusTitle } from '../../shared/http/problem-types';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+
+// Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
+const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const stack = new OtaUsageStack(app, 'Test');
+const template = Template.fromStack(stack);
+
+const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const resourcesOf = (type: string) => template.findResources(type) as Record<string, Resource>;
+const onlyOne = (type: string): [string, Resource] => {
+  const found = Object.entries(resourcesOf(type));
+  expect(found).toHaveLength(1);
+  return found[0];
+};
+
+/** Full path of every API Gateway resource, rebuilt from ParentId and PathPart. */
+function resourcePaths(): Map<string, string> {
+  const resources = resourcesOf('AWS::ApiGateway::Resource');
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    const known = paths.get(id);
+    if (known) return known;
+    const { ParentId, PathPart } = resources[id].Properties;
+    const parent = ParentId.Ref ? pathOf(ParentId.Ref) : '';
+    const full = `${parent}/${PathPart}`;
+    paths.set(id, full);
+    return full;
+  };
+  Object.keys(resources).forEach(pathOf);
+  return paths;
+}
+
+const methods = () => Object.values(resourcesOf('AWS::ApiGateway::Method')).map((method) => method.Properties);
+
+describe('functions', () => {
+  test('one function per route plus the authorizer', () => {
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + 1);
+    expect(stack.routeFunctions.size).toBe(routes.length);
+  });
+
+  test('every function runs nodejs22.x on arm64 with the shared settings and the table name', () => {
+    const [tableId] = onlyOne('AWS::DynamoDB::Table');
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      MemorySize: 512,
+      Timeout: FUNCTION_TIMEOUT_SECONDS,
+      Handler: 'index.handler',
+      Environment: {
+        Variables: Match.objectLike({ TABLE_NAME: { Ref: tableId }, PROBLEM_BASE_URL: DEFAULT_PROBLEM_BASE_URL }),
+      },
+    });
+  });
+
+  test('each function is granted the table access its row declares, and no more', () => {
+    const policies = Object.values(resourcesOf('AWS::IAM::Policy'));
+    const actionsOf = (fn: ServiceFunction) => {
+      const roleId = logicalId(fn.role!);
+      return policies
+        .filter((policy) => policy.Properties.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => s.Action));
+    };
+    for (const route of routes) {
+      const actions = actionsOf(stack.routeFunctions.get(route.id)!);
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+      if (route.tableAccess === 'readWrite') expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem']));
+      else expect(actions).not.toContain('dynamodb:PutItem');
+    }
+    const authorizerActions = actionsOf(stack.authorizerFunction);
+    expect(authorizerActions).toContain('dynamodb:Query');
+    expect(authorizerActions).not.toContain('dynamodb:PutItem');
+  });
+});
+
+describe('API', () => {
+  test('each route row has a method with its verb on its path, integrated with its own function', () => {
+    const paths = resourcePaths();
+    for (const route of routes) {
+      const functionId = logicalId(stack.routeFunctions.get(route.id)!);
+      const matching = methods().filter(
+        (method) => method.HttpMethod === route.method && paths.get(method.ResourceId.Ref) === route.path,
+      );
+      expect(matching).toHaveLength(1);
+      expect(matching[0].Integration.Type).toBe('AWS_PROXY');
+      expect(JSON.stringify(matching[0].Integration.Uri)).toContain(`"${functionId}","Arn"`);
+    }
+  });
+
+  test('nested paths share their resources', () => {
+    const paths = [...resourcePaths().values()];
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  test('every method except OPTIONS uses the key authorizer', () => {
+    const [authorizerId] = onlyOne('AWS::ApiGateway::Authorizer');
+    const guarded = methods().filter((method) => method.HttpMethod !== 'OPTIONS');
+    expect(guarded.length).toBeGreaterThanOrEqual(routes.length);
+    for (const method of guarded) {
+      expect(method.AuthorizationType).toBe('CUSTOM');
+      expect(method.AuthorizerId).toEqual({ Ref: authorizerId });
+    }
+  });
+
+  test('the authorizer is a cached REQUEST authorizer on the Authorization header, backed by its function', () => {
+    const [, authorizer] = onlyOne('AWS::ApiGateway::Authorizer');
+    expect(authorizer.Properties).toMatchObject({
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
+    });
+    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(`"${logicalId(stack.authorizerFunction)}","Arn"`);
+  });
+
+  test('the stage is throttled as api-settings says', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: API_STAGE,
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: THROTTLING.rateLimit,
+          ThrottlingBurstLimit: THROTTLING.burstLimit,
+        }),
+      ]),
+    });
+  });
+
+  test.each(Object.entries(gatewayProblems))('gateway response %s is a problem+json', (type, problem) => {
+    const found = Object.values(resourcesOf('AWS::ApiGateway::GatewayResponse')).filter(
+      (response) => response.Properties.ResponseType === type,
+    );
+    expect(found).toHaveLength(1);
+    const { StatusCode, ResponseParameters, ResponseTemplates } = found[0].Properties;
+    expect(StatusCode).toBe(String(problem.status));
+    expect(ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/problem+json'");
+    const body = JSON.parse(ResponseTemplates['application/json'].replace('$context.path', '/v1/some/path'));
+    expect(body).toEqual({
+      type: `${DEFAULT_PROBLEM_BASE_URL}/${problem.kind}`,
+      title: statusTitle(problem.status),
+      status: problem.status,
+      detail: problem.detail,
+      instance: '/v1/some/path',
+    });
+  });
+
+  test('the 401 response challenges for a Bearer token', () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'UNAUTHORIZED',
+      StatusCode: '401',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.WWW-Authenticate': "'Bearer'" }),
+    });
+  });
+
+  test('a configured problem base URL reaches both the gateway responses and the functions', () => {
+    const base = 'https://docs.example.com/problems';
+    const custom = Template.fromStack(
+      new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Custom', { problemBaseUrl: base }),
+    );
+    custom.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'THROTTLED',
+      ResponseTemplates: { 'application/json': problemTemplate(gatewayProblems.THROTTLED, base) },
+    });
+    expect(problemTemplate(gatewayProblems.THROTTLED, base)).toContain(`"${base}/rate-limited"`);
+    custom.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ PROBLEM_BASE_URL: base }) },
+    });
+  });
+});
+
+describe('table', () => {
+  test('is built from the table design, on demand, with point-in-time recovery and TTL', () => {
+    const [, table] = onlyOne('AWS::DynamoDB::Table');
+    const keyNames = [
+      tableDesign.partitionKey,
+      tableDesign.sortKey,
+      ...tableDesign.globalSecondaryIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+    ];
+    expect(table.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+      KeySchema: [
+        { AttributeName: tableDesign.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableDesign.sortKey, KeyType: 'RANGE' },
+      ],
+      TimeToLiveSpecification: { AttributeName: tableDesign.timeToLiveAttribute, Enabled: true },
+    });
+    expect(table.Properties.AttributeDefinitions).toEqual(
+      expect.arrayContaining(keyNames.map((name) => ({ AttributeName: name, AttributeType: 'S' }))),
+    );
+    expect(table.Properties.GlobalSecondaryIndexes).toEqual(
+      tableDesign.globalSecondaryIndexes.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+  });
+
+  test('survives stack deletion and replacement', () => {
+    const [, table] = onlyOne('AWS::DynamoDB::Table');
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+  });
+});
+
+test('outputs the API URL and the table name', () => {
+  template.hasOutput('ApiUrl', {});
+  template.hasOutput('TableName', { Value: { Ref: onlyOne('AWS::DynamoDB::Table')[0] } });
+});
