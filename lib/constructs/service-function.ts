@@ -6,7 +6,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { FUNCTION_TIMEOUT_SECONDS } from '../api-settings';
-import { bundlingOptions } from '../bundling';
+import { FUNCTION_NODE_OPTIONS, bundlingOptions } from '../bundling';
 import type { Route } from '../routes';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -41,8 +41,7 @@ export class ServiceFunction extends NodejsFunction {
       environment: {
         TABLE_NAME: props.table.tableName,
         PROBLEM_BASE_URL: props.problemBaseUrl,
-        // The bundles ship source maps; without this flag Node ignores them and logged stacks point into minified code.
-        NODE_OPTIONS: '--enable-source-maps',
+        NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
       },
       // An explicit log group, because the one Lambda creates on its own keeps logs forever.
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),

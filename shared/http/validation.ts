@@ -6,8 +6,12 @@ import { BadRequestError, ValidationError } from './errors';
  * One Ajv instance for the process. Schemas may carry an `errorMessage`
  * annotation: the text that follows the field's name when the field breaks
  * any of that schema's rules ("StartDate must be a date in YYYY-MM-DD format").
+ *
+ * The schemas are constants of the code, so checking them against the JSON
+ * Schema meta-schema on every cold start (about 25 ms) buys nothing: strict
+ * mode still rejects unknown keywords at compile, and the tests load every handler.
  */
-const ajv = new Ajv({ allErrors: false, verbose: true, strict: true });
+const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, validateSchema: false, meta: false });
 addFormats(ajv, ['date', 'email']);
 ajv.addVocabulary(['errorMessage']);
 

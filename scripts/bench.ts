@@ -1,0 +1,215 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../lib/dynamodb-local';
+import { ensureTable } from '../lib/local-table';
+import { benchBundles } from './bench/bundles';
+import { DEFAULT_CONCURRENCY, compare, fixed, printTable, ratio, type Stats } from './bench/harness';
+import { keepAliveGetter } from './bench/http';
+import type { BenchContext } from './bench/scenario';
+
+/**
+ * `npm run bench`: latency of the catalogue read endpoints through the local
+ * host, each against the bare DynamoDB calls it makes, then size and cold
+ * load time of every function bundle. Every figure is measured in this run
+ * and read against a baseline measured beside it.
+ *
+ * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N.
+ */
+
+const PROJECT_ROOT = path.resolve(__dirname, '..');
+const TABLE_NAME = 'ota-usage-bench';
+const P50_GOAL = 1.5;
+
+interface Options {
+  calls: number;
+  warmup: number;
+  concurrency: number;
+  rounds: number;
+}
+
+function parseOptions(args: string[]): Options {
+  const options: Options = { calls: 2000, warmup: 200, concurrency: DEFAULT_CONCURRENCY, rounds: 4 };
+  if (args.includes('--quick')) Object.assign(options, { calls: 300, warmup: 50, rounds: 2 });
+  for (const name of ['calls', 'warmup', 'concurrency'] as const) {
+    const at = args.indexOf(`--${name}`);
+    if (at < 0) continue;
+    const value = Number(args[at + 1]);
+    if (!Number.isInteger(value) || value < (name === 'warmup' ? 0 : 1)) throw new Error(`--${name} needs a whole number`);
+    options[name] = value;
+  }
+  const known = new Set(['--quick', '--calls', '--warmup', '--concurrency']);
+  const unknown = args.filter((arg, i) => arg.startsWith('--') && !known.has(arg) && !known.has(args[i - 1]));
+  if (unknown.length) throw new Error(`Unknown option(s): ${unknown.join(' ')}`);
+  return options;
+}
+
+interface HostProcess {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The local host in a child process (scripts/bench/host.ts) with this process's environment. */
+async function startHostProcess(): Promise<HostProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'bench', 'host.ts')], {
+    cwd: PROJECT_ROOT,
+    env: process.env,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`The host process exited with code ${code} before it listened`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line).url as string));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        process.off('exit', killOnExit);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.stdin!.end();
+      }),
+  };
+}
+
+interface ScenarioResult {
+  name: string;
+  /** What one service call answered, so the table shows the work is real. */
+  answer: string;
+  service: Stats;
+  bare: Stats;
+}
+
+function describeAnswer(answer: unknown): string {
+  if (typeof answer !== 'string') return '';
+  const size = `${fixed(Buffer.byteLength(answer) / 1024, 1)} KB`;
+  try {
+    const { data } = JSON.parse(answer) as { data?: unknown };
+    return Array.isArray(data) ? `${data.length} items, ${size}` : size;
+  } catch {
+    return size;
+  }
+}
+
+function printLatency(results: ScenarioResult[], options: Options): void {
+  console.log(
+    `\nLatency: ${options.calls} timed calls per side after ${options.warmup} warm-up, concurrency ${options.concurrency}, ` +
+      `${options.rounds} rounds alternating service and bare`,
+  );
+  console.log('service = HTTP through the local host (separate process); bare = the same DynamoDB calls from the bench process');
+  printTable(
+    ['scenario', 'side', 'p50 ms', 'p99 ms', 'mean ms', 'ops/s', 'answer'],
+    results.flatMap(({ name, answer, service, bare }) =>
+      (
+        [
+          ['service', service],
+          ['bare', bare],
+        ] as const
+      ).map(([side, stats], i) => [
+        i === 0 ? name : '',
+        side,
+        fixed(stats.p50),
+        fixed(stats.p99),
+        fixed(stats.mean),
+        fixed(stats.throughput, 0),
+        i === 0 ? answer : '',
+      ]),
+    ),
+    ['left', 'left', 'right', 'right', 'right', 'right', 'left'],
+  );
+  console.log('\nRatios: latency service/bare, throughput bare/service (1.00x = the service adds nothing)');
+  printTable(
+    ['scenario', 'p50', 'p99', 'mean', 'throughput', 'p50 added ms', `p50 ≤${P50_GOAL}x`],
+    results.map(({ name, service, bare }) => {
+      const p50 = service.p50 / bare.p50;
+      return [
+        name,
+        ratio(p50),
+        ratio(service.p99 / bare.p99),
+        ratio(service.mean / bare.mean),
+        ratio(bare.throughput / service.throughput),
+        fixed(service.p50 - bare.p50),
+        p50 <= P50_GOAL ? 'yes' : 'no',
+      ];
+    }),
+  );
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const tempDir = mkdtempSync(path.join(os.tmpdir(), 'ota-bench-'));
+  // Exiting runs the 'exit' hooks that stop DynamoDB Local and the host; a signal's default death would skip them.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
+  process.once('exit', () => rmSync(tempDir, { recursive: true, force: true }));
+  let dynamoLocal: DynamoDbLocal | undefined;
+  let host: HostProcess | undefined;
+  let http: ReturnType<typeof keepAliveGetter> | undefined;
+  try {
+    const load = os.loadavg().map((value) => value.toFixed(2)).join(' ');
+    console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load average ${load}, ${new Date().toISOString()}`);
+
+    dynamoLocal = await startDynamoDbLocal();
+    process.env.DYNAMODB_ENDPOINT = dynamoLocal.endpoint;
+    process.env.TABLE_NAME = TABLE_NAME;
+    const admin = localClient(dynamoLocal.endpoint);
+    await ensureTable(admin, TABLE_NAME);
+    admin.destroy();
+
+    // Loaded only now: through shared/config.ts they read the environment set above.
+    const { seedBenchOperator } = await import('./bench/seed');
+    const { scenarios } = await import('./bench/scenarios');
+
+    const seeded = await seedBenchOperator();
+    console.log(
+      `DynamoDB Local (in memory) at ${dynamoLocal.endpoint}; operator ${seeded.operatorId}: ` +
+        `${seeded.products} products, ${seeded.timeslots} timeslots, benched activity ${seeded.activityId} from ${seeded.firstDate}`,
+    );
+    host = await startHostProcess();
+    console.log(`Local host (child process, default authorizer cache) at ${host.url}`);
+
+    http = keepAliveGetter(host.url, seeded.apiKey, options.concurrency);
+    const context: BenchContext = {
+      operatorId: seeded.operatorId,
+      activityId: seeded.activityId,
+      firstDate: seeded.firstDate,
+      get: http.get,
+    };
+    console.log(`Measuring ${scenarios.map((scenario) => scenario.name).join(', ')} ...`);
+    const results: ScenarioResult[] = [];
+    for (const scenario of scenarios) {
+      // One untimed call each first: a failing scenario stops the bench before any figure is printed.
+      const answer = describeAnswer(await scenario.service(context));
+      await scenario.bare(context);
+      const stats = await compare({ service: () => scenario.service(context), bare: () => scenario.bare(context) }, options);
+      results.push({ name: scenario.name, answer, ...stats });
+    }
+    printLatency(results, options);
+
+    // The bundles need neither: stopping them first keeps the load-time figures free of their noise.
+    http.close();
+    await host.stop();
+    await dynamoLocal.stop();
+    await benchBundles(tempDir);
+  } finally {
+    http?.close();
+    await host?.stop();
+    await dynamoLocal?.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error instanceof Error ? error.stack : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,11 @@
+import { listDatesScenario } from './scenario-dates';
+import { listProductsScenario } from './scenario-products';
+import { listTimeslotsScenario } from './scenario-timeslots';
+import type { Scenario } from './scenario';
+
+/**
+ * Every latency scenario, in the order the bench runs them. A new scenario is
+ * one module exporting a Scenario plus one line here. Loaded only once
+ * TABLE_NAME and DYNAMODB_ENDPOINT are set: the scenarios reach shared/config.ts.
+ */
+export const scenarios: Scenario[] = [listProductsScenario, listDatesScenario, listTimeslotsScenario];
