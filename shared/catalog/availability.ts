@@ -16,7 +16,7 @@ export function availabilityStatus(vacancies: number, capacity: number): Availab
   return vacancies <= capacity * LIMITED_SHARE ? 'LIMITED' : 'AVAILABLE';
 }
 
-const vacanciesOf = (slot: TimeslotItem) => Math.max(0, slot.Capacity - slot.Booked);
+const vacanciesOf = (slot: TimeslotItem) => Math.max(0, slot.Vacancies);
 
 /** Timeslots that have not started yet in the operator's time zone and still have room. */
 function bookable(slots: TimeslotItem[], timeZone: string, now: Date): TimeslotItem[] {

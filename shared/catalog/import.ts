@@ -250,7 +250,10 @@ export async function importCatalogue(operatorId: string, input: unknown): Promi
       new UpdateCommand({
         TableName: tableName,
         Key: keys.timeslot(operatorId, product.ActivityID, slot.Date, slot.Time),
-        UpdateExpression: 'SET Entity = :entity, #date = :date, #time = :time, #capacity = :capacity, Booked = if_not_exists(Booked, :zero)',
+        // Vacancies is what a booking's condition checks; it follows a capacity change and keeps what is booked.
+        UpdateExpression:
+          'SET Entity = :entity, #date = :date, #time = :time, #capacity = :capacity, ' +
+          'Booked = if_not_exists(Booked, :zero), Vacancies = :capacity - if_not_exists(Booked, :zero)',
         ExpressionAttributeNames: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
         ExpressionAttributeValues: { ':entity': 'Timeslot', ':date': slot.Date, ':time': slot.Time, ':capacity': slot.Capacity, ':zero': 0 },
       }),

@@ -54,6 +54,12 @@ export interface TimeslotItem {
   Time: string;
   Capacity: number;
   Booked: number;
+  /**
+   * Capacity − Booked, kept as its own attribute because a DynamoDB condition
+   * cannot do arithmetic: a booking of n takes places under `Vacancies >= n`.
+   * Negative when the catalogue cut the capacity below what was already booked.
+   */
+  Vacancies: number;
 }
 
 export type AvailabilityStatus = 'AVAILABLE' | 'LIMITED' | 'SOLD_OUT';

@@ -67,14 +67,19 @@ export async function getProductByProductId(operatorId: string, productId: numbe
   return Items?.[0] as ProductItem | undefined;
 }
 
-/** Every timeslot of an activity from `firstDate` to `lastDate` inclusive, in date and time order. */
+/**
+ * Every timeslot of an activity from `firstDate` to `lastDate` inclusive, in
+ * date and time order. Strongly consistent, so availability shows a booking
+ * or cancellation the moment it is confirmed.
+ */
 export function queryTimeslots(operatorId: string, activityId: string, firstDate: string, lastDate: string): Promise<TimeslotItem[]> {
   const { PK, SKFrom, SKTo } = keys.timeslotRange(operatorId, activityId, firstDate, lastDate);
   return queryAll({
     TableName: tableName,
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ProjectionExpression: '#date, #time, #capacity, Booked',
+    ProjectionExpression: '#date, #time, #capacity, Booked, Vacancies',
     ExpressionAttributeNames: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
     ExpressionAttributeValues: { ':pk': PK, ':from': SKFrom, ':to': SKTo },
+    ConsistentRead: true,
   });
 }

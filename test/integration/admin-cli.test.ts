@@ -51,15 +51,15 @@ describe('admin CLI', () => {
       new UpdateCommand({
         TableName: tableName,
         Key: keys.timeslot(operatorId, 's_walk1', start, '09:00'),
-        UpdateExpression: 'SET Booked = :booked',
-        ExpressionAttributeValues: { ':booked': 4 },
+        UpdateExpression: 'SET Booked = :booked, Vacancies = :vacancies',
+        ExpressionAttributeValues: { ':booked': 4, ':vacancies': 6 },
       }),
     );
     expect((await admin('import-catalogue', '--operator', operatorId, '--file', file)).code).toBe(0);
     const slots = await queryTimeslots(operatorId, 's_walk1', start, start);
     expect(slots).toEqual([
-      { Date: start, Time: '09:00', Capacity: 10, Booked: 4 },
-      { Date: start, Time: '14:00', Capacity: 10, Booked: 0 },
+      { Date: start, Time: '09:00', Capacity: 10, Booked: 4, Vacancies: 6 },
+      { Date: start, Time: '14:00', Capacity: 10, Booked: 0, Vacancies: 10 },
     ]);
 
     const created = await admin('create-key', '--operator', operatorId, '--scopes', 'ota');

@@ -1,0 +1,7 @@
+import { getPartnerBooking } from '../../shared/booking/bookings';
+import { bookingReferencePath, type BookingReferencePath } from '../../shared/booking/path';
+import { httpHandler, ok } from '../../shared/http/handler';
+
+export const handler = httpHandler<BookingReferencePath>({ path: bookingReferencePath }, async ({ caller, path }) =>
+  ok(await getPartnerBooking(caller, path.BookingReference)),
+);
