@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { LOCAL_DYNAMODB_PORT, LOCAL_TABLE_NAME } from '../lib/local-defaults';
+import { LOCAL_DYNAMODB_PORT, LOCAL_HTTP_PORT, LOCAL_TABLE_NAME } from '../lib/local-defaults';
 
 /**
  * The operator's admin CLI. Without --aws it talks to the table of `npm start`
@@ -16,6 +16,12 @@ Commands:
   revoke-key        --operator ID --key KEY_ID
   import-catalogue  --operator ID --file catalogue.json
   seed-demo         (the demo operator and catalogue that npm start seeds)
+  record-booking    --operator ID --channel online|pos --file booking.json
+                    (one booking, or a list of them, as in the partner API's booking body)
+  emit-event        --operator ID [--event METER] [--endpoint URL]
+                    (a sample platform event of every built-in meter, or of one, sent to
+                    EventBridge: the local host at http://127.0.0.1:${LOCAL_HTTP_PORT} unless
+                    --endpoint says otherwise, or the account's default bus with --aws)
 
 Without --aws the CLI uses DynamoDB Local at DYNAMODB_ENDPOINT
 (default http://127.0.0.1:${LOCAL_DYNAMODB_PORT}) and table TABLE_NAME (default ${LOCAL_TABLE_NAME}).`;
@@ -32,6 +38,9 @@ const { values, positionals } = parseArgs({
     scopes: { type: 'string' },
     key: { type: 'string' },
     file: { type: 'string' },
+    channel: { type: 'string' },
+    event: { type: 'string' },
+    endpoint: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -106,11 +115,36 @@ async function run(command: string | undefined): Promise<void> {
       console.log(`Imported ${summary.products} products and ${summary.timeslots} timeslots into ${target}`);
       return;
     }
+    case 'record-booking': {
+      const { recordOperatorBooking } = await import('../shared/booking/bookings');
+      const input = readJsonFile(option('file'));
+      const entries = Array.isArray(input) ? input : [input];
+      // One by one, in file order: each takes its places by its own transaction.
+      for (const [index, entry] of entries.entries()) {
+        try {
+          const booking = await recordOperatorBooking(option('operator'), { ...(entry as object), Channel: option('channel') });
+          console.log(`${booking.BookingReference}  ${booking.Channel}  ${booking.ActivityID} ${booking.Date} ${booking.Time}  x${booking.Participants}`);
+        } catch (error) {
+          const done = index ? ` (entries before it are recorded)` : '';
+          throw new Error(`Entry ${index} of ${values.file}: ${error instanceof Error ? error.message : String(error)}${done}`);
+        }
+      }
+      console.log(`Recorded ${entries.length} booking(s) in ${target}`);
+      return;
+    }
     case 'seed-demo': {
       const { seedDemo, DEMO_OPERATOR } = await import('../lib/demo');
       const { newKey } = await seedDemo();
       console.log(`Demo operator ${DEMO_OPERATOR.OperatorID} seeded in ${target}`);
       if (newKey) console.log(`Its first key ${newKey.keyId} (every scope; shown only now): ${newKey.secret}`);
+      return;
+    }
+    case 'emit-event': {
+      const { emitSampleEvents } = await import('../lib/sample-events');
+      const endpoint = values.aws ? undefined : (values.endpoint ?? `http://127.0.0.1:${LOCAL_HTTP_PORT}`);
+      const sent = await emitSampleEvents(option('operator'), { meter: values.event, endpoint });
+      for (const event of sent) console.log(`Sent ${event.source} '${event.detailType}' ${event.detail} as event ${event.eventId}`);
+      console.log(`(sent to ${endpoint ?? 'the default event bus in AWS'})`);
       return;
     }
     default:

@@ -17,12 +17,14 @@ import {
   gatewayProblems,
   type GatewayResponseType,
 } from './api-settings';
+import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './local-event-bus';
 import { authorizerEntry, routes, type Route } from './routes';
 
 /**
  * Plays API Gateway on one machine: matches requests against the route
  * table, runs the very same authorizer (with a result cache) and handlers,
- * and answers with the same gateway problems the stack configures.
+ * and answers with the same gateway problems the stack configures. EventBridge
+ * PutEvents calls to the same port go to the local event bus.
  */
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
@@ -111,11 +113,14 @@ export interface LocalHostOptions {
   port?: number;
   host?: string;
   authorizerCacheTtlSeconds?: number;
+  eventBus?: LocalEventBusOptions;
 }
 
 export interface LocalHost {
   url: string;
   server: Server;
+  /** EventBridge's PutEvents on the same port (see lib/local-event-bus.ts). */
+  eventBus: LocalEventBus;
   close(): Promise<void>;
 }
 
@@ -227,7 +232,12 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
     return handlerOf(route)(event, lambdaContext(route.id));
   }
 
+  const eventBus = createLocalEventBus(options.eventBus);
   const server = createServer((request, response) => {
+    if (eventBus.accepts(request)) {
+      void eventBus.serve(request, response);
+      return;
+    }
     handle(request)
       .then((result) => send(response, result))
       .catch((error) => {
@@ -241,10 +251,14 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    eventBus,
+    close: async () => {
+      // Events already accepted are delivered before the host goes away, as EventBridge would.
+      await eventBus.idle();
+      await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
-      }),
+      });
+    },
   };
 }

@@ -16,6 +16,7 @@ import { tableDesign } from '../shared/db/table-design';
 import { DEFAULT_PROBLEM_BASE_URL } from '../shared/http/problem-types';
 import { AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING } from './api-settings';
 import { addProblemGatewayResponses } from './constructs/problem-gateway-responses';
+import { PlatformEvents } from './platform-events';
 import { ServiceFunction } from './constructs/service-function';
 import { authorizerEntry, routes } from './routes';
 
@@ -108,6 +109,9 @@ export class OtaUsageStack extends Stack {
       routeFunctions.set(route.id, fn);
     }
     this.routeFunctions = routeFunctions;
+
+    // Built-in meters: the platform's EventBridge events, recorded by the same usage code as the API.
+    new PlatformEvents(this, 'PlatformEvents', { table, problemBaseUrl });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the API stage' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'The single DynamoDB table' });

@@ -45,3 +45,68 @@ export const keys = {
     SKTo: `SLOT#${lastDate}#~`,
   }),
 };
+
+/*
+ * Bookings. Each booking has a partition of its own, so that bookings spread
+ * over the table instead of piling into the operator's partition; GSI1 lists
+ * an operator's bookings of every channel by creation time. Idempotency
+ * records are addressed by operator, API key and a hash of the partner's key.
+ */
+const bookingListPartition = (operatorId: string) => `${operatorPartition(operatorId)}#BOOKINGS`;
+
+export const bookingKeys = {
+  booking: (operatorId: string, reference: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#BOOKING#${reference}`,
+    SK: 'BOOKING',
+  }),
+  /** GSI1 entry: `createdAt` is an ISO 8601 UTC instant, so the sort key orders by creation time. */
+  bookingListEntry: (operatorId: string, createdAt: string, reference: string) => ({
+    GSI1PK: bookingListPartition(operatorId),
+    GSI1SK: `${createdAt}#${reference}`,
+  }),
+  /** Inclusive GSI1SK bounds covering bookings created from instant `fromIso` to instant `toIso`. */
+  bookingListRange: (operatorId: string, fromIso: string, toIso: string) => ({
+    GSI1PK: bookingListPartition(operatorId),
+    SKFrom: fromIso,
+    // '~' sorts after every character of a reference, so bookings created at exactly `toIso` are included.
+    SKTo: `${toIso}#~`,
+  }),
+  idempotencyRecord: (operatorId: string, keyId: string, idempotencyKeyHash: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#APIKEY#${keyId}#IDEMPOTENCY#${idempotencyKeyHash}`,
+    SK: 'IDEMPOTENCY',
+  }),
+};
+
+/*
+ * Usage metering. Entries and hourly aggregates are spread over numbered
+ * shards, each a partition of its own, so that one busy operator or meter
+ * does not exceed a partition's or an item's write limit. An entry lives in
+ * the shard its ID selects; its aggregate of (hour, meter) in the same shard.
+ */
+const usageShardPartition = (operatorId: string, kind: 'ENTRIES' | 'AGGREGATES', shard: number) =>
+  `${operatorPartition(operatorId)}#USAGE#${kind}#${shard}`;
+
+export const usageKeys = {
+  /** IDs are zero-padded to 16 digits (2^53 has 16), so the sort key orders entries by ID, that is by recording time. */
+  entry: (operatorId: string, shard: number, id: number): ItemKey => ({
+    PK: usageShardPartition(operatorId, 'ENTRIES', shard),
+    SK: `ENTRY#${String(id).padStart(16, '0')}`,
+  }),
+  entryPrefix: (operatorId: string, shard: number) => ({ PK: usageShardPartition(operatorId, 'ENTRIES', shard), SKPrefix: 'ENTRY#' }),
+  /** `hour` is the bucket's UTC start `YYYY-MM-DDTHH`. */
+  aggregate: (operatorId: string, shard: number, hour: string, meter: string): ItemKey => ({
+    PK: usageShardPartition(operatorId, 'AGGREGATES', shard),
+    SK: `HOUR#${hour}#${meter}`,
+  }),
+  /** Inclusive SK bounds covering every meter's aggregate from the first hour bucket to the last. */
+  aggregateRange: (operatorId: string, shard: number, firstHour: string, lastHour: string) => ({
+    PK: usageShardPartition(operatorId, 'AGGREGATES', shard),
+    SKFrom: `HOUR#${firstHour}#`,
+    // '~' sorts after every character a meter name can contain, so every meter of the last hour is included.
+    SKTo: `HOUR#${lastHour}#~`,
+  }),
+  idempotencyRecord: (operatorId: string, idempotencyKeyHash: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#USAGE#IDEMPOTENCY#${idempotencyKeyHash}`,
+    SK: 'IDEMPOTENCY',
+  }),
+};

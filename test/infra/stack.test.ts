@@ -44,8 +44,8 @@ function resourcePaths(): Map<string, string> {
 const methods = () => Object.values(resourcesOf('AWS::ApiGateway::Method')).map((method) => method.Properties);
 
 describe('functions', () => {
-  test('one function per route plus the authorizer', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + 1);
+  test('one function per route, plus the authorizer and the platform-event recorder', () => {
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + 2);
     expect(stack.routeFunctions.size).toBe(routes.length);
   });
 

@@ -1,0 +1,29 @@
+import { created, httpHandler } from '../../shared/http/handler';
+import { recordUsage } from '../../shared/usage/record';
+import { MAX_EXTRA_INFO_LENGTH, MAX_OCCURRED_AT, MAX_USAGE, METER_PATTERN, METER_RULE, USAGE_RULE, type UsageInput } from '../../shared/usage/records';
+
+const body = {
+  type: 'object',
+  required: ['Meter', 'Usage'],
+  additionalProperties: false,
+  errorMessage: 'must be a JSON object',
+  properties: {
+    Meter: { type: 'string', pattern: METER_PATTERN, errorMessage: METER_RULE },
+    Usage: { type: 'number', exclusiveMinimum: 0, maximum: MAX_USAGE, errorMessage: USAGE_RULE },
+    ExtraInfo: { type: 'string', maxLength: MAX_EXTRA_INFO_LENGTH, errorMessage: `must be a string of at most ${MAX_EXTRA_INFO_LENGTH} characters` },
+    OccurredAt: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_OCCURRED_AT,
+      errorMessage: `must be an integer Unix timestamp in seconds from 0 to ${MAX_OCCURRED_AT} (9999-12-31T23:59:59Z)`,
+    },
+  },
+};
+
+/** A replay (same Idempotency-Key) answers like the original, marked with Idempotent-Replayed. */
+export const handler = httpHandler<unknown, unknown, UsageInput>({ body }, async ({ caller, body, headers, event }) => {
+  const { entry, replayed } = await recordUsage(caller.operatorId, body, { idempotencyKey: headers['idempotency-key'] });
+  // No route reads one entry back; the Location is the summary of the UTC day the entry counts in.
+  const day = new Date(entry.OccurredAt * 1000).toISOString().slice(0, 10);
+  return created(entry, `${event.path}?from=${day}&to=${day}`, replayed ? { 'Idempotent-Replayed': 'true' } : {});
+});

@@ -1,0 +1,56 @@
+import type { EventBridgeEvent } from 'aws-lambda';
+import { OPERATOR_FIELD, ruleFor } from '../../lib/event-rules';
+import { getOperator, OPERATOR_ID_PATTERN } from '../operators/operators';
+import { recordUsage, type RecordedUsage } from './record';
+import { MAX_OCCURRED_AT } from './records';
+
+/** An event that can never be recorded; thrown so the delivery fails and ends in the dead-letter queue. */
+export class UnrecordablePlatformEvent extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'UnrecordablePlatformEvent';
+  }
+}
+
+const isIdentifier = (value: unknown): value is string | number =>
+  (typeof value === 'string' && value.length > 0 && value.length <= 128) || (Number.isSafeInteger(value) && (value as number) >= 0);
+
+/** Idempotency keys of platform events live apart from clients' Idempotency-Key values. */
+const platformEventIdempotencyKey = (eventId: string) => `platform-event:${eventId}`;
+
+/**
+ * Records the built-in meter entry of one platform event: Usage 1 at the
+ * event's time, for the operator the event names, with the rule's detail
+ * fields as ExtraInfo. The event's ID is the idempotency key, so a redelivered
+ * event counts once.
+ */
+export async function recordPlatformEvent(event: EventBridgeEvent<string, unknown>): Promise<RecordedUsage> {
+  const rule = ruleFor(event);
+  if (!rule) throw new UnrecordablePlatformEvent('No rule matches the source and detail-type');
+  if (typeof event.id !== 'string' || !event.id) throw new UnrecordablePlatformEvent('The event has no id');
+  const occurredAtMs = typeof event.time === 'string' ? Date.parse(event.time) : Number.NaN;
+  if (!Number.isFinite(occurredAtMs) || occurredAtMs < 0 || occurredAtMs / 1000 > MAX_OCCURRED_AT) {
+    throw new UnrecordablePlatformEvent('The event time is not an ISO 8601 instant from 1970 to 9999');
+  }
+  const detail = event.detail as Record<string, unknown> | null;
+  if (typeof detail !== 'object' || detail === null || Array.isArray(detail)) {
+    throw new UnrecordablePlatformEvent('The detail is not an object');
+  }
+  const operatorId = detail[OPERATOR_FIELD];
+  if (typeof operatorId !== 'string' || !OPERATOR_ID_PATTERN.test(operatorId)) {
+    throw new UnrecordablePlatformEvent(`detail.${OPERATOR_FIELD} is missing or not an operator ID`);
+  }
+  const missing = rule.extraInfoFields.filter((field) => !isIdentifier(detail[field]));
+  if (missing.length) throw new UnrecordablePlatformEvent(`detail.${missing.join(', detail.')} missing or not an identifier`);
+  // Retrying cannot make an unknown operator known; the dead-letter queue keeps the event for a redrive.
+  if (!(await getOperator(operatorId))) throw new UnrecordablePlatformEvent(`Operator '${operatorId}' does not exist`);
+
+  const extraInfo = rule.extraInfoFields.length
+    ? JSON.stringify(Object.fromEntries(rule.extraInfoFields.map((field) => [field, detail[field]])))
+    : undefined;
+  return recordUsage(
+    operatorId,
+    { Meter: rule.meter, Usage: 1, OccurredAt: Math.floor(occurredAtMs / 1000), ...(extraInfo ? { ExtraInfo: extraInfo } : {}) },
+    { idempotencyKey: platformEventIdempotencyKey(event.id), builtIn: true },
+  );
+}

@@ -1,0 +1,62 @@
+/** Limits, shapes and stored items of usage metering. The README's "Usage metering" section documents each limit. */
+
+/** Meter names: 1 to 128 letters, digits and `. _ - : /`, starting with a letter or digit. `#` is excluded because it separates key segments. */
+export const METER_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$';
+export const METER_RULE = "must be 1 to 128 characters: letters, digits and '.', '_', '-', ':', '/', starting with a letter or digit";
+
+/** Usage is greater than 0 and at most 10^12 ... */
+export const MAX_USAGE = 1_000_000_000_000;
+/** ... with at most 6 decimal places ... */
+export const MAX_USAGE_DECIMAL_PLACES = 6;
+/** ... and at most 15 significant digits: every such decimal survives the JSON parser's double unchanged. */
+export const MAX_USAGE_SIGNIFICANT_DIGITS = 15;
+export const USAGE_RULE = `must be a number greater than 0 and at most ${MAX_USAGE}, with at most ${MAX_USAGE_DECIMAL_PLACES} decimal places and ${MAX_USAGE_SIGNIFICANT_DIGITS} significant digits`;
+
+/** ExtraInfo is free text (often JSON) of at most this many characters. */
+export const MAX_EXTRA_INFO_LENGTH = 4096;
+
+/** OccurredAt lies from the Unix epoch through 9999-12-31T23:59:59Z. */
+export const MAX_OCCURRED_AT = 253_402_300_799;
+
+/** The longest from..to span a summary accepts, both days included. */
+export const MAX_SUMMARY_DAYS = 92;
+
+/**
+ * Each entry adds to one of this many aggregate items of its meter and hour,
+ * chosen at random, so a hot meter spreads its writes over as many items (and
+ * partitions). Raising it is safe at any time; lowering it would hide the
+ * aggregates of the dropped shards from summaries.
+ */
+export const AGGREGATE_SHARDS = 8;
+
+/** How long an Idempotency-Key (or a platform event ID) is remembered. */
+export const IDEMPOTENCY_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+export interface UsageInput {
+  Meter: string;
+  Usage: number;
+  ExtraInfo?: string;
+  OccurredAt?: number;
+}
+
+/** The recorded entry as the API returns it. */
+export interface UsageEntry {
+  ID: number;
+  Meter: string;
+  Usage: number;
+  OccurredAt: number;
+}
+
+export interface UsageSummaryMeter {
+  Meter: string;
+  TotalUsage: number;
+  EventCount: number;
+  /** Only with granularity=day: one point per day of the period, days without entries included. */
+  Days?: { Date: string; Usage: number; Events: number }[];
+}
+
+export interface UsageSummary {
+  Period: { From: string; To: string; FromTimestamp: number; ToTimestamp: number; TimeZone: string };
+  Totals: { Usage: number; Events: number };
+  Meters: UsageSummaryMeter[];
+}

@@ -1,0 +1,189 @@
+import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventBridgeEvent } from 'aws-lambda';
+import { handler as recordPlatformEvent } from '../../functions/events/record-platform-event';
+import { eventRules } from '../../lib/event-rules';
+import { startLocalHost, type LocalHost } from '../../lib/local-host';
+import { dynamo, tableName } from '../../shared/db/client';
+import { usageKeys } from '../../shared/db/keys';
+import { AGGREGATE_SHARDS } from '../../shared/usage/records';
+import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
+
+let host: LocalHost;
+let request: HttpClient;
+let events: EventBridgeClient;
+let errorLog: jest.SpyInstance;
+
+beforeAll(async () => {
+  host = await startLocalHost({ authorizerCacheTtlSeconds: 1, eventBus: { retryDelaysMs: [10, 20] } });
+  request = httpClient(host);
+  events = new EventBridgeClient({ endpoint: host.url, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+});
+
+afterAll(async () => {
+  events.destroy();
+  await host.close();
+});
+
+beforeEach(() => {
+  // Failed deliveries are logged; the tests below read the log instead of printing it.
+  errorLog = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+});
+
+afterEach(() => jest.restoreAllMocks());
+
+const rule = (meter: string) => eventRules.find((candidate) => candidate.meter === meter)!;
+
+const entry = (meter: string, detail: Record<string, unknown>, time?: Date): PutEventsRequestEntry => ({
+  Source: rule(meter).source,
+  DetailType: rule(meter).detailType,
+  Detail: JSON.stringify(detail),
+  Time: time,
+});
+
+const summary = async (operator: TestOperator, day: string) =>
+  (await request('GET', `/api/v2/usage/meters?from=${day}&to=${day}`, { key: operator.key })).json.data;
+
+async function entriesOf(operatorId: string) {
+  const items: Record<string, any>[] = [];
+  for (let shard = 0; shard < AGGREGATE_SHARDS; shard += 1) {
+    const { PK, SKPrefix } = usageKeys.entryPrefix(operatorId, shard);
+    const { Items } = await dynamo.send(
+      new QueryCommand({ TableName: tableName, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix } }),
+    );
+    items.push(...(Items ?? []));
+  }
+  return items;
+}
+
+describe('PutEvents on the local host', () => {
+  it('records each built-in meter for the operator named in the event, at the event time', async () => {
+    const operator = await createTestOperator(undefined, { stem: 'events' });
+    const time = new Date('2026-05-05T10:20:30Z');
+    const output = await events.send(
+      new PutEventsCommand({
+        Entries: [
+          entry('order-completed', { OperatorID: operator.operatorId, BasketID: 'b_123' }, time),
+          entry('waitlist-notified', { OperatorID: operator.operatorId, WaitlistID: 'w_9', MultiBookingID: 4411 }, time),
+          entry('workflow-email-sent', { OperatorID: operator.operatorId }, time),
+          entry('workflow-email-sent', { OperatorID: operator.operatorId }, time),
+        ],
+      }),
+    );
+    expect(output.FailedEntryCount).toBe(0);
+    expect(output.Entries).toHaveLength(4);
+    for (const result of output.Entries ?? []) expect(result.EventId).toMatch(/^[0-9a-f-]{36}$/);
+
+    await host.eventBus.idle();
+    const data = await summary(operator, '2026-05-05');
+    expect(data.Meters).toEqual([
+      { Meter: 'workflow-email-sent', TotalUsage: 2, EventCount: 2 },
+      { Meter: 'order-completed', TotalUsage: 1, EventCount: 1 },
+      { Meter: 'waitlist-notified', TotalUsage: 1, EventCount: 1 },
+    ]);
+    expect(data.Totals).toEqual({ Usage: 4, Events: 4 });
+
+    const stored = await entriesOf(operator.operatorId);
+    const extraInfo = Object.fromEntries(stored.map((item) => [item.Meter, item.ExtraInfo]));
+    expect(extraInfo).toEqual({
+      'order-completed': '{"BasketID":"b_123"}',
+      'waitlist-notified': '{"WaitlistID":"w_9","MultiBookingID":4411}',
+      'workflow-email-sent': undefined,
+    });
+    expect(stored.every((item) => item.OccurredAt === time.getTime() / 1000)).toBe(true);
+  });
+
+  it('shows built-in meters next to custom meters', async () => {
+    const operator = await createTestOperator(undefined, { stem: 'events-mixed' });
+    const time = new Date('2026-05-06T08:00:00Z');
+    await request('POST', '/api/v2/usage/meters', { key: operator.key, body: { Meter: 'sms', Usage: 1.5, OccurredAt: time.getTime() / 1000 } });
+    await events.send(new PutEventsCommand({ Entries: [entry('order-completed', { OperatorID: operator.operatorId, BasketID: 'b_1' }, time)] }));
+    await host.eventBus.idle();
+    expect((await summary(operator, '2026-05-06')).Meters).toEqual([
+      { Meter: 'sms', TotalUsage: 1.5, EventCount: 1 },
+      { Meter: 'order-completed', TotalUsage: 1, EventCount: 1 },
+    ]);
+  });
+
+  it('reports entries it cannot accept, accepts the rest, and ignores events no rule matches', async () => {
+    const operator = await createTestOperator(undefined, { stem: 'events-bad' });
+    const deadLettersBefore = host.eventBus.deadLetters.length;
+    const time = new Date('2026-05-07T08:00:00Z');
+    const output = await events.send(
+      new PutEventsCommand({
+        Entries: [
+          { ...entry('order-completed', { OperatorID: operator.operatorId, BasketID: 'b_2' }, time), Detail: '{not json' },
+          { ...entry('order-completed', { OperatorID: operator.operatorId, BasketID: 'b_3' }, time), EventBusName: 'elsewhere' },
+          { Source: 'platform.orders', DetailType: 'Order Refunded', Detail: JSON.stringify({ OperatorID: operator.operatorId }), Time: time },
+          entry('order-completed', { OperatorID: operator.operatorId, BasketID: 'b_4' }, time),
+        ],
+      }),
+    );
+    expect(output.FailedEntryCount).toBe(2);
+    expect(output.Entries?.[0]).toEqual(expect.objectContaining({ ErrorCode: 'MalformedDetail' }));
+    expect(output.Entries?.[1]).toEqual(expect.objectContaining({ ErrorCode: 'NotFoundException' }));
+    expect(output.Entries?.[2].EventId).toBeDefined();
+    expect(output.Entries?.[3].EventId).toBeDefined();
+    await host.eventBus.idle();
+    expect((await summary(operator, '2026-05-07')).Meters).toEqual([{ Meter: 'order-completed', TotalUsage: 1, EventCount: 1 }]);
+    expect(host.eventBus.deadLetters).toHaveLength(deadLettersBefore);
+  });
+
+  it('refuses a call with more than 10 entries, as EventBridge does', async () => {
+    const entries = Array.from({ length: 11 }, () => entry('workflow-email-sent', { OperatorID: 'nobody' }));
+    await expect(events.send(new PutEventsCommand({ Entries: entries }))).rejects.toThrow(/between 1 and 10/);
+  });
+
+  it('logs and dead-letters a malformed event or one for an unknown operator, after retrying', async () => {
+    const before = host.eventBus.deadLetters.length;
+    const output = await events.send(
+      new PutEventsCommand({
+        Entries: [
+          entry('order-completed', { OperatorID: 'no-such-operator-x1', BasketID: 'b_5' }),
+          entry('waitlist-notified', { OperatorID: 'whoever', WaitlistID: 'w_1' }),
+          entry('workflow-email-sent', { Operator: 'typo' }),
+        ],
+      }),
+    );
+    expect(output.FailedEntryCount).toBe(0);
+    await host.eventBus.idle();
+    const letters = host.eventBus.deadLetters.slice(before);
+    expect(letters.map((letter) => [letter.event['detail-type'], letter.attempts])).toEqual(
+      expect.arrayContaining([
+        ['Order Completed', 3],
+        ['Waitlist Notification Sent', 3],
+        ['Workflow Email Sent', 3],
+      ]),
+    );
+    expect(letters.map((letter) => letter.error).sort()).toEqual([
+      "Operator 'no-such-operator-x1' does not exist",
+      'detail.MultiBookingID missing or not an identifier',
+      'detail.OperatorID is missing or not an operator ID',
+    ]);
+    const logged = errorLog.mock.calls.map(([line]) => JSON.parse(line as string));
+    expect(logged.filter((line) => line.message === 'Platform event not recorded' && line.retryable === false)).toHaveLength(9);
+    expect(logged.filter((line) => line.message === 'Dead letter: platform event not recorded')).toHaveLength(3);
+  });
+});
+
+describe('redelivery', () => {
+  it('counts a redelivered event once, also when the deliveries overlap', async () => {
+    const operator = await createTestOperator(undefined, { stem: 'events-redeliver' });
+    const event: EventBridgeEvent<string, unknown> = {
+      version: '0',
+      id: '6a7e8feb-b491-4cf7-a9f1-bf3703467718',
+      'detail-type': 'Order Completed',
+      source: 'platform.orders',
+      account: '000000000000',
+      time: '2026-05-08T09:00:00Z',
+      region: 'local',
+      resources: [],
+      detail: { OperatorID: operator.operatorId, BasketID: 'b_again' },
+    };
+    await recordPlatformEvent(event);
+    await Promise.all([recordPlatformEvent(event), recordPlatformEvent(event), recordPlatformEvent(event)]);
+    expect((await summary(operator, '2026-05-08')).Meters).toEqual([{ Meter: 'order-completed', TotalUsage: 1, EventCount: 1 }]);
+    expect(await entriesOf(operator.operatorId)).toHaveLength(1);
+  });
+});
