@@ -13,5 +13,5 @@ const body = {
 
 export const handler = httpHandler<unknown, unknown, BookingRequest>({ body }, async ({ caller, body, headers }) => {
   const { booking, replayed } = await createPartnerBooking(caller, body, headers['idempotency-key']);
-  return created(booking, bookingLocation(booking.BookingReference), replayed ? { 'Idempotent-Replayed': 'true' } : {});
+  return created(booking, { location: bookingLocation(booking.BookingReference), replayed });
 });

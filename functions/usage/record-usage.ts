@@ -20,10 +20,8 @@ const body = {
   },
 };
 
-/** A replay (same Idempotency-Key) answers like the original, marked with Idempotent-Replayed. */
-export const handler = httpHandler<unknown, unknown, UsageInput>({ body }, async ({ caller, body, headers, event }) => {
+/** No Location: entries are read through summaries, not one by one. */
+export const handler = httpHandler<unknown, unknown, UsageInput>({ body }, async ({ caller, body, headers }) => {
   const { entry, replayed } = await recordUsage(caller.operatorId, body, { idempotencyKey: headers['idempotency-key'] });
-  // No route reads one entry back; the Location is the summary of the UTC day the entry counts in.
-  const day = new Date(entry.OccurredAt * 1000).toISOString().slice(0, 10);
-  return created(entry, `${event.path}?from=${day}&to=${day}`, replayed ? { 'Idempotent-Replayed': 'true' } : {});
+  return created(entry, { replayed });
 });

@@ -34,9 +34,20 @@ export const ok = (data: unknown): APIGatewayProxyResult => ({
   body: JSON.stringify({ data }),
 });
 
-export const created = (data: unknown, location: string, extraHeaders: Record<string, string> = {}): APIGatewayProxyResult => ({
+export interface CreatedOptions {
+  /** Where the created resource can be read back, when a route serves it. */
+  location?: string;
+  /** True when an Idempotency-Key matched: the original response, answered again. */
+  replayed?: boolean;
+}
+
+export const created = (data: unknown, { location, replayed }: CreatedOptions = {}): APIGatewayProxyResult => ({
   statusCode: 201,
-  headers: { ...JSON_HEADERS, Location: location, ...extraHeaders },
+  headers: {
+    ...JSON_HEADERS,
+    ...(location ? { Location: location } : {}),
+    ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+  },
   body: JSON.stringify({ data }),
 });
 
