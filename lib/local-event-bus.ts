@@ -64,14 +64,20 @@ class AwsError extends Error {
   }
 }
 
-const region = () => process.env.AWS_REGION || 'local';
+const REGION = process.env.AWS_REGION || 'local';
 
 const isDefaultBus = (name: unknown) =>
   name === undefined || name === PLATFORM_EVENT_BUS || (typeof name === 'string' && name.endsWith(`:event-bus/${PLATFORM_EVENT_BUS}`));
 
+/** The entry's Time (Unix seconds on the wire), or now when it has none; undefined when it is not a usable instant. */
+function entryTime(entry: PutEventsEntry): Date | undefined {
+  if (entry.Time === undefined || entry.Time === null) return new Date();
+  const time = typeof entry.Time === 'number' ? new Date(entry.Time * 1000) : undefined;
+  return time && !Number.isNaN(time.getTime()) ? time : undefined;
+}
+
 /** EventBridge's envelope around an entry; `time` without milliseconds, as EventBridge writes it. */
-function envelope(entry: PutEventsEntry, detail: unknown): EventBridgeEvent<string, unknown> {
-  const time = typeof entry.Time === 'number' ? new Date(entry.Time * 1000) : new Date();
+function envelope(entry: PutEventsEntry, detail: unknown, time: Date): EventBridgeEvent<string, unknown> {
   return {
     version: '0',
     id: randomUUID(),
@@ -79,8 +85,8 @@ function envelope(entry: PutEventsEntry, detail: unknown): EventBridgeEvent<stri
     source: entry.Source as string,
     account: ACCOUNT,
     time: time.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    region: region(),
-    resources: Array.isArray(entry.Resources) ? entry.Resources.map(String) : [],
+    region: REGION,
+    resources: (entry.Resources as string[] | undefined) ?? [],
     detail,
   };
 }
@@ -99,7 +105,7 @@ function lambdaContext(functionName: string): Context {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
     functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${region()}:${ACCOUNT}:function:${functionName}`,
+    invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${functionName}`,
     memoryLimitInMB: '512',
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
@@ -177,7 +183,12 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
     }
     const detail = parseDetail(entry.Detail as string);
     if (detail === undefined) return { ErrorCode: 'MalformedDetail', ErrorMessage: 'Detail is malformed.' };
-    const event = envelope(entry, detail);
+    const time = entryTime(entry);
+    if (!time) return { ErrorCode: 'InvalidArgument', ErrorMessage: 'Parameter Time is not valid.' };
+    if (entry.Resources !== undefined && !(Array.isArray(entry.Resources) && entry.Resources.every((r) => typeof r === 'string'))) {
+      return { ErrorCode: 'InvalidArgument', ErrorMessage: 'Parameter Resources is not valid: a list of ARNs.' };
+    }
+    const event = envelope(entry, detail, time);
     dispatch(event);
     return { EventId: event.id };
   }

@@ -7,12 +7,13 @@ import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../lib/dyna
 import { ensureTable } from '../lib/local-table';
 import { benchBundles } from './bench/bundles';
 import { DEFAULT_CONCURRENCY, compare, fixed, printTable, ratio, type Stats } from './bench/harness';
-import { keepAliveGetter } from './bench/http';
+import { keepAliveClient } from './bench/http';
 import type { BenchContext } from './bench/scenario';
 
 /**
- * `npm run bench`: latency of the catalogue read endpoints through the local
- * host, each against the bare DynamoDB calls it makes, then size and cold
+ * `npm run bench`: latency of catalogue reads, bookings and usage recording
+ * and summaries through the local host, each against the bare DynamoDB calls
+ * it makes (or, for the writes, its transaction alone), then size and cold
  * load time of every function bundle. Every figure is measured in this run
  * and read against a baseline measured beside it.
  *
@@ -83,6 +84,7 @@ async function startHostProcess(): Promise<HostProcess> {
 
 interface ScenarioResult {
   name: string;
+  bareNote?: string;
   /** What one service call answered, so the table shows the work is real. */
   answer: string;
   service: Stats;
@@ -94,7 +96,9 @@ function describeAnswer(answer: unknown): string {
   const size = `${fixed(Buffer.byteLength(answer) / 1024, 1)} KB`;
   try {
     const { data } = JSON.parse(answer) as { data?: unknown };
-    return Array.isArray(data) ? `${data.length} items, ${size}` : size;
+    if (Array.isArray(data)) return `${data.length} items, ${size}`;
+    const meters = (data as { Meters?: unknown } | undefined)?.Meters;
+    return Array.isArray(meters) ? `${meters.length} meters, ${size}` : size;
   } catch {
     return size;
   }
@@ -142,6 +146,9 @@ function printLatency(results: ScenarioResult[], options: Options): void {
       ];
     }),
   );
+  const notes = results.filter((result) => result.bareNote);
+  if (notes.length) console.log(`\nWhere bare is less than the service's DynamoDB calls:`);
+  for (const { name, bareNote } of notes) console.log(`  ${name}: ${bareNote}`);
 }
 
 async function main(): Promise<void> {
@@ -152,7 +159,7 @@ async function main(): Promise<void> {
   process.once('exit', () => rmSync(tempDir, { recursive: true, force: true }));
   let dynamoLocal: DynamoDbLocal | undefined;
   let host: HostProcess | undefined;
-  let http: ReturnType<typeof keepAliveGetter> | undefined;
+  let http: ReturnType<typeof keepAliveClient> | undefined;
   try {
     const load = os.loadavg().map((value) => value.toFixed(2)).join(' ');
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load average ${load}, ${new Date().toISOString()}`);
@@ -171,26 +178,31 @@ async function main(): Promise<void> {
     const seeded = await seedBenchOperator();
     console.log(
       `DynamoDB Local (in memory) at ${dynamoLocal.endpoint}; operator ${seeded.operatorId}: ` +
-        `${seeded.products} products, ${seeded.timeslots} timeslots, benched activity ${seeded.activityId} from ${seeded.firstDate}`,
+        `${seeded.products} products, ${seeded.timeslots} timeslots, benched activity ${seeded.activityId} from ${seeded.firstDate}, ` +
+        `${seeded.usageEntries} usage entries`,
     );
     host = await startHostProcess();
     console.log(`Local host (child process, default authorizer cache) at ${host.url}`);
 
-    http = keepAliveGetter(host.url, seeded.apiKey, options.concurrency);
+    http = keepAliveClient(host.url, seeded.apiKey, options.concurrency);
     const context: BenchContext = {
       operatorId: seeded.operatorId,
+      keyId: seeded.keyId,
+      timeZone: seeded.timeZone,
       activityId: seeded.activityId,
       firstDate: seeded.firstDate,
       get: http.get,
+      post: http.post,
     };
     console.log(`Measuring ${scenarios.map((scenario) => scenario.name).join(', ')} ...`);
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
+      await scenario.prepare?.(context);
       // One untimed call each first: a failing scenario stops the bench before any figure is printed.
       const answer = describeAnswer(await scenario.service(context));
       await scenario.bare(context);
       const stats = await compare({ service: () => scenario.service(context), bare: () => scenario.bare(context) }, options);
-      results.push({ name: scenario.name, answer, ...stats });
+      results.push({ name: scenario.name, bareNote: scenario.bareNote, answer, ...stats });
     }
     printLatency(results, options);
 

@@ -6,7 +6,6 @@ const body = {
   type: 'object',
   required: ['Meter', 'Usage'],
   additionalProperties: false,
-  errorMessage: 'must be a JSON object',
   properties: {
     Meter: { type: 'string', pattern: METER_PATTERN, errorMessage: METER_RULE },
     Usage: { type: 'number', exclusiveMinimum: 0, maximum: MAX_USAGE, errorMessage: USAGE_RULE },

@@ -1,30 +1,40 @@
-import { Agent, request } from 'node:http';
+import { Agent, request, type OutgoingHttpHeaders } from 'node:http';
 
 /**
  * The load generator's HTTP client: plain node:http with a keep-alive agent
  * of one socket per concurrent call, the same transport the AWS SDK uses for
  * the bare calls, so neither side pays for connection set-up or a heavier client.
  */
-export function keepAliveGetter(baseUrl: string, apiKey: string, sockets: number) {
-  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
+export function keepAliveClient(baseUrl: string, apiKey: string, sockets: number) {
+  // Sockets idle while the bare side runs, for longer than the host keeps them (30 s) when a scenario is slow: dropping
+  // them sooner here means a call never goes out on a socket the host is closing (a "socket hang up").
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets, timeout: 10_000 });
   const { hostname, port } = new URL(baseUrl);
-  const headers = { Authorization: `Bearer ${apiKey}` };
+  const authorization = { Authorization: `Bearer ${apiKey}` };
 
-  const get = (path: string) =>
+  /** Resolves to the body when the answer has the expected status; anything else rejects, which stops the bench. */
+  const send = (method: string, path: string, expected: number, payload?: string, extraHeaders: OutgoingHttpHeaders = {}) =>
     new Promise<string>((resolve, reject) => {
-      const outgoing = request({ agent, hostname, port, path, headers }, (response) => {
+      const headers: OutgoingHttpHeaders = { ...authorization, ...extraHeaders };
+      if (payload !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
+      const outgoing = request({ agent, hostname, port, method, path, headers }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('error', reject);
         response.on('end', () => {
           const body = Buffer.concat(chunks).toString('utf8');
-          if (response.statusCode === 200) resolve(body);
-          else reject(new Error(`GET ${path} answered ${response.statusCode}: ${body.slice(0, 500)}`));
+          if (response.statusCode === expected) resolve(body);
+          else reject(new Error(`${method} ${path} answered ${response.statusCode}, not ${expected}: ${body.slice(0, 500)}`));
         });
       });
       outgoing.on('error', reject);
-      outgoing.end();
+      outgoing.end(payload);
     });
 
-  return { get, close: () => agent.destroy() };
+  return {
+    get: (path: string) => send('GET', path, 200),
+    /** A JSON POST that must answer 201 Created. */
+    post: (path: string, body: unknown, headers?: OutgoingHttpHeaders) => send('POST', path, 201, JSON.stringify(body), headers),
+    close: () => agent.destroy(),
+  };
 }

@@ -1,6 +1,8 @@
+import { createBookingScenario, createBookingWithKeyScenario } from './scenario-booking';
 import { listDatesScenario } from './scenario-dates';
 import { listProductsScenario } from './scenario-products';
 import { listTimeslotsScenario } from './scenario-timeslots';
+import { recordUsageScenario, usageSummaryScenario } from './scenario-usage';
 import type { Scenario } from './scenario';
 
 /**
@@ -8,4 +10,12 @@ import type { Scenario } from './scenario';
  * one module exporting a Scenario plus one line here. Loaded only once
  * TABLE_NAME and DYNAMODB_ENDPOINT are set: the scenarios reach shared/config.ts.
  */
-export const scenarios: Scenario[] = [listProductsScenario, listDatesScenario, listTimeslotsScenario];
+export const scenarios: Scenario[] = [
+  listProductsScenario,
+  listDatesScenario,
+  listTimeslotsScenario,
+  createBookingScenario,
+  createBookingWithKeyScenario,
+  recordUsageScenario,
+  usageSummaryScenario,
+];

@@ -2,6 +2,8 @@ import { createApiKey } from '../../shared/auth/api-keys';
 import { importCatalogue, type CatalogueFile, type CatalogueProduct } from '../../shared/catalog/import';
 import { createOperator } from '../../shared/operators/operators';
 import { addDays, wallClock } from '../../shared/time/calendar';
+import { recordUsage } from '../../shared/usage/record';
+import { runCalls } from './harness';
 
 /** Loaded only once TABLE_NAME and DYNAMODB_ENDPOINT are set: it reaches shared/config.ts. */
 
@@ -14,11 +16,27 @@ const BENCH_TIMES = ['09:00', '11:30', '14:00', '17:30'];
 const OTHER_PRODUCT_DAYS = 7;
 const EVERY_DAY = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
 
+/**
+ * The booked product, the last of the PRODUCT_COUNT: every hour from 08:00 to
+ * 19:00 for BOOKING_DAYS days at the largest capacity a catalogue allows.
+ * Thousands of bookings then neither sell a timeslot out nor (taken in turn)
+ * put two concurrent transactions on one timeslot item.
+ */
+export const BOOKING_ACTIVITY = 's_benchbook';
+export const BOOKING_DAYS = 14;
+export const BOOKING_TIMES = Array.from({ length: 12 }, (_, i) => `${String(8 + i).padStart(2, '0')}:00`);
+const BOOKING_CAPACITY = 10_000;
+
+/** Usage for the summary: an entry per meter per hour over the USAGE_DAYS (UTC) days before today. */
+export const USAGE_METERS = ['api-requests', 'storage-gb-hours', 'sms-sent'];
+export const USAGE_DAYS = 31;
+
 function product(index: number, firstDate: string): CatalogueProduct {
   const benched = index === 0;
+  const booked = index === PRODUCT_COUNT - 1;
   return {
     ProductID: 9000 + index,
-    ActivityID: benched ? BENCH_ACTIVITY : `s_bench${String(index + 1).padStart(2, '0')}`,
+    ActivityID: benched ? BENCH_ACTIVITY : booked ? BOOKING_ACTIVITY : `s_bench${String(index + 1).padStart(2, '0')}`,
     Name: benched ? 'Cliff Walk and Cove Swim' : `Coastal Experience ${index + 1}`,
     Description: 'A guided half day along the coast with a local guide, small groups, gear and a snack included.',
     DurationMinutes: 90 + index * 5,
@@ -39,10 +57,10 @@ function product(index: number, firstDate: string): CatalogueProduct {
     Schedules: [
       {
         From: firstDate,
-        To: addDays(firstDate, (benched ? SEEDED_DAYS : OTHER_PRODUCT_DAYS) - 1),
+        To: addDays(firstDate, (benched ? SEEDED_DAYS : booked ? BOOKING_DAYS : OTHER_PRODUCT_DAYS) - 1),
         Weekdays: [...EVERY_DAY],
-        Times: benched ? BENCH_TIMES : ['10:00'],
-        Capacity: 20,
+        Times: benched ? BENCH_TIMES : booked ? BOOKING_TIMES : ['10:00'],
+        Capacity: booked ? BOOKING_CAPACITY : 20,
       },
     ],
   };
@@ -50,26 +68,61 @@ function product(index: number, firstDate: string): CatalogueProduct {
 
 export interface SeededOperator {
   operatorId: string;
+  timeZone: string;
   activityId: string;
   firstDate: string;
   apiKey: string;
+  keyId: string;
   products: number;
   timeslots: number;
+  usageEntries: number;
 }
 
-/** The bench operator: PRODUCT_COUNT products, the benched one with four timeslots a day from tomorrow. */
+/** The first and last day of the seeded usage: the USAGE_DAYS days before today (UTC). */
+export function usageRange(now = new Date()): { from: string; to: string } {
+  const today = now.toISOString().slice(0, 10);
+  return { from: addDays(today, -USAGE_DAYS), to: addDays(today, -1) };
+}
+
+/** Records the usage the summary scenario reads, through the service's own recording path. */
+async function seedUsage(operatorId: string): Promise<number> {
+  const { from } = usageRange();
+  const start = Date.parse(`${from}T00:00:00Z`) / 1000;
+  const entries = USAGE_DAYS * 24 * USAGE_METERS.length;
+  let next = 0;
+  await runCalls(
+    () => {
+      const index = next++;
+      const hour = Math.floor(index / USAGE_METERS.length);
+      const meter = USAGE_METERS[index % USAGE_METERS.length];
+      return recordUsage(operatorId, { Meter: meter, Usage: 1 + (index % 7) * 0.25, OccurredAt: start + hour * 3600 + 600 });
+    },
+    entries,
+    16,
+  );
+  return entries;
+}
+
+/**
+ * The bench operator: PRODUCT_COUNT products, the benched one with four timeslots a day from tomorrow and
+ * the booked one with twelve; a month of usage; one key with the scopes of every benched route.
+ */
 export async function seedBenchOperator(): Promise<SeededOperator> {
   const firstDate = addDays(wallClock(BENCH_OPERATOR.TimeZone).date, 1);
   await createOperator(BENCH_OPERATOR);
   const catalogue: CatalogueFile = { Products: Array.from({ length: PRODUCT_COUNT }, (_, index) => product(index, firstDate)) };
   const summary = await importCatalogue(BENCH_OPERATOR.OperatorID, catalogue);
-  const { secret } = await createApiKey(BENCH_OPERATOR.OperatorID, ['ota'], 'bench');
+  const { secret, record } = await createApiKey(BENCH_OPERATOR.OperatorID, ['ota', 'usage:read', 'usage:write'], 'bench');
+  const usageEntries = await seedUsage(BENCH_OPERATOR.OperatorID);
   return {
     operatorId: BENCH_OPERATOR.OperatorID,
+    timeZone: BENCH_OPERATOR.TimeZone,
     activityId: BENCH_ACTIVITY,
     firstDate,
     apiKey: secret,
+    keyId: record.KeyID,
     products: summary.products,
     timeslots: summary.timeslots,
+    usageEntries,
   };
 }

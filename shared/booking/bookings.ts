@@ -7,14 +7,8 @@ import { compileValidator } from '../http/validation';
 import { getOperator } from '../operators/operators';
 import { wallClock, zonedIso } from '../time/calendar';
 import { checkAnswers } from './answers';
-import {
-  IDEMPOTENCY_TTL_SECONDS,
-  checkIdempotencyKey,
-  hashIdempotencyKey,
-  isLive,
-  requestHash,
-  type IdempotencyRecord,
-} from './idempotency';
+import { checkIdempotencyKey, hashIdempotencyKey, idempotencyKeyReused } from '../http/idempotency-key';
+import { IDEMPOTENCY_TTL_SECONDS, isLive, requestHash, type IdempotencyRecord } from './idempotency';
 import { CHANNELS, toBooking, type Booking, type BookingItem, type BookingRequest, type Channel, type OperatorChannel } from './records';
 import { newBookingReference, normaliseReference } from './reference';
 import { getBooking, getIdempotencyRecord, writeBooking, writeCancellation } from './repository';
@@ -119,9 +113,7 @@ async function replay(operatorId: string, idempotency: IdempotencyContext, now: 
   const record = await getIdempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash);
   if (!record || !isLive(record, now)) return undefined;
   if (record.RequestHash !== idempotency.requestHash) {
-    throw new ValidationError(
-      `Header 'Idempotency-Key' was already used for booking ${record.BookingReference} with a different request body; send a new key for a new booking`,
-    );
+    throw idempotencyKeyReused(`booking ${record.BookingReference}`);
   }
   return { booking: JSON.parse(record.Response) as Booking, replayed: true };
 }
@@ -213,7 +205,7 @@ const validateOperatorBooking = compileValidator<OperatorBookingInput>(
       ...bookingRequestProperties,
     },
   },
-  'Field',
+  { field: 'Field', whole: 'The booking' },
 );
 
 /**

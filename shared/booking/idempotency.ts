@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { ValidationError } from '../http/errors';
 
 /**
  * Safe retries. A partner may send `Idempotency-Key` with a booking; the
@@ -8,9 +7,6 @@ import { ValidationError } from '../http/errors';
  * that TTL has not swept yet, and a new booking may take its key over).
  */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
-
-/** Visible ASCII, so that UUIDs, ULIDs and base64 values all fit. */
-const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
 
 export interface IdempotencyRecord {
   RequestHash: string;
@@ -21,15 +17,6 @@ export interface IdempotencyRecord {
   /** Unix seconds. */
   ExpiresAt: number;
 }
-
-export function checkIdempotencyKey(key: string): void {
-  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
-    throw new ValidationError("Header 'Idempotency-Key' must be 1 to 255 visible ASCII characters");
-  }
-}
-
-/** The key's hash addresses the record, so any visible character is safe inside a table key. */
-export const hashIdempotencyKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 
 /** JSON with object keys sorted at every level: the same request in any field order has one form. */
 export function canonicalJson(value: unknown): string {

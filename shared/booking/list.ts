@@ -1,7 +1,8 @@
 import { bookingKeys } from '../db/keys';
 import type { Caller } from '../http/caller';
 import { ValidationError } from '../http/errors';
-import { addDays, daysBetween, zonedInstant } from '../time/calendar';
+import { addDays, zonedInstant } from '../time/calendar';
+import { checkDayRange } from '../time/day-range';
 import { toBooking, type Booking, type BookingItem, type Channel } from './records';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from './reference';
 import { queryBookingsCreatedBetween } from './repository';
@@ -47,7 +48,7 @@ export function decodeCursor(cursor: string, bounds: { from: string; to: string 
 
 /** The instants that open the day `from` and close the day `to` in `timeZone`, as ISO 8601 UTC. */
 export function creationRange(from: string, to: string, timeZone: string): { fromIso: string; toIso: string } {
-  if (daysBetween(from, to) < 0) throw new ValidationError("Query parameter 'to' must not be before 'from'");
+  checkDayRange({ name: 'from', date: from }, { name: 'to', date: to });
   return {
     fromIso: new Date(zonedInstant(from, '00:00', timeZone)).toISOString(),
     toIso: new Date(zonedInstant(addDays(to, 1), '00:00', timeZone) - 1).toISOString(),

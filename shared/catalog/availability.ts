@@ -1,6 +1,6 @@
 import type { Caller } from '../http/caller';
-import { ValidationError } from '../http/errors';
-import { daysBetween, wallClock, zonedIso } from '../time/calendar';
+import { wallClock, zonedIso } from '../time/calendar';
+import { checkDayRange } from '../time/day-range';
 import { requireActivity } from './products';
 import type { AvailabilityStatus, AvailableDate, AvailableTimeslot, TimeslotItem } from './records';
 import { queryTimeslots } from './repository';
@@ -24,15 +24,8 @@ function bookable(slots: TimeslotItem[], timeZone: string, now: Date): TimeslotI
   return slots.filter((slot) => (slot.Date > today || (slot.Date === today && slot.Time > nowTime)) && vacanciesOf(slot) > 0);
 }
 
-export function checkDateRange(startDate: string, endDate: string): void {
-  const span = daysBetween(startDate, endDate);
-  if (span < 0) throw new ValidationError("Query parameter 'EndDate' must not be before 'StartDate'");
-  if (span + 1 > MAX_DATE_RANGE_DAYS) {
-    throw new ValidationError(
-      `The range from 'StartDate' to 'EndDate' spans ${span + 1} days; at most ${MAX_DATE_RANGE_DAYS} are allowed`,
-    );
-  }
-}
+export const checkDateRange = (startDate: string, endDate: string): number =>
+  checkDayRange({ name: 'StartDate', date: startDate }, { name: 'EndDate', date: endDate }, MAX_DATE_RANGE_DAYS);
 
 export function summariseDates(slots: TimeslotItem[], timeZone: string, now: Date): AvailableDate[] {
   const open = bookable(slots, timeZone, now);

@@ -2,6 +2,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { NotFoundError, ValidationError } from '../http/errors';
+import { isoDate } from '../http/schema-parts';
 import { compileValidator } from '../http/validation';
 import { getOperator } from '../operators/operators';
 import { addDays, daysBetween } from '../time/calendar';
@@ -37,7 +38,6 @@ export const MAX_SCHEDULE_DAYS = 366;
 const MAX_CAPACITY = 10_000;
 const WRITE_CONCURRENCY = 16;
 
-const date = { type: 'string', format: 'date', errorMessage: 'must be a real date in YYYY-MM-DD format' };
 const time = { type: 'string', pattern: TIME_PATTERN, errorMessage: 'must be a time in HH:MM (24-hour) format' };
 const capacity = { type: 'integer', minimum: 1, maximum: MAX_CAPACITY, errorMessage: `must be an integer from 1 to ${MAX_CAPACITY}` };
 
@@ -93,8 +93,8 @@ const catalogueSchema = {
               additionalProperties: false,
               required: ['From', 'To', 'Weekdays', 'Times', 'Capacity'],
               properties: {
-                From: date,
-                To: date,
+                From: isoDate,
+                To: isoDate,
                 Weekdays: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...WEEKDAYS] } },
                 Times: { type: 'array', minItems: 1, uniqueItems: true, items: time },
                 Capacity: capacity,
@@ -107,7 +107,7 @@ const catalogueSchema = {
               type: 'object',
               additionalProperties: false,
               required: ['Date', 'Time', 'Capacity'],
-              properties: { Date: date, Time: time, Capacity: capacity },
+              properties: { Date: isoDate, Time: time, Capacity: capacity },
             },
           },
         },
@@ -116,7 +116,7 @@ const catalogueSchema = {
   },
 };
 
-const validateShape = compileValidator<CatalogueFile>(catalogueSchema, 'Entry');
+const validateShape = compileValidator<CatalogueFile>(catalogueSchema, { field: 'Entry', whole: 'The catalogue' });
 
 const entryName = (index: number, product: CatalogueProduct) => `Products[${index}] (${product.ActivityID})`;
 

@@ -86,6 +86,8 @@ export const bookingKeys = {
 const usageShardPartition = (operatorId: string, kind: 'ENTRIES' | 'AGGREGATES', shard: number) =>
   `${operatorPartition(operatorId)}#USAGE#${kind}#${shard}`;
 
+export type IdempotencyOrigin = 'client' | 'platform-event';
+
 export const usageKeys = {
   /** IDs are zero-padded to 16 digits (2^53 has 16), so the sort key orders entries by ID, that is by recording time. */
   entry: (operatorId: string, shard: number, id: number): ItemKey => ({
@@ -105,8 +107,9 @@ export const usageKeys = {
     // '~' sorts after every character a meter name can contain, so every meter of the last hour is included.
     SKTo: `HOUR#${lastHour}#~`,
   }),
-  idempotencyRecord: (operatorId: string, idempotencyKeyHash: string): ItemKey => ({
-    PK: `${operatorPartition(operatorId)}#USAGE#IDEMPOTENCY#${idempotencyKeyHash}`,
+  /** Clients' Idempotency-Key values and platform event IDs are kept apart, so neither can block the other. */
+  idempotencyRecord: (operatorId: string, origin: IdempotencyOrigin, idempotencyKeyHash: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#USAGE#IDEMPOTENCY#${origin === 'client' ? 'CLIENT' : 'EVENT'}#${idempotencyKeyHash}`,
     SK: 'IDEMPOTENCY',
   }),
 };

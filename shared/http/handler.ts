@@ -3,7 +3,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { SchemaObject } from 'ajv';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { fromAuthorizerContext, type Caller } from './caller';
-import { BadRequestError, ProblemError, ValidationError } from './errors';
+import { BadRequestError, ProblemError, UnsupportedMediaTypeError, ValidationError } from './errors';
 import { problem, problemResponse } from './problem';
 import { compileValidator, type Validator } from './validation';
 
@@ -67,14 +67,8 @@ const problemErrors = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => (
       request.response = problemResponse(problem(error.status, error.kind, error.message, instance, error.extensions));
       return;
     }
-    const middyStatus = (error as { statusCode?: number } | null)?.statusCode;
-    if (middyStatus === 415 && error?.message === 'Unsupported Media Type') {
-      request.response = problemResponse(
-        problem(415, 'unsupported-media-type', "The request body must be sent with 'Content-Type: application/json'", instance),
-      );
-      return;
-    }
-    if (middyStatus === 415) {
+    // The media type was checked before the body parser ran, so the parser fails only on the JSON itself.
+    if ((error as { statusCode?: number } | null)?.statusCode === 415) {
       request.response = problemResponse(problem(400, 'malformed-json', 'The request body is not valid JSON', instance));
       return;
     }
@@ -93,6 +87,23 @@ const problemErrors = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => (
   },
 });
 
+const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]+\+)?json$/;
+
+/**
+ * Admits JSON bodies only. Media types are case-insensitive, and so are
+ * header names: the body parser after this sees one lower-cased header.
+ */
+const jsonContentType = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
+  before: (request) => {
+    const headers = lowerCaseHeaders(request.event.headers);
+    const contentType = headers['content-type']?.toLowerCase().trim() ?? '';
+    if (!JSON_MEDIA_TYPE.test(contentType.split(';')[0].trim())) {
+      throw new UnsupportedMediaTypeError("The request body must be sent with 'Content-Type: application/json'");
+    }
+    request.event.headers = { ...headers, 'content-type': contentType };
+  },
+});
+
 /**
  * The one way to build an HTTP handler: parse the JSON body (when the route
  * takes one), validate path, query and body against schemas compiled at
@@ -103,13 +114,13 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
   fn: (request: HttpRequest<P, Q, B>) => Promise<APIGatewayProxyResult>,
 ) {
   const validatePath: Validator<P> = schemas.path
-    ? compileValidator<P>(schemas.path, 'Path parameter', BadRequestError)
+    ? compileValidator<P>(schemas.path, { field: 'Path parameter', whole: 'The path' }, BadRequestError)
     : (value) => value as P;
   const validateQuery: Validator<Q> = schemas.query
-    ? compileValidator<Q>(schemas.query, 'Query parameter', ValidationError)
+    ? compileValidator<Q>(schemas.query, { field: 'Query parameter', whole: 'The query' }, ValidationError)
     : (value) => value as Q;
   const validateBody: Validator<B> = schemas.body
-    ? compileValidator<B>(schemas.body, 'Field', ValidationError)
+    ? compileValidator<B>(schemas.body, { field: 'Field', whole: 'The request body' }, ValidationError)
     : (value) => value as B;
 
   const handler = middy<ParsedEvent, APIGatewayProxyResult>().handler(async (event) =>
@@ -122,6 +133,6 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
       event: event as unknown as APIGatewayProxyEvent,
     }),
   );
-  if (schemas.body) handler.use(httpJsonBodyParser());
+  if (schemas.body) handler.use(jsonContentType()).use(httpJsonBodyParser());
   return handler.use(problemErrors());
 }

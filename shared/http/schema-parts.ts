@@ -1,11 +1,12 @@
 import { ACTIVITY_ID_PATTERN } from '../catalog/records';
+import { SUPPORTED_DAYS } from '../time/calendar';
 
 /** Schema pieces that several endpoints' schemas are built from. */
 
 export const isoDate = {
   type: 'string',
-  format: 'date',
-  errorMessage: 'must be a real calendar date in YYYY-MM-DD format',
+  format: 'supported-day',
+  errorMessage: `must be a real calendar date in YYYY-MM-DD format, from ${SUPPORTED_DAYS.first} to ${SUPPORTED_DAYS.last}`,
 } as const;
 
 export const activityIdPath = {

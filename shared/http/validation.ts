@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type SchemaObject } from 'ajv';
 import addFormats from 'ajv-formats';
+import { isSupportedDay } from '../time/calendar';
 import { BadRequestError, ValidationError } from './errors';
 
 /**
@@ -13,6 +14,7 @@ import { BadRequestError, ValidationError } from './errors';
  */
 const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, validateSchema: false, meta: false });
 addFormats(ajv, ['date', 'email']);
+ajv.addFormat('supported-day', { type: 'string', validate: isSupportedDay });
 ajv.addVocabulary(['errorMessage']);
 
 export type Validator<T> = (value: unknown) => T;
@@ -24,16 +26,23 @@ function fieldName(error: ErrorObject): string {
   return segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
 }
 
-function describe(error: ErrorObject, subject: string): string {
+/** How a validated value is named in messages: its fields ("Field 'Customer.Email'") and the whole of it ("The request body"). */
+export interface Subject {
+  field: string;
+  whole: string;
+}
+
+function describe(error: ErrorObject, subject: Subject): string {
   const field = fieldName(error);
   switch (error.keyword) {
     case 'required':
-      return `${subject} '${field}' is required`;
+      return `${subject.field} '${field}' is required`;
     case 'additionalProperties':
-      return `${subject} '${field}' is not allowed`;
+      return `${subject.field} '${field}' is not allowed`;
     default: {
+      if (!field && error.keyword === 'type') return `${subject.whole} must be a JSON ${error.params.type}`;
       const custom = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage;
-      const what = field ? `${subject} '${field}'` : `The ${subject.toLowerCase()}`;
+      const what = field ? `${subject.field} '${field}'` : subject.whole;
       return `${what} ${custom ?? error.message}`;
     }
   }
@@ -45,13 +54,13 @@ function describe(error: ErrorObject, subject: string): string {
  */
 export function compileValidator<T>(
   schema: SchemaObject,
-  subject: string,
+  subject: Subject,
   ErrorClass: typeof BadRequestError | typeof ValidationError = ValidationError,
 ): Validator<T> {
   const validate = ajv.compile(schema);
   return (value: unknown): T => {
     if (validate(value)) return value as T;
     const [first] = validate.errors ?? [];
-    throw new ErrorClass(first ? describe(first, subject) : `The ${subject.toLowerCase()} is invalid`);
+    throw new ErrorClass(first ? describe(first, subject) : `${subject.whole} is invalid`);
   };
 }

@@ -7,6 +7,19 @@ const DAY_MS = 86_400_000;
 const toUtcMidnight = (date: string): number => Date.parse(`${date}T00:00:00Z`);
 const fromUtcMs = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
+/**
+ * The days the service computes with: from the Unix epoch (usage speaks Unix
+ * seconds) to the last day whose next day still has a four-digit year.
+ */
+export const SUPPORTED_DAYS = { first: '1970-01-01', last: '9998-12-31' } as const;
+
+/** A real `YYYY-MM-DD` calendar day (no 2026-02-30) within SUPPORTED_DAYS. */
+export function isSupportedDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value < SUPPORTED_DAYS.first || value > SUPPORTED_DAYS.last) return false;
+  const ms = toUtcMidnight(value);
+  return !Number.isNaN(ms) && fromUtcMs(ms) === value;
+}
+
 export const addDays = (date: string, days: number): string => fromUtcMs(toUtcMidnight(date) + days * DAY_MS);
 
 /** Whole days from `from` to `to`; negative when `to` is earlier. */
@@ -45,7 +58,8 @@ function partsFormatter(timeZone: string): Intl.DateTimeFormat {
 export function wallClock(timeZone: string, at: Date = new Date()): { date: string; time: string; seconds: number } {
   const parts = Object.fromEntries(partsFormatter(timeZone).formatToParts(at).map((part) => [part.type, part.value]));
   return {
-    date: `${parts.year}-${parts.month}-${parts.day}`,
+    // Intl writes years before 1000 with fewer than four digits.
+    date: `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}`,
     time: `${parts.hour}:${parts.minute}`,
     seconds: Number(parts.second),
   };

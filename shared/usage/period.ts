@@ -1,5 +1,6 @@
 import { ValidationError } from '../http/errors';
-import { addDays, daysBetween, isTimeZone, zonedInstant } from '../time/calendar';
+import { addDays, isTimeZone, zonedInstant } from '../time/calendar';
+import { checkDayRange } from '../time/day-range';
 import { MAX_SUMMARY_DAYS } from './records';
 
 /**
@@ -36,11 +37,7 @@ const midnight = (date: string, timeZone: string): number => zonedInstant(date, 
 
 /** Checks `from`, `to` and `tz` of a summary request and cuts the period into days of that zone. */
 export function summaryPeriod(from: string, to: string, timeZone = 'UTC'): SummaryPeriod {
-  const span = daysBetween(from, to);
-  if (span < 0) throw new ValidationError("Query parameter 'to' must not be before 'from'");
-  if (span + 1 > MAX_SUMMARY_DAYS) {
-    throw new ValidationError(`The range from 'from' to 'to' spans ${span + 1} days; at most ${MAX_SUMMARY_DAYS} are allowed`);
-  }
+  const span = checkDayRange({ name: 'from', date: from }, { name: 'to', date: to }, MAX_SUMMARY_DAYS);
   if (!isTimeZone(timeZone)) throw new ValidationError(`Query parameter 'tz' must be an IANA time zone name such as Europe/Lisbon; '${timeZone}' is not one`);
   const boundaries = Array.from({ length: span + 2 }, (_, i) => midnight(addDays(from, i), timeZone));
   const offHour = boundaries.findIndex((instant) => instant % HOUR_SECONDS !== 0);

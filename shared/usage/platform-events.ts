@@ -15,9 +15,6 @@ export class UnrecordablePlatformEvent extends Error {
 const isIdentifier = (value: unknown): value is string | number =>
   (typeof value === 'string' && value.length > 0 && value.length <= 128) || (Number.isSafeInteger(value) && (value as number) >= 0);
 
-/** Idempotency keys of platform events live apart from clients' Idempotency-Key values. */
-const platformEventIdempotencyKey = (eventId: string) => `platform-event:${eventId}`;
-
 /**
  * Records the built-in meter entry of one platform event: Usage 1 at the
  * event's time, for the operator the event names, with the rule's detail
@@ -51,6 +48,7 @@ export async function recordPlatformEvent(event: EventBridgeEvent<string, unknow
   return recordUsage(
     operatorId,
     { Meter: rule.meter, Usage: 1, OccurredAt: Math.floor(occurredAtMs / 1000), ...(extraInfo ? { ExtraInfo: extraInfo } : {}) },
-    { idempotencyKey: platformEventIdempotencyKey(event.id), builtIn: true },
+    // The event ID is the idempotency key, kept apart from clients' keys (see usageKeys.idempotencyRecord).
+    { idempotencyKey: event.id, builtIn: true },
   );
 }

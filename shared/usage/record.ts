@@ -2,13 +2,12 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { builtInMeters } from '../../lib/event-rules';
 import { dynamo } from '../db/client';
-import { ConflictError, ValidationError } from '../http/errors';
+import { ValidationError } from '../http/errors';
+import { checkIdempotencyKey, idempotencyKeyReused } from '../http/idempotency-key';
 import { numberPrecision } from './decimal';
 import { MAX_USAGE_DECIMAL_PLACES, MAX_USAGE_SIGNIFICANT_DIGITS, USAGE_RULE, type UsageEntry, type UsageInput } from './records';
 import { getIdempotencyRecord } from './repository';
 import { prepareUsageRecord, usageRecordTransaction } from './transaction';
-
-const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
 
 /** Attempts of one record call: ID collisions, transactions racing on the same key or aggregate, and throttling are retried. */
 const MAX_ATTEMPTS = 6;
@@ -19,19 +18,14 @@ export interface RecordedUsage {
   replayed: boolean;
 }
 
-export function checkIdempotencyKey(key: string): void {
-  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
-    throw new ValidationError("Header 'Idempotency-Key' must be 1 to 255 visible ASCII characters");
-  }
-}
-
 /** The rules a schema cannot state: the precision of Usage, and meter names kept for platform events. */
 export function checkUsageInput(input: UsageInput, options: { builtIn?: boolean } = {}): void {
   const { significantDigits, decimalPlaces } = numberPrecision(input.Usage);
   if (decimalPlaces > MAX_USAGE_DECIMAL_PLACES || significantDigits > MAX_USAGE_SIGNIFICANT_DIGITS) {
     throw new ValidationError(`Field 'Usage' ${USAGE_RULE}`);
   }
-  if (!options.builtIn && builtInMeters.has(input.Meter)) {
+  // Case-insensitively, so that no custom meter can pass for a built-in one in a summary.
+  if (!options.builtIn && builtInMeters.has(input.Meter.toLowerCase())) {
     throw new ValidationError(`Field 'Meter' names the built-in meter '${input.Meter}', which only platform events record`);
   }
 }
@@ -52,7 +46,10 @@ export async function recordUsage(
   checkUsageInput(input, options);
   if (options.idempotencyKey !== undefined) checkIdempotencyKey(options.idempotencyKey);
   for (let attempt = 1; ; attempt += 1) {
-    const record = prepareUsageRecord(operatorId, input, { idempotencyKey: options.idempotencyKey });
+    const record = prepareUsageRecord(operatorId, input, {
+      idempotencyKey: options.idempotencyKey,
+      origin: options.builtIn ? 'platform-event' : 'client',
+    });
     try {
       await dynamo.send(new TransactWriteCommand(usageRecordTransaction(record)));
       return { entry: record.entry, replayed: false };
@@ -61,12 +58,10 @@ export async function recordUsage(
       const reasons = (error.CancellationReasons ?? []).map((reason) => reason.Code);
       const [idempotencyReason, entryReason] = record.idempotency ? reasons : [undefined, reasons[0]];
       if (record.idempotency && idempotencyReason === 'ConditionalCheckFailed') {
-        const existing = await getIdempotencyRecord(operatorId, record.idempotency.keyHash);
+        const existing = await getIdempotencyRecord(operatorId, record.idempotency.origin, record.idempotency.keyHash);
         if (existing && existing.ExpiresAt >= Math.floor(record.recordedAt.getTime() / 1000)) {
           if (existing.RequestHash !== record.idempotency.requestHash) {
-            throw new ConflictError(
-              `Idempotency-Key was already used for a different usage entry (ID ${existing.Entry.ID}); use a new key for a new entry`,
-            );
+            throw idempotencyKeyReused(`usage entry ${existing.Entry.ID}`);
           }
           return { entry: existing.Entry, replayed: true };
         }

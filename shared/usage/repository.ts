@@ -1,7 +1,7 @@
 import { QueryCommand, type AttributeValue, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../db/client';
-import { usageKeys } from '../db/keys';
+import { usageKeys, type IdempotencyOrigin } from '../db/keys';
 import type { UsageEntry } from './records';
 
 /** One function per usage access pattern; see the README's access-pattern table. */
@@ -12,9 +12,13 @@ export interface IdempotencyRecordItem {
   ExpiresAt: number;
 }
 
-export async function getIdempotencyRecord(operatorId: string, keyHash: string): Promise<IdempotencyRecordItem | undefined> {
+export async function getIdempotencyRecord(
+  operatorId: string,
+  origin: IdempotencyOrigin,
+  keyHash: string,
+): Promise<IdempotencyRecordItem | undefined> {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: usageKeys.idempotencyRecord(operatorId, keyHash), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName, Key: usageKeys.idempotencyRecord(operatorId, origin, keyHash), ConsistentRead: true }),
   );
   return Item as IdempotencyRecordItem | undefined;
 }

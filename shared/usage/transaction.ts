@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../db/client';
-import { usageKeys } from '../db/keys';
+import { usageKeys, type IdempotencyOrigin } from '../db/keys';
+import { hashIdempotencyKey } from '../http/idempotency-key';
 import { newUsageId, shardOf } from './ids';
 import { hourBucket, hourStart } from './period';
 import { AGGREGATE_SHARDS, IDEMPOTENCY_TTL_SECONDS, type UsageEntry, type UsageInput } from './records';
@@ -13,10 +14,8 @@ export interface PreparedUsageRecord {
   extraInfo?: string;
   shard: number;
   recordedAt: Date;
-  idempotency?: { keyHash: string; requestHash: string; expiresAt: number };
+  idempotency?: { origin: IdempotencyOrigin; keyHash: string; requestHash: string; expiresAt: number };
 }
-
-export const hashIdempotencyKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 
 /** What a repeated request must match to be a replay: the fields as sent, OccurredAt included only when sent. */
 const requestHash = (input: UsageInput): string =>
@@ -25,7 +24,11 @@ const requestHash = (input: UsageInput): string =>
     .digest('hex');
 
 /** Gives a validated input its ID, shard and timestamp; a retry after an ID collision prepares it again. */
-export function prepareUsageRecord(operatorId: string, input: UsageInput, options: { now?: Date; idempotencyKey?: string } = {}): PreparedUsageRecord {
+export function prepareUsageRecord(
+  operatorId: string,
+  input: UsageInput,
+  options: { now?: Date; idempotencyKey?: string; origin?: IdempotencyOrigin } = {},
+): PreparedUsageRecord {
   const now = options.now ?? new Date();
   const id = newUsageId(now.getTime());
   const nowSeconds = Math.floor(now.getTime() / 1000);
@@ -36,7 +39,12 @@ export function prepareUsageRecord(operatorId: string, input: UsageInput, option
     shard: shardOf(id, AGGREGATE_SHARDS),
     recordedAt: now,
     idempotency: options.idempotencyKey
-      ? { keyHash: hashIdempotencyKey(options.idempotencyKey), requestHash: requestHash(input), expiresAt: nowSeconds + IDEMPOTENCY_TTL_SECONDS }
+      ? {
+          origin: options.origin ?? 'client',
+          keyHash: hashIdempotencyKey(options.idempotencyKey),
+          requestHash: requestHash(input),
+          expiresAt: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
+        }
       : undefined,
   };
 }
@@ -56,7 +64,7 @@ export function usageRecordTransaction(record: PreparedUsageRecord): TransactWri
       Put: {
         TableName: tableName,
         Item: {
-          ...usageKeys.idempotencyRecord(operatorId, record.idempotency.keyHash),
+          ...usageKeys.idempotencyRecord(operatorId, record.idempotency.origin, record.idempotency.keyHash),
           Entity: 'UsageIdempotencyRecord',
           Entry: entry,
           RequestHash: record.idempotency.requestHash,

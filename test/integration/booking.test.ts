@@ -4,7 +4,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { cancelPartnerBooking, createPartnerBooking } from '../../shared/booking/bookings';
 import * as referenceModule from '../../shared/booking/reference';
 import { importCatalogue } from '../../shared/catalog/import';
-import { hashIdempotencyKey } from '../../shared/booking/idempotency';
+import { hashIdempotencyKey } from '../../shared/http/idempotency-key';
 import { dynamo, tableName } from '../../shared/db/client';
 import { bookingKeys, keys } from '../../shared/db/keys';
 import { addDays, wallClock } from '../../shared/time/calendar';

@@ -6,6 +6,8 @@ import { eventRules } from '../../lib/event-rules';
 import { startLocalHost, type LocalHost } from '../../lib/local-host';
 import { dynamo, tableName } from '../../shared/db/client';
 import { usageKeys } from '../../shared/db/keys';
+import { recordPlatformEvent as recordEventEntry } from '../../shared/usage/platform-events';
+import { recordUsage } from '../../shared/usage/record';
 import { AGGREGATE_SHARDS } from '../../shared/usage/records';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
 
@@ -130,6 +132,31 @@ describe('PutEvents on the local host', () => {
     expect(host.eventBus.deadLetters).toHaveLength(deadLettersBefore);
   });
 
+  it('refuses an entry with an unusable Time without failing the rest of the call', async () => {
+    const operator = await createTestOperator(undefined, { stem: 'events-time' });
+    const detail = (basket: string) => JSON.stringify({ OperatorID: operator.operatorId, BasketID: basket });
+    const response = await fetch(`${host.url}/`, {
+      method: 'POST',
+      headers: { 'X-Amz-Target': 'AWSEvents.PutEvents', 'Content-Type': 'application/x-amz-json-1.1' },
+      body: JSON.stringify({
+        Entries: [
+          { Source: 'platform.orders', DetailType: 'Order Completed', Detail: detail('b_t1'), Time: Date.parse('2026-05-10T08:00:00Z') / 1000 },
+          { Source: 'platform.orders', DetailType: 'Order Completed', Detail: detail('b_t2'), Time: 1e30 },
+          { Source: 'platform.orders', DetailType: 'Order Completed', Detail: detail('b_t3'), Time: 'soon' },
+        ],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const output = await response.json();
+    expect(output.FailedEntryCount).toBe(2);
+    expect(output.Entries.slice(1)).toEqual([
+      expect.objectContaining({ ErrorCode: 'InvalidArgument' }),
+      expect.objectContaining({ ErrorCode: 'InvalidArgument' }),
+    ]);
+    await host.eventBus.idle();
+    expect((await summary(operator, '2026-05-10')).Meters).toEqual([{ Meter: 'order-completed', TotalUsage: 1, EventCount: 1 }]);
+  });
+
   it('refuses a call with more than 10 entries, as EventBridge does', async () => {
     const entries = Array.from({ length: 11 }, () => entry('workflow-email-sent', { OperatorID: 'nobody' }));
     await expect(events.send(new PutEventsCommand({ Entries: entries }))).rejects.toThrow(/between 1 and 10/);
@@ -185,5 +212,28 @@ describe('redelivery', () => {
     await Promise.all([recordPlatformEvent(event), recordPlatformEvent(event), recordPlatformEvent(event)]);
     expect((await summary(operator, '2026-05-08')).Meters).toEqual([{ Meter: 'order-completed', TotalUsage: 1, EventCount: 1 }]);
     expect(await entriesOf(operator.operatorId)).toHaveLength(1);
+  });
+
+  it("keeps event IDs apart from clients' Idempotency-Key values", async () => {
+    const operator = await createTestOperator(undefined, { stem: 'events-keys' });
+    const id = 'b0b2c9a4-2f1e-4d8a-9b1f-0c6f1f7e2a11';
+    const clientEntry = await recordUsage(operator.operatorId, { Meter: 'api-calls', Usage: 1, OccurredAt: Date.parse('2026-05-09T08:00:00Z') / 1000 }, { idempotencyKey: id });
+    const eventEntry = await recordEventEntry({
+      version: '0',
+      id,
+      'detail-type': 'Workflow Email Sent',
+      source: 'platform.workflows',
+      account: '000000000000',
+      time: '2026-05-09T09:00:00Z',
+      region: 'local',
+      resources: [],
+      detail: { OperatorID: operator.operatorId },
+    });
+    expect(eventEntry.replayed).toBe(false);
+    expect(eventEntry.entry.ID).not.toBe(clientEntry.entry.ID);
+    expect((await summary(operator, '2026-05-09')).Meters).toEqual([
+      { Meter: 'api-calls', TotalUsage: 1, EventCount: 1 },
+      { Meter: 'workflow-email-sent', TotalUsage: 1, EventCount: 1 },
+    ]);
   });
 });

@@ -137,11 +137,15 @@ describe('Idempotency-Key', () => {
     expect(json.data.Meters).toEqual([{ Meter: 'uploads', TotalUsage: 6, EventCount: 2 }]);
   });
 
-  it('answers 409 when a key is reused for a different entry', async () => {
-    await record(operator, { Meter: 'uploads', Usage: 1, OccurredAt: at(day) }, { 'Idempotency-Key': 'reuse' });
-    const response = await record(operator, { Meter: 'uploads', Usage: 2, OccurredAt: at(day) }, { 'Idempotency-Key': 'reuse' });
-    expect(response.status).toBe(409);
+  it('answers 422 when a key is reused for a different entry, and records nothing', async () => {
+    const reuseDay = '2026-02-05';
+    await record(operator, { Meter: 'uploads', Usage: 1, OccurredAt: at(reuseDay) }, { 'Idempotency-Key': 'reuse' });
+    const response = await record(operator, { Meter: 'uploads', Usage: 2, OccurredAt: at(reuseDay) }, { 'Idempotency-Key': 'reuse' });
+    expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(response.json.detail).toMatch(/'Idempotency-Key' was already used for usage entry \d+/);
+    const { json } = await summary(operator, `from=${reuseDay}&to=${reuseDay}`);
+    expect(json.data.Meters).toEqual([{ Meter: 'uploads', TotalUsage: 1, EventCount: 1 }]);
   });
 
   it('counts once when the same key arrives many times at the same moment', async () => {

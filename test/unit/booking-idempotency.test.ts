@@ -1,4 +1,5 @@
-import { canonicalJson, checkIdempotencyKey, hashIdempotencyKey, isLive, requestHash } from '../../shared/booking/idempotency';
+import { canonicalJson, isLive, requestHash } from '../../shared/booking/idempotency';
+import { checkIdempotencyKey, hashIdempotencyKey } from '../../shared/http/idempotency-key';
 import { ValidationError } from '../../shared/http/errors';
 
 describe('idempotency', () => {

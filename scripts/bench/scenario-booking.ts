@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { IDEMPOTENCY_TTL_SECONDS, requestHash } from '../../shared/booking/idempotency';
+import { hashIdempotencyKey } from '../../shared/http/idempotency-key';
+import { toBooking, type BookingItem, type BookingRequest } from '../../shared/booking/records';
+import { newBookingReference } from '../../shared/booking/reference';
+import { bookingTransaction, type BookingWrite } from '../../shared/booking/transactions';
+import type { ProductItem } from '../../shared/catalog/records';
+import { getProduct } from '../../shared/catalog/repository';
+import { dynamo } from '../../shared/db/client';
+import { addDays, zonedIso } from '../../shared/time/calendar';
+import type { BenchContext, Scenario } from './scenario';
+import { BOOKING_ACTIVITY, BOOKING_DAYS, BOOKING_TIMES } from './seed';
+
+const BOOKING_PATH = '/api/v2/ota/marketplace/booking';
+const SLOTS = BOOKING_DAYS * BOOKING_TIMES.length;
+
+/**
+ * Bookings take the booked product's timeslots in turn, on both sides alike,
+ * so the calls in flight at one moment never update the same timeslot item:
+ * the figures are those of the write, not of contention and its retries.
+ */
+let taken = 0;
+
+function nextRequest(firstDate: string): BookingRequest {
+  const slot = taken % SLOTS;
+  taken += 1;
+  return {
+    ActivityID: BOOKING_ACTIVITY,
+    Date: addDays(firstDate, Math.floor(slot / BOOKING_TIMES.length)),
+    Time: BOOKING_TIMES[slot % BOOKING_TIMES.length],
+    Participants: 2,
+    Customer: { FirstName: 'Ana', LastName: 'Silva', Email: 'ana.silva@example.com', Phone: '+351912345678' },
+    PaymentReference: `pay_${taken}`,
+    // Every required waiver question answered: the answers are checked and stored, as a complete booking's are.
+    Answers: [
+      { QuestionID: 'q_name', Value: 'Ana Silva' },
+      { QuestionID: 'q_level', Value: 'Moderate' },
+      { QuestionID: 'q_waiver', Value: 'https://partner.example.com/waivers/ana-silva.pdf' },
+    ],
+  };
+}
+
+/** The product the bare side prices and names its bookings from, read once before the timed calls. */
+let product: ProductItem | undefined;
+
+/** The item the service would write for this request, as shared/booking/bookings.ts builds it. */
+function bookingItem(context: BenchContext, request: BookingRequest, now: Date): BookingItem {
+  if (!product) throw new Error('The booking scenario was not prepared');
+  return {
+    OperatorID: context.operatorId,
+    BookingReference: newBookingReference(),
+    Status: 'CONFIRMED',
+    Channel: 'ota',
+    PartnerKeyID: context.keyId,
+    ...(request.PaymentReference ? { PaymentReference: request.PaymentReference } : {}),
+    ActivityID: product.ActivityID,
+    ProductID: product.ProductID,
+    ActivityName: product.Name,
+    Date: request.Date,
+    Time: request.Time,
+    StartsAt: zonedIso(request.Date, request.Time, context.timeZone),
+    Participants: request.Participants,
+    TotalPrice: { Amount: product.PricePerParticipant.Amount * request.Participants, Currency: product.PricePerParticipant.Currency },
+    Customer: request.Customer,
+    WaiverStatus: 'COMPLETE',
+    ...(request.Answers ? { Answers: request.Answers } : {}),
+    CreatedAt: now.toISOString(),
+  };
+}
+
+/** The write of one booking, with the idempotency record of a fresh key when `withKey`. */
+function bareWrite(context: BenchContext, withKey: boolean): BookingWrite {
+  const request = nextRequest(context.firstDate);
+  const now = new Date();
+  const booking = bookingItem(context, request, now);
+  if (!withKey) return { booking };
+  const record = {
+    RequestHash: requestHash(request),
+    BookingReference: booking.BookingReference,
+    Response: JSON.stringify(toBooking(booking)),
+    CreatedAt: booking.CreatedAt,
+    ExpiresAt: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_TTL_SECONDS,
+  };
+  return { booking, idempotency: { keyId: context.keyId, keyHash: hashIdempotencyKey(randomUUID()), record, now } };
+}
+
+function bookingScenario(withKey: boolean): Scenario {
+  return {
+    name: withKey ? 'POST booking (Idempotency-Key)' : 'POST booking',
+    service: (context) =>
+      context.post(BOOKING_PATH, nextRequest(context.firstDate), withKey ? { 'Idempotency-Key': randomUUID() } : undefined),
+    bare: (context) => dynamo.send(new TransactWriteCommand(bookingTransaction(bareWrite(context, withKey)))),
+    prepare: async ({ operatorId }) => {
+      product = await getProduct(operatorId, BOOKING_ACTIVITY);
+      if (!product) throw new Error(`The bench product ${BOOKING_ACTIVITY} was not seeded`);
+    },
+    bareNote: withKey
+      ? 'bare = the TransactWriteItems alone (timeslot Update, booking Put, idempotency Put); ' +
+        'the service first also reads the idempotency record and the product (two GetItems)'
+      : 'bare = the TransactWriteItems alone (timeslot Update, booking Put); the service first also reads the product (one GetItem)',
+  };
+}
+
+/** Without Idempotency-Key: a transaction of two items. */
+export const createBookingScenario = bookingScenario(false);
+/** With a fresh Idempotency-Key per call: three items, the record included, and the key looked up first. */
+export const createBookingWithKeyScenario = bookingScenario(true);
