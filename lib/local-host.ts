@@ -10,6 +10,7 @@ import type {
 } from 'aws-lambda';
 import { policyAllows } from '../shared/auth/policy';
 import { problem, problemResponse } from '../shared/http/problem';
+import { statusTitle } from '../shared/http/problem-types';
 import {
   AUTHORIZER_CACHE_TTL_SECONDS,
   FUNCTION_TIMEOUT_SECONDS,
@@ -170,7 +171,7 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
     try {
       pathParameters = Object.fromEntries(parameterNames.map((name, i) => [name, decodeURIComponent(match.groups![i + 1])]));
     } catch {
-      return gatewayProblem('DEFAULT_4XX', requestPath);
+      return problemResponse(problem(400, 'bad-request', 'A path parameter is not valid percent-encoding', requestPath));
     }
     let body: string | null;
     try {
@@ -244,6 +245,17 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
         console.error(JSON.stringify({ level: 'error', message: 'Local host failure', error: String(error?.stack ?? error) }));
         send(response, gatewayProblem('DEFAULT_5XX', request.url ?? '/'));
       });
+  });
+  // Requests Node refuses before any handler sees them (headers over 16 KB, broken HTTP) still get a problem.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const detail = tooLarge ? 'The request line and headers are too large' : 'The request is not valid HTTP';
+    const body = JSON.stringify(problem(status, tooLarge ? 'headers-too-large' : 'bad-request', detail, '/'));
+    socket.end(
+      `HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));

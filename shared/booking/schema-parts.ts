@@ -14,7 +14,14 @@ export const MAX_PARTICIPANTS = 10_000;
 /** E.164: '+', a country code that does not start with 0, at most 15 digits in all. */
 export const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
 
-const name = { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', errorMessage: 'must be 1 to 100 characters, not all blank' };
+const name = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  // Some visible text, and no control characters (they break the operator's exports and printed lists).
+  pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$',
+  errorMessage: 'must be 1 to 100 characters, not all blank, without control characters',
+};
 
 export const customerSchema = {
   type: 'object',

@@ -25,14 +25,16 @@ export const addDays = (date: string, days: number): string => fromUtcMs(toUtcMi
 /** Whole days from `from` to `to`; negative when `to` is earlier. */
 export const daysBetween = (from: string, to: string): number => Math.round((toUtcMidnight(to) - toUtcMidnight(from)) / DAY_MS);
 
-export function isTimeZone(name: string): boolean {
+/** The zone's canonical IANA spelling (`asia/tokyo` → `Asia/Tokyo`), or undefined when it is not a zone. */
+export function canonicalTimeZone(name: string): string | undefined {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+export const isTimeZone = (name: string): boolean => canonicalTimeZone(name) !== undefined;
 
 const partsFormatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,5 +1,5 @@
 import { ValidationError } from '../http/errors';
-import { addDays, isTimeZone, zonedInstant } from '../time/calendar';
+import { addDays, canonicalTimeZone, zonedInstant } from '../time/calendar';
 import { checkDayRange } from '../time/day-range';
 import { MAX_SUMMARY_DAYS } from './records';
 
@@ -36,9 +36,12 @@ export interface SummaryPeriod {
 const midnight = (date: string, timeZone: string): number => zonedInstant(date, '00:00', timeZone) / 1000;
 
 /** Checks `from`, `to` and `tz` of a summary request and cuts the period into days of that zone. */
-export function summaryPeriod(from: string, to: string, timeZone = 'UTC'): SummaryPeriod {
+export function summaryPeriod(from: string, to: string, requestedZone = 'UTC'): SummaryPeriod {
   const span = checkDayRange({ name: 'from', date: from }, { name: 'to', date: to }, MAX_SUMMARY_DAYS);
-  if (!isTimeZone(timeZone)) throw new ValidationError(`Query parameter 'tz' must be an IANA time zone name such as Europe/Lisbon; '${timeZone}' is not one`);
+  const timeZone = canonicalTimeZone(requestedZone);
+  if (!timeZone) {
+    throw new ValidationError(`Query parameter 'tz' must be an IANA time zone name such as Europe/Lisbon; '${requestedZone}' is not one`);
+  }
   const boundaries = Array.from({ length: span + 2 }, (_, i) => midnight(addDays(from, i), timeZone));
   const offHour = boundaries.findIndex((instant) => instant % HOUR_SECONDS !== 0);
   if (offHour >= 0) {

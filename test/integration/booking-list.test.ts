@@ -140,6 +140,7 @@ describe('GET /api/v2/bookings', () => {
     expectProblem(await list('to=2025-03-02'), 422, /'from' is required/);
     expectProblem(await list('from=2025-03-02'), 422, /'to' is required/);
     expectProblem(await list('from=2025-03-02&to=2025-03-01'), 422, /'to' must not be before 'from'/);
+    expectProblem(await list('from=0999-01-01&to=1000-01-02'), 422, /'from' must be a real calendar date/);
     expectProblem(await list('from=2025-03-01&to=2025-03-02&channel=phone'), 422, /'channel' must be one of ota, online, pos/);
     for (const limit of ['0', '201', '9999', '10000', 'ten', '1.5']) expectProblem(await list(`from=2025-03-01&to=2025-03-02&limit=${limit}`), 422, /'limit'/);
     const outside = encodeCursor(`2025-04-01T00:00:00.000Z#${ref('2025-03-02T03:00:00.000Z')}`);

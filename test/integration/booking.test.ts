@@ -143,7 +143,10 @@ describe('POST booking', () => {
       [bookingBody(addDays(start, 300)), /'Time' 09:00 is not a timeslot .* on /],
       [bookingBody(addDays(start, -2)), /'Date' .* is in the past/],
       [bookingBody(date, { PaymentReference: '' }), /'PaymentReference'/],
-      [[bookingBody(date)], /must be object/],
+      [[bookingBody(date)], /The request body must be a JSON object/],
+      [null, /The request body must be a JSON object/],
+      [bookingBody(date, { Customer: { ...customer, LastName: 'Silva\u0000' } }), /'Customer.LastName' .*without control characters/],
+      [bookingBody('2026-02-30'), /'Date' must be a real calendar date/],
     ];
     for (const [body, detail] of cases) expectProblem(await book(body), 422, detail);
     expect(await booked(date)).toBe(0);
@@ -162,6 +165,17 @@ describe('POST booking', () => {
     expectProblem(await request('POST', BOOKING, { key: operator.key, rawBody: JSON.stringify(bookingBody(freshDate())), headers: { 'Content-Type': 'text/plain' } }), 415);
     expectProblem(await request('POST', BOOKING, { key: operator.key, rawBody: JSON.stringify(bookingBody(freshDate())) }), 415);
     expectProblem(await request('POST', BOOKING, { key: operator.key, headers: { 'Content-Type': 'application/json' } }), 422);
+  });
+
+  it('takes the media type in any case and with parameters, as HTTP defines it', async () => {
+    for (const contentType of ['APPLICATION/JSON', 'application/json; charset=utf-8', 'Application/Json;Charset=UTF-8']) {
+      const response = await request('POST', BOOKING, {
+        key: operator.key,
+        rawBody: JSON.stringify(bookingBody(freshDate())),
+        headers: { 'Content-Type': contentType },
+      });
+      expect(response.status).toBe(201);
+    }
   });
 
   it('refuses a timeslot that has already started today, in the operator time zone', async () => {
@@ -237,7 +251,7 @@ describe('Idempotency-Key', () => {
     const headers = { 'Idempotency-Key': `change-${date}` };
     const first = await book(bookingBody(date), { headers });
     const changed = await book(bookingBody(date, { Participants: 3 }), { headers });
-    expectProblem(changed, 422, new RegExp(`'Idempotency-Key' was already used for booking ${first.json.data.BookingReference} with a different request body`));
+    expectProblem(changed, 422, new RegExp(`'Idempotency-Key' was already used for booking ${first.json.data.BookingReference} with a different request`));
     expect(await booked(date)).toBe(2);
   });
 

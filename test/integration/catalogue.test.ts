@@ -111,6 +111,8 @@ describe('GET marketplace/availability/{ActivityID}/dates', () => {
     expectProblem(await get(`/marketplace/availability/s_walk1/dates?StartDate=${start}`), 422, path, /'EndDate' is required/);
     expectProblem(await get(`/marketplace/availability/s_walk1/dates?StartDate=2026-02-30&EndDate=2026-03-02`), 422, path, /'StartDate'/);
     expectProblem(await get(`/marketplace/availability/s_walk1/dates?StartDate=${start}&EndDate=tomorrow`), 422, path, /'EndDate'/);
+    expectProblem(await get(`/marketplace/availability/s_walk1/dates?StartDate=0999-01-01&EndDate=0999-01-02`), 422, path, /from 1970-01-01 to 9998-12-31/);
+    expectProblem(await get(`/marketplace/availability/s_walk1/dates?StartDate=9998-12-31&EndDate=9999-12-31`), 422, path, /'EndDate'/);
   });
 
   it('answers 422 when EndDate is before StartDate or the range is too long', async () => {
@@ -173,5 +175,13 @@ describe('routing', () => {
   it('answers an unknown path or method with a 404 problem', async () => {
     expectProblem(await get('/marketplace/nothing'), 404, `${OTA}/marketplace/nothing`);
     expectProblem(await request('DELETE', `${OTA}/marketplace/products`, { key: operator.key }), 404, `${OTA}/marketplace/products`);
+  });
+
+  it('answers a path that is not valid percent-encoding, and oversized headers, with problems', async () => {
+    expectProblem(await get('/core/questions/s_%ZZ'), 400, `${OTA}/core/questions/s_%ZZ`, /percent-encoding/);
+    const oversized = await request('GET', `${OTA}/marketplace/products?name=${'a'.repeat(20_000)}`, { key: operator.key });
+    expect(oversized.status).toBe(431);
+    expect(oversized.headers.get('content-type')).toBe('application/problem+json');
+    expect(oversized.json).toMatchObject({ status: 431, title: 'Request Header Fields Too Large' });
   });
 });

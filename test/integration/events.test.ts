@@ -147,7 +147,7 @@ describe('PutEvents on the local host', () => {
       }),
     });
     expect(response.status).toBe(200);
-    const output = await response.json();
+    const output = (await response.json()) as { FailedEntryCount: number; Entries: unknown[] };
     expect(output.FailedEntryCount).toBe(2);
     expect(output.Entries.slice(1)).toEqual([
       expect.objectContaining({ ErrorCode: 'InvalidArgument' }),

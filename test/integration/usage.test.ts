@@ -204,8 +204,9 @@ describe('GET /api/v2/usage/meters', () => {
   });
 
   it('cuts days at the midnights of the zone given as tz', async () => {
+    // Given in any case, the zone is answered in its canonical spelling.
     // New York keeps UTC-4 from 8 March 2026, so its 9 March runs from 04:00Z on the 9th to 03:59:59Z on the 10th.
-    const { json } = await summary(operator, `from=${addDays(day, -1)}&to=${addDays(day, -1)}&tz=America/New_York`);
+    const { json } = await summary(operator, `from=${addDays(day, -1)}&to=${addDays(day, -1)}&tz=america/new_york`);
     expect(json.data.Period).toEqual({
       From: addDays(day, -1),
       To: addDays(day, -1),
@@ -230,6 +231,8 @@ describe('GET /api/v2/usage/meters', () => {
       [`from=${day}`, /'to' is required/],
       [`from=2026-02-30&to=2026-03-01`, /'from'/],
       [`from=${day}&to=soon`, /'to'/],
+      [`from=0000-01-01&to=0000-01-02`, /'from' must be a real calendar date .* from 1970-01-01/],
+      [`from=9998-12-31&to=9999-12-31`, /'to'/],
       [`from=${day}&to=${addDays(day, -1)}`, /'to' must not be before 'from'/],
       [`from=${day}&to=${addDays(day, MAX_SUMMARY_DAYS)}`, /at most 92/],
       [`from=${day}&to=${day}&tz=Mars/Olympus`, /'tz'/],

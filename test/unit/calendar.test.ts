@@ -1,4 +1,4 @@
-import { addDays, daysBetween, isTimeZone, wallClock, zonedInstant, zonedIso } from '../../shared/time/calendar';
+import { addDays, canonicalTimeZone, daysBetween, isSupportedDay, isTimeZone, wallClock, zonedInstant, zonedIso } from '../../shared/time/calendar';
 
 describe('calendar', () => {
   it('adds days across month, year and leap-day boundaries', () => {
@@ -21,7 +21,21 @@ describe('calendar', () => {
     expect(isTimeZone('Mars/Olympus')).toBe(false);
   });
 
+  it('accepts real days from 1970 to 9998 only', () => {
+    for (const day of ['1970-01-01', '2028-02-29', '9998-12-31']) expect(isSupportedDay(day)).toBe(true);
+    for (const day of ['1969-12-31', '9999-12-31', '0999-01-01', '2026-02-30', '2026-13-01', '2026-1-01', '20260101']) {
+      expect(isSupportedDay(day)).toBe(false);
+    }
+  });
+
+  it('spells zones canonically', () => {
+    expect(canonicalTimeZone('asia/tokyo')).toBe('Asia/Tokyo');
+    expect(canonicalTimeZone('Mars/Olympus')).toBeUndefined();
+  });
+
   it('reads the wall clock of a zone', () => {
+    // Years before 1000 keep four digits.
+    expect(wallClock('UTC', new Date(Date.UTC(999, 11, 31, 12))).date).toBe('0999-12-31');
     const instant = new Date('2026-07-01T23:30:00Z');
     expect(wallClock('Europe/Lisbon', instant)).toEqual({ date: '2026-07-02', time: '00:30', seconds: 0 });
     expect(wallClock('America/New_York', instant)).toEqual({ date: '2026-07-01', time: '19:30', seconds: 0 });
