@@ -3,7 +3,7 @@
  * NodejsFunction; the benchmark bundles with the same options to measure
  * what is deployed.
  */
-export const LAMBDA_NODE_TARGET = 'node22';
+const LAMBDA_NODE_TARGET = 'node22';
 
 /**
  * Node reads a bundle's source map as it loads the bundle when source maps

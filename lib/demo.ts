@@ -8,7 +8,7 @@ export const DEMO_OPERATOR = { OperatorID: 'demo', Name: 'Atlantic Coast Adventu
 const DEMO_WEEKS = 4;
 
 /** A small catalogue whose timeslots run for the next four weeks from `today`. */
-export function demoCatalogue(today: string): CatalogueFile {
+function demoCatalogue(today: string): CatalogueFile {
   const from = today;
   const to = addDays(today, DEMO_WEEKS * 7 - 1);
   const everyDay = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
@@ -83,7 +83,7 @@ export function demoCatalogue(today: string): CatalogueFile {
   };
 }
 
-export const DEMO_KEY_SCOPES = Object.keys(SCOPES) as Scope[];
+const DEMO_KEY_SCOPES = Object.keys(SCOPES) as Scope[];
 
 /**
  * Creates the demo operator and its first key when missing; on every run

@@ -13,7 +13,7 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { IDEMPOTENCY_TTL_SECONDS, requestHash } from '../../shared/booking/idempotency';
+import { bookingItem, idempotencyRecord } from '../../shared/booking/bookings';
+import { requestHash } from '../../shared/booking/idempotency';
 import { hashIdempotencyKey } from '../../shared/http/idempotency-key';
-import { toBooking, type BookingItem, type BookingRequest } from '../../shared/booking/records';
+import type { BookingRequest } from '../../shared/booking/records';
 import { newBookingReference } from '../../shared/booking/reference';
 import { bookingTransaction, type BookingWrite } from '../../shared/booking/transactions';
 import type { ProductItem } from '../../shared/catalog/records';
 import { getProduct } from '../../shared/catalog/repository';
 import { dynamo } from '../../shared/db/client';
-import { addDays, zonedIso } from '../../shared/time/calendar';
+import { addDays } from '../../shared/time/calendar';
 import type { BenchContext, Scenario } from './scenario';
 import { BOOKING_ACTIVITY, BOOKING_DAYS, BOOKING_TIMES } from './seed';
 
@@ -44,44 +45,23 @@ function nextRequest(firstDate: string): BookingRequest {
 /** The product the bare side prices and names its bookings from, read once before the timed calls. */
 let product: ProductItem | undefined;
 
-/** The item the service would write for this request, as shared/booking/bookings.ts builds it. */
-function bookingItem(context: BenchContext, request: BookingRequest, now: Date): BookingItem {
-  if (!product) throw new Error('The booking scenario was not prepared');
-  return {
-    OperatorID: context.operatorId,
-    BookingReference: newBookingReference(),
-    Status: 'CONFIRMED',
-    Channel: 'ota',
-    PartnerKeyID: context.keyId,
-    ...(request.PaymentReference ? { PaymentReference: request.PaymentReference } : {}),
-    ActivityID: product.ActivityID,
-    ProductID: product.ProductID,
-    ActivityName: product.Name,
-    Date: request.Date,
-    Time: request.Time,
-    StartsAt: zonedIso(request.Date, request.Time, context.timeZone),
-    Participants: request.Participants,
-    TotalPrice: { Amount: product.PricePerParticipant.Amount * request.Participants, Currency: product.PricePerParticipant.Currency },
-    Customer: request.Customer,
-    WaiverStatus: 'COMPLETE',
-    ...(request.Answers ? { Answers: request.Answers } : {}),
-    CreatedAt: now.toISOString(),
-  };
-}
-
-/** The write of one booking, with the idempotency record of a fresh key when `withKey`. */
+/** The write the service makes for this request, built by the same functions, with the record of a fresh key when `withKey`. */
 function bareWrite(context: BenchContext, withKey: boolean): BookingWrite {
+  if (!product) throw new Error('The booking scenario was not prepared');
   const request = nextRequest(context.firstDate);
   const now = new Date();
-  const booking = bookingItem(context, request, now);
-  if (!withKey) return { booking };
-  const record = {
-    RequestHash: requestHash(request),
-    BookingReference: booking.BookingReference,
-    Response: JSON.stringify(toBooking(booking)),
-    CreatedAt: booking.CreatedAt,
-    ExpiresAt: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_TTL_SECONDS,
+  const placement = {
+    operatorId: context.operatorId,
+    timeZone: context.timeZone,
+    channel: 'ota' as const,
+    partnerKeyId: context.keyId,
+    product,
+    request,
+    now,
   };
+  const booking = bookingItem(placement, newBookingReference(), 'COMPLETE');
+  if (!withKey) return { booking };
+  const record = idempotencyRecord(booking, requestHash(request), now);
   return { booking, idempotency: { keyId: context.keyId, keyHash: hashIdempotencyKey(randomUUID()), record, now } };
 }
 

@@ -20,7 +20,7 @@ export interface ApiKeyRecord {
 
 const SECRET_PREFIX = 'ak_';
 
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 /** 256 random bits: unguessable, and safe to store as an unsalted hash. */
 const newSecret = () => `${SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;

@@ -38,7 +38,8 @@ interface IdempotencyContext {
   requestHash: string;
 }
 
-interface Placement {
+/** Everything a booking is made of once the request has been checked. */
+export interface Placement {
   operatorId: string;
   timeZone: string;
   channel: Channel;
@@ -84,7 +85,7 @@ const insufficientCapacity = (request: BookingRequest, vacancies: number) =>
     `The timeslot ${request.Date} ${request.Time} has ${Math.max(0, vacancies)} place(s) left; ${request.Participants} were requested`,
   );
 
-function bookingItem(placement: Placement, reference: string, waiverStatus: Booking['WaiverStatus']): BookingItem {
+export function bookingItem(placement: Placement, reference: string, waiverStatus: Booking['WaiverStatus']): BookingItem {
   const { request, product, timeZone, now } = placement;
   return {
     OperatorID: placement.operatorId,
@@ -108,6 +109,15 @@ function bookingItem(placement: Placement, reference: string, waiverStatus: Book
   };
 }
 
+/** What a key remembers of the booking it made: the request's hash and the original response. */
+export const idempotencyRecord = (booking: BookingItem, requestHash: string, now: Date): IdempotencyRecord => ({
+  RequestHash: requestHash,
+  BookingReference: booking.BookingReference,
+  Response: JSON.stringify(toBooking(booking)),
+  CreatedAt: booking.CreatedAt,
+  ExpiresAt: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_TTL_SECONDS,
+});
+
 /** The original response for a live record of this key; a 422 when the key came with another body. */
 async function replay(operatorId: string, idempotency: IdempotencyContext, now: Date): Promise<BookingResult | undefined> {
   const record = await getIdempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash);
@@ -125,13 +135,7 @@ async function place(placement: Placement): Promise<BookingResult> {
   let reference = newBookingReference();
   for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt += 1) {
     const booking = bookingItem(placement, reference, waiverStatus);
-    const record: IdempotencyRecord | undefined = idempotency && {
-      RequestHash: idempotency.requestHash,
-      BookingReference: reference,
-      Response: JSON.stringify(toBooking(booking)),
-      CreatedAt: booking.CreatedAt,
-      ExpiresAt: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_TTL_SECONDS,
-    };
+    const record = idempotency && idempotencyRecord(booking, idempotency.requestHash, now);
     const result = await writeBooking({
       booking,
       ...(idempotency && record ? { idempotency: { keyId: idempotency.keyId, keyHash: idempotency.keyHash, record, now } } : {}),

@@ -50,17 +50,10 @@ export async function queryBookingsCreatedBetween(
       ExpressionAttributeValues: { ':pk': GSI1PK, ':from': SKFrom, ':to': SKTo, ...(options.channel ? { ':channel': options.channel } : {}) },
       ScanIndexForward: false,
       Limit: options.limit,
-      ...(startAfter ? { ExclusiveStartKey: bookingListStartKey(operatorId, startAfter) } : {}),
+      ...(startAfter ? { ExclusiveStartKey: bookingKeys.bookingListStartKey(operatorId, startAfter) } : {}),
     }),
   );
   return { items: (Items ?? []) as BookingItem[], lastSortKey: LastEvaluatedKey?.GSI1SK as string | undefined };
-}
-
-/** A GSI1 ExclusiveStartKey rebuilt from the list sort key alone (`<createdAt>#<reference>`). */
-function bookingListStartKey(operatorId: string, sortKey: string): Record<string, string> {
-  const split = sortKey.lastIndexOf('#');
-  const [createdAt, reference] = [sortKey.slice(0, split), sortKey.slice(split + 1)];
-  return { ...bookingKeys.booking(operatorId, reference), ...bookingKeys.bookingListEntry(operatorId, createdAt, reference) };
 }
 
 export type BookingWriteOutcome =

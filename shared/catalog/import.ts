@@ -34,7 +34,7 @@ const WEEKDAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
 type Weekday = (typeof WEEKDAYS)[number];
 
 /** A schedule may span at most this many days; longer ones are split or re-imported later. */
-export const MAX_SCHEDULE_DAYS = 366;
+const MAX_SCHEDULE_DAYS = 366;
 const MAX_CAPACITY = 10_000;
 const WRITE_CONCURRENCY = 16;
 

@@ -64,6 +64,12 @@ export const bookingKeys = {
     GSI1PK: bookingListPartition(operatorId),
     GSI1SK: `${createdAt}#${reference}`,
   }),
+  /** The full key of a list entry from its GSI1SK alone (the inverse of bookingListEntry), to resume a page after it. */
+  bookingListStartKey: (operatorId: string, listSortKey: string) => {
+    const split = listSortKey.lastIndexOf('#');
+    const [createdAt, reference] = [listSortKey.slice(0, split), listSortKey.slice(split + 1)];
+    return { ...bookingKeys.booking(operatorId, reference), ...bookingKeys.bookingListEntry(operatorId, createdAt, reference) };
+  },
   /** Inclusive GSI1SK bounds covering bookings created from instant `fromIso` to instant `toIso`. */
   bookingListRange: (operatorId: string, fromIso: string, toIso: string) => ({
     GSI1PK: bookingListPartition(operatorId),

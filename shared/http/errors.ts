@@ -20,16 +20,6 @@ export class BadRequestError extends ProblemError {
   readonly kind = 'bad-request';
 }
 
-export class UnauthorizedError extends ProblemError {
-  readonly status = 401;
-  readonly kind = 'unauthorized';
-}
-
-export class ForbiddenError extends ProblemError {
-  readonly status = 403;
-  readonly kind = 'forbidden';
-}
-
 export class NotFoundError extends ProblemError {
   readonly status = 404;
   readonly kind = 'not-found';
@@ -43,11 +33,6 @@ export class ConflictError extends ProblemError {
 export class CapacityError extends ProblemError {
   readonly status = 409;
   readonly kind = 'insufficient-capacity';
-}
-
-export class PayloadTooLargeError extends ProblemError {
-  readonly status = 413;
-  readonly kind = 'payload-too-large';
 }
 
 export class UnsupportedMediaTypeError extends ProblemError {

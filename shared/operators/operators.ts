@@ -15,7 +15,7 @@ export interface Operator {
   CreatedAt: string;
 }
 
-export function checkOperator(input: { OperatorID: string; Name: string; TimeZone: string }): void {
+function checkOperator(input: { OperatorID: string; Name: string; TimeZone: string }): void {
   if (!OPERATOR_ID_PATTERN.test(input.OperatorID)) {
     throw new ValidationError('OperatorID must be 2 to 40 lower-case letters, digits or dashes, starting with a letter or digit');
   }

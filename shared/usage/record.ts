@@ -19,7 +19,7 @@ export interface RecordedUsage {
 }
 
 /** The rules a schema cannot state: the precision of Usage, and meter names kept for platform events. */
-export function checkUsageInput(input: UsageInput, options: { builtIn?: boolean } = {}): void {
+function checkUsageInput(input: UsageInput, options: { builtIn?: boolean } = {}): void {
   const { significantDigits, decimalPlaces } = numberPrecision(input.Usage);
   if (decimalPlaces > MAX_USAGE_DECIMAL_PLACES || significantDigits > MAX_USAGE_SIGNIFICANT_DIGITS) {
     throw new ValidationError(`Field 'Usage' ${USAGE_RULE}`);

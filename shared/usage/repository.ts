@@ -1,6 +1,6 @@
 import { QueryCommand, type AttributeValue, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../db/client';
+import { dynamo, dynamoAttributes, tableName } from '../db/client';
 import { usageKeys, type IdempotencyOrigin } from '../db/keys';
 import type { UsageEntry } from './records';
 
@@ -56,7 +56,7 @@ export async function queryAggregates(operatorId: string, shards: number, firstH
       const { PK, SKFrom, SKTo } = usageKeys.aggregateRange(operatorId, shard, firstHour, lastHour);
       let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
       do {
-        const page: QueryCommandOutput = await dynamo.send(
+        const page: QueryCommandOutput = await dynamoAttributes.send(
           new QueryCommand({
             TableName: tableName,
             KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
@@ -65,7 +65,7 @@ export async function queryAggregates(operatorId: string, shards: number, firstH
             ExpressionAttributeValues: { ':pk': { S: PK }, ':from': { S: SKFrom }, ':to': { S: SKTo } },
             ReturnConsumedCapacity: 'TOTAL',
             ExclusiveStartKey,
-          }) as never,
+          }),
         );
         for (const item of page.Items ?? []) {
           read.rows.push({
