@@ -1,14 +1,13 @@
 import { MAX_PAGE_SIZE, listOperatorBookings, type BookingListQuery } from '../../shared/booking/list';
 import { CHANNELS } from '../../shared/booking/records';
 import { httpHandler, ok } from '../../shared/http/handler';
-import { isoDate } from '../../shared/http/schema-parts';
+import { dayRangeQuery } from '../../shared/http/schema-parts';
 
 const query = {
   type: 'object',
-  required: ['from', 'to'],
+  required: [...dayRangeQuery.required],
   properties: {
-    from: isoDate,
-    to: isoDate,
+    ...dayRangeQuery.properties,
     channel: { type: 'string', enum: [...CHANNELS], errorMessage: `must be one of ${CHANNELS.join(', ')}` },
     limit: {
       type: 'string',

@@ -1,13 +1,12 @@
 import { httpHandler, ok } from '../../shared/http/handler';
-import { isoDate } from '../../shared/http/schema-parts';
+import { dayRangeQuery } from '../../shared/http/schema-parts';
 import { summarizeUsage, type UsageSummaryRequest } from '../../shared/usage/summary';
 
 const query = {
   type: 'object',
-  required: ['from', 'to'],
+  required: [...dayRangeQuery.required],
   properties: {
-    from: isoDate,
-    to: isoDate,
+    ...dayRangeQuery.properties,
     tz: { type: 'string', minLength: 1, maxLength: 64, errorMessage: 'must be an IANA time zone name such as Europe/Lisbon' },
     granularity: { type: 'string', enum: ['day'], errorMessage: "must be 'day' when given" },
   },

@@ -9,6 +9,12 @@ export const isoDate = {
   errorMessage: `must be a real calendar date in YYYY-MM-DD format, from ${SUPPORTED_DAYS.first} to ${SUPPORTED_DAYS.last}`,
 } as const;
 
+/** The `from` and `to` days (both required, both included) of the operator-side range queries. */
+export const dayRangeQuery = {
+  required: ['from', 'to'],
+  properties: { from: isoDate, to: isoDate },
+} as const;
+
 export const activityIdPath = {
   type: 'object',
   required: ['ActivityID'],
