@@ -19,6 +19,8 @@ import {
   type GatewayResponseType,
 } from './api-settings';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './local-event-bus';
+import { serveDashboard, servesDashboard } from './local-dashboard';
+import { serveDocs, servesDocs } from './local-docs';
 import { authorizerEntry, routes, type Route } from './routes';
 
 /**
@@ -239,6 +241,11 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
       void eventBus.serve(request, response);
       return;
     }
+    if (servesDashboard(request)) {
+      void serveDashboard(request, response);
+      return;
+    }
+    if (servesDocs(request)) return serveDocs(request, response);
     handle(request)
       .then((result) => send(response, result))
       .catch((error) => {

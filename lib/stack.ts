@@ -15,7 +15,9 @@ import type { Construct } from 'constructs';
 import { tableDesign } from '../shared/db/table-design';
 import { DEFAULT_PROBLEM_BASE_URL } from '../shared/http/problem-types';
 import { AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING } from './api-settings';
+import { addOpenApiDocumentMethod } from './constructs/openapi-document-method';
 import { addProblemGatewayResponses } from './constructs/problem-gateway-responses';
+import { DashboardSite } from './dashboard-site';
 import { PlatformEvents } from './platform-events';
 import { ServiceFunction } from './constructs/service-function';
 import { authorizerEntry, routes } from './routes';
@@ -93,6 +95,8 @@ export class OtaUsageStack extends Stack {
       defaultMethodOptions: { authorizer, authorizationType: AuthorizationType.CUSTOM },
     });
     addProblemGatewayResponses(api, problemBaseUrl);
+    // The API reference is public: the one method without the key authorizer.
+    addOpenApiDocumentMethod(api, problemBaseUrl);
 
     const routeFunctions = new Map<string, ServiceFunction>();
     for (const route of routes) {
@@ -112,6 +116,9 @@ export class OtaUsageStack extends Stack {
 
     // Built-in meters: the platform's EventBridge events, recorded by the same usage code as the API.
     new PlatformEvents(this, 'PlatformEvents', { table, problemBaseUrl });
+
+    // The operator dashboard: CloudFront in front of its S3 files and of this API under /api/*.
+    new DashboardSite(this, 'Dashboard', { api, stage: api.deploymentStage });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the API stage' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'The single DynamoDB table' });

@@ -134,5 +134,6 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
     }),
   );
   if (schemas.body) handler.use(jsonContentType()).use(httpJsonBodyParser());
-  return handler.use(problemErrors());
+  // The schemas travel with the handler, so the OpenAPI document (lib/openapi.ts) is built from the very objects that validate.
+  return Object.assign(handler.use(problemErrors()), { schemas });
 }

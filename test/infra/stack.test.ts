@@ -1,9 +1,11 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AUTHORIZER_CACHE_TTL_SECONDS, FUNCTION_TIMEOUT_SECONDS, THROTTLING, gatewayProblems } from '../../lib/api-settings';
+import { renderVelocityLiteral } from '../../lib/constructs/openapi-document-method';
 import { problemTemplate } from '../../lib/constructs/problem-gateway-responses';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
 import { API_STAGE, OtaUsageStack } from '../../lib/stack';
+import { OPENAPI_PATH, openApiDocument } from '../../lib/openapi';
 import { routes } from '../../lib/routes';
 import { tableDesign } from '../../shared/db/table-design';
 import { DEFAULT_PROBLEM_BASE_URL, statusTitle } from '../../shared/http/problem-types';
@@ -102,14 +104,35 @@ describe('API', () => {
     expect(new Set(paths).size).toBe(paths.length);
   });
 
-  test('every method except OPTIONS uses the key authorizer', () => {
+  test('every method except OPTIONS and the public OpenAPI document uses the key authorizer', () => {
     const [authorizerId] = onlyOne('AWS::ApiGateway::Authorizer');
-    const guarded = methods().filter((method) => method.HttpMethod !== 'OPTIONS');
+    const paths = resourcePaths();
+    const isOpenApiDocument = (method: Record<string, any>) =>
+      method.HttpMethod === 'GET' && paths.get(method.ResourceId.Ref) === OPENAPI_PATH;
+    const guarded = methods().filter((method) => method.HttpMethod !== 'OPTIONS' && !isOpenApiDocument(method));
+    expect(methods().filter(isOpenApiDocument)).toHaveLength(1);
     expect(guarded.length).toBeGreaterThanOrEqual(routes.length);
     for (const method of guarded) {
       expect(method.AuthorizationType).toBe('CUSTOM');
       expect(method.AuthorizerId).toEqual({ Ref: authorizerId });
     }
+  });
+
+  test('GET /api/v2/openapi.json answers the generated document without authorization, from a mock integration', () => {
+    const paths = resourcePaths();
+    const [method] = methods().filter((candidate) => paths.get(candidate.ResourceId.Ref) === OPENAPI_PATH);
+    expect(method).toMatchObject({ HttpMethod: 'GET', AuthorizationType: 'NONE' });
+    expect(method.AuthorizerId).toBeUndefined();
+    expect(method.Integration.Type).toBe('MOCK');
+    const [response] = method.Integration.IntegrationResponses;
+    expect(response.StatusCode).toBe('200');
+    expect(response.ResponseParameters['method.response.header.Content-Type']).toBe("'application/json'");
+    const template: string = response.ResponseTemplates['application/json'];
+    // Velocity would read `$ref` and `#/components` as a reference and a directive; the template holds neither bare.
+    expect(template.replace(/#set\(\$(dollar|hash) = '[$#]'\)|\$\{(dollar|hash)\}/g, '')).not.toMatch(/[$#]/);
+    // A backslash would escape the reference after it (`\${dollar}` renders as written).
+    expect(template).not.toMatch(/\\\$\{/);
+    expect(JSON.parse(renderVelocityLiteral(template))).toEqual(openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL }));
   });
 
   test('the authorizer is a cached REQUEST authorizer on the Authorization header, backed by its function', () => {

@@ -1,0 +1,54 @@
+/**
+ * Calls the API on the dashboard's own origin (the local host, or CloudFront's
+ * /api/* behaviour in front of API Gateway), so no CORS is involved. The key
+ * lives in this tab's sessionStorage only and travels in the Authorization header.
+ */
+
+const KEY_STORAGE = 'ota-dashboard.api-key';
+
+export const storedKey = (): string | null => sessionStorage.getItem(KEY_STORAGE);
+export const storeKey = (key: string): void => sessionStorage.setItem(KEY_STORAGE, key);
+export const forgetKey = (): void => sessionStorage.removeItem(KEY_STORAGE);
+
+/** An API answer other than 2xx, with the problem+json detail when the API sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** The dashboard's own words for the statuses an operator can act on. */
+export function describeError(error: unknown, scope: string): string {
+  if (!(error instanceof ApiError)) return 'The API could not be reached. Check the connection and try again.';
+  if (error.status === 401) return 'The API key was refused (401): it is invalid, expired or revoked. Sign in with a current key.';
+  if (error.status === 403) return `This API key lacks the ${scope} scope (403). Ask for a key that has it.`;
+  if (error.status === 429) return 'Too many requests (429). Wait a moment and try again.';
+  return `${error.detail} (${error.status})`;
+}
+
+export async function apiGet<T>(path: string, query: Record<string, string | undefined>): Promise<T> {
+  const key = storedKey();
+  if (!key) throw new ApiError(401, 'Not signed in');
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value) params.set(name, value);
+  let response: Response;
+  try {
+    response = await fetch(`${path}?${params}`, {
+      headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
+      cache: 'no-store',
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+    });
+  } catch {
+    throw new Error('network');
+  }
+  const body = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const detail = typeof body?.detail === 'string' ? body.detail : response.statusText || 'The request failed';
+    throw new ApiError(response.status, detail);
+  }
+  return body.data as T;
+}

@@ -1,0 +1,144 @@
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
+import { apiGet } from './api';
+import { csvText, download } from './csv';
+import { daysAgo, isoDay } from './dates';
+import { byId, cell, setStatus, type Panel } from './dom';
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
+
+interface DayPoint {
+  Date: string;
+  Usage: number;
+  Events: number;
+}
+
+interface MeterSummary {
+  Meter: string;
+  TotalUsage: number;
+  EventCount: number;
+  Days: DayPoint[];
+}
+
+interface UsageSummary {
+  Period: { From: string; To: string; TimeZone: string };
+  Totals: { Usage: number; Events: number };
+  Meters: MeterSummary[];
+}
+
+/** Distinct, colour-blind-friendly series colours (Okabe-Ito), repeated beyond eight meters. */
+export const SERIES_COLOURS = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#000000'];
+
+/** Totals are exact decimals in the JSON; shown as sent, never rounded by float formatting. */
+const exact = (value: number) => String(value);
+
+export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
+  const form = byId<HTMLFormElement>('usage-form');
+  const from = byId<HTMLInputElement>('usage-from');
+  const to = byId<HTMLInputElement>('usage-to');
+  const timeZone = byId<HTMLInputElement>('usage-tz');
+  const csv = byId<HTMLButtonElement>('usage-csv');
+  const status = byId('usage-status');
+  const figure = byId('usage-figure');
+  const canvas = byId<HTMLCanvasElement>('usage-chart');
+  const table = byId<HTMLTableElement>('usage-table');
+  from.value = daysAgo(13);
+  to.value = isoDay(new Date());
+
+  let chart: Chart<'bar'> | undefined;
+  let summary: UsageSummary | undefined;
+  let request = 0;
+
+  function clear(): void {
+    chart?.destroy();
+    chart = undefined;
+    summary = undefined;
+    figure.hidden = table.hidden = true;
+    csv.disabled = true;
+  }
+
+  function draw(data: UsageSummary): void {
+    const days = data.Meters[0]?.Days.map((day) => day.Date) ?? [];
+    figure.hidden = false;
+    chart = new Chart(canvas, {
+      type: 'bar',
+      data: {
+        labels: days,
+        datasets: data.Meters.map((meter, i) => ({
+          label: meter.Meter,
+          data: meter.Days.map((day) => day.Usage),
+          backgroundColor: SERIES_COLOURS[i % SERIES_COLOURS.length],
+        })),
+      },
+      options: {
+        // Drawn at once: an operator reads the numbers, and the picture is final as soon as it appears.
+        animation: false,
+        maintainAspectRatio: false,
+        scales: { x: { title: { display: true, text: `Day (${data.Period.TimeZone})` } }, y: { beginAtZero: true, title: { display: true, text: 'Usage' } } },
+        plugins: { legend: { position: 'bottom' } },
+      },
+    });
+    table.tBodies[0].replaceChildren(
+      ...data.Meters.map((meter, i) => {
+        const tr = document.createElement('tr');
+        const name = cell(meter.Meter);
+        const swatch = document.createElement('span');
+        swatch.className = 'swatch';
+        swatch.style.backgroundColor = SERIES_COLOURS[i % SERIES_COLOURS.length];
+        name.prepend(swatch);
+        tr.append(name, cell(exact(meter.TotalUsage), 'number'), cell(String(meter.EventCount), 'number'));
+        return tr;
+      }),
+    );
+    byId('usage-total').textContent = exact(data.Totals.Usage);
+    byId('usage-events').textContent = String(data.Totals.Events);
+    table.hidden = false;
+  }
+
+  async function load(): Promise<void> {
+    const mine = ++request;
+    clear();
+    setStatus(status, 'loading', 'Loading usage…');
+    form.setAttribute('aria-busy', 'true');
+    try {
+      const data = await apiGet<UsageSummary>('/api/v2/usage/meters', {
+        from: from.value,
+        to: to.value,
+        tz: timeZone.value.trim() || 'UTC',
+        granularity: 'day',
+      });
+      if (mine !== request) return;
+      summary = data;
+      if (!data.Meters.length) {
+        setStatus(status, 'empty', 'No usage was recorded in this range.');
+        return;
+      }
+      draw(data);
+      csv.disabled = false;
+      setStatus(status, 'done', `${data.Meters.length} meter${data.Meters.length === 1 ? '' : 's'}, ${data.Totals.Events} entries from ${data.Period.From} to ${data.Period.To} (${data.Period.TimeZone}).`);
+    } catch (error) {
+      if (mine !== request || onUnauthorized(error)) return;
+      setStatus(status, 'error', error, 'usage:read');
+    } finally {
+      if (mine === request) form.removeAttribute('aria-busy');
+    }
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (form.reportValidity()) void load();
+  });
+  csv.addEventListener('click', () => {
+    if (!summary) return;
+    const rows: (string | number)[][] = [['Meter', 'Date', 'Usage', 'Events']];
+    for (const meter of summary.Meters) for (const day of meter.Days) rows.push([meter.Meter, day.Date, day.Usage, day.Events]);
+    download(`usage-${summary.Period.From}-to-${summary.Period.To}.csv`, csvText(rows));
+  });
+
+  return {
+    show: () => void load(),
+    reset: () => {
+      clear();
+      setStatus(status, 'idle', '');
+    },
+  };
+}

@@ -1,0 +1,245 @@
+import { readFileSync } from 'node:fs';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { LocalHost } from '../../lib/local-host';
+import { OPENAPI_PATH, openApiDocument } from '../../lib/openapi';
+import { routes, type Route } from '../../lib/routes';
+import type { Scope } from '../../shared/auth/scopes';
+import { config } from '../../shared/config';
+import { dynamo, tableName } from '../../shared/db/client';
+import { bookingKeys } from '../../shared/db/keys';
+import { addDays, wallClock } from '../../shared/time/calendar';
+import { testCatalogue, tomorrow } from '../support/catalogue';
+import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
+import { documentValidator, documentedResponse } from '../support/openapi';
+
+/**
+ * Drives every route through the local host, for its success and for each
+ * error status it documents (those a client can provoke), and holds each
+ * real response to the document: the status must be documented, the
+ * Content-Type must be the documented one, and the body must be valid
+ * against the documented schema.
+ */
+
+const document = openApiDocument({ problemBaseUrl: config.problemBaseUrl });
+const errorsOf = documentValidator(document);
+
+/** The statuses a client can provoke; 429, 500 and 504 come from load, faults and time, not from a request. */
+const DRIVEN_STATUSES = [200, 201, 400, 401, 403, 404, 409, 413, 415, 422];
+
+type Response = Awaited<ReturnType<HttpClient>>;
+type Send = (options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<Response>;
+
+let host: LocalHost;
+let request: HttpClient;
+let operator: TestOperator;
+const start = tomorrow();
+const later = addDays(start, 3);
+
+beforeAll(async () => {
+  operator = await createTestOperator(testCatalogue({ start, days: 7, capacity: 10 }));
+  host = await startTestHost();
+  request = httpClient(host);
+});
+
+afterAll(() => host.close());
+
+const routeById = (id: string): Route => routes.find((route) => route.id === id)!;
+
+/** Sends to a route, with the path parameters filled in and the full-scope key unless told otherwise. */
+function sender(route: Route, pathParameters: Record<string, string> = {}, query = ''): Send {
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathParameters[name]));
+  return (options) => request(route.method, `${path}${query}`, { key: operator.key, ...options });
+}
+
+/** A key with every scope but the route's. */
+const keyWithout = (scope: Scope) =>
+  operator.keyWith((['ota', 'usage:read', 'usage:write', 'bookings:read'] as Scope[]).filter((other) => other !== scope));
+
+const customer = { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com', Phone: '+351912345678' };
+const answers = [
+  { QuestionID: 'q_name', Value: 'Ana Silva' },
+  { QuestionID: 'q_doc', Value: 'https://files.partner.example/waivers/123.pdf' },
+];
+const bookingBody = (overrides: Record<string, unknown> = {}) => ({
+  ActivityID: 's_walk1',
+  Date: start,
+  Time: '09:00',
+  Participants: 2,
+  Customer: customer,
+  PaymentReference: 'pay_1',
+  Answers: answers,
+  ...overrides,
+});
+
+async function newBooking(overrides: Record<string, unknown> = {}): Promise<string> {
+  const response = await request('POST', routeById('create-booking').path, { key: operator.key, body: bookingBody(overrides) });
+  expect(response.status).toBe(201);
+  return response.json.data.BookingReference;
+}
+
+/** A booking whose timeslot has started: made for tomorrow, then moved to yesterday in the table (as time would). */
+async function startedBooking(): Promise<string> {
+  const reference = await newBooking({ Time: '14:00', Participants: 1 });
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: bookingKeys.booking(operator.operatorId, reference),
+      UpdateExpression: 'SET #date = :yesterday',
+      ExpressionAttributeNames: { '#date': 'Date' },
+      ExpressionAttributeValues: { ':yesterday': addDays(wallClock('Europe/Lisbon').date, -1) },
+    }),
+  );
+  return reference;
+}
+
+const tooLarge = 'x'.repeat(6 * 1024 * 1024 + 1);
+const plainText = { 'Content-Type': 'text/plain' };
+
+/** How to provoke each status of each route. A route's 401 and 403 are added for every route below. */
+const cases: Record<string, Record<number, () => Promise<Response>>> = {
+  'list-products': {
+    200: () => sender(routeById('list-products'), {}, '?name=walk')({}),
+    422: () => sender(routeById('list-products'), {}, `?name=${'a'.repeat(201)}`)({}),
+  },
+  'resolve-product': {
+    200: () => sender(routeById('resolve-product'), {}, '?ID=501')({}),
+    400: () => sender(routeById('resolve-product'), {}, '?ID=501&Name=Harbour%20Walking%20Tour')({}),
+    404: () => sender(routeById('resolve-product'), {}, '?ID=502')({}),
+    422: () => sender(routeById('resolve-product'), {}, '?ID=abc')({}),
+  },
+  'list-available-dates': {
+    200: () => sender(routeById('list-available-dates'), { ActivityID: 's_walk1' }, `?StartDate=${start}&EndDate=${later}`)({}),
+    400: () => sender(routeById('list-available-dates'), { ActivityID: 'walk1' }, `?StartDate=${start}&EndDate=${later}`)({}),
+    404: () => sender(routeById('list-available-dates'), { ActivityID: 's_nothing' }, `?StartDate=${start}&EndDate=${later}`)({}),
+    422: () => sender(routeById('list-available-dates'), { ActivityID: 's_walk1' }, `?StartDate=${start}`)({}),
+  },
+  'list-available-timeslots': {
+    200: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_walk1' }, `?Date=${start}`)({}),
+    400: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_' }, `?Date=${start}`)({}),
+    404: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_hidden1' }, `?Date=${start}`)({}),
+    422: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_walk1' }, '?Date=2026-02-30')({}),
+  },
+  'get-marketplace-questions': {
+    200: () => sender(routeById('get-marketplace-questions'), { ActivityID: 's_walk1' })({}),
+    400: () => sender(routeById('get-marketplace-questions'), { ActivityID: 'walk 1' })({}),
+    404: () => sender(routeById('get-marketplace-questions'), { ActivityID: 's_nothing' })({}),
+  },
+  'get-core-questions': {
+    200: () => sender(routeById('get-core-questions'), { ActivityID: 's_walk1' })({}),
+    400: () => sender(routeById('get-core-questions'), { ActivityID: 'walk 1' })({}),
+    404: () => sender(routeById('get-core-questions'), { ActivityID: 's_nothing' })({}),
+  },
+  'create-booking': {
+    201: () => sender(routeById('create-booking'))({ body: bookingBody(), headers: { 'Idempotency-Key': `contract-${operator.operatorId}` } }),
+    400: () => sender(routeById('create-booking'))({ rawBody: '{"ActivityID":', headers: { 'Content-Type': 'application/json' } }),
+    404: () => sender(routeById('create-booking'))({ body: bookingBody({ ActivityID: 's_nothing' }) }),
+    409: async () => {
+      await newBooking({ Date: later, Participants: 10 });
+      return sender(routeById('create-booking'))({ body: bookingBody({ Date: later, Participants: 1 }) });
+    },
+    413: () => sender(routeById('create-booking'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
+    415: () => sender(routeById('create-booking'))({ rawBody: JSON.stringify(bookingBody()), headers: plainText }),
+    422: () => sender(routeById('create-booking'))({ body: bookingBody({ Customer: { ...customer, Phone: '0912' } }) }),
+  },
+  'get-booking': {
+    200: async () => sender(routeById('get-booking'), { BookingReference: await newBooking() })({}),
+    400: () => sender(routeById('get-booking'), { BookingReference: 'SHORT' })({}),
+    404: () => sender(routeById('get-booking'), { BookingReference: 'ABCDEFGHJK' })({}),
+  },
+  'cancel-booking': {
+    200: async () => sender(routeById('cancel-booking'), { BookingReference: await newBooking() })({}),
+    400: () => sender(routeById('cancel-booking'), { BookingReference: 'OOOOOOOOOO' })({}),
+    404: () => sender(routeById('cancel-booking'), { BookingReference: 'ABCDEFGHJK' })({}),
+    409: async () => sender(routeById('cancel-booking'), { BookingReference: await startedBooking() })({}),
+  },
+  'list-bookings': {
+    200: async () => {
+      await newBooking();
+      const today = wallClock('Europe/Lisbon').date;
+      return sender(routeById('list-bookings'), {}, `?from=${addDays(today, -1)}&to=${addDays(today, 1)}&limit=2`)({});
+    },
+    422: () => sender(routeById('list-bookings'), {}, '?from=2026-03-10&to=2026-03-01')({}),
+  },
+  'record-usage': {
+    201: () => sender(routeById('record-usage'))({ body: { Meter: 'storage-gb', Usage: 0.25, ExtraInfo: '{"Bucket":"photos"}' } }),
+    400: () => sender(routeById('record-usage'))({ rawBody: '{"Meter"', headers: { 'Content-Type': 'application/json' } }),
+    413: () => sender(routeById('record-usage'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
+    415: () => sender(routeById('record-usage'))({ rawBody: '{"Meter":"storage-gb","Usage":1}', headers: plainText }),
+    422: () => sender(routeById('record-usage'))({ body: { Meter: 'storage-gb', Usage: '1' } }),
+  },
+  'get-usage-summary': {
+    200: async () => {
+      await sender(routeById('record-usage'))({ body: { Meter: 'api-calls', Usage: 3 } });
+      const today = new Date().toISOString().slice(0, 10);
+      return sender(routeById('get-usage-summary'), {}, `?from=${today}&to=${today}&granularity=day`)({});
+    },
+    422: () => sender(routeById('get-usage-summary'), {}, '?from=2026-03-10&to=2026-03-11&tz=Asia/Kolkata')({}),
+  },
+};
+
+/** Every route's 401 (no key) and 403 (a key without its scope), with a valid request otherwise. */
+for (const route of routes) {
+  const send = sender(route, { ActivityID: 's_walk1', BookingReference: 'ABCDEFGHJK' });
+  const body = route.method === 'POST' ? {} : undefined;
+  cases[route.id] = {
+    ...cases[route.id],
+    401: () => send({ key: undefined, body }),
+    403: async () => send({ key: await keyWithout(route.scope), body }),
+  };
+}
+
+const documentedStatuses = (route: Route) =>
+  Object.keys(document.paths[route.path][route.method.toLowerCase()].responses)
+    .map(Number)
+    .filter((status) => DRIVEN_STATUSES.includes(status));
+
+test('every status a client can provoke, as documented for each route, has a case here, and no case is undocumented', () => {
+  expect(Object.keys(cases).sort()).toEqual(routes.map((route) => route.id).sort());
+  for (const route of routes) {
+    expect({ route: route.id, statuses: Object.keys(cases[route.id]).map(Number).sort() }).toEqual({
+      route: route.id,
+      statuses: documentedStatuses(route).sort(),
+    });
+  }
+});
+
+describe.each(routes.map((route) => ({ id: route.id, route })))('$id', ({ route }) => {
+  test.each(Object.keys(cases[route.id]).map((status) => ({ status: Number(status) })))(
+    'answers $status as documented',
+    async ({ status }) => {
+      const response = await cases[route.id][status]();
+      expect({ status: response.status, body: response.json }).toMatchObject({ status });
+      const documented = documentedResponse(document, route, status);
+      expect(documented).toBeDefined();
+      expect(response.headers.get('content-type')).toBe(documented!.contentType);
+      expect(errorsOf(documented!.segments, response.json)).toEqual([]);
+    },
+  );
+});
+
+describe('the API reference', () => {
+  test(`GET ${OPENAPI_PATH} answers the document without a key`, async () => {
+    const response = await request('GET', OPENAPI_PATH);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.json).toEqual(document);
+  });
+
+  test('GET /docs answers the Redoc page for the document, and its script from node_modules, without a key', async () => {
+    const page = await request('GET', '/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.text).toContain(`<redoc spec-url="${OPENAPI_PATH}"></redoc>`);
+    const scriptPath = /<script src="([^"]+)"><\/script>/.exec(page.text)![1];
+    const script = await request('GET', scriptPath);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(script.text).toBe(readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8'));
+  });
+
+  test('other methods on the document are not routes', async () => {
+    const response = await request('POST', OPENAPI_PATH, { key: operator.key });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+  });
+});

@@ -1,0 +1,139 @@
+import type { SchemaObject } from 'ajv';
+import { documentSchema, handlerSchemas, openApiDocument } from '../../lib/openapi';
+import { routes, type Route } from '../../lib/routes';
+import { PROBLEM_CONTENT_TYPE } from '../../shared/http/problem-types';
+import { compileValidator } from '../../shared/http/validation';
+import { documentValidator } from '../support/openapi';
+
+const document = openApiDocument();
+const errorsOf = documentValidator(document);
+const operationOf = (route: Route) => document.paths[route.path]?.[route.method.toLowerCase()];
+
+/**
+ * Every field of a schema as a dotted path (`Customer.Email`, `Answers[].Value`),
+ * marked `!` when required, following `$ref`s into the document's components.
+ */
+function fieldPaths(schema: SchemaObject, prefix = ''): string[] {
+  if (schema.$ref) return fieldPaths(document.components.schemas[schema.$ref.split('/').pop()], prefix);
+  if (schema.items) return fieldPaths(schema.items, `${prefix}[]`);
+  const required = new Set<string>(schema.required ?? []);
+  return Object.entries((schema.properties ?? {}) as Record<string, SchemaObject>).flatMap(([name, property]) => {
+    const field = prefix ? `${prefix}.${name}` : name;
+    return [`${field}${required.has(name) ? '!' : ''}`, ...fieldPaths(property, field)];
+  });
+}
+
+describe('the document and the route table', () => {
+  test('every route is an operation of the document, and every operation a route', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item as object).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+  });
+
+  test.each(routes)('$id: operationId, required scope and Bearer security', (route) => {
+    const operation = operationOf(route);
+    expect(operation.operationId).toBe(route.id);
+    expect(operation['x-required-scope']).toBe(route.scope);
+    expect(operation.description).toContain(`scope \`${route.scope}\``);
+    const [requirement] = operation.security;
+    expect(document.components.securitySchemes[Object.keys(requirement)[0]]).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  test('the document is OpenAPI 3.1', () => {
+    expect(document.openapi).toBe('3.1.0');
+  });
+});
+
+describe('request schemas are the handlers’ own', () => {
+  test.each(routes)('$id: parameters are exactly the path and query properties of the handler schemas', (route) => {
+    const schemas = handlerSchemas(route);
+    const parameters = operationOf(route).parameters.filter((parameter: { $ref?: string }) => !parameter.$ref);
+    for (const location of ['path', 'query'] as const) {
+      const schema = schemas[location];
+      const documented = parameters.filter((parameter: { in: string }) => parameter.in === location);
+      expect(documented.map((parameter: { name: string }) => parameter.name).sort()).toEqual(Object.keys(schema?.properties ?? {}).sort());
+      for (const parameter of documented) {
+        expect(parameter.schema).toEqual(documentSchema(schema!.properties[parameter.name]));
+        expect(parameter.required).toBe(location === 'path' || (schema!.required ?? []).includes(parameter.name));
+      }
+    }
+  });
+
+  test.each(routes)('$id: a request body is documented exactly when the handler takes one, with the same fields', (route) => {
+    const schemas = handlerSchemas(route);
+    const body = operationOf(route).requestBody?.content['application/json'];
+    expect(Boolean(body)).toBe(Boolean(schemas.body));
+    if (!schemas.body) return;
+    expect(fieldPaths(body.schema).sort()).toEqual(fieldPaths(schemas.body).sort());
+    // The documented example is a request the handler accepts, and a body the document describes.
+    const validate = compileValidator(schemas.body, { field: 'Field', whole: 'The request body' });
+    expect(() => validate(body.example)).not.toThrow();
+    expect(errorsOf(['paths', route.path, route.method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema'], body.example)).toEqual(
+      [],
+    );
+    // A field the document does not list is one the handler refuses.
+    expect(() => validate({ ...body.example, Undocumented: 1 })).toThrow("Field 'Undocumented' is not allowed");
+  });
+
+  test('the validation annotations are translated, not published', () => {
+    const text = JSON.stringify(document);
+    expect(text).not.toContain('errorMessage');
+    expect(text).not.toContain('supported-day');
+    const startDate = operationOf(routes.find((route) => route.id === 'list-available-dates')!).parameters.find(
+      (parameter: { name: string }) => parameter.name === 'StartDate',
+    );
+    expect(startDate.schema).toMatchObject({ type: 'string', format: 'date' });
+    expect(startDate.description).toMatch(/^Must be a real calendar date in YYYY-MM-DD format/);
+  });
+});
+
+describe('responses', () => {
+  test.each(routes)('$id: documents its success as JSON and every error status as problem+json', (route) => {
+    const schemas = handlerSchemas(route);
+    const responses = operationOf(route).responses;
+    const statuses = Object.keys(responses).map(Number);
+    const success = statuses.filter((status) => status < 300);
+    expect(success).toEqual([route.method === 'POST' && schemas.body ? 201 : 200]);
+    expect(Object.keys(responses[success[0]].content)).toEqual(['application/json']);
+    for (const status of [401, 403, 429, 500, 504]) expect(statuses).toContain(status);
+    if (schemas.path) expect(statuses).toContain(400);
+    if (schemas.query || schemas.body) expect(statuses).toContain(422);
+    if (schemas.body) expect(statuses).toEqual(expect.arrayContaining([400, 413, 415]));
+    for (const status of statuses.filter((s) => s >= 400)) {
+      const shared = document.components.responses[responses[status].$ref.split('/').pop()];
+      expect(Object.keys(shared.content)).toEqual([PROBLEM_CONTENT_TYPE]);
+      expect(shared.content[PROBLEM_CONTENT_TYPE].schema).toEqual({ $ref: '#/components/schemas/Problem' });
+      for (const { value } of Object.values(shared.content[PROBLEM_CONTENT_TYPE].examples) as { value: { status: number } }[]) {
+        expect(value.status).toBe(status);
+      }
+    }
+  });
+
+  test('every example is valid against its schema', () => {
+    const checked: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          for (const [contentType, media] of Object.entries((response.content ?? {}) as Record<string, any>)) {
+            expect(errorsOf(['paths', path, method, 'responses', status, 'content', contentType, 'schema'], media.example)).toEqual([]);
+            checked.push(`${method} ${path} ${status}`);
+          }
+        }
+      }
+    }
+    for (const [name, response] of Object.entries(document.components.responses as Record<string, any>)) {
+      for (const [kind, example] of Object.entries(response.content[PROBLEM_CONTENT_TYPE].examples as Record<string, any>)) {
+        expect(errorsOf(['components', 'responses', name, 'content', PROBLEM_CONTENT_TYPE, 'schema'], example.value)).toEqual([]);
+        checked.push(`${name} ${kind}`);
+      }
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(routes.length + Object.keys(document.components.responses).length);
+  });
+
+  test('the record schemas are closed: an unknown field is refused', () => {
+    const booking = operationOf(routes.find((route) => route.id === 'get-booking')!).responses[200].content['application/json'].example;
+    expect(errorsOf(['components', 'schemas', 'Booking'], booking.data)).toEqual([]);
+    expect(errorsOf(['components', 'schemas', 'Booking'], { ...booking.data, Extra: true })).toEqual(['(root) must NOT have additional properties']);
+  });
+});
