@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { LOCAL_DYNAMODB_PORT, LOCAL_HTTP_PORT, LOCAL_TABLE_NAME } from '../lib/local-defaults';
+import { LOCAL_CREDENTIALS, LOCAL_DYNAMODB_PORT, LOCAL_HTTP_PORT, LOCAL_TABLE_NAME } from '../lib/local/defaults';
+import { emitSampleEvents } from '../scripts/sample-events';
+import { DEMO_OPERATOR, seedDemo } from '../scripts/demo-data';
+import * as apiKeys from '../shared/accounts/api-keys';
+import * as operators from '../shared/accounts/operators';
+import { recordOperatorBooking } from '../shared/booking/bookings';
+import { importCatalog } from '../shared/catalog/import-catalog';
+import { configure } from '../shared/core/config';
 
 /**
  * The operator's admin CLI. Without --aws it talks to the table of `npm start`
@@ -47,22 +54,28 @@ const { values, positionals } = parseArgs({
 
 class UsageError extends Error {}
 
+const localEndpoint = () => process.env.DYNAMODB_ENDPOINT ?? `http://127.0.0.1:${LOCAL_DYNAMODB_PORT}`;
+
 function option(name: keyof typeof values): string {
   const value = values[name];
   if (typeof value !== 'string' || !value) throw new UsageError(`Missing --${name}`);
   return value;
 }
 
+/** Points the domain code at its table: a deployed one with --aws, otherwise the table of `npm start`. */
 function configureTarget(): string {
   if (values.aws) {
-    process.env.TABLE_NAME = values.table ?? process.env.TABLE_NAME;
-    if (!process.env.TABLE_NAME) throw new UsageError('With --aws, give --table NAME (or set TABLE_NAME)');
-    delete process.env.DYNAMODB_ENDPOINT;
-    return `table ${process.env.TABLE_NAME} in AWS`;
+    const tableName = values.table ?? process.env.TABLE_NAME;
+    if (!tableName) throw new UsageError('With --aws, give --table NAME (or set TABLE_NAME)');
+    configure({ tableName });
+    return `table ${tableName} in AWS`;
   }
-  process.env.TABLE_NAME = values.table ?? process.env.TABLE_NAME ?? LOCAL_TABLE_NAME;
-  process.env.DYNAMODB_ENDPOINT ??= `http://127.0.0.1:${LOCAL_DYNAMODB_PORT}`;
-  return `table ${process.env.TABLE_NAME} at ${process.env.DYNAMODB_ENDPOINT}`;
+  const { tableName, dynamoEndpoint } = configure({
+    tableName: values.table ?? process.env.TABLE_NAME ?? LOCAL_TABLE_NAME,
+    dynamoEndpoint: localEndpoint(),
+    dynamoCredentials: LOCAL_CREDENTIALS,
+  });
+  return `table ${tableName} at ${dynamoEndpoint}`;
 }
 
 function readJsonFile(file: string): unknown {
@@ -79,10 +92,6 @@ async function run(command: string | undefined): Promise<void> {
     return;
   }
   const target = configureTarget();
-  // Loaded only now: their configuration is read from the environment set above.
-  const operators = await import('../shared/operators/operators');
-  const apiKeys = await import('../shared/auth/api-keys');
-  const catalogue = await import('../shared/catalog/import');
 
   switch (command) {
     case 'create-operator': {
@@ -111,13 +120,12 @@ async function run(command: string | undefined): Promise<void> {
       return;
     }
     case 'import-catalogue': {
-      const summary = await catalogue.importCatalogue(option('operator'), readJsonFile(option('file')));
+      const summary = await importCatalog(option('operator'), readJsonFile(option('file')));
       console.log(`Imported ${summary.products} products and ${summary.timeslots} timeslots into ${target}`);
       return;
     }
     case 'record-booking': {
-      const { recordOperatorBooking } = await import('../shared/booking/bookings');
-      const input = readJsonFile(option('file'));
+            const input = readJsonFile(option('file'));
       const entries = Array.isArray(input) ? input : [input];
       // One by one, in file order: each takes its places by its own transaction.
       for (const [index, entry] of entries.entries()) {
@@ -133,15 +141,13 @@ async function run(command: string | undefined): Promise<void> {
       return;
     }
     case 'seed-demo': {
-      const { seedDemo, DEMO_OPERATOR } = await import('../lib/demo');
-      const { newKey } = await seedDemo();
+            const { newKey } = await seedDemo();
       console.log(`Demo operator ${DEMO_OPERATOR.OperatorID} seeded in ${target}`);
       if (newKey) console.log(`Its first key ${newKey.keyId} (every scope; shown only now): ${newKey.secret}`);
       return;
     }
     case 'emit-event': {
-      const { emitSampleEvents } = await import('../lib/sample-events');
-      const endpoint = values.aws ? undefined : (values.endpoint ?? `http://127.0.0.1:${LOCAL_HTTP_PORT}`);
+            const endpoint = values.aws ? undefined : (values.endpoint ?? `http://127.0.0.1:${LOCAL_HTTP_PORT}`);
       const sent = await emitSampleEvents(option('operator'), { meter: values.event, endpoint });
       for (const event of sent) console.log(`Sent ${event.source} '${event.detailType}' ${event.detail} as event ${event.eventId}`);
       console.log(`(sent to ${endpoint ?? 'the default event bus in AWS'})`);
@@ -157,7 +163,7 @@ function explain(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) {
-    return `DynamoDB Local is not reachable at ${process.env.DYNAMODB_ENDPOINT}: start it with 'npm start' first`;
+    return `DynamoDB Local is not reachable at ${localEndpoint()}: start it with 'npm start' first`;
   }
   return message;
 }

@@ -1,5 +1,5 @@
 import { App } from 'aws-cdk-lib';
-import { OtaUsageStack } from '../lib/stack';
+import { OtaUsageStack } from '../lib/aws/stack';
 
 const app = new App();
 new OtaUsageStack(app, 'OtaUsageService', {

@@ -1,5 +1,9 @@
-import { LOCAL_DATA_DIR, LOCAL_DYNAMODB_PORT, LOCAL_HTTP_PORT, LOCAL_TABLE_NAME } from '../lib/local-defaults';
-import { startDynamoDbLocal } from '../lib/dynamodb-local';
+import { LOCAL_CREDENTIALS, LOCAL_DATA_DIR, LOCAL_DYNAMODB_PORT, LOCAL_HTTP_PORT, LOCAL_TABLE_NAME } from '../lib/local/defaults';
+import { localClient, startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { startLocalHost } from '../lib/local/api-gateway';
+import { ensureTable } from '../lib/local/table';
+import { seedDemo } from '../scripts/demo-data';
+import { configure } from '../shared/core/config';
 
 /**
  * `npm start`: DynamoDB Local (data under .data/, or in memory with
@@ -13,22 +17,20 @@ async function main(): Promise<void> {
         port: Number(process.env.DYNAMODB_LOCAL_PORT ?? LOCAL_DYNAMODB_PORT),
         dataDir: inMemory ? undefined : LOCAL_DATA_DIR,
       });
-  process.env.DYNAMODB_ENDPOINT ??= dynamoLocal?.endpoint;
-  process.env.TABLE_NAME ??= LOCAL_TABLE_NAME;
+  const endpoint = process.env.DYNAMODB_ENDPOINT ?? (dynamoLocal?.endpoint as string);
+  const { tableName } = configure({
+    tableName: process.env.TABLE_NAME ?? LOCAL_TABLE_NAME,
+    dynamoEndpoint: endpoint,
+    dynamoCredentials: LOCAL_CREDENTIALS,
+  });
 
-  // Loaded only now: their configuration is read from the environment set above.
-  const { ensureTable } = await import('../lib/local-table');
-  const { localClient } = await import('../lib/dynamodb-local');
-  const { seedDemo } = await import('../lib/demo');
-  const { startLocalHost } = await import('../lib/local-host');
-
-  const client = localClient(process.env.DYNAMODB_ENDPOINT as string);
-  const table = await ensureTable(client, process.env.TABLE_NAME);
+  const client = localClient(endpoint);
+  const table = await ensureTable(client, tableName);
   client.destroy();
   const demo = await seedDemo();
   const host = await startLocalHost({ port: Number(process.env.PORT ?? LOCAL_HTTP_PORT), host: process.env.HOST ?? '127.0.0.1' });
 
-  console.log(`DynamoDB Local: ${process.env.DYNAMODB_ENDPOINT} (${inMemory ? 'in memory' : LOCAL_DATA_DIR}), table ${process.env.TABLE_NAME} ${table}`);
+  console.log(`DynamoDB Local: ${endpoint} (${inMemory ? 'in memory' : LOCAL_DATA_DIR}), table ${tableName} ${table}`);
   if (demo.newKey) {
     console.log(`Demo operator's API key ${demo.newKey.keyId} (every scope; shown this once): ${demo.newKey.secret}`);
   }

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../lib/dynamodb-local';
-import { ensureTable } from '../lib/local-table';
+import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local';
+import { ensureTable } from '../lib/local/table';
+import { PROJECT_ROOT } from '../shared/api/routes';
 import { benchBundles } from './bench/bundles';
 import { DEFAULT_CONCURRENCY, compare, fixed, printTable, ratio, type Stats } from './bench/harness';
 import { keepAliveClient } from './bench/http';
@@ -20,7 +21,6 @@ import type { BenchContext } from './bench/scenario';
  * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N.
  */
 
-const PROJECT_ROOT = path.resolve(__dirname, '..');
 const TABLE_NAME = 'ota-usage-bench';
 const P50_GOAL = 1.5;
 

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openApiDocument } from '../lib/openapi';
+import { openApiDocument } from '../shared/api/openapi';
 
 /**
  * Writes the OpenAPI document to a file (default build/openapi.json, git-ignored)

@@ -1,9 +1,9 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { routes } from '../../lib/routes';
-import { findActiveKey } from '../../shared/auth/api-keys';
-import { policyFor } from '../../shared/auth/policy';
+import { routes } from '../../shared/api/routes';
+import { findActiveKey } from '../../shared/accounts/api-keys';
+import { policyFor } from '../../shared/http/authorizer-policy';
 import { toAuthorizerContext } from '../../shared/http/caller';
-import { getOperator } from '../../shared/operators/operators';
+import { getOperator } from '../../shared/accounts/operators';
 
 /** API Gateway answers this exact message with its 401 (UNAUTHORIZED) gateway response. */
 const unauthorized = () => new Error('Unauthorized');

@@ -1,5 +1,5 @@
 import { MAX_PAGE_SIZE, listOperatorBookings, type BookingListQuery } from '../../shared/booking/list';
-import { CHANNELS } from '../../shared/booking/records';
+import { CHANNELS } from '../../shared/booking/model';
 import { httpHandler, ok } from '../../shared/http/handler';
 import { dayRangeQuery } from '../../shared/http/schema-parts';
 

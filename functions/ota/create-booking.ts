@@ -1,7 +1,7 @@
 import { createPartnerBooking } from '../../shared/booking/bookings';
 import { bookingLocation } from '../../shared/booking/locations';
-import type { BookingRequest } from '../../shared/booking/records';
-import { bookingRequestProperties, bookingRequestRequired } from '../../shared/booking/schema-parts';
+import type { BookingRequest } from '../../shared/booking/model';
+import { bookingRequestProperties, bookingRequestRequired } from '../../shared/booking/request-schema';
 import { created, httpHandler } from '../../shared/http/handler';
 
 const body = {

@@ -1,6 +1,6 @@
 import { created, httpHandler } from '../../shared/http/handler';
-import { recordUsage } from '../../shared/usage/record';
-import { MAX_EXTRA_INFO_LENGTH, MAX_OCCURRED_AT, MAX_USAGE, METER_PATTERN, METER_RULE, USAGE_RULE, type UsageInput } from '../../shared/usage/records';
+import { recordUsage } from '../../shared/usage/record-usage';
+import { MAX_EXTRA_INFO_LENGTH, MAX_OCCURRED_AT, MAX_USAGE, METER_PATTERN, METER_RULE, USAGE_RULE, type UsageInput } from '../../shared/usage/model';
 
 const body = {
   type: 'object',

@@ -4,11 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { FUNCTION_NODE_OPTIONS, bundlingOptions } from '../../lib/bundling';
-import { authorizerEntry, routes } from '../../lib/routes';
+import { FUNCTION_NODE_OPTIONS, bundlingOptions } from '../../lib/aws/bundling';
+import { authorizerEntry, entryPath, routes } from '../../shared/api/routes';
 import { fixed, median, printTable, ratio } from './harness';
 
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const SIZE_BUDGET_KB = 400;
 const LOAD_BUDGET_MS = 100;
 const LOAD_RUNS = 5;
@@ -67,7 +66,7 @@ function esbuildOptions(options: BundlingOptions): BuildOptions {
 async function bundle(name: string, entry: string, outDir: string): Promise<Bundle> {
   const outfile = path.join(outDir, name, 'index.js');
   const result = await build({
-    entryPoints: [path.join(PROJECT_ROOT, entry)],
+    entryPoints: [entryPath(entry)],
     outfile,
     ...esbuildOptions(bundlingOptions),
     metafile: true,

@@ -3,13 +3,13 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { bookingItem, idempotencyRecord } from '../../shared/booking/bookings';
 import { requestHash } from '../../shared/booking/idempotency';
 import { hashIdempotencyKey } from '../../shared/http/idempotency-key';
-import type { BookingRequest } from '../../shared/booking/records';
+import type { BookingRequest } from '../../shared/booking/model';
 import { newBookingReference } from '../../shared/booking/reference';
-import { bookingTransaction, type BookingWrite } from '../../shared/booking/transactions';
-import type { ProductItem } from '../../shared/catalog/records';
+import { bookingTransaction, type BookingWrite } from '../../shared/booking/booking-writes';
+import type { ProductItem } from '../../shared/catalog/model';
 import { getProduct } from '../../shared/catalog/repository';
-import { dynamo } from '../../shared/db/client';
-import { addDays } from '../../shared/time/calendar';
+import { documentClient } from '../../shared/db/client';
+import { addDays } from '../../shared/core/calendar';
 import type { BenchContext, Scenario } from './scenario';
 import { BOOKING_ACTIVITY, BOOKING_DAYS, BOOKING_TIMES } from './seed';
 
@@ -70,7 +70,7 @@ function bookingScenario(withKey: boolean): Scenario {
     name: withKey ? 'POST booking (Idempotency-Key)' : 'POST booking',
     service: (context) =>
       context.post(BOOKING_PATH, nextRequest(context.firstDate), withKey ? { 'Idempotency-Key': randomUUID() } : undefined),
-    bare: (context) => dynamo.send(new TransactWriteCommand(bookingTransaction(bareWrite(context, withKey)))),
+    bare: (context) => documentClient().send(new TransactWriteCommand(bookingTransaction(bareWrite(context, withKey)))),
     prepare: async ({ operatorId }) => {
       product = await getProduct(operatorId, BOOKING_ACTIVITY);
       if (!product) throw new Error(`The bench product ${BOOKING_ACTIVITY} was not seeded`);

@@ -1,5 +1,5 @@
 import { getProduct, queryTimeslots } from '../../shared/catalog/repository';
-import { addDays } from '../../shared/time/calendar';
+import { addDays } from '../../shared/core/calendar';
 import type { Scenario } from './scenario';
 
 /** A month of availability: the range a partner's calendar widget asks for. */

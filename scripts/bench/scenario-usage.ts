@@ -1,9 +1,9 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../shared/db/client';
+import { documentClient } from '../../shared/db/client';
 import { summaryPeriod } from '../../shared/usage/period';
-import { AGGREGATE_SHARDS, type UsageInput } from '../../shared/usage/records';
+import { AGGREGATE_SHARDS, type UsageInput } from '../../shared/usage/model';
 import { queryAggregates } from '../../shared/usage/repository';
-import { prepareUsageRecord, usageRecordTransaction } from '../../shared/usage/transaction';
+import { prepareUsageRecord, usageRecordTransaction } from '../../shared/usage/usage-writes';
 import type { Scenario } from './scenario';
 import { USAGE_DAYS, USAGE_METERS, usageRange } from './seed';
 
@@ -15,7 +15,7 @@ const usageInput: UsageInput = { Meter: USAGE_METERS[0], Usage: 1.25, ExtraInfo:
 export const recordUsageScenario: Scenario = {
   name: 'POST usage entry',
   service: ({ post }) => post(METERS_PATH, usageInput),
-  bare: ({ operatorId }) => dynamo.send(new TransactWriteCommand(usageRecordTransaction(prepareUsageRecord(operatorId, usageInput)))),
+  bare: ({ operatorId }) => documentClient().send(new TransactWriteCommand(usageRecordTransaction(prepareUsageRecord(operatorId, usageInput)))),
 };
 
 /** Fixed once: the seeded days, even if the bench runs past midnight UTC. */

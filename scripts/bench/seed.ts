@@ -1,8 +1,8 @@
-import { createApiKey } from '../../shared/auth/api-keys';
-import { importCatalogue, type CatalogueFile, type CatalogueProduct } from '../../shared/catalog/import';
-import { createOperator } from '../../shared/operators/operators';
-import { addDays, wallClock } from '../../shared/time/calendar';
-import { recordUsage } from '../../shared/usage/record';
+import { createApiKey } from '../../shared/accounts/api-keys';
+import { importCatalog, type CatalogFile, type CatalogueProduct } from '../../shared/catalog/import-catalog';
+import { createOperator } from '../../shared/accounts/operators';
+import { addDays, wallClock } from '../../shared/core/calendar';
+import { recordUsage } from '../../shared/usage/record-usage';
 import { runCalls } from './harness';
 
 /** Loaded only once TABLE_NAME and DYNAMODB_ENDPOINT are set: it reaches shared/config.ts. */
@@ -110,8 +110,8 @@ async function seedUsage(operatorId: string): Promise<number> {
 export async function seedBenchOperator(): Promise<SeededOperator> {
   const firstDate = addDays(wallClock(BENCH_OPERATOR.TimeZone).date, 1);
   await createOperator(BENCH_OPERATOR);
-  const catalogue: CatalogueFile = { Products: Array.from({ length: PRODUCT_COUNT }, (_, index) => product(index, firstDate)) };
-  const summary = await importCatalogue(BENCH_OPERATOR.OperatorID, catalogue);
+  const catalogue: CatalogFile = { Products: Array.from({ length: PRODUCT_COUNT }, (_, index) => product(index, firstDate)) };
+  const summary = await importCatalog(BENCH_OPERATOR.OperatorID, catalogue);
   const { secret, record } = await createApiKey(BENCH_OPERATOR.OperatorID, ['ota', 'usage:read', 'usage:write'], 'bench');
   const usageEntries = await seedUsage(BENCH_OPERATOR.OperatorID);
   return {

@@ -1,6 +1,6 @@
-import type { Question } from '../catalog/records';
+import type { Question } from '../catalog/model';
 import { ValidationError } from '../http/errors';
-import type { Answer, WaiverStatus } from './records';
+import type { Answer, WaiverStatus } from './model';
 
 /**
  * Waiver answers. Every Value is a string:

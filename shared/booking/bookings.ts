@@ -1,18 +1,18 @@
 import { requireActivity } from '../catalog/products';
-import { ACTIVITY_ID_PATTERN, type ProductItem } from '../catalog/records';
+import { ACTIVITY_ID_PATTERN, type ProductItem } from '../catalog/model';
 import { getProduct } from '../catalog/repository';
 import type { Caller } from '../http/caller';
 import { BadRequestError, CapacityError, ConflictError, NotFoundError, ValidationError } from '../http/errors';
-import { compileValidator } from '../http/validation';
-import { getOperator } from '../operators/operators';
-import { wallClock, zonedIso } from '../time/calendar';
+import { compileValidator } from '../core/validation';
+import { getOperator } from '../accounts/operators';
+import { wallClock, zonedIso } from '../core/calendar';
 import { checkAnswers } from './answers';
 import { checkIdempotencyKey, hashIdempotencyKey, idempotencyKeyReused } from '../http/idempotency-key';
 import { IDEMPOTENCY_TTL_SECONDS, isLive, requestHash, type IdempotencyRecord } from './idempotency';
-import { CHANNELS, toBooking, type Booking, type BookingItem, type BookingRequest, type Channel, type OperatorChannel } from './records';
+import { CHANNELS, toBooking, type Booking, type BookingItem, type BookingRequest, type Channel, type OperatorChannel } from './model';
 import { newBookingReference, normaliseReference } from './reference';
 import { getBooking, getIdempotencyRecord, writeBooking, writeCancellation } from './repository';
-import { bookingRequestProperties, bookingRequestRequired } from './schema-parts';
+import { bookingRequestProperties, bookingRequestRequired } from './request-schema';
 
 /**
  * Bookings of every channel. Partners book through the OTA API (`ota`); the

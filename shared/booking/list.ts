@@ -1,9 +1,9 @@
 import { bookingKeys } from '../db/keys';
 import type { Caller } from '../http/caller';
 import { ValidationError } from '../http/errors';
-import { addDays, zonedInstant } from '../time/calendar';
-import { checkDayRange } from '../time/day-range';
-import { toBooking, type Booking, type BookingItem, type Channel } from './records';
+import { addDays, zonedInstant } from '../core/calendar';
+import { checkDayRange } from '../core/day-range';
+import { toBooking, type Booking, type BookingItem, type Channel } from './model';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from './reference';
 import { queryBookingsCreatedBetween } from './repository';
 

@@ -1,24 +1,24 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../db/client';
+import { documentClient, tableName } from '../db/client';
 import { bookingKeys } from '../db/keys';
 import { GSI1 } from '../db/table-design';
 import type { IdempotencyRecord } from './idempotency';
-import type { BookingItem, Channel } from './records';
-import { BOOKING_TRANSACTION_ITEMS, bookingTransaction, cancellationTransaction, type BookingWrite } from './transactions';
+import type { BookingItem, Channel } from './model';
+import { BOOKING_TRANSACTION_ITEMS, bookingTransaction, cancellationTransaction, type BookingWrite } from './booking-writes';
 
 /** One function per booking access pattern; see the README's access-pattern table. */
 
 export async function getBooking(operatorId: string, reference: string): Promise<BookingItem | undefined> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: bookingKeys.booking(operatorId, reference), ConsistentRead: true }),
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: bookingKeys.booking(operatorId, reference), ConsistentRead: true }),
   );
   return Item as BookingItem | undefined;
 }
 
 export async function getIdempotencyRecord(operatorId: string, keyId: string, keyHash: string): Promise<IdempotencyRecord | undefined> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: bookingKeys.idempotencyRecord(operatorId, keyId, keyHash), ConsistentRead: true }),
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: bookingKeys.idempotencyRecord(operatorId, keyId, keyHash), ConsistentRead: true }),
   );
   return Item as IdempotencyRecord | undefined;
 }
@@ -41,9 +41,9 @@ export async function queryBookingsCreatedBetween(
 ): Promise<BookingPage> {
   const { GSI1PK, SKFrom, SKTo } = bookingKeys.bookingListRange(operatorId, range.fromIso, range.toIso);
   const startAfter = options.afterSortKey;
-  const { Items, LastEvaluatedKey } = await dynamo.send(
+  const { Items, LastEvaluatedKey } = await documentClient().send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       IndexName: GSI1,
       KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
       ...(options.channel ? { FilterExpression: 'Channel = :channel' } : {}),
@@ -74,7 +74,7 @@ const rawNumber = (item: CancellationReason['Item'], name: string) => Number(ite
 /** Runs the booking transaction and says which condition, if any, stopped it. */
 export async function writeBooking(write: BookingWrite): Promise<BookingWriteOutcome> {
   try {
-    await dynamo.send(new TransactWriteCommand(bookingTransaction(write)));
+    await documentClient().send(new TransactWriteCommand(bookingTransaction(write)));
     return { outcome: 'written' };
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
@@ -94,7 +94,7 @@ export async function writeBooking(write: BookingWrite): Promise<BookingWriteOut
 /** 'cancelled' when this call cancelled the booking; 'not-confirmed' when it was no longer confirmed. */
 export async function writeCancellation(booking: BookingItem, cancelledAt: string): Promise<'cancelled' | 'not-confirmed' | 'contended'> {
   try {
-    await dynamo.send(new TransactWriteCommand(cancellationTransaction(booking, cancelledAt)));
+    await documentClient().send(new TransactWriteCommand(cancellationTransaction(booking, cancelledAt)));
     return 'cancelled';
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;

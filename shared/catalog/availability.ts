@@ -1,8 +1,8 @@
 import type { Caller } from '../http/caller';
-import { wallClock, zonedIso } from '../time/calendar';
-import { checkDayRange } from '../time/day-range';
+import { wallClock, zonedIso } from '../core/calendar';
+import { checkDayRange } from '../core/day-range';
 import { requireActivity } from './products';
-import type { AvailabilityStatus, AvailableDate, AvailableTimeslot, TimeslotItem } from './records';
+import type { AvailabilityStatus, AvailableDate, AvailableTimeslot, TimeslotItem } from './model';
 import { queryTimeslots } from './repository';
 
 /** The longest StartDate..EndDate span the dates endpoint accepts, both ends included. */

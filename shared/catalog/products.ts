@@ -1,6 +1,6 @@
 import type { Caller } from '../http/caller';
 import { BadRequestError, NotFoundError } from '../http/errors';
-import { toProduct, type Product, type ProductItem } from './records';
+import { toProduct, type Product, type ProductItem } from './model';
 import { getProduct, getProductByProductId, queryVisibleProducts } from './repository';
 
 const byName = (a: { Name: string }, b: { Name: string }) => a.Name.localeCompare(b.Name);

@@ -1,6 +1,6 @@
 import type { Caller } from '../http/caller';
 import { requireActivity } from './products';
-import { toQuestion, type Question } from './records';
+import { toQuestion, type Question } from './model';
 
 export interface ActivityQuestions {
   Activity: { ActivityID: string; ProductID: number; Name: string };

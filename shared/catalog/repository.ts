@@ -1,8 +1,8 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../db/client';
+import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { GSI1 } from '../db/table-design';
-import type { ProductItem, TimeslotItem } from './records';
+import type { ProductItem, TimeslotItem } from './model';
 
 /** One function per catalogue access pattern; see the README's access-pattern table. */
 
@@ -10,7 +10,7 @@ async function queryAll<T>(input: QueryCommandInput): Promise<T[]> {
   const items: T[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await dynamo.send(new QueryCommand({ ...input, ExclusiveStartKey }));
+    const page = await documentClient().send(new QueryCommand({ ...input, ExclusiveStartKey }));
     items.push(...((page.Items ?? []) as T[]));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
@@ -24,7 +24,7 @@ const PRODUCT_SUMMARY_ATTRIBUTES =
 export function queryVisibleProducts(operatorId: string, nameFragment?: string): Promise<Omit<ProductItem, 'Questions'>[]> {
   const { PK, SKPrefix } = keys.productPrefix(operatorId);
   return queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
     FilterExpression: nameFragment ? 'Visible = :visible AND contains(NameLower, :name)' : 'Visible = :visible',
     ProjectionExpression: PRODUCT_SUMMARY_ATTRIBUTES,
@@ -42,7 +42,7 @@ export function queryVisibleProducts(operatorId: string, nameFragment?: string):
 export function queryProductIdentities(operatorId: string): Promise<Pick<ProductItem, 'ProductID' | 'ActivityID' | 'NameLower'>[]> {
   const { PK, SKPrefix } = keys.productPrefix(operatorId);
   return queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
     ProjectionExpression: 'ProductID, ActivityID, NameLower',
     ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
@@ -50,15 +50,15 @@ export function queryProductIdentities(operatorId: string): Promise<Pick<Product
 }
 
 export async function getProduct(operatorId: string, activityId: string): Promise<ProductItem | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.product(operatorId, activityId) }));
+  const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.product(operatorId, activityId) }));
   return Item as ProductItem | undefined;
 }
 
 export async function getProductByProductId(operatorId: string, productId: number): Promise<ProductItem | undefined> {
   const { GSI1PK, GSI1SK } = keys.productIdIndex(operatorId, productId);
-  const { Items } = await dynamo.send(
+  const { Items } = await documentClient().send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       IndexName: GSI1,
       KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
       ExpressionAttributeValues: { ':pk': GSI1PK, ':sk': GSI1SK },
@@ -75,7 +75,7 @@ export async function getProductByProductId(operatorId: string, productId: numbe
 export function queryTimeslots(operatorId: string, activityId: string, firstDate: string, lastDate: string): Promise<TimeslotItem[]> {
   const { PK, SKFrom, SKTo } = keys.timeslotRange(operatorId, activityId, firstDate, lastDate);
   return queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
     ProjectionExpression: '#date, #time, #capacity, Booked, Vacancies',
     ExpressionAttributeNames: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },

@@ -1,20 +1,26 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
+import { config } from '../core/config';
 
 /**
- * The low-level client, for reads that must keep numbers as DynamoDB's
- * decimal text instead of JavaScript floats (usage totals). Created once per
- * process (per Lambda container) and reused by every request.
+ * The DynamoDB clients, created once per process (per Lambda container) on
+ * first use, from the configuration, and reused by every request.
  */
-export const dynamoAttributes = new DynamoDBClient({
-  region: config.region,
-  endpoint: config.dynamoEndpoint,
-  // DynamoDB Local accepts any credentials; on Lambda the role's are used.
-  ...(config.dynamoEndpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-});
+let clients: { attributes: DynamoDBClient; documents: DynamoDBDocumentClient } | undefined;
 
-/** The document client over the same connection pool: plain JavaScript values in and out. */
-export const dynamo = DynamoDBDocumentClient.from(dynamoAttributes, { marshallOptions: { removeUndefinedValues: true } });
+function create() {
+  const { region, dynamoEndpoint, dynamoCredentials } = config();
+  const attributes = new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: dynamoCredentials });
+  return { attributes, documents: DynamoDBDocumentClient.from(attributes, { marshallOptions: { removeUndefinedValues: true } }) };
+}
 
-export const tableName = config.tableName;
+/** The document client: plain JavaScript values in and out. */
+export const documentClient = (): DynamoDBDocumentClient => (clients ??= create()).documents;
+
+/**
+ * The low-level client over the same connection pool, for reads that must
+ * keep numbers as DynamoDB's decimal text instead of JavaScript floats (usage totals).
+ */
+export const attributeClient = (): DynamoDBClient => (clients ??= create()).attributes;
+
+export const tableName = (): string => config().tableName;

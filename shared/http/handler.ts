@@ -5,7 +5,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { fromAuthorizerContext, type Caller } from './caller';
 import { BadRequestError, ProblemError, UnsupportedMediaTypeError, ValidationError } from './errors';
 import { problem, problemResponse } from './problem';
-import { compileValidator, type Validator } from './validation';
+import { compileValidator, type Validator } from '../core/validation';
 
 export interface RequestSchemas {
   /** Path parameter faults are 400 (the resource address itself is malformed). */

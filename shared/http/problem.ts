@@ -1,10 +1,10 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { config } from '../config';
-import { PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from './problem-types';
+import { config } from '../core/config';
+import { PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../api/problem-types';
 
 export { PROBLEM_CONTENT_TYPE };
 
-export const problemType = (kind: string): string => problemTypeUri(config.problemBaseUrl, kind);
+export const problemType = (kind: string): string => problemTypeUri(config().problemBaseUrl, kind);
 
 export interface Problem {
   type: string;

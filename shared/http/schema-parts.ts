@@ -1,5 +1,5 @@
-import { ACTIVITY_ID_PATTERN } from '../catalog/records';
-import { SUPPORTED_DAYS } from '../time/calendar';
+import { ACTIVITY_ID_PATTERN } from '../catalog/model';
+import { SUPPORTED_DAYS } from '../core/calendar';
 
 /** Schema pieces that several endpoints' schemas are built from. */
 

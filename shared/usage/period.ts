@@ -1,7 +1,7 @@
 import { ValidationError } from '../http/errors';
-import { addDays, canonicalTimeZone, zonedInstant } from '../time/calendar';
-import { checkDayRange } from '../time/day-range';
-import { MAX_SUMMARY_DAYS } from './records';
+import { addDays, canonicalTimeZone, zonedInstant } from '../core/calendar';
+import { checkDayRange } from '../core/day-range';
+import { MAX_SUMMARY_DAYS } from './model';
 
 /**
  * Aggregates are kept per UTC hour. A day in a zone whose midnights fall on

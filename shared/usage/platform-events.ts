@@ -1,8 +1,8 @@
 import type { EventBridgeEvent } from 'aws-lambda';
-import { OPERATOR_FIELD, ruleFor } from '../../lib/event-rules';
-import { getOperator, OPERATOR_ID_PATTERN } from '../operators/operators';
-import { recordUsage, type RecordedUsage } from './record';
-import { MAX_OCCURRED_AT } from './records';
+import { OPERATOR_FIELD, ruleFor } from '../api/event-rules';
+import { getOperator, OPERATOR_ID_PATTERN } from '../accounts/operators';
+import { recordUsage, type RecordedUsage } from './record-usage';
+import { MAX_OCCURRED_AT } from './model';
 
 /** An event that can never be recorded; thrown so the delivery fails and ends in the dead-letter queue. */
 export class UnrecordablePlatformEvent extends Error {

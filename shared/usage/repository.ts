@@ -1,8 +1,8 @@
 import { QueryCommand, type AttributeValue, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, dynamoAttributes, tableName } from '../db/client';
+import { documentClient, attributeClient, tableName } from '../db/client';
 import { usageKeys, type IdempotencyOrigin } from '../db/keys';
-import type { UsageEntry } from './records';
+import type { UsageEntry } from './model';
 
 /** One function per usage access pattern; see the README's access-pattern table. */
 
@@ -17,8 +17,8 @@ export async function getIdempotencyRecord(
   origin: IdempotencyOrigin,
   keyHash: string,
 ): Promise<IdempotencyRecordItem | undefined> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: usageKeys.idempotencyRecord(operatorId, origin, keyHash), ConsistentRead: true }),
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: usageKeys.idempotencyRecord(operatorId, origin, keyHash), ConsistentRead: true }),
   );
   return Item as IdempotencyRecordItem | undefined;
 }
@@ -56,9 +56,9 @@ export async function queryAggregates(operatorId: string, shards: number, firstH
       const { PK, SKFrom, SKTo } = usageKeys.aggregateRange(operatorId, shard, firstHour, lastHour);
       let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
       do {
-        const page: QueryCommandOutput = await dynamoAttributes.send(
+        const page: QueryCommandOutput = await attributeClient().send(
           new QueryCommand({
-            TableName: tableName,
+            TableName: tableName(),
             KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
             ProjectionExpression: '#meter, BucketStart, TotalUsage, EventCount',
             ExpressionAttributeNames: { '#meter': 'Meter' },

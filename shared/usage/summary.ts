@@ -1,6 +1,6 @@
 import { addDecimals, compareDecimals, decimalToNumber, parseDecimal, ZERO, type Decimal } from './decimal';
 import { summaryPeriod, type PeriodDay } from './period';
-import { AGGREGATE_SHARDS, type UsageSummary, type UsageSummaryMeter } from './records';
+import { AGGREGATE_SHARDS, type UsageSummary, type UsageSummaryMeter } from './model';
 import { queryAggregates } from './repository';
 
 export interface UsageSummaryRequest {

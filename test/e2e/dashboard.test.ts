@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '../../dashboard/site';
-import type { LocalHost } from '../../lib/local-host';
+import type { LocalHost } from '../../lib/local/api-gateway';
 import { recordOperatorBooking } from '../../shared/booking/bookings';
-import { recordUsage } from '../../shared/usage/record';
-import { addDays } from '../../shared/time/calendar';
+import { recordUsage } from '../../shared/usage/record-usage';
+import { addDays } from '../../shared/core/calendar';
 import { testCatalogue, tomorrow } from '../support/catalogue';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 

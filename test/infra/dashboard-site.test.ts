@@ -1,8 +1,8 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { MockIntegration, RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { DashboardSite } from '../../lib/dashboard-site';
-import { OtaUsageStack } from '../../lib/stack';
+import { DashboardSite } from '../../lib/aws/dashboard-site';
+import { OtaUsageStack } from '../../lib/aws/stack';
 import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../../dashboard/site';
 
 /** Managed policies by their fixed IDs (CloudFront's documentation lists them). */

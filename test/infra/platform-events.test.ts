@@ -1,8 +1,8 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { eventRules } from '../../lib/event-rules';
-import { PlatformEvents } from '../../lib/platform-events';
+import { eventRules } from '../../shared/api/event-rules';
+import { PlatformEvents } from '../../lib/aws/platform-events';
 
 let template: Template;
 

@@ -1,14 +1,14 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { AUTHORIZER_CACHE_TTL_SECONDS, FUNCTION_TIMEOUT_SECONDS, THROTTLING, gatewayProblems } from '../../lib/api-settings';
-import { renderVelocityLiteral } from '../../lib/constructs/openapi-document-method';
-import { problemTemplate } from '../../lib/constructs/problem-gateway-responses';
-import type { ServiceFunction } from '../../lib/constructs/service-function';
-import { API_STAGE, OtaUsageStack } from '../../lib/stack';
-import { OPENAPI_PATH, openApiDocument } from '../../lib/openapi';
-import { routes } from '../../lib/routes';
+import { AUTHORIZER_CACHE_TTL_SECONDS, FUNCTION_TIMEOUT_SECONDS, THROTTLING, gatewayProblems } from '../../shared/api/gateway';
+import { renderVelocityLiteral } from '../../lib/aws/openapi-document-method';
+import { problemTemplate } from '../../lib/aws/problem-gateway-responses';
+import type { ServiceFunction } from '../../lib/aws/service-function';
+import { API_STAGE, OtaUsageStack } from '../../lib/aws/stack';
+import { OPENAPI_PATH, openApiDocument } from '../../shared/api/openapi';
+import { routes } from '../../shared/api/routes';
 import { tableDesign } from '../../shared/db/table-design';
-import { DEFAULT_PROBLEM_BASE_URL, statusTitle } from '../../shared/http/problem-types';
+import { DEFAULT_PROBLEM_BASE_URL, statusTitle } from '../../shared/api/problem-types';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { queryTimeslots } from '../../shared/catalog/repository';
-import { dynamo, tableName } from '../../shared/db/client';
+import { documentClient, tableName } from '../../shared/db/client';
 import { keys } from '../../shared/db/keys';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { LocalHost } from '../../lib/local-host';
+import type { LocalHost } from '../../lib/local/api-gateway';
 import { testCatalogue, tomorrow } from '../support/catalogue';
 import { httpClient, startTestHost, uniqueOperatorId } from '../support/fixtures';
 
@@ -47,9 +47,9 @@ describe('admin CLI', () => {
     expect(first).toEqual({ code: 0, out: expect.stringMatching(/Imported 2 products and 7 timeslots/) });
 
     // Places booked since the first import survive the second.
-    await dynamo.send(
+    await documentClient().send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.timeslot(operatorId, 's_walk1', start, '09:00'),
         UpdateExpression: 'SET Booked = :booked, Vacancies = :vacancies',
         ExpressionAttributeValues: { ':booked': 4, ':vacancies': 6 },

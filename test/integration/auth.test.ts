@@ -1,5 +1,5 @@
-import type { LocalHost } from '../../lib/local-host';
-import { revokeApiKey, listApiKeys } from '../../shared/auth/api-keys';
+import type { LocalHost } from '../../lib/local/api-gateway';
+import { revokeApiKey, listApiKeys } from '../../shared/accounts/api-keys';
 import { testCatalogue, tomorrow } from '../support/catalogue';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 

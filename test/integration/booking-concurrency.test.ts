@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { LocalHost } from '../../lib/local-host';
-import type { CatalogueFile } from '../../shared/catalog/import';
-import { dynamo, tableName } from '../../shared/db/client';
+import type { LocalHost } from '../../lib/local/api-gateway';
+import type { CatalogFile } from '../../shared/catalog/import-catalog';
+import { documentClient, tableName } from '../../shared/db/client';
 import { keys } from '../../shared/db/keys';
-import { addDays, wallClock } from '../../shared/time/calendar';
+import { addDays, wallClock } from '../../shared/core/calendar';
 import { tomorrow } from '../support/catalogue';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 
@@ -14,7 +14,7 @@ import { createTestOperator, httpClient, startTestHost, type HttpClient, type Te
 const CAPACITY = 50;
 const date = tomorrow();
 
-const catalogue: CatalogueFile = {
+const catalogue: CatalogFile = {
   Products: [
     {
       ProductID: 900,
@@ -56,7 +56,7 @@ const book = (time: string, participants: number, index: number) =>
   });
 
 async function booked(time: string): Promise<number> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.timeslot(operator.operatorId, 's_rush1', date, time) }));
+  const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.timeslot(operator.operatorId, 's_rush1', date, time) }));
   return Item?.Booked as number;
 }
 

@@ -1,8 +1,8 @@
-import type { LocalHost } from '../../lib/local-host';
+import type { LocalHost } from '../../lib/local/api-gateway';
 import { recordOperatorBooking } from '../../shared/booking/bookings';
 import { encodeCursor } from '../../shared/booking/list';
 import { ValidationError } from '../../shared/http/errors';
-import { wallClock } from '../../shared/time/calendar';
+import { wallClock } from '../../shared/core/calendar';
 import { testCatalogue, tomorrow } from '../support/catalogue';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 

@@ -1,13 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { LocalHost } from '../../lib/local-host';
+import type { LocalHost } from '../../lib/local/api-gateway';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { cancelPartnerBooking, createPartnerBooking } from '../../shared/booking/bookings';
 import * as referenceModule from '../../shared/booking/reference';
-import { importCatalogue } from '../../shared/catalog/import';
+import { importCatalog } from '../../shared/catalog/import-catalog';
 import { hashIdempotencyKey } from '../../shared/http/idempotency-key';
-import { dynamo, tableName } from '../../shared/db/client';
+import { documentClient, tableName } from '../../shared/db/client';
 import { bookingKeys, keys } from '../../shared/db/keys';
-import { addDays, wallClock } from '../../shared/time/calendar';
+import { addDays, wallClock } from '../../shared/core/calendar';
 import { testCatalogue, tomorrow } from '../support/catalogue';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 
@@ -53,7 +53,7 @@ async function vacancies(date: string, time = '09:00', key = operator.key): Prom
 }
 
 async function booked(date: string, time = '09:00'): Promise<number> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.timeslot(operator.operatorId, 's_walk1', date, time) }));
+  const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.timeslot(operator.operatorId, 's_walk1', date, time) }));
   return Item?.Booked as number;
 }
 
@@ -289,9 +289,9 @@ describe('Idempotency-Key', () => {
     const date = freshDate();
     const key = `ttl-${date}`;
     const response = await book(bookingBody(date), { headers: { 'Idempotency-Key': key } });
-    const { Item } = await dynamo.send(
+    const { Item } = await documentClient().send(
       new GetCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: bookingKeys.idempotencyRecord(operator.operatorId, response.json.data.PartnerKeyID, hashIdempotencyKey(key)),
       }),
     );
@@ -379,9 +379,10 @@ describe('races the transaction settles', () => {
 
   /** Runs `between` once, just before the first booking transaction is sent: as if it happened between the read and the write. */
   function interleave(between: () => Promise<unknown>) {
-    const realSend = dynamo.send.bind(dynamo);
+    const client = documentClient();
+    const realSend = client.send.bind(client);
     let done = false;
-    jest.spyOn(dynamo, 'send').mockImplementation((async (command: { constructor: { name: string } }) => {
+    jest.spyOn(client, 'send').mockImplementation((async (command: { constructor: { name: string } }) => {
       if (!done && command.constructor.name === 'TransactWriteCommand') {
         done = true;
         await between();
@@ -394,7 +395,7 @@ describe('races the transaction settles', () => {
     const date = freshDate();
     const catalogue = testCatalogue({ start, days: 40, capacity: 10 });
     catalogue.Products[0].Timeslots = [{ Date: date, Time: '09:00', Capacity: 3 }];
-    interleave(() => importCatalogue(operator.operatorId, catalogue));
+    interleave(() => importCatalog(operator.operatorId, catalogue));
     await expect(createPartnerBooking(callerFor('key_a'), bookingBody(date, { Participants: 2 }))).resolves.toMatchObject({ replayed: false });
     expect(await booked(date)).toBe(2);
     await expect(createPartnerBooking(callerFor('key_a'), bookingBody(date, { Participants: 2 }))).rejects.toThrow(/1 place\(s\) left/);
@@ -433,10 +434,11 @@ describe('races the transaction settles', () => {
 
   it('retries a transaction that DynamoDB cancels for a conflicting transaction', async () => {
     const date = freshDate();
-    const realSend = dynamo.send.bind(dynamo);
+    const client = documentClient();
+    const realSend = client.send.bind(client);
     let conflicts = 2;
     // DynamoDB Local serialises transactions, so AWS's TransactionConflict is simulated.
-    jest.spyOn(dynamo, 'send').mockImplementation(((command: { constructor: { name: string } }) => {
+    jest.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string } }) => {
       if (command.constructor.name === 'TransactWriteCommand' && conflicts > 0) {
         conflicts -= 1;
         return Promise.reject(
@@ -461,8 +463,9 @@ describe('unexpected failures', () => {
 
   it('answers 500 when the transaction keeps meeting conflicting transactions, and writes nothing', async () => {
     const date = freshDate();
-    const realSend = dynamo.send.bind(dynamo);
-    jest.spyOn(dynamo, 'send').mockImplementation(((command: { constructor: { name: string } }) =>
+    const client = documentClient();
+    const realSend = client.send.bind(client);
+    jest.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string } }) =>
       command.constructor.name === 'TransactWriteCommand'
         ? Promise.reject(
             new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: [{ Code: 'TransactionConflict' }] }),
@@ -476,8 +479,9 @@ describe('unexpected failures', () => {
 
   it('answers 500 with a generic detail when DynamoDB is unreachable, and writes nothing', async () => {
     const date = freshDate();
-    const realSend = dynamo.send.bind(dynamo);
-    jest.spyOn(dynamo, 'send').mockImplementation(((command: { constructor: { name: string } }) => {
+    const client = documentClient();
+    const realSend = client.send.bind(client);
+    jest.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string } }) => {
       if (command.constructor.name === 'TransactWriteCommand') {
         return Promise.reject(Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' }));
       }
@@ -495,12 +499,13 @@ describe('unexpected failures', () => {
   it('leaves nothing half-written when DynamoDB cancels the transaction after the first items would have succeeded', async () => {
     const date = freshDate();
     const before = await storedReferences();
-    const realSend = dynamo.send.bind(dynamo);
+    const client = documentClient();
+    const realSend = client.send.bind(client);
     // A last item that DynamoDB refuses: the timeslot update and the booking Put before it must not survive.
-    jest.spyOn(dynamo, 'send').mockImplementation(((command: { constructor: { name: string }; input: { TransactItems: unknown[] } }) => {
+    jest.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string }; input: { TransactItems: unknown[] } }) => {
       if (command.constructor.name === 'TransactWriteCommand') {
         command.input.TransactItems.push({
-          ConditionCheck: { TableName: tableName, Key: { PK: 'NOTHING', SK: 'NOTHING' }, ConditionExpression: 'attribute_exists(PK)' },
+          ConditionCheck: { TableName: tableName(), Key: { PK: 'NOTHING', SK: 'NOTHING' }, ConditionExpression: 'attribute_exists(PK)' },
         });
       }
       return realSend(command as never);

@@ -1,6 +1,6 @@
-import type { LocalHost } from '../../lib/local-host';
+import type { LocalHost } from '../../lib/local/api-gateway';
 import { MAX_DATE_RANGE_DAYS } from '../../shared/catalog/availability';
-import { addDays } from '../../shared/time/calendar';
+import { addDays } from '../../shared/core/calendar';
 import { testCatalogue, tomorrow } from '../support/catalogue';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { LocalHost } from '../../lib/local-host';
-import { OPENAPI_PATH, openApiDocument } from '../../lib/openapi';
-import { routes, type Route } from '../../lib/routes';
-import type { Scope } from '../../shared/auth/scopes';
-import { config } from '../../shared/config';
-import { dynamo, tableName } from '../../shared/db/client';
+import type { LocalHost } from '../../lib/local/api-gateway';
+import { OPENAPI_PATH, openApiDocument } from '../../shared/api/openapi';
+import { routes, type Route } from '../../shared/api/routes';
+import type { Scope } from '../../shared/accounts/scopes';
+import { config } from '../../shared/core/config';
+import { documentClient, tableName } from '../../shared/db/client';
 import { bookingKeys } from '../../shared/db/keys';
-import { addDays, wallClock } from '../../shared/time/calendar';
+import { addDays, wallClock } from '../../shared/core/calendar';
 import { testCatalogue, tomorrow } from '../support/catalogue';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { documentValidator, documentedResponse } from '../support/openapi';
@@ -20,7 +20,7 @@ import { documentValidator, documentedResponse } from '../support/openapi';
  * against the documented schema.
  */
 
-const document = openApiDocument({ problemBaseUrl: config.problemBaseUrl });
+const document = openApiDocument({ problemBaseUrl: config().problemBaseUrl });
 const errorsOf = documentValidator(document);
 
 /** The statuses a client can provoke; 429, 500 and 504 come from load, faults and time, not from a request. */
@@ -80,9 +80,9 @@ async function newBooking(overrides: Record<string, unknown> = {}): Promise<stri
 /** A booking whose timeslot has started: made for tomorrow, then moved to yesterday in the table (as time would). */
 async function startedBooking(): Promise<string> {
   const reference = await newBooking({ Time: '14:00', Participants: 1 });
-  await dynamo.send(
+  await documentClient().send(
     new UpdateCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: bookingKeys.booking(operator.operatorId, reference),
       UpdateExpression: 'SET #date = :yesterday',
       ExpressionAttributeNames: { '#date': 'Date' },

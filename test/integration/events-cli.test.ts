@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { LocalHost } from '../../lib/local-host';
-import { addDays } from '../../shared/time/calendar';
+import type { LocalHost } from '../../lib/local/api-gateway';
+import { addDays } from '../../shared/core/calendar';
 import { createTestOperator, httpClient, startTestHost } from '../support/fixtures';
 
 const run = promisify(execFile);

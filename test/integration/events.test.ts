@@ -2,13 +2,13 @@ import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from 
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventBridgeEvent } from 'aws-lambda';
 import { handler as recordPlatformEvent } from '../../functions/events/record-platform-event';
-import { eventRules } from '../../lib/event-rules';
-import { startLocalHost, type LocalHost } from '../../lib/local-host';
-import { dynamo, tableName } from '../../shared/db/client';
+import { eventRules } from '../../shared/api/event-rules';
+import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
+import { documentClient, tableName } from '../../shared/db/client';
 import { usageKeys } from '../../shared/db/keys';
 import { recordPlatformEvent as recordEventEntry } from '../../shared/usage/platform-events';
-import { recordUsage } from '../../shared/usage/record';
-import { AGGREGATE_SHARDS } from '../../shared/usage/records';
+import { recordUsage } from '../../shared/usage/record-usage';
+import { AGGREGATE_SHARDS } from '../../shared/usage/model';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
 
 let host: LocalHost;
@@ -51,8 +51,8 @@ async function entriesOf(operatorId: string) {
   const items: Record<string, any>[] = [];
   for (let shard = 0; shard < AGGREGATE_SHARDS; shard += 1) {
     const { PK, SKPrefix } = usageKeys.entryPrefix(operatorId, shard);
-    const { Items } = await dynamo.send(
-      new QueryCommand({ TableName: tableName, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix } }),
+    const { Items } = await documentClient().send(
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix } }),
     );
     items.push(...(Items ?? []));
   }

@@ -1,7 +1,7 @@
-import type { LocalHost } from '../../lib/local-host';
-import { AGGREGATE_SHARDS, MAX_SUMMARY_DAYS } from '../../shared/usage/records';
+import type { LocalHost } from '../../lib/local/api-gateway';
+import { AGGREGATE_SHARDS, MAX_SUMMARY_DAYS } from '../../shared/usage/model';
 import { summarizeUsage } from '../../shared/usage/summary';
-import { addDays } from '../../shared/time/calendar';
+import { addDays } from '../../shared/core/calendar';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 
 const METERS = '/api/v2/usage/meters';

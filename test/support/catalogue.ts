@@ -1,11 +1,11 @@
-import type { CatalogueFile } from '../../shared/catalog/import';
-import { addDays, wallClock } from '../../shared/time/calendar';
+import type { CatalogFile } from '../../shared/catalog/import-catalog';
+import { addDays, wallClock } from '../../shared/core/calendar';
 
 /** Tomorrow in the given zone, so that every timeslot built from it lies in the future. */
 export const tomorrow = (timeZone = 'Europe/Lisbon') => addDays(wallClock(timeZone).date, 1);
 
 /** A two-product catalogue (one hidden) with timeslots from tomorrow for `days` days. */
-export function testCatalogue(options: { days?: number; capacity?: number; start?: string } = {}): CatalogueFile {
+export function testCatalogue(options: { days?: number; capacity?: number; start?: string } = {}): CatalogFile {
   const start = options.start ?? tomorrow();
   return {
     Products: [

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createApiKey } from '../../shared/auth/api-keys';
-import type { Scope } from '../../shared/auth/scopes';
-import { importCatalogue, type CatalogueFile } from '../../shared/catalog/import';
-import { createOperator } from '../../shared/operators/operators';
-import { startLocalHost, type LocalHost } from '../../lib/local-host';
+import { createApiKey } from '../../shared/accounts/api-keys';
+import type { Scope } from '../../shared/accounts/scopes';
+import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
+import { createOperator } from '../../shared/accounts/operators';
+import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
 
 /** A fresh operator ID, so that every test file (and test) has a tenant of its own in the shared table. */
 export const uniqueOperatorId = (stem = 'op') => `${stem}-${randomBytes(5).toString('hex')}`;
@@ -16,12 +16,12 @@ export interface TestOperator {
 }
 
 export async function createTestOperator(
-  catalogue?: CatalogueFile,
+  catalogue?: CatalogFile,
   options: { timeZone?: string; stem?: string } = {},
 ): Promise<TestOperator> {
   const operatorId = uniqueOperatorId(options.stem);
   await createOperator({ OperatorID: operatorId, Name: `Test ${operatorId}`, TimeZone: options.timeZone ?? 'Europe/Lisbon' });
-  if (catalogue) await importCatalogue(operatorId, catalogue);
+  if (catalogue) await importCatalog(operatorId, catalogue);
   const keyWith = async (scopes: Scope[]) => (await createApiKey(operatorId, scopes, 'test')).secret;
   return { operatorId, key: await keyWith(['ota', 'usage:read', 'usage:write', 'bookings:read']), keyWith };
 }

@@ -1,18 +1,24 @@
-import { startDynamoDbLocal } from '../../lib/dynamodb-local';
-import { ensureTable } from '../../lib/local-table';
-import { localClient } from '../../lib/dynamodb-local';
+import { LOCAL_CREDENTIALS } from '../../lib/local/defaults';
+import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local';
+import { ensureTable } from '../../lib/local/table';
 
 /**
  * One in-memory DynamoDB Local for the whole run. Test files share its table
- * and stay apart by using operators of their own (see fixtures.ts).
+ * and stay apart by using operators of their own (see fixtures.ts). The test
+ * workers inherit this environment, which is where the service reads its
+ * configuration from on Lambda too.
  */
 export default async function globalSetup(): Promise<void> {
   const dynamo = await startDynamoDbLocal();
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  process.env.TABLE_NAME = 'ota-usage-test';
-  process.env.AWS_REGION = 'local';
+  Object.assign(process.env, {
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    TABLE_NAME: 'ota-usage-test',
+    AWS_REGION: 'local',
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+  });
   const client = localClient(dynamo.endpoint);
-  await ensureTable(client, process.env.TABLE_NAME);
+  await ensureTable(client, 'ota-usage-test');
   client.destroy();
-  (globalThis as { __dynamoLocal?: typeof dynamo }).__dynamoLocal = dynamo;
+  (globalThis as { __dynamoLocal?: DynamoDbLocal }).__dynamoLocal = dynamo;
 }

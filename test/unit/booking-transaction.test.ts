@@ -1,5 +1,5 @@
-import { bookingTransaction, cancellationTransaction } from '../../shared/booking/transactions';
-import type { BookingItem } from '../../shared/booking/records';
+import { bookingTransaction, cancellationTransaction } from '../../shared/booking/booking-writes';
+import type { BookingItem } from '../../shared/booking/model';
 
 const booking: BookingItem = {
   OperatorID: 'op-1',

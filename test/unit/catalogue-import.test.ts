@@ -1,4 +1,4 @@
-import { checkCatalogue, expandTimeslots, type CatalogueProduct } from '../../shared/catalog/import';
+import { checkCatalogue, expandTimeslots, type CatalogueProduct } from '../../shared/catalog/import-catalog';
 import { ValidationError } from '../../shared/http/errors';
 import { testCatalogue } from '../support/catalogue';
 

@@ -1,8 +1,8 @@
 import type { SchemaObject } from 'ajv';
-import { documentSchema, handlerSchemas, openApiDocument } from '../../lib/openapi';
-import { routes, type Route } from '../../lib/routes';
-import { PROBLEM_CONTENT_TYPE } from '../../shared/http/problem-types';
-import { compileValidator } from '../../shared/http/validation';
+import { documentSchema, handlerSchemas, openApiDocument } from '../../shared/api/openapi';
+import { routes, type Route } from '../../shared/api/routes';
+import { PROBLEM_CONTENT_TYPE } from '../../shared/api/problem-types';
+import { compileValidator } from '../../shared/core/validation';
 import { documentValidator } from '../support/openapi';
 
 const document = openApiDocument();

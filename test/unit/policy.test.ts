@@ -1,5 +1,5 @@
-import { routes } from '../../lib/routes';
-import { apiArnPrefix, policyAllows, policyFor, routeArn } from '../../shared/auth/policy';
+import { routes } from '../../shared/api/routes';
+import { apiArnPrefix, policyAllows, policyFor, routeArn } from '../../shared/http/authorizer-policy';
 
 const methodArn = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/GET/api/v2/ota/marketplace/products';
 const arnFor = (method: string, path: string) => `arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/${method}${path}`;

@@ -1,5 +1,5 @@
-import { prepareUsageRecord, usageRecordTransaction } from '../../shared/usage/transaction';
-import { AGGREGATE_SHARDS, IDEMPOTENCY_TTL_SECONDS } from '../../shared/usage/records';
+import { prepareUsageRecord, usageRecordTransaction } from '../../shared/usage/usage-writes';
+import { AGGREGATE_SHARDS, IDEMPOTENCY_TTL_SECONDS } from '../../shared/usage/model';
 
 describe('the TransactWriteItems input of one usage record', () => {
   const now = new Date('2026-06-01T10:30:00.250Z');

@@ -1,0 +1,44 @@
+import { AuthorizationType, MockIntegration, PassthroughBehavior, type Method, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { OPENAPI_PATH, openApiDocument } from '../../shared/api/openapi';
+
+/**
+ * API Gateway renders mapping templates with Velocity, where `$` starts a
+ * reference and `#` a directive, and the document is full of both (`$ref`,
+ * `#/components/...`). Each is therefore written as a reference to a
+ * variable that holds it; single-quoted Velocity strings are not interpolated.
+ */
+const VELOCITY_PRELUDE = "#set($dollar = '$')#set($hash = '#')";
+
+export const velocityLiteral = (text: string): string =>
+  VELOCITY_PRELUDE + text.replace(/[$#]/g, (character) => (character === '$' ? '${dollar}' : '${hash}'));
+
+/** What API Gateway answers for a template made by `velocityLiteral`. */
+export const renderVelocityLiteral = (template: string): string =>
+  template.slice(VELOCITY_PRELUDE.length).replace(/\$\{(dollar|hash)\}/g, (_, name: string) => (name === 'dollar' ? '$' : '#'));
+
+/**
+ * Publishes the OpenAPI document, generated at synth time, at
+ * GET /api/v2/openapi.json without the key authorizer: a mock integration
+ * answers it, so no function runs.
+ */
+export function addOpenApiDocumentMethod(api: RestApi, problemBaseUrl: string): Method {
+  const document = JSON.stringify(openApiDocument({ problemBaseUrl }));
+  return api.root.resourceForPath(OPENAPI_PATH).addMethod(
+    'GET',
+    new MockIntegration({
+      requestTemplates: { 'application/json': '{"statusCode": 200}' },
+      passthroughBehavior: PassthroughBehavior.NEVER,
+      integrationResponses: [
+        {
+          statusCode: '200',
+          responseTemplates: { 'application/json': velocityLiteral(document) },
+          responseParameters: { 'method.response.header.Content-Type': "'application/json'" },
+        },
+      ],
+    }),
+    {
+      authorizationType: AuthorizationType.NONE,
+      methodResponses: [{ statusCode: '200', responseParameters: { 'method.response.header.Content-Type': true } }],
+    },
+  );
+}

@@ -1,0 +1,77 @@
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { EventBus, Rule, type IEventBus } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/api/problem-types';
+import { ServiceFunction } from './service-function';
+import { eventRules, PLATFORM_EVENT_BUS, recordPlatformEventEntry } from '../../shared/api/event-rules';
+
+export interface PlatformEventsProps {
+  /** The service's table, which built-in meter entries are written to. */
+  table: ITable;
+  /** The bus the platform publishes on; the account's default bus when absent. */
+  eventBus?: IEventBus;
+  problemBaseUrl?: string;
+}
+
+/** How long, and how often, EventBridge keeps trying to hand an event to the function. */
+const RULE_RETRY = { maxEventAge: Duration.hours(24), retryAttempts: 185 };
+/** Lambda's own retries when the function fails on an event it accepted (its maximum is 2). */
+const FUNCTION_RETRY = { maxEventAge: Duration.hours(6), retryAttempts: 2 };
+
+/**
+ * Built-in meters from platform events: one EventBridge rule per row of
+ * lib/event-rules.ts, all targeting the record-platform-event function. An
+ * event that cannot be delivered (rule retry policy exhausted) or cannot be
+ * recorded (the function failed on every attempt, e.g. a malformed event or
+ * an unknown operator) ends in one SQS dead-letter queue, with an alarm as
+ * soon as anything arrives there.
+ */
+export class PlatformEvents extends Construct {
+  readonly function: ServiceFunction;
+  readonly deadLetterQueue: Queue;
+  readonly rules: Rule[];
+  readonly deadLetterAlarm: Alarm;
+
+  constructor(scope: Construct, id: string, props: PlatformEventsProps) {
+    super(scope, id);
+    const eventBus = props.eventBus ?? EventBus.fromEventBusName(this, 'Bus', PLATFORM_EVENT_BUS);
+
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+
+    this.function = new ServiceFunction(this, 'RecordPlatformEvent', {
+      entry: recordPlatformEventEntry,
+      table: props.table,
+      tableAccess: 'readWrite',
+      problemBaseUrl: props.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL,
+    });
+    this.function.configureAsyncInvoke({ ...FUNCTION_RETRY, onFailure: new SqsDestination(this.deadLetterQueue) });
+
+    this.rules = eventRules.map(
+      (rule) =>
+        new Rule(this, `Rule-${rule.id}`, {
+          eventBus,
+          description: `Counts '${rule.source}' '${rule.detailType}' events on the built-in meter ${rule.meter}`,
+          eventPattern: { source: [rule.source], detailType: [rule.detailType] },
+          targets: [new LambdaFunction(this.function, { ...RULE_RETRY, deadLetterQueue: this.deadLetterQueue })],
+        }),
+    );
+
+    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
+      alarmDescription: 'Platform events that were not recorded as built-in meter entries are waiting in the dead-letter queue',
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+  }
+}

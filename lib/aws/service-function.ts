@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { FUNCTION_TIMEOUT_SECONDS } from '../../shared/api/gateway';
+import { FUNCTION_NODE_OPTIONS, bundlingOptions } from './bundling';
+import { entryPath, PROJECT_ROOT, type Route } from '../../shared/api/routes';
+
+
+export interface ServiceFunctionProps {
+  /** Handler module relative to the project root, as in the route table. */
+  entry: string;
+  table: ITable;
+  tableAccess: Route['tableAccess'];
+  problemBaseUrl: string;
+}
+
+/**
+ * A function of this service: bundled by the locally installed esbuild (so
+ * synth works offline, without Docker) with the options the benchmark
+ * measures, on the runtime and memory every function shares, granted only the
+ * table access it declares.
+ */
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id, {
+      entry: entryPath(props.entry),
+      handler: 'handler',
+      // Explicit, so synth does not depend on the directory it is started from.
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 512,
+      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+      bundling: bundlingOptions,
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        PROBLEM_BASE_URL: props.problemBaseUrl,
+        NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
+      },
+      // An explicit log group, because the one Lambda creates on its own keeps logs forever.
+      logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
+    });
+    if (props.tableAccess === 'readWrite') props.table.grantReadWriteData(this);
+    else props.table.grantReadData(this);
+  }
+}

@@ -1,0 +1,99 @@
+import { createApiKey, listApiKeys } from '../shared/accounts/api-keys';
+import { SCOPES, type Scope } from '../shared/accounts/scopes';
+import { importCatalog, type CatalogFile } from '../shared/catalog/import-catalog';
+import { createOperator, getOperator } from '../shared/accounts/operators';
+import { addDays, wallClock } from '../shared/core/calendar';
+
+export const DEMO_OPERATOR = { OperatorID: 'demo', Name: 'Atlantic Coast Adventures', TimeZone: 'Europe/Lisbon' };
+const DEMO_WEEKS = 4;
+
+/** A small catalogue whose timeslots run for the next four weeks from `today`. */
+function demoCatalogue(today: string): CatalogFile {
+  const from = today;
+  const to = addDays(today, DEMO_WEEKS * 7 - 1);
+  const everyDay = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
+  return {
+    Products: [
+      {
+        ProductID: 1001,
+        ActivityID: 's_kayak01',
+        Name: 'Sunset Kayak Tour',
+        Description: 'Two hours along the cliffs at golden hour, guided, all gear included.',
+        DurationMinutes: 120,
+        MaxParticipantsPerBooking: 6,
+        PricePerParticipant: { Amount: 4500, Currency: 'EUR' },
+        Questions: [
+          { QuestionID: 'q_swim', Text: 'Can every participant swim 50 metres?', Type: 'YES_NO', Required: true },
+          { QuestionID: 'q_medical', Text: 'Medical conditions we should know about', Type: 'TEXT', Required: false },
+          {
+            QuestionID: 'q_idphoto',
+            Text: 'Photo of the lead participant’s ID document',
+            Type: 'FILE_UPLOAD',
+            Required: true,
+            AcceptedFileTypes: ['image/jpeg', 'image/png', 'application/pdf'],
+            MaxFileSizeBytes: 5_000_000,
+          },
+        ],
+        Schedules: [{ From: from, To: to, Weekdays: [...everyDay], Times: ['10:00', '17:30'], Capacity: 12 }],
+      },
+      {
+        ProductID: 1002,
+        ActivityID: 's_surf01',
+        Name: 'Surf Lesson for Beginners',
+        Description: 'Board, wetsuit and a patient instructor.',
+        DurationMinutes: 90,
+        MaxParticipantsPerBooking: 4,
+        PricePerParticipant: { Amount: 3500, Currency: 'EUR' },
+        Questions: [
+          { QuestionID: 'q_wetsuit', Text: 'Wetsuit size', Type: 'SINGLE_CHOICE', Required: true, Options: ['XS', 'S', 'M', 'L', 'XL'] },
+          {
+            QuestionID: 'q_waiver',
+            Text: 'Signed liability waiver',
+            Type: 'FILE_UPLOAD',
+            Required: true,
+            AcceptedFileTypes: ['application/pdf'],
+            MaxFileSizeBytes: 2_000_000,
+          },
+        ],
+        Schedules: [{ From: from, To: to, Weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'], Times: ['09:00', '14:00'], Capacity: 8 }],
+      },
+      {
+        ProductID: 1003,
+        ActivityID: 's_tuktuk01',
+        Name: 'Old Town Tuk-Tuk Tour',
+        Description: 'The seven hills without the climb.',
+        DurationMinutes: 60,
+        MaxParticipantsPerBooking: 6,
+        PricePerParticipant: { Amount: 2500, Currency: 'EUR' },
+        Questions: [{ QuestionID: 'q_dob', Text: 'Date of birth of the lead participant', Type: 'DATE', Required: false }],
+        Schedules: [{ From: from, To: to, Weekdays: [...everyDay], Times: ['11:00', '15:00'], Capacity: 6 }],
+      },
+      {
+        ProductID: 1004,
+        ActivityID: 's_charter01',
+        Name: 'Private Boat Charter',
+        Description: 'Sold by phone only; not in the shopfront.',
+        Visible: false,
+        DurationMinutes: 240,
+        MaxParticipantsPerBooking: 10,
+        PricePerParticipant: { Amount: 12000, Currency: 'EUR' },
+        Schedules: [{ From: from, To: to, Weekdays: ['SAT', 'SUN'], Times: ['10:00'], Capacity: 10 }],
+      },
+    ],
+  };
+}
+
+const DEMO_KEY_SCOPES = Object.keys(SCOPES) as Scope[];
+
+/**
+ * Creates the demo operator and its first key when missing; on every run
+ * refreshes the catalogue so its four weeks of timeslots start today
+ * (re-importing keeps what is already booked).
+ */
+export async function seedDemo(): Promise<{ newKey?: { keyId: string; secret: string } }> {
+  if (!(await getOperator(DEMO_OPERATOR.OperatorID))) await createOperator(DEMO_OPERATOR);
+  await importCatalog(DEMO_OPERATOR.OperatorID, demoCatalogue(wallClock(DEMO_OPERATOR.TimeZone).date));
+  if ((await listApiKeys(DEMO_OPERATOR.OperatorID)).length > 0) return {};
+  const { record, secret } = await createApiKey(DEMO_OPERATOR.OperatorID, DEMO_KEY_SCOPES, 'Demo key');
+  return { newKey: { keyId: record.KeyID, secret } };
+}

@@ -1,0 +1,127 @@
+import path from 'node:path';
+import type { Scope } from '../accounts/scopes';
+
+/**
+ * The route table: one row per endpoint. The CDK stack makes one function and
+ * one API method per row; the local host routes requests by the same rows;
+ * the authorizer grants a key the rows whose scope it holds.
+ */
+export interface Route {
+  /** Function name stem, unique. */
+  id: string;
+  method: 'GET' | 'POST';
+  /** API Gateway resource path; `{Name}` segments are path parameters. */
+  path: string;
+  /** Handler module, relative to the project root; it exports `handler`. */
+  entry: string;
+  scope: Scope;
+  /** The table access the function's role is granted. */
+  tableAccess: 'read' | 'readWrite';
+}
+
+export const routes: readonly Route[] = [
+  {
+    id: 'list-products',
+    method: 'GET',
+    path: '/api/v2/ota/marketplace/products',
+    entry: 'functions/ota/list-products.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+  {
+    id: 'resolve-product',
+    method: 'GET',
+    path: '/api/v2/ota/marketplace/resolve-product',
+    entry: 'functions/ota/resolve-product.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+  {
+    id: 'list-available-dates',
+    method: 'GET',
+    path: '/api/v2/ota/marketplace/availability/{ActivityID}/dates',
+    entry: 'functions/ota/list-available-dates.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+  {
+    id: 'list-available-timeslots',
+    method: 'GET',
+    path: '/api/v2/ota/marketplace/availability/{ActivityID}/timeslots',
+    entry: 'functions/ota/list-available-timeslots.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+  {
+    id: 'get-marketplace-questions',
+    method: 'GET',
+    path: '/api/v2/ota/marketplace/questions/{ActivityID}',
+    entry: 'functions/ota/get-marketplace-questions.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+  {
+    id: 'get-core-questions',
+    method: 'GET',
+    path: '/api/v2/ota/core/questions/{ActivityID}',
+    entry: 'functions/ota/get-core-questions.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+  {
+    id: 'create-booking',
+    method: 'POST',
+    path: '/api/v2/ota/marketplace/booking',
+    entry: 'functions/ota/create-booking.ts',
+    scope: 'ota',
+    tableAccess: 'readWrite',
+  },
+  {
+    id: 'get-booking',
+    method: 'GET',
+    path: '/api/v2/ota/marketplace/booking/{BookingReference}',
+    entry: 'functions/ota/get-booking.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+  },
+  {
+    id: 'cancel-booking',
+    method: 'POST',
+    path: '/api/v2/ota/marketplace/booking/{BookingReference}/cancel',
+    entry: 'functions/ota/cancel-booking.ts',
+    scope: 'ota',
+    tableAccess: 'readWrite',
+  },
+  {
+    id: 'list-bookings',
+    method: 'GET',
+    path: '/api/v2/bookings',
+    entry: 'functions/bookings/list-bookings.ts',
+    scope: 'bookings:read',
+    tableAccess: 'read',
+  },
+  {
+    id: 'record-usage',
+    method: 'POST',
+    path: '/api/v2/usage/meters',
+    entry: 'functions/usage/record-usage.ts',
+    scope: 'usage:write',
+    tableAccess: 'readWrite',
+  },
+  {
+    id: 'get-usage-summary',
+    method: 'GET',
+    path: '/api/v2/usage/meters',
+    entry: 'functions/usage/get-usage-summary.ts',
+    scope: 'usage:read',
+    tableAccess: 'read',
+  },
+];
+
+/** The authorizer is not a route, but is bundled and hosted the same way. */
+export const authorizerEntry = 'functions/auth/authorize.ts';
+
+/** The project root: every `entry` is a path relative to it. */
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+export const entryPath = (entry: string): string => path.join(PROJECT_ROOT, entry);

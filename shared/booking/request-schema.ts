@@ -1,0 +1,67 @@
+import { TIME_PATTERN } from '../catalog/model';
+import { isoDate } from '../http/schema-parts';
+
+/**
+ * The fields of a booking request, shared by the partner endpoint's body
+ * schema and the operator's own booking records. ActivityID is checked for
+ * type here and for format by the domain, because a malformed ActivityID is
+ * a 400 while a missing or non-string one is a 422.
+ */
+
+/** The largest party the schema lets through; the activity's own maximum is checked against the product. */
+export const MAX_PARTICIPANTS = 10_000;
+
+/** E.164: '+', a country code that does not start with 0, at most 15 digits in all. */
+export const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
+
+const name = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  // Some visible text, and no control characters (they break the operator's exports and printed lists).
+  pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$',
+  errorMessage: 'must be 1 to 100 characters, not all blank, without control characters',
+};
+
+export const customerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['FirstName', 'LastName', 'Email'],
+  properties: {
+    FirstName: name,
+    LastName: name,
+    Email: { type: 'string', maxLength: 254, format: 'email', errorMessage: 'must be an email address such as ana@example.com' },
+    Phone: { type: 'string', pattern: E164_PATTERN, errorMessage: 'must be in E.164 format, such as +351912345678' },
+  },
+} as const;
+
+export const answersSchema = {
+  type: 'array',
+  maxItems: 100,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['QuestionID', 'Value'],
+    properties: {
+      QuestionID: { type: 'string', minLength: 1, maxLength: 100, errorMessage: 'must be a QuestionID of the activity' },
+      Value: { type: 'string', minLength: 1, maxLength: 2000, errorMessage: 'must be a string of 1 to 2000 characters' },
+    },
+  },
+} as const;
+
+export const bookingRequestProperties = {
+  ActivityID: { type: 'string', errorMessage: "must be a string: 's_' followed by letters or digits" },
+  Date: isoDate,
+  Time: { type: 'string', pattern: TIME_PATTERN, errorMessage: 'must be a time in HH:MM (24-hour) format' },
+  Participants: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PARTICIPANTS,
+    errorMessage: `must be a whole number from 1 to ${MAX_PARTICIPANTS}`,
+  },
+  Customer: customerSchema,
+  PaymentReference: { type: 'string', minLength: 1, maxLength: 200, errorMessage: 'must be 1 to 200 characters' },
+  Answers: answersSchema,
+} as const;
+
+export const bookingRequestRequired = ['ActivityID', 'Date', 'Time', 'Participants', 'Customer'] as const;

@@ -1,0 +1,49 @@
+import { DEFAULT_PROBLEM_BASE_URL } from '../api/problem-types';
+
+/**
+ * Runtime configuration, read once. On Lambda it comes from the function's
+ * environment on first use, and a missing value fails that first use with a
+ * clear error. The local entry points (npm start, the admin CLI, the tests)
+ * call `configure` with explicit values before anything reaches a table.
+ */
+export interface Config {
+  tableName: string;
+  region: string;
+  /** Set to reach DynamoDB Local; unset on Lambda. */
+  dynamoEndpoint?: string;
+  /** Explicit credentials for DynamoDB Local; on Lambda the role's come from the default chain. */
+  dynamoCredentials?: { accessKeyId: string; secretAccessKey: string };
+  problemBaseUrl: string;
+}
+
+let current: Config | undefined;
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Missing required environment variable ${name}`);
+  return value;
+}
+
+function fromEnvironment(): Config {
+  return {
+    tableName: required('TABLE_NAME'),
+    region: process.env.AWS_REGION || 'eu-west-1',
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
+    problemBaseUrl: process.env.PROBLEM_BASE_URL || DEFAULT_PROBLEM_BASE_URL,
+  };
+}
+
+export function config(): Config {
+  current ??= fromEnvironment();
+  return current;
+}
+
+/** Sets the configuration explicitly; values not given come from the environment's defaults. */
+export function configure(values: Partial<Config> & Pick<Config, 'tableName'>): Config {
+  current = {
+    region: process.env.AWS_REGION || 'eu-west-1',
+    problemBaseUrl: process.env.PROBLEM_BASE_URL || DEFAULT_PROBLEM_BASE_URL,
+    ...values,
+  };
+  return current;
+}

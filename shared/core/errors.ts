@@ -1,0 +1,47 @@
+/**
+ * Errors of the domain: what went wrong, in the domain's words, with no
+ * HTTP status. `field` names the input at fault (a request field, a query
+ * parameter, an idempotency key); the message is the rule it broke, written
+ * to follow the field's name ("must be a whole number from 1 to 10000").
+ * shared/http maps each class to a status and says where the field was sent.
+ */
+export interface DomainErrorOptions {
+  /** The input at fault, as the caller named it (`Participants`, `Customer.Email`, `Entries[3].Usage`). */
+  field?: string;
+  /** Extra members of the problem document (e.g. the missing questions). */
+  extensions?: Record<string, unknown>;
+}
+
+export abstract class DomainError extends Error {
+  readonly field?: string;
+  readonly extensions?: Record<string, unknown>;
+
+  constructor(message: string, options: DomainErrorOptions = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.field = options.field;
+    this.extensions = options.extensions;
+  }
+}
+
+/** An input breaks a rule. */
+export class ValidationError extends DomainError {}
+
+/** The request's inputs contradict each other (e.g. both or neither of two alternatives). */
+export class InvalidRequestError extends DomainError {}
+
+/** The thing asked for does not exist for this caller (another operator's things do not exist for it). */
+export class NotFoundError extends DomainError {}
+
+/** The request is valid but the state of the thing it acts on refuses it; `reason` tells which refusal. */
+export class ConflictError extends DomainError {
+  readonly reason: string = 'conflict';
+}
+
+/** A timeslot has fewer places left than asked for; nothing was written. */
+export class CapacityError extends ConflictError {
+  override readonly reason = 'insufficient-capacity';
+}
+
+/** An idempotency key came back with a different request than the one it first carried. */
+export class IdempotencyKeyReusedError extends DomainError {}
