@@ -109,6 +109,22 @@ export const routes: readonly Route[] = [
     tableAccess: 'readWrite',
   },
   {
+    id: 'record-usage-batch',
+    method: 'POST',
+    path: '/api/v2/usage/meters/batch',
+    entry: 'functions/usage/record-usage-batch.ts',
+    scope: 'usage:write',
+    tableAccess: 'readWrite',
+  },
+  {
+    id: 'void-usage-entry',
+    method: 'POST',
+    path: '/api/v2/usage/meters/{ID}/void',
+    entry: 'functions/usage/void-usage-entry.ts',
+    scope: 'usage:write',
+    tableAccess: 'readWrite',
+  },
+  {
     id: 'get-usage-summary',
     method: 'GET',
     path: '/api/v2/usage/meters',
