@@ -1,6 +1,6 @@
 import { systemClock, unixSeconds, type Clock } from '../core/clock';
-import { IdempotencyKeyReusedError, ValidationError } from '../core/errors';
-import { checkIdempotencyKey, hashIdempotencyKey, isLive, requestHash } from '../core/idempotency';
+import { ValidationError } from '../core/errors';
+import { checkIdempotencyKey, hashIdempotencyKey, idempotencyKeyReused, isLive, requestHash } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
 import type { IdempotencyOrigin } from '../db/keys';
@@ -31,8 +31,7 @@ export const idempotencyOf = (key: string, input: UsageInput, origin: Idempotenc
   field,
 });
 
-export const keyReused = (field: string, entryId: number) =>
-  new IdempotencyKeyReusedError(`was already used for usage entry ${entryId} with a different request; send a new key for a new request`, { field });
+export const keyReused = (field: string, entryId: number) => idempotencyKeyReused(`usage entry ${entryId}`, field);
 
 /** DynamoDB takes at most 100 items in one transaction. */
 const MAX_TRANSACTION_ITEMS = 100;

@@ -234,10 +234,11 @@ describe('GET /api/v2/usage/meters', () => {
       [`from=0000-01-01&to=0000-01-02`, /'from' must be a real calendar date .* from 1970-01-01/],
       [`from=9998-12-31&to=9999-12-31`, /'to'/],
       [`from=${day}&to=${addDays(day, -1)}`, /'to' must not be before 'from'/],
-      [`from=${day}&to=${addDays(day, MAX_SUMMARY_DAYS)}`, /at most 92/],
+      [`from=${day}&to=${addDays(day, MAX_SUMMARY_DAYS)}`, /at most 366/],
       [`from=${day}&to=${day}&tz=Mars/Olympus`, /'tz'/],
       [`from=${day}&to=${day}&tz=Asia/Kolkata`, /'tz'.*whole UTC hours/],
-      [`from=${day}&to=${day}&granularity=hour`, /'granularity'/],
+      [`from=${day}&to=${day}&granularity=week`, /'granularity'/],
+      [`from=${day}&to=${addDays(day, 7)}&granularity=hour`, /'granularity' may be 'hour' for ranges of at most 7 days/],
     ];
     for (const [query, detail] of cases) expectProblem(await summary(operator, query), 422, detail);
     expect((await summary(operator, `from=${day}&to=${addDays(day, MAX_SUMMARY_DAYS - 1)}`)).status).toBe(200);
