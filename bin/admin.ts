@@ -8,6 +8,7 @@ import * as operators from '../shared/accounts/operators';
 import { recordOperatorBooking } from '../shared/booking/bookings';
 import { importCatalog } from '../shared/catalog/import-catalog';
 import { configure } from '../shared/core/config';
+import { rebuildUsageAggregates } from '../shared/usage/rebuild';
 import { DomainError } from '../shared/core/errors';
 
 /**
@@ -26,6 +27,10 @@ Commands:
   seed-demo         (the demo operator and catalogue that npm start seeds)
   record-booking    --operator ID --channel online|pos --file booking.json
                     (one booking, or a list of them, as in the partner API's booking body)
+  rebuild-usage-aggregates --operator ID
+                    (recomputes the operator's hour, day and month usage aggregates from
+                    its stored entries: after an upgrade that adds aggregate levels, or to
+                    repair drift; run it while the operator records nothing)
   emit-event        --operator ID [--event METER] [--endpoint URL]
                     (a sample platform event of every built-in meter, or of one, sent to
                     EventBridge: the local host at http://127.0.0.1:${LOCAL_HTTP_PORT} unless
@@ -145,6 +150,14 @@ async function run(command: string | undefined): Promise<void> {
             const { newKey } = await seedDemo();
       console.log(`Demo operator ${DEMO_OPERATOR.OperatorID} seeded in ${target}`);
       if (newKey) console.log(`Its first key ${newKey.keyId} (every scope; shown only now): ${newKey.secret}`);
+      return;
+    }
+    case 'rebuild-usage-aggregates': {
+      const report = await rebuildUsageAggregates(option('operator'));
+      console.log(
+        `Rebuilt usage aggregates of ${values.operator} in ${target}: ${report.entries} entries read (${report.voided} voided, not counted), ` +
+          `${report.aggregates} aggregates written, ${report.removed} stale ones removed`,
+      );
       return;
     }
     case 'emit-event': {

@@ -6,7 +6,7 @@ import { transactionCancellation } from '../db/transaction-errors';
 import type { IdempotencyOrigin } from '../db/keys';
 import { newUsageIds, randomShard } from './ids';
 import { AGGREGATE_SHARDS, type UsageEntry, type UsageInput } from './model';
-import { getIdempotencyRecord, writeTransaction, type IdempotencyKeyRef } from './repository';
+import { getIdempotencyRecords, writeTransaction, type IdempotencyKeyRef } from './repository';
 import { usageInputViolations } from './request-schema';
 import { aggregateKeysOf, recordEntriesTransaction } from './usage-writes';
 
@@ -82,20 +82,17 @@ async function writeGroup(operatorId: string, group: PendingEntry[], clock: Cloc
     } catch (error) {
       const cancellation = transactionCancellation(error);
       if (!cancellation) throw error;
-      let settled = false;
-      for (const [i, pending] of open.entries()) {
-        const { idempotency, entry } = positions[i];
-        if (idempotency !== undefined && cancellation.conditionFailed(idempotency) && pending.idempotency) {
-          settled = true;
-          const existing = await getIdempotencyRecord(operatorId, pending.idempotency);
-          // A record that expired since the write was tried is gone: the next attempt records afresh.
-          if (!existing || !isLive(existing, now)) continue;
-          if (existing.RequestHash !== pending.idempotency.requestHash) throw keyReused(pending.idempotency.field, existing.Entry.ID);
-          pending.result = { entry: existing.Entry, replayed: true };
-        } else if (cancellation.conditionFailed(entry)) {
-          settled = true;
-        }
+      const keyTaken = open.filter((_, i) => positions[i].idempotency !== undefined && cancellation.conditionFailed(positions[i].idempotency!));
+      const idTaken = open.some((_, i) => cancellation.conditionFailed(positions[i].entry));
+      const records = await getIdempotencyRecords(operatorId, keyTaken.map((pending) => pending.idempotency!));
+      for (const pending of keyTaken) {
+        const existing = records.get(pending.idempotency!.keyHash);
+        // A record that expired since the write was tried is gone: the next attempt records afresh.
+        if (!existing || !isLive(existing, now)) continue;
+        if (existing.RequestHash !== pending.idempotency!.requestHash) throw keyReused(pending.idempotency!.field, existing.Entry.ID);
+        pending.result = { entry: existing.Entry, replayed: true };
       }
+      const settled = keyTaken.length > 0 || idTaken;
       if (!settled && !cancellation.retryable) throw error;
       return RETRY;
     }
@@ -112,7 +109,10 @@ async function writeGroup(operatorId: string, group: PendingEntry[], clock: Cloc
 export async function writeEntries(operatorId: string, entries: PendingEntry[], clock: Clock): Promise<void> {
   const arrivedAt = unixSeconds(clock());
   for (const pending of entries) pending.input = { ...pending.input, OccurredAt: pending.input.OccurredAt ?? arrivedAt };
-  await Promise.all(transactions(entries).map((group) => writeGroup(operatorId, group, clock)));
+  // Every transaction settles before an error is answered, so that nothing is still being written when the client retries.
+  const outcomes = await Promise.allSettled(transactions(entries).map((group) => writeGroup(operatorId, group, clock)));
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /**

@@ -35,13 +35,6 @@ export async function writeTransaction(input: TransactWriteCommandInput): Promis
   await documentClient().send(new TransactWriteCommand(input));
 }
 
-export async function getIdempotencyRecord(operatorId: string, { origin, keyHash }: IdempotencyKeyRef): Promise<IdempotencyRecordItem | undefined> {
-  const { Item } = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: usageKeys.idempotencyRecord(operatorId, origin, keyHash), ConsistentRead: true }),
-  );
-  return Item as IdempotencyRecordItem | undefined;
-}
-
 const BATCH_GET_LIMIT = 100;
 const BATCH_WRITE_LIMIT = 25;
 
