@@ -60,6 +60,10 @@ export async function getIdempotencyRecords(operatorId: string, refs: Idempotenc
   return found;
 }
 
+/** Usage is a DynamoDB reserved word. */
+const ENTRY_PROJECTION = 'ID, #meter, #usage, OccurredAt, VoidedAt';
+const ENTRY_NAMES = { '#meter': 'Meter', '#usage': 'Usage' };
+
 /** An entry as stored. */
 export interface StoredEntry extends UsageEntry {
   VoidedAt?: number;
@@ -71,7 +75,8 @@ export async function getEntry(operatorId: string, shard: number, id: number): P
       TableName: tableName(),
       Key: usageKeys.entry(operatorId, shard, id),
       ConsistentRead: true,
-      ProjectionExpression: 'ID, Meter, Usage, OccurredAt, VoidedAt',
+      ProjectionExpression: ENTRY_PROJECTION,
+      ExpressionAttributeNames: ENTRY_NAMES,
     }),
   );
   return Item as StoredEntry | undefined;
@@ -100,7 +105,7 @@ const numberText = (value: AttributeValue | undefined): string => {
 /** Pages of one key range read with the low-level client, each page's items handed to `each`. */
 async function queryAll(
   condition: { PK: string; SKFrom?: string; SKTo?: string; SKPrefix?: string },
-  projection: string,
+  projection: { expression: string; names?: Record<string, string> },
   each: (item: Record<string, AttributeValue>) => void,
   cost?: ReadCost,
 ): Promise<void> {
@@ -119,7 +124,8 @@ async function queryAll(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: keyCondition,
-        ProjectionExpression: projection,
+        ProjectionExpression: projection.expression,
+        ExpressionAttributeNames: projection.names,
         ExpressionAttributeValues: values,
         ReturnConsumedCapacity: cost ? 'TOTAL' : undefined,
         ExclusiveStartKey,
@@ -134,6 +140,8 @@ async function queryAll(
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
 }
+
+const AGGREGATE_PROJECTION = { expression: 'SK, TotalUsage, EventCount' };
 
 /** The sort key `<LEVEL>#<bucket>#<meter>` read back; meter names cannot contain '#'. */
 function aggregateRow(level: UsageLevel, item: Record<string, AttributeValue>): AggregateRow {
@@ -157,7 +165,7 @@ export async function queryAggregates(
   const rows: AggregateRow[] = [];
   await queryAll(
     usageKeys.aggregateRange(operatorId, shard, level, firstBucket, lastBucket),
-    'SK, TotalUsage, EventCount',
+    AGGREGATE_PROJECTION,
     (item) => rows.push(aggregateRow(level, item)),
     cost,
   );
@@ -167,7 +175,7 @@ export async function queryAggregates(
 /** Every aggregate of one level in one shard (for the rebuild). */
 export async function listAggregates(operatorId: string, shard: number, level: UsageLevel): Promise<AggregateRow[]> {
   const rows: AggregateRow[] = [];
-  await queryAll(usageKeys.aggregatePrefix(operatorId, shard, level), 'SK, TotalUsage, EventCount', (item) => rows.push(aggregateRow(level, item)));
+  await queryAll(usageKeys.aggregatePrefix(operatorId, shard, level), AGGREGATE_PROJECTION, (item) => rows.push(aggregateRow(level, item)));
   return rows;
 }
 
@@ -182,7 +190,7 @@ export interface EntryRow {
 
 /** Every entry of one shard, in recording order, voided ones included. */
 export async function listEntries(operatorId: string, shard: number, each: (entry: EntryRow) => void): Promise<void> {
-  await queryAll(usageKeys.entryPrefix(operatorId, shard), 'ID, Meter, Usage, OccurredAt, VoidedAt', (item) =>
+  await queryAll(usageKeys.entryPrefix(operatorId, shard), { expression: ENTRY_PROJECTION, names: ENTRY_NAMES }, (item) =>
     each({
       id: Number(numberText(item.ID)),
       meter: item.Meter.S as string,
