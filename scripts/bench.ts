@@ -18,7 +18,13 @@ import type { BenchContext } from './bench/scenario';
  * load time of every function bundle. Every figure is measured in this run
  * and read against a baseline measured beside it.
  *
- * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N.
+ * Then usage at scale (scripts/bench/usage-scaling.ts): summaries after
+ * 1,000 and after 100,000 entries, a year's summary beside a month's, and the
+ * batch route's entries/s beside the single-entry route's.
+ *
+ * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
+ * --only usage (the usage scenarios and usage at scale alone), --usage-entries N (default 100000),
+ * --summary-calls N (default 200), --single-entries N (default 2000).
  */
 
 const TABLE_NAME = 'ota-usage-bench';
@@ -29,19 +35,38 @@ interface Options {
   warmup: number;
   concurrency: number;
   rounds: number;
+  only?: 'usage';
+  'usage-entries': number;
+  'summary-calls': number;
+  'single-entries': number;
 }
 
+const NUMBER_OPTIONS = ['calls', 'warmup', 'concurrency', 'usage-entries', 'summary-calls', 'single-entries'] as const;
+
 function parseOptions(args: string[]): Options {
-  const options: Options = { calls: 2000, warmup: 200, concurrency: DEFAULT_CONCURRENCY, rounds: 4 };
+  const options: Options = {
+    calls: 2000,
+    warmup: 200,
+    concurrency: DEFAULT_CONCURRENCY,
+    rounds: 4,
+    'usage-entries': 100_000,
+    'summary-calls': 200,
+    'single-entries': 2000,
+  };
   if (args.includes('--quick')) Object.assign(options, { calls: 300, warmup: 50, rounds: 2 });
-  for (const name of ['calls', 'warmup', 'concurrency'] as const) {
+  const only = args.indexOf('--only');
+  if (only >= 0) {
+    if (args[only + 1] !== 'usage') throw new Error('--only takes: usage');
+    options.only = 'usage';
+  }
+  for (const name of NUMBER_OPTIONS) {
     const at = args.indexOf(`--${name}`);
     if (at < 0) continue;
     const value = Number(args[at + 1]);
     if (!Number.isInteger(value) || value < (name === 'warmup' ? 0 : 1)) throw new Error(`--${name} needs a whole number`);
     options[name] = value;
   }
-  const known = new Set(['--quick', '--calls', '--warmup', '--concurrency']);
+  const known = new Set(['--quick', '--only', ...NUMBER_OPTIONS.map((name) => `--${name}`)]);
   const unknown = args.filter((arg, i) => arg.startsWith('--') && !known.has(arg) && !known.has(args[i - 1]));
   if (unknown.length) throw new Error(`Unknown option(s): ${unknown.join(' ')}`);
   return options;
@@ -173,7 +198,9 @@ async function main(): Promise<void> {
 
     // Loaded only now: through shared/config.ts they read the environment set above.
     const { seedBenchOperator } = await import('./bench/seed');
-    const { scenarios } = await import('./bench/scenarios');
+    const { scenarios: allScenarios } = await import('./bench/scenarios');
+    const { benchUsageScaling } = await import('./bench/usage-scaling');
+    const scenarios = options.only === 'usage' ? allScenarios.filter((scenario) => /usage/.test(scenario.name)) : allScenarios;
 
     const seeded = await seedBenchOperator();
     console.log(
@@ -205,12 +232,20 @@ async function main(): Promise<void> {
       results.push({ name: scenario.name, bareNote: scenario.bareNote, answer, ...stats });
     }
     printLatency(results, options);
+    http.close();
+
+    await benchUsageScaling({
+      url: host.url,
+      entries: options['usage-entries'],
+      concurrency: options.concurrency,
+      summaryCalls: options['summary-calls'],
+      singleEntries: options['single-entries'],
+    });
 
     // The bundles need neither: stopping them first keeps the load-time figures free of their noise.
-    http.close();
     await host.stop();
     await dynamoLocal.stop();
-    await benchBundles(tempDir);
+    if (options.only !== 'usage') await benchBundles(tempDir);
   } finally {
     http?.close();
     await host?.stop();

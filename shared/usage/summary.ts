@@ -50,7 +50,7 @@ function runsOf(cells: Cell[]): Run[] {
 const MAX_PARALLEL_QUERIES = 32;
 
 /** Every shard's aggregates of every run, summed over the shards: cell key → meter → amount. */
-async function readCells(operatorId: string, runs: Run[], cost: ReadCost): Promise<Map<string, Map<string, Amount>>> {
+export async function readCells(operatorId: string, runs: Run[], cost: ReadCost): Promise<Map<string, Map<string, Amount>>> {
   const cells = new Map<string, Map<string, Amount>>();
   const queries = runs.flatMap((run) => Array.from({ length: AGGREGATE_SHARDS }, (_, shard) => ({ run, shard })));
   let next = 0;
@@ -86,6 +86,15 @@ const byTotalThenName = (a: [string, Amount], b: [string, Amount]) => compareDec
 
 const SERIES_FIELD = { hour: 'Hours', day: 'Days', month: 'Months' } as const;
 
+/** What a summary reads: the cover of each span asked for (the period, or each point of its series), in runs of buckets. */
+export function summaryPlan(request: UsageSummaryRequest) {
+  const period = summaryPeriod(request.from, request.to, request.tz, request.granularity);
+  // The points of a series make up the whole period, so its totals are their sums and need no cells of their own.
+  const spans: Interval[] = period.points.length ? period.points : [period];
+  const covers = spans.map(cover);
+  return { period, covers, runs: runsOf(covers.flat()) };
+}
+
 /**
  * Per-meter totals of an operator over whole days of a zone, summed exactly
  * from aggregates (never from entries). Each span asked for (the period, or
@@ -94,12 +103,9 @@ const SERIES_FIELD = { hour: 'Hours', day: 'Days', month: 'Months' } as const;
  * and the shards alone.
  */
 export async function summarizeUsage(operatorId: string, request: UsageSummaryRequest): Promise<UsageSummaryResult> {
-  const period = summaryPeriod(request.from, request.to, request.tz, request.granularity);
-  // The points of a series make up the whole period, so its totals are their sums and need no cells of their own.
-  const spans: Interval[] = period.points.length ? period.points : [period];
-  const covers = spans.map(cover);
+  const { period, covers, runs } = summaryPlan(request);
   const cost: ReadCost = { queries: 0, itemsRead: 0, capacityUnits: 0 };
-  const cells = await readCells(operatorId, runsOf(covers.flat()), cost);
+  const cells = await readCells(operatorId, runs, cost);
   const spanSums = covers.map((spanCover) => sumCells(spanCover, cells));
 
   const totals = new Map<string, Amount>();
