@@ -1,5 +1,6 @@
 import { createApiKey } from '../../shared/accounts/api-keys';
-import { importCatalog, type CatalogFile, type CatalogueProduct } from '../../shared/catalog/import-catalog';
+import type { CatalogueProduct } from '../../shared/catalog/catalog-file';
+import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator } from '../../shared/accounts/operators';
 import { addDays, wallClock } from '../../shared/core/calendar';
 import { recordUsage } from '../../shared/usage/record-usage';

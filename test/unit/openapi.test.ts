@@ -1,6 +1,6 @@
 import type { SchemaObject } from 'ajv';
 import { routeSchemas } from '../../functions/load-handler';
-import { documentSchema, openApiDocument } from '../../shared/api/openapi';
+import { documentSchema, openApiDocument } from '../../shared/http/openapi';
 import { routes, type Route } from '../../shared/api/routes';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/api/problem-types';
 import { compileValidator } from '../../shared/core/validation';
