@@ -6,8 +6,6 @@ import { addDays, wallClock } from '../../shared/core/calendar';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { runCalls } from './harness';
 
-/** Loaded only once TABLE_NAME and DYNAMODB_ENDPOINT are set: it reaches shared/config.ts. */
-
 export const BENCH_OPERATOR = { OperatorID: 'bench-operator', Name: 'Bench Coast Tours', TimeZone: 'Europe/Lisbon' };
 export const BENCH_ACTIVITY = 's_bench01';
 export const PRODUCT_COUNT = 20;
