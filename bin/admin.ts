@@ -131,13 +131,15 @@ async function run(command: string | undefined): Promise<void> {
       return;
     }
     case 'record-booking': {
-            const input = readJsonFile(option('file'));
+      const input = readJsonFile(option('file'));
       const entries = Array.isArray(input) ? input : [input];
       // One by one, in file order: each takes its places by its own transaction.
       for (const [index, entry] of entries.entries()) {
         try {
           const booking = await recordOperatorBooking(option('operator'), { ...(entry as object), Channel: option('channel') });
-          console.log(`${booking.BookingReference}  ${booking.Channel}  ${booking.ActivityID} ${booking.Date} ${booking.Time}  x${booking.Participants}`);
+          console.log(
+            `${booking.BookingReference}  ${booking.Channel}  ${booking.ActivityID} ${booking.Date} ${booking.Time}  x${booking.Participants}`,
+          );
         } catch (error) {
           const done = index ? ` (entries before it are recorded)` : '';
           throw new Error(`Entry ${index} of ${values.file}: ${explain(error)}${done}`);
@@ -147,7 +149,7 @@ async function run(command: string | undefined): Promise<void> {
       return;
     }
     case 'seed-demo': {
-            const { newKey } = await seedDemo();
+      const { newKey } = await seedDemo();
       console.log(`Demo operator ${DEMO_OPERATOR.OperatorID} seeded in ${target}`);
       if (newKey) console.log(`Its first key ${newKey.keyId} (every scope; shown only now): ${newKey.secret}`);
       return;
@@ -161,7 +163,7 @@ async function run(command: string | undefined): Promise<void> {
       return;
     }
     case 'emit-event': {
-            const endpoint = values.aws ? undefined : (values.endpoint ?? `http://127.0.0.1:${LOCAL_HTTP_PORT}`);
+      const endpoint = values.aws ? undefined : (values.endpoint ?? `http://127.0.0.1:${LOCAL_HTTP_PORT}`);
       const sent = await emitSampleEvents(option('operator'), { meter: values.event, endpoint });
       for (const event of sent) console.log(`Sent ${event.source} '${event.detailType}' ${event.detail} as event ${event.eventId}`);
       console.log(`(sent to ${endpoint ?? 'the default event bus in AWS'})`);

@@ -201,7 +201,10 @@ async function main(): Promise<void> {
   let host: HostProcess | undefined;
   let http: ReturnType<typeof keepAliveClient> | undefined;
   try {
-    const load = os.loadavg().map((value) => value.toFixed(2)).join(' ');
+    const load = os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ');
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load average ${load}, ${new Date().toISOString()}`);
 
     dynamoLocal = await startDynamoDbLocal();

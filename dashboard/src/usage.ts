@@ -24,7 +24,11 @@ interface MeterSummary {
 
 /** How each granularity's series is named in the summary, labelled on the chart and headed in the CSV. */
 const SERIES: Record<Granularity, { words: string; column: string; points: (meter: MeterSummary) => { label: string; point: Point }[] }> = {
-  hour: { words: 'Hourly', column: 'Hour', points: (meter) => (meter.Hours ?? []).map((point) => ({ label: point.Start.slice(0, 16).replace('T', ' '), point })) },
+  hour: {
+    words: 'Hourly',
+    column: 'Hour',
+    points: (meter) => (meter.Hours ?? []).map((point) => ({ label: point.Start.slice(0, 16).replace('T', ' '), point })),
+  },
   day: { words: 'Daily', column: 'Date', points: (meter) => (meter.Days ?? []).map((point) => ({ label: point.Date, point })) },
   month: { words: 'Monthly', column: 'Month', points: (meter) => (meter.Months ?? []).map((point) => ({ label: point.Month, point })) },
 };
@@ -87,7 +91,10 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
         // Drawn at once: an operator reads the numbers, and the picture is final as soon as it appears.
         animation: false,
         maintainAspectRatio: false,
-        scales: { x: { title: { display: true, text: `${series.column} (${data.Period.TimeZone})` } }, y: { beginAtZero: true, title: { display: true, text: 'Usage' } } },
+        scales: {
+          x: { title: { display: true, text: `${series.column} (${data.Period.TimeZone})` } },
+          y: { beginAtZero: true, title: { display: true, text: 'Usage' } },
+        },
         plugins: { legend: { position: 'bottom' } },
       },
     });
@@ -129,7 +136,11 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
       }
       draw(data, per);
       csv.disabled = false;
-      setStatus(status, 'done', `${data.Meters.length} meter${data.Meters.length === 1 ? '' : 's'}, ${data.Totals.Events} entries from ${data.Period.From} to ${data.Period.To} (${data.Period.TimeZone}).`);
+      setStatus(
+        status,
+        'done',
+        `${data.Meters.length} meter${data.Meters.length === 1 ? '' : 's'}, ${data.Totals.Events} entries from ${data.Period.From} to ${data.Period.To} (${data.Period.TimeZone}).`,
+      );
     } catch (error) {
       if (mine !== request || onUnauthorized(error)) return;
       setStatus(status, 'error', error, 'usage:read');
@@ -154,7 +165,8 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
     if (!summary) return;
     const series = SERIES[summary.granularity];
     const rows: (string | number)[][] = [['Meter', series.column, 'Usage', 'Events']];
-    for (const meter of summary.data.Meters) for (const { label, point } of series.points(meter)) rows.push([meter.Meter, label, point.Usage, point.Events]);
+    for (const meter of summary.data.Meters)
+      for (const { label, point } of series.points(meter)) rows.push([meter.Meter, label, point.Usage, point.Events]);
     download(`usage-${summary.data.Period.From}-to-${summary.data.Period.To}.csv`, csvText(rows));
   });
 

@@ -9,7 +9,11 @@ const query = {
   properties: {
     ...dayRangeQuery.properties,
     tz: { type: 'string', minLength: 1, maxLength: 64, errorMessage: 'must be an IANA time zone name such as Europe/Lisbon' },
-    granularity: { type: 'string', enum: [...GRANULARITIES], errorMessage: `must be one of ${GRANULARITIES.map((g) => `'${g}'`).join(', ')} when given` },
+    granularity: {
+      type: 'string',
+      enum: [...GRANULARITIES],
+      errorMessage: `must be one of ${GRANULARITIES.map((g) => `'${g}'`).join(', ')} when given`,
+    },
   },
 };
 

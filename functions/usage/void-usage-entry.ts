@@ -7,4 +7,6 @@ const path = {
   properties: { ID: { type: 'string', pattern: '^[0-9]{1,16}$', errorMessage: 'must be the integer ID of a usage entry' } },
 };
 
-export const handler = httpHandler<{ ID: string }>({ path }, async ({ caller, path }) => ok(await voidUsageEntry(caller.operatorId, Number(path.ID))));
+export const handler = httpHandler<{ ID: string }>({ path }, async ({ caller, path }) =>
+  ok(await voidUsageEntry(caller.operatorId, Number(path.ID))),
+);

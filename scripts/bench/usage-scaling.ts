@@ -88,7 +88,9 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
       return { label, stats, readCost, meters: summary.Meters.length, events: summary.Totals.Events };
     };
 
-    console.log(`\nUsage at scale: operator ${operatorId}, ${month.from}..${month.to} (31 days) and ${year.from}..${year.to} (366 days), UTC`);
+    console.log(
+      `\nUsage at scale: operator ${operatorId}, ${month.from}..${month.to} (31 days) and ${year.from}..${year.to} (366 days), UTC`,
+    );
     await load(monthEntry, SMALL_LOAD);
     const small = await measureSummary(`31 days × 5 meters after ${SMALL_LOAD.toLocaleString('en')} entries`, month);
 
@@ -113,9 +115,17 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
     };
     const ingest = [
       { route: 'POST /api/v2/usage/meters, Idempotency-Key', entries: options.singleEntries, stats: await singleRoute(true) },
-      { route: 'POST /api/v2/usage/meters/batch, Identifiers', entries: options.singleEntries * 10, stats: await load(monthEntry, options.singleEntries * 10) },
+      {
+        route: 'POST /api/v2/usage/meters/batch, Identifiers',
+        entries: options.singleEntries * 10,
+        stats: await load(monthEntry, options.singleEntries * 10),
+      },
       { route: 'POST /api/v2/usage/meters, no key', entries: options.singleEntries, stats: await singleRoute(false) },
-      { route: 'POST /api/v2/usage/meters/batch, no Identifiers', entries: options.singleEntries * 10, stats: await load(unkeyed, options.singleEntries * 10) },
+      {
+        route: 'POST /api/v2/usage/meters/batch, no Identifiers',
+        entries: options.singleEntries * 10,
+        stats: await load(unkeyed, options.singleEntries * 10),
+      },
     ];
     const perSecond = ({ entries, stats }: (typeof ingest)[number]) => entries / (stats.calls / stats.throughput);
 
@@ -128,7 +138,9 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
     const large = await measureSummary(`31 days × 5 meters after ${options.entries.toLocaleString('en')} entries`, month);
     const annual = await measureSummary(`366 days × 10 meters after ${options.entries.toLocaleString('en')} entries`, year);
 
-    console.log(`Summaries: ${options.summaryCalls} timed calls each after ${Math.ceil(options.summaryCalls / 10)} warm-up, one at a time, through the local host`);
+    console.log(
+      `Summaries: ${options.summaryCalls} timed calls each after ${Math.ceil(options.summaryCalls / 10)} warm-up, one at a time, through the local host`,
+    );
     printTable(
       ['summary', 'meters', 'events', 'p50 ms', 'p99 ms', 'items read', 'queries', 'read units'],
       [small, large, annual].map(({ label, stats, readCost, meters, events }) => [
@@ -143,8 +155,12 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
       ]),
       ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
     );
-    console.log(`p50 ratio, 31 days after ${options.entries.toLocaleString('en')} / after ${SMALL_LOAD.toLocaleString('en')} entries: ${ratio(large.stats.p50 / small.stats.p50)} (aim ≤ 1.2x)`);
-    console.log(`p50 ratio, 366 days × 10 meters / 31 days × 5 meters, both after ${options.entries.toLocaleString('en')}: ${ratio(annual.stats.p50 / large.stats.p50)} (aim ≤ 2x)`);
+    console.log(
+      `p50 ratio, 31 days after ${options.entries.toLocaleString('en')} / after ${SMALL_LOAD.toLocaleString('en')} entries: ${ratio(large.stats.p50 / small.stats.p50)} (aim ≤ 1.2x)`,
+    );
+    console.log(
+      `p50 ratio, 366 days × 10 meters / 31 days × 5 meters, both after ${options.entries.toLocaleString('en')}: ${ratio(annual.stats.p50 / large.stats.p50)} (aim ≤ 2x)`,
+    );
 
     console.log(`\nIngest at concurrency ${options.concurrency} (requests in flight), the batch route with 100 entries per request`);
     printTable(
@@ -152,7 +168,9 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
       ingest.map((row) => [row.route, row.stats.calls, row.entries, fixed(row.stats.p50), fixed(perSecond(row), 0)]),
       ['left', 'right', 'right', 'right', 'right'],
     );
-    console.log(`batch / single entries/s, with idempotency keys: ${ratio(perSecond(ingest[1]) / perSecond(ingest[0]))}; without: ${ratio(perSecond(ingest[3]) / perSecond(ingest[2]))} (aim ≥ 5x)`);
+    console.log(
+      `batch / single entries/s, with idempotency keys: ${ratio(perSecond(ingest[1]) / perSecond(ingest[0]))}; without: ${ratio(perSecond(ingest[3]) / perSecond(ingest[2]))} (aim ≥ 5x)`,
+    );
   } finally {
     http.close();
   }

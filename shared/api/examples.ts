@@ -67,6 +67,5 @@ export const usageBatchResult = {
   ],
 };
 
-
 /** The examples by name, for code that shows them. */
 export const example = { customer, answers, product, questions, bookingRequest, booking, usageEntry };

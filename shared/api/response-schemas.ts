@@ -36,7 +36,16 @@ const Money = moneySchema;
 const Product = {
   type: 'object',
   additionalProperties: false,
-  required: ['ProductID', 'ActivityID', 'Name', 'Description', 'DurationMinutes', 'MaxParticipantsPerBooking', 'PricePerParticipant', 'TimeZone'],
+  required: [
+    'ProductID',
+    'ActivityID',
+    'Name',
+    'Description',
+    'DurationMinutes',
+    'MaxParticipantsPerBooking',
+    'PricePerParticipant',
+    'TimeZone',
+  ],
   properties: {
     ProductID: { ...productId, description: "The operator's numeric product ID; what resolve-product's `ID` takes" },
     ActivityID: { ...activityId, description: 'What availability, questions and bookings take' },
@@ -192,7 +201,11 @@ const BatchEntry = {
   properties: {
     ...UsageEntry.properties,
     Identifier: { type: 'string', description: 'As sent' },
-    Replayed: { type: 'boolean', description: 'True when the Identifier was seen before (in an earlier batch or earlier in this one): this is the original entry, not counted again' },
+    Replayed: {
+      type: 'boolean',
+      description:
+        'True when the Identifier was seen before (in an earlier batch or earlier in this one): this is the original entry, not counted again',
+    },
   },
 } as const;
 
@@ -263,11 +276,17 @@ const UsageSummary = {
           Days: {
             type: 'array',
             description: 'granularity=day only: one point per day of the period',
-            items: { type: 'object', additionalProperties: false, required: ['Date', 'Usage', 'Events'], properties: { Date: date, ...seriesPoint } },
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['Date', 'Usage', 'Events'],
+              properties: { Date: date, ...seriesPoint },
+            },
           },
           Months: {
             type: 'array',
-            description: 'granularity=month only: one point per calendar month of the zone that the period touches; the first and last count only the days inside the period',
+            description:
+              'granularity=month only: one point per calendar month of the zone that the period touches; the first and last count only the days inside the period',
             items: {
               type: 'object',
               additionalProperties: false,
@@ -298,7 +317,10 @@ const Problem = {
         type: 'object',
         additionalProperties: false,
         required: ['field', 'detail'],
-        properties: { field: { type: 'string', description: 'e.g. Entries[3].Usage' }, detail: { type: 'string', description: 'The rule it breaks' } },
+        properties: {
+          field: { type: 'string', description: 'e.g. Entries[3].Usage' },
+          detail: { type: 'string', description: 'The rule it breaks' },
+        },
       },
     },
   },

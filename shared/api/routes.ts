@@ -273,7 +273,7 @@ export const routes: readonly Route[] = [
       tag: 'Usage',
       summary: 'Record up to 100 usage entries',
       description:
-        'Each entry is as in `POST /api/v2/usage/meters`, plus an optional `Identifier` (1–255 visible ASCII characters): the entry\'s idempotency key, in the same space as the Idempotency-Key header and kept 7 days. A repeated Identifier, in this batch or a later one, counts once and answers the original entry with `Replayed: true`; the same Identifier with different fields is 422. Every entry is checked first: any invalid entry is 422 naming each one (`Entries[3].Usage`, all of them in `errors`) and nothing is written. A 5xx may leave part of the batch written: send it again, and entries with an Identifier count once.',
+        "Each entry is as in `POST /api/v2/usage/meters`, plus an optional `Identifier` (1–255 visible ASCII characters): the entry's idempotency key, in the same space as the Idempotency-Key header and kept 7 days. A repeated Identifier, in this batch or a later one, counts once and answers the original entry with `Replayed: true`; the same Identifier with different fields is 422. Every entry is checked first: any invalid entry is 422 naming each one (`Entries[3].Usage`, all of them in `errors`) and nothing is written. A 5xx may leave part of the batch written: send it again, and entries with an Identifier count once.",
       success: {
         status: 201,
         description: 'Every entry in the order sent: recorded, or the original entry of a repeated Identifier',
@@ -294,7 +294,7 @@ export const routes: readonly Route[] = [
       tag: 'Usage',
       summary: 'Void a usage entry',
       description:
-        'Takes one entry of the calling operator (built-in ones included) back out of every total, in one transaction, and marks it `VoidedAt`; the entry is kept. Voiding a voided entry answers it unchanged. Takes no body. An ID that is not one of the operator\'s entries is 404.',
+        "Takes one entry of the calling operator (built-in ones included) back out of every total, in one transaction, and marks it `VoidedAt`; the entry is kept. Voiding a voided entry answers it unchanged. Takes no body. An ID that is not one of the operator's entries is 404.",
       success: { status: 200, description: 'The voided entry', data: 'VoidedUsageEntry', example: { ...usageEntry, VoidedAt: 1773150000 } },
       errors: [404],
     },

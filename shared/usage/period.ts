@@ -20,7 +20,11 @@ export interface Interval {
 
 /** One point of a series and how the answer labels it. */
 export type SeriesPoint = Interval &
-  ({ granularity: 'hour'; label: { Start: string; Timestamp: number } } | { granularity: 'day'; label: { Date: string } } | { granularity: 'month'; label: { Month: string } });
+  (
+    | { granularity: 'hour'; label: { Start: string; Timestamp: number } }
+    | { granularity: 'day'; label: { Date: string } }
+    | { granularity: 'month'; label: { Month: string } }
+  );
 
 export interface SummaryPeriod extends Interval {
   from: string;
@@ -34,7 +38,8 @@ const midnight = (date: string, timeZone: string): number => zonedInstant(date, 
 
 function checkTimeZone(requestedZone: string): string {
   const timeZone = canonicalTimeZone(requestedZone);
-  if (!timeZone) throw new ValidationError(`must be an IANA time zone name such as Europe/Lisbon; '${requestedZone}' is not one`, { field: 'tz' });
+  if (!timeZone)
+    throw new ValidationError(`must be an IANA time zone name such as Europe/Lisbon; '${requestedZone}' is not one`, { field: 'tz' });
   return timeZone;
 }
 
@@ -70,7 +75,9 @@ function monthPoints(days: { date: string; start: number; end: number }[]): Seri
 export function summaryPeriod(from: string, to: string, requestedZone = 'UTC', granularity?: Granularity): SummaryPeriod {
   const span = checkDayRange({ name: 'from', date: from }, { name: 'to', date: to }, MAX_SUMMARY_DAYS);
   if (granularity === 'hour' && span + 1 > MAX_HOURLY_DAYS) {
-    throw new ValidationError(`may be 'hour' for ranges of at most ${MAX_HOURLY_DAYS} days; this one spans ${span + 1}`, { field: 'granularity' });
+    throw new ValidationError(`may be 'hour' for ranges of at most ${MAX_HOURLY_DAYS} days; this one spans ${span + 1}`, {
+      field: 'granularity',
+    });
   }
   const timeZone = checkTimeZone(requestedZone);
   const boundaries = Array.from({ length: span + 2 }, (_, i) => midnight(addDays(from, i), timeZone));

@@ -38,7 +38,9 @@ export async function rebuildUsageAggregates(operatorId: string): Promise<Rebuil
       events,
     }));
     const kept = new Set(rebuilt.map((row) => `${row.level}|${row.bucket}|${row.meter}`));
-    const stale = (await Promise.all(LEVELS.map((level) => listAggregates(operatorId, shard, level)))).flat().filter((row) => !kept.has(`${row.level}|${row.bucket}|${row.meter}`));
+    const stale = (await Promise.all(LEVELS.map((level) => listAggregates(operatorId, shard, level))))
+      .flat()
+      .filter((row) => !kept.has(`${row.level}|${row.bucket}|${row.meter}`));
     await putAggregates(operatorId, shard, rebuilt);
     await deleteAggregates(operatorId, shard, stale);
     report.aggregates += rebuilt.length;

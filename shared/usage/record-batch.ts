@@ -27,11 +27,16 @@ const inputOf = ({ Meter, Usage, ExtraInfo, OccurredAt }: BatchEntryInput): Usag
  * DynamoDB allows. A failure part-way leaves some transactions written:
  * sending the batch again completes it, and entries with an Identifier count once.
  */
-export async function recordUsageBatch(operatorId: string, entries: BatchEntryInput[], clock: Clock = systemClock): Promise<BatchEntryResult[]> {
+export async function recordUsageBatch(
+  operatorId: string,
+  entries: BatchEntryInput[],
+  clock: Clock = systemClock,
+): Promise<BatchEntryResult[]> {
   const violations = entries.flatMap((entry, i) => usageInputViolations(entry, { prefix: `Entries[${i}].` }));
   const pending: PendingEntry[] = entries.map((entry, i) => ({
     input: inputOf(entry),
-    idempotency: entry.Identifier === undefined ? undefined : idempotencyOf(entry.Identifier, inputOf(entry), 'client', `Entries[${i}].Identifier`),
+    idempotency:
+      entry.Identifier === undefined ? undefined : idempotencyOf(entry.Identifier, inputOf(entry), 'client', `Entries[${i}].Identifier`),
   }));
   // An Identifier repeated inside the batch counts once: later entries answer the first one's entry.
   const firstWith = new Map<string, number>();
@@ -50,7 +55,10 @@ export async function recordUsageBatch(operatorId: string, entries: BatchEntryIn
   if (violations.length) throw batchInvalid(violations);
 
   const keyed = [...firstWith.values()].map((i) => pending[i]);
-  const existing = await getIdempotencyRecords(operatorId, keyed.map((entry) => entry.idempotency!));
+  const existing = await getIdempotencyRecords(
+    operatorId,
+    keyed.map((entry) => entry.idempotency!),
+  );
   const now = clock();
   for (const entry of keyed) {
     const record = existing.get(entry.idempotency!.keyHash);

@@ -24,7 +24,12 @@ export interface PendingEntry {
 }
 
 /** The idempotency key of an input: one scheme for the Idempotency-Key header, batch Identifiers and platform event IDs. */
-export const idempotencyOf = (key: string, input: UsageInput, origin: IdempotencyOrigin, field: string): NonNullable<PendingEntry['idempotency']> => ({
+export const idempotencyOf = (
+  key: string,
+  input: UsageInput,
+  origin: IdempotencyOrigin,
+  field: string,
+): NonNullable<PendingEntry['idempotency']> => ({
   origin,
   keyHash: hashIdempotencyKey(key),
   requestHash: requestHash({ Meter: input.Meter, Usage: input.Usage, ExtraInfo: input.ExtraInfo, OccurredAt: input.OccurredAt }),
@@ -82,9 +87,14 @@ async function writeGroup(operatorId: string, group: PendingEntry[], clock: Cloc
     } catch (error) {
       const cancellation = transactionCancellation(error);
       if (!cancellation) throw error;
-      const keyTaken = open.filter((_, i) => positions[i].idempotency !== undefined && cancellation.conditionFailed(positions[i].idempotency!));
+      const keyTaken = open.filter(
+        (_, i) => positions[i].idempotency !== undefined && cancellation.conditionFailed(positions[i].idempotency!),
+      );
       const idTaken = open.some((_, i) => cancellation.conditionFailed(positions[i].entry));
-      const records = await getIdempotencyRecords(operatorId, keyTaken.map((pending) => pending.idempotency!));
+      const records = await getIdempotencyRecords(
+        operatorId,
+        keyTaken.map((pending) => pending.idempotency!),
+      );
       for (const pending of keyTaken) {
         const existing = records.get(pending.idempotency!.keyHash);
         // A record that expired since the write was tried is gone: the next attempt records afresh.

@@ -38,16 +38,21 @@ export async function writeTransaction(input: TransactWriteCommandInput): Promis
 const BATCH_GET_LIMIT = 100;
 const BATCH_WRITE_LIMIT = 25;
 
-const chunks = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const chunks = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /** The idempotency records of many keys at once (consistent reads), by key hash; keys without a record are absent. */
 export async function getIdempotencyRecords(operatorId: string, refs: IdempotencyKeyRef[]): Promise<Map<string, IdempotencyRecordItem>> {
   const found = new Map<string, IdempotencyRecordItem>();
   for (const part of chunks(refs, BATCH_GET_LIMIT)) {
-    let keys: Record<string, unknown>[] = part.map(({ origin, keyHash }) => ({ ...usageKeys.idempotencyRecord(operatorId, origin, keyHash) }));
+    let keys: Record<string, unknown>[] = part.map(({ origin, keyHash }) => ({
+      ...usageKeys.idempotencyRecord(operatorId, origin, keyHash),
+    }));
     await retrying('Reading usage idempotency records', async () => {
       const output = await documentClient().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'PK, Entry, RequestHash, ExpiresAt' } } }),
+        new BatchGetCommand({
+          RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'PK, Entry, RequestHash, ExpiresAt' } },
+        }),
       );
       for (const item of output.Responses?.[tableName()] ?? []) {
         // The key hash is the last segment of the partition key.
@@ -231,6 +236,8 @@ export async function putAggregates(operatorId: string, shard: number, rows: Agg
 
 export async function deleteAggregates(operatorId: string, shard: number, rows: AggregateRow[]): Promise<void> {
   await batchWrite(
-    rows.map((row) => ({ DeleteRequest: { Key: usageKeys.aggregate(operatorId, shard, row.level, row.bucket, row.meter) satisfies ItemKey } })),
+    rows.map((row) => ({
+      DeleteRequest: { Key: usageKeys.aggregate(operatorId, shard, row.level, row.bucket, row.meter) satisfies ItemKey },
+    })),
   );
 }

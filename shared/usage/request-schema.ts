@@ -18,7 +18,11 @@ import {
 const entryProperties = {
   Meter: { type: 'string', pattern: METER_PATTERN, errorMessage: METER_RULE },
   Usage: { type: 'number', exclusiveMinimum: 0, maximum: MAX_USAGE, errorMessage: USAGE_RULE },
-  ExtraInfo: { type: 'string', maxLength: MAX_EXTRA_INFO_LENGTH, errorMessage: `must be a string of at most ${MAX_EXTRA_INFO_LENGTH} characters` },
+  ExtraInfo: {
+    type: 'string',
+    maxLength: MAX_EXTRA_INFO_LENGTH,
+    errorMessage: `must be a string of at most ${MAX_EXTRA_INFO_LENGTH} characters`,
+  },
   OccurredAt: {
     type: 'integer',
     minimum: 0,

@@ -76,13 +76,17 @@ function sumCells(cover: Cell[], cells: Map<string, Map<string, Amount>>): Map<s
   for (const { level, bucket, sign } of cover) {
     for (const [meter, amount] of cells.get(`${level}|${bucket}`) ?? []) {
       const sum = sums.get(meter) ?? { usage: ZERO, events: 0 };
-      sums.set(meter, { usage: addDecimals(sum.usage, sign === 1 ? amount.usage : negateDecimal(amount.usage)), events: sum.events + sign * amount.events });
+      sums.set(meter, {
+        usage: addDecimals(sum.usage, sign === 1 ? amount.usage : negateDecimal(amount.usage)),
+        events: sum.events + sign * amount.events,
+      });
     }
   }
   return sums;
 }
 
-const byTotalThenName = (a: [string, Amount], b: [string, Amount]) => compareDecimals(b[1].usage, a[1].usage) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+const byTotalThenName = (a: [string, Amount], b: [string, Amount]) =>
+  compareDecimals(b[1].usage, a[1].usage) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 const SERIES_FIELD = { hour: 'Hours', day: 'Days', month: 'Months' } as const;
 

@@ -43,7 +43,10 @@ export const aggregateKeysOf = (entry: Pick<UsageEntry, 'Meter' | 'OccurredAt'>)
   LEVELS.map((level) => incrementKey(level, bucketOf(level, entry.OccurredAt), entry.Meter));
 
 /** What entries add to each aggregate, summed exactly: entries of one meter and hour share one increment. */
-export function aggregateIncrements(entries: { Meter: string; OccurredAt: number; Usage: number | string }[], sign: 1 | -1 = 1): Increment[] {
+export function aggregateIncrements(
+  entries: { Meter: string; OccurredAt: number; Usage: number | string }[],
+  sign: 1 | -1 = 1,
+): Increment[] {
   const increments = new Map<string, Increment>();
   for (const entry of entries) {
     const usage = parseDecimal(String(entry.Usage));

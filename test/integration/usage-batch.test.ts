@@ -15,7 +15,12 @@ beforeAll(async () => {
 afterAll(() => host.close());
 
 const entries = (day: string, count: number, stem: string) =>
-  Array.from({ length: count }, (_, i) => ({ Meter: `m-${i % 3}`, Usage: [0.1, 0.15, 0.2, 0.25, 0.3][i % 5], OccurredAt: at(day, `${String(i % 24).padStart(2, '0')}:30:00`), Identifier: `${stem}-${i}` }));
+  Array.from({ length: count }, (_, i) => ({
+    Meter: `m-${i % 3}`,
+    Usage: [0.1, 0.15, 0.2, 0.25, 0.3][i % 5],
+    OccurredAt: at(day, `${String(i % 24).padStart(2, '0')}:30:00`),
+    Identifier: `${stem}-${i}`,
+  }));
 
 function expectProblem(response: Awaited<ReturnType<HttpClient>>, status: number, detail: RegExp) {
   expect(response.status).toBe(status);
@@ -107,14 +112,29 @@ describe('POST /api/v2/usage/meters/batch', () => {
       [{}, /'Entries' is required/],
       [{ Entries: [{ ...valid(0), Identifier: '' }] }, /'Entries\[0\]\.Identifier' must be 1 to 255 visible ASCII/],
       [{ Entries: [{ ...valid(0), Identifier: 'has space' }] }, /'Entries\[0\]\.Identifier'/],
-      [{ Entries: [valid(0), valid(1), { ...valid(0), Usage: 2 }] }, /'Entries\[2\]\.Identifier' repeats the Identifier of Entries\[0\] with different fields/],
+      [
+        { Entries: [valid(0), valid(1), { ...valid(0), Usage: 2 }] },
+        /'Entries\[2\]\.Identifier' repeats the Identifier of Entries\[0\] with different fields/,
+      ],
     ];
     for (const [body, detail] of cases) expectProblem(await request('POST', BATCH, { key: operator.key, body }), 422, detail);
 
     const tooLarge = JSON.stringify({ Entries: [{ ...valid(0), ExtraInfo: 'x'.repeat(6 * 1024 * 1024) }] });
-    expectProblem(await request('POST', BATCH, { key: operator.key, rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }), 413, /too large/);
-    expectProblem(await request('POST', BATCH, { key: operator.key, rawBody: '{"Entries":[', headers: { 'Content-Type': 'application/json' } }), 400, /not valid JSON/);
-    expectProblem(await request('POST', BATCH, { key: operator.key, rawBody: '{"Entries":[]}', headers: { 'Content-Type': 'text/plain' } }), 415, /Content-Type/);
+    expectProblem(
+      await request('POST', BATCH, { key: operator.key, rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
+      413,
+      /too large/,
+    );
+    expectProblem(
+      await request('POST', BATCH, { key: operator.key, rawBody: '{"Entries":[', headers: { 'Content-Type': 'application/json' } }),
+      400,
+      /not valid JSON/,
+    );
+    expectProblem(
+      await request('POST', BATCH, { key: operator.key, rawBody: '{"Entries":[]}', headers: { 'Content-Type': 'text/plain' } }),
+      415,
+      /Content-Type/,
+    );
 
     expect((await usage.summary(`from=${day}&to=${day}`)).Meters).toEqual([]);
   });

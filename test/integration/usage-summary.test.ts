@@ -78,7 +78,10 @@ describe('usage summaries against the entries', () => {
       for (const day of meter.Days!) {
         const start = zonedInstant(day.Date, '00:00', tz) / 1000;
         const end = zonedInstant(addDays(day.Date, 1), '00:00', tz) / 1000;
-        expect([day.Usage, day.Events]).toEqual([expected(start, end)[meter.Meter]?.usage ?? 0, expected(start, end)[meter.Meter]?.events ?? 0]);
+        expect([day.Usage, day.Events]).toEqual([
+          expected(start, end)[meter.Meter]?.usage ?? 0,
+          expected(start, end)[meter.Meter]?.events ?? 0,
+        ]);
       }
     }
     for (const meter of monthly.summary.Meters) {
@@ -98,11 +101,18 @@ describe('usage summaries against the entries', () => {
   });
 
   it('gives one point per hour with granularity=hour, in the zone, for up to 7 days', async () => {
-    const { summary } = await summarizeUsage(operator.operatorId, { from: '2026-03-26', to: '2026-04-01', tz: 'Europe/Lisbon', granularity: 'hour' });
+    const { summary } = await summarizeUsage(operator.operatorId, {
+      from: '2026-03-26',
+      to: '2026-04-01',
+      tz: 'Europe/Lisbon',
+      granularity: 'hour',
+    });
     const hours = summary.Meters[0].Hours!;
     // Seven days with the spring-forward day: 7 × 24 - 1 hours.
     expect(hours).toHaveLength(7 * 24 - 1);
-    expect(hours[0]).toEqual(expect.objectContaining({ Start: '2026-03-26T00:00:00+00:00', Timestamp: Date.parse('2026-03-26T00:00:00Z') / 1000 }));
+    expect(hours[0]).toEqual(
+      expect.objectContaining({ Start: '2026-03-26T00:00:00+00:00', Timestamp: Date.parse('2026-03-26T00:00:00Z') / 1000 }),
+    );
     expect(hours[hours.length - 1].Start).toBe('2026-04-01T23:00:00+01:00');
     for (const meter of summary.Meters) {
       for (const hour of meter.Hours!) {
@@ -123,7 +133,11 @@ describe('what a summary reads', () => {
     const load = async (perCell: number) => {
       for (let round = 0; round < perCell; round += 1) {
         for (let day = 0; day < 31; day += 4) {
-          const batch = Array.from({ length: 100 }, (_, i) => ({ Meter: METERS[i % 3], Usage: 0.5, OccurredAt: start + (day + (i % 4)) * 86_400 + (i % 24) * 3600 }));
+          const batch = Array.from({ length: 100 }, (_, i) => ({
+            Meter: METERS[i % 3],
+            Usage: 0.5,
+            OccurredAt: start + (day + (i % 4)) * 86_400 + (i % 24) * 3600,
+          }));
           await recordUsageBatch(fresh.operatorId, batch);
         }
       }

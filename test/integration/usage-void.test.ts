@@ -32,10 +32,21 @@ describe('POST /api/v2/usage/meters/{ID}/void', () => {
     const before = Math.floor(Date.now() / 1000);
     const voided = await usage.voidEntry(second.ID);
     expect(voided.status).toBe(200);
-    expect(voided.json.data).toEqual({ ID: second.ID, Meter: 'calls', Usage: 0.2, OccurredAt: at(day, '10:15:00'), VoidedAt: expect.any(Number) });
+    expect(voided.json.data).toEqual({
+      ID: second.ID,
+      Meter: 'calls',
+      Usage: 0.2,
+      OccurredAt: at(day, '10:15:00'),
+      VoidedAt: expect.any(Number),
+    });
     expect(voided.json.data.VoidedAt).toBeGreaterThanOrEqual(before);
 
-    for (const query of [`from=${day}&to=${day}`, `from=${day}&to=${day}&granularity=hour`, `from=2026-06-01&to=2026-07-31&granularity=month`, `from=2025-07-01&to=2026-06-30`]) {
+    for (const query of [
+      `from=${day}&to=${day}`,
+      `from=${day}&to=${day}&granularity=hour`,
+      `from=2026-06-01&to=2026-07-31&granularity=month`,
+      `from=2025-07-01&to=2026-06-30`,
+    ]) {
       const summary = await usage.summary(query);
       expect(summary.Meters.map((meter: any) => [meter.Meter, meter.TotalUsage, meter.EventCount])).toEqual([
         ['storage', 5, 1],
@@ -44,7 +55,9 @@ describe('POST /api/v2/usage/meters/{ID}/void', () => {
       expectSummaryInvariants(summary);
     }
     const hourly = (await usage.summary(`from=${day}&to=${day}&granularity=hour`)).Meters.find((meter: any) => meter.Meter === 'calls');
-    expect(hourly.Hours.filter((hour: any) => hour.Events).map((hour: any) => [hour.Start, hour.Usage])).toEqual([[`${day}T09:00:00+00:00`, 0.1]]);
+    expect(hourly.Hours.filter((hour: any) => hour.Events).map((hour: any) => [hour.Start, hour.Usage])).toEqual([
+      [`${day}T09:00:00+00:00`, 0.1],
+    ]);
 
     const again = await usage.voidEntry(second.ID);
     expect(again.status).toBe(200);
@@ -70,7 +83,15 @@ describe('POST /api/v2/usage/meters/{ID}/void', () => {
     const usages = [0.1, 0.2, 0.3, 0.000001, 7, 123456.789012, 0.7];
     const meters = ['alpha', 'beta', 'gamma'];
     const recorded = (
-      await usage.batch(usages.flatMap((amount, i) => meters.map((meter, j) => ({ Meter: meter, Usage: amount, OccurredAt: at(day, `${String((i * 3 + j) % 24).padStart(2, '0')}:05:00`) }))))
+      await usage.batch(
+        usages.flatMap((amount, i) =>
+          meters.map((meter, j) => ({
+            Meter: meter,
+            Usage: amount,
+            OccurredAt: at(day, `${String((i * 3 + j) % 24).padStart(2, '0')}:05:00`),
+          })),
+        ),
+      )
     ).json.data.Entries;
     // Void every beta entry and the gamma entries of 0.1 and 7; record beta's 0.3 again.
     const toVoid = recorded.filter((entry: any) => entry.Meter === 'beta' || (entry.Meter === 'gamma' && [0.1, 7].includes(entry.Usage)));
@@ -86,7 +107,9 @@ describe('POST /api/v2/usage/meters/{ID}/void', () => {
     ]);
     expect(summary.Totals).toEqual({ Usage: 246923.378026, Events: 13 });
     expectSummaryInvariants(summary);
-    const betaHours = (await usage.summary(`from=${day}&to=${day}&granularity=hour`)).Meters.find((meter: any) => meter.Meter === 'beta').Hours;
+    const betaHours = (await usage.summary(`from=${day}&to=${day}&granularity=hour`)).Meters.find(
+      (meter: any) => meter.Meter === 'beta',
+    ).Hours;
     expect(betaHours.filter((hour: any) => hour.Events).map((hour: any) => hour.Start)).toEqual([`${day}T23:00:00+00:00`]);
     // Voiding beta's new entry too leaves beta with nothing: it disappears from the summary.
     expect((await usage.voidEntry(again.json.data.ID)).status).toBe(200);
@@ -98,7 +121,11 @@ describe('POST /api/v2/usage/meters/{ID}/void', () => {
 
   it('voids built-in entries too', async () => {
     const day = '2026-06-13';
-    const { entry } = await recordUsage(operator.operatorId, { Meter: 'order-completed', Usage: 1, OccurredAt: at(day) }, { builtIn: true, idempotencyKey: 'evt-void-1' });
+    const { entry } = await recordUsage(
+      operator.operatorId,
+      { Meter: 'order-completed', Usage: 1, OccurredAt: at(day) },
+      { builtIn: true, idempotencyKey: 'evt-void-1' },
+    );
     expect((await usage.summary(`from=${day}&to=${day}`)).Totals.Events).toBe(1);
     expect((await usage.voidEntry(entry.ID)).status).toBe(200);
     expect((await usage.summary(`from=${day}&to=${day}`)).Meters).toEqual([]);
@@ -106,7 +133,8 @@ describe('POST /api/v2/usage/meters/{ID}/void', () => {
 
   it('answers 404 for an unknown entry or another operator’s, 400 for a malformed ID, 403 without usage:write', async () => {
     const stranger = await createTestOperator(undefined, { stem: 'usage-void-other' });
-    const theirs = (await usageClient(request, stranger).batch([{ Meter: 'theirs', Usage: 1, OccurredAt: at('2026-06-14') }])).json.data.Entries[0];
+    const theirs = (await usageClient(request, stranger).batch([{ Meter: 'theirs', Usage: 1, OccurredAt: at('2026-06-14') }])).json.data
+      .Entries[0];
     for (const id of [theirs.ID, 1, 9_007_199_254_740_991]) {
       const response = await usage.voidEntry(id);
       expect(response.status).toBe(404);

@@ -88,7 +88,11 @@ describe('POST /api/v2/usage/meters', () => {
     ];
     for (const [body, detail] of cases) expectProblem(await record(operator, body), 422, detail);
     // 1e400 is Infinity to a JSON parser: too large, not a number to store.
-    const infinite = await request('POST', METERS, { key: operator.key, rawBody: `{"Meter":"bad-input","Usage":1e400}`, headers: { 'Content-Type': 'application/json' } });
+    const infinite = await request('POST', METERS, {
+      key: operator.key,
+      rawBody: `{"Meter":"bad-input","Usage":1e400}`,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expectProblem(infinite, 422, /'Usage'/);
     expectProblem(await record(operator, valid, { 'Idempotency-Key': 'x'.repeat(256) }), 422, /Idempotency-Key/);
 
@@ -99,9 +103,17 @@ describe('POST /api/v2/usage/meters', () => {
   });
 
   it('answers 415 without a JSON content type and 400 for malformed JSON', async () => {
-    const wrongType = await request('POST', METERS, { key: operator.key, rawBody: '{"Meter":"m","Usage":1}', headers: { 'Content-Type': 'text/plain' } });
+    const wrongType = await request('POST', METERS, {
+      key: operator.key,
+      rawBody: '{"Meter":"m","Usage":1}',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(wrongType.status).toBe(415);
-    const malformed = await request('POST', METERS, { key: operator.key, rawBody: '{"Meter":', headers: { 'Content-Type': 'application/json' } });
+    const malformed = await request('POST', METERS, {
+      key: operator.key,
+      rawBody: '{"Meter":',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
   });
 
@@ -181,7 +193,13 @@ describe('GET /api/v2/usage/meters', () => {
     const response = await summary(operator, `from=${day}&to=${addDays(day, 1)}`);
     expect(response.status).toBe(200);
     expect(response.json.data).toEqual({
-      Period: { From: day, To: addDays(day, 1), FromTimestamp: at(day, '00:00:00'), ToTimestamp: at(addDays(day, 1), '23:59:59'), TimeZone: 'UTC' },
+      Period: {
+        From: day,
+        To: addDays(day, 1),
+        FromTimestamp: at(day, '00:00:00'),
+        ToTimestamp: at(addDays(day, 1), '23:59:59'),
+        TimeZone: 'UTC',
+      },
       Totals: { Usage: 9.3, Events: 14 },
       Meters: [
         { Meter: 'big', TotalUsage: 7, EventCount: 1 },
@@ -259,7 +277,9 @@ describe('summary cost', () => {
     const occurredAt = at(day, '10:15:00');
     const recordMany = async (count: number) => {
       for (let i = 0; i < count; i += 10) {
-        await Promise.all(Array.from({ length: Math.min(10, count - i) }, () => record(operator, { Meter: 'hot', Usage: 0.01, OccurredAt: occurredAt })));
+        await Promise.all(
+          Array.from({ length: Math.min(10, count - i) }, () => record(operator, { Meter: 'hot', Usage: 0.01, OccurredAt: occurredAt })),
+        );
       }
     };
     await recordMany(20);

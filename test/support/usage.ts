@@ -23,7 +23,9 @@ export function expectSummaryInvariants(summary: any): void {
   const cents = (value: number) => Math.round(value * 1e6);
   expect(cents(summary.Totals.Usage)).toBe(summary.Meters.reduce((sum: number, meter: any) => sum + cents(meter.TotalUsage), 0));
   expect(summary.Totals.Events).toBe(summary.Meters.reduce((sum: number, meter: any) => sum + meter.EventCount, 0));
-  const order = [...summary.Meters].sort((a: any, b: any) => b.TotalUsage - a.TotalUsage || (a.Meter < b.Meter ? -1 : a.Meter > b.Meter ? 1 : 0));
+  const order = [...summary.Meters].sort(
+    (a: any, b: any) => b.TotalUsage - a.TotalUsage || (a.Meter < b.Meter ? -1 : a.Meter > b.Meter ? 1 : 0),
+  );
   expect(summary.Meters.map((meter: any) => meter.Meter)).toEqual(order.map((meter: any) => meter.Meter));
   for (const meter of summary.Meters) {
     expect(meter.EventCount).toBeGreaterThan(0);

@@ -24,7 +24,11 @@ describe('usage IDs', () => {
 describe('aggregate buckets', () => {
   it('name and start the UTC hour, day and month of an instant', () => {
     const instant = utc('2026-05-31T13:59:59Z');
-    expect([bucketOf('hour', instant), bucketOf('day', instant), bucketOf('month', instant)]).toEqual(['2026-05-31T13', '2026-05-31', '2026-05']);
+    expect([bucketOf('hour', instant), bucketOf('day', instant), bucketOf('month', instant)]).toEqual([
+      '2026-05-31T13',
+      '2026-05-31',
+      '2026-05',
+    ]);
     expect(bucketStart('hour', '2026-05-31T13')).toBe(utc('2026-05-31T13:00:00Z'));
     expect(bucketStart('month', '2026-05')).toBe(utc('2026-05-01T00:00:00Z'));
     expect(nextStart('month', utc('2026-12-01T00:00:00Z'))).toBe(utc('2027-01-01T00:00:00Z'));
@@ -51,11 +55,17 @@ describe('covers', () => {
     // 22 October to 21 November: the last 10 days of October, November, less its last 9 days.
     const month = cover({ start: utc('2026-10-22T00:00:00Z'), end: utc('2026-11-22T00:00:00Z') });
     expect(month).toHaveLength(20);
-    expect(month.filter((cell) => cell.sign < 0).map((cell) => cell.bucket)).toEqual(Array.from({ length: 9 }, (_, i) => `2026-11-${22 + i}`));
+    expect(month.filter((cell) => cell.sign < 0).map((cell) => cell.bucket)).toEqual(
+      Array.from({ length: 9 }, (_, i) => `2026-11-${22 + i}`),
+    );
     // A day of a zone one hour ahead of UTC in summer: the hour before UTC midnight, and the UTC day less its last hour.
-    expect(show(cover({ start: utc('2026-07-09T23:00:00Z'), end: utc('2026-07-10T23:00:00Z') }))).toBe('+2026-07-09T23 +2026-07-10 -2026-07-10T23');
+    expect(show(cover({ start: utc('2026-07-09T23:00:00Z'), end: utc('2026-07-10T23:00:00Z') }))).toBe(
+      '+2026-07-09T23 +2026-07-10 -2026-07-10T23',
+    );
     // A few hours inside one day stay hours.
-    expect(show(cover({ start: utc('2026-07-10T10:00:00Z'), end: utc('2026-07-10T13:00:00Z') }))).toBe('+2026-07-10T10 +2026-07-10T11 +2026-07-10T12');
+    expect(show(cover({ start: utc('2026-07-10T10:00:00Z'), end: utc('2026-07-10T13:00:00Z') }))).toBe(
+      '+2026-07-10T10 +2026-07-10T11 +2026-07-10T12',
+    );
     // A year: twelve months and nine days at each edge.
     expect(cover({ start: utc('2025-11-22T00:00:00Z'), end: utc('2026-11-22T00:00:00Z') })).toHaveLength(30);
   });
@@ -80,7 +90,10 @@ describe('summary periods', () => {
     const period = summaryPeriod('2026-05-01', '2026-05-02');
     expect([period.start, period.end]).toEqual([utc('2026-05-01T00:00:00Z'), utc('2026-05-03T00:00:00Z')]);
     expect(period.points).toEqual([]);
-    expect(summaryPeriod('2026-05-01', '2026-05-02', 'UTC', 'day').points.map((point) => point.label)).toEqual([{ Date: '2026-05-01' }, { Date: '2026-05-02' }]);
+    expect(summaryPeriod('2026-05-01', '2026-05-02', 'UTC', 'day').points.map((point) => point.label)).toEqual([
+      { Date: '2026-05-01' },
+      { Date: '2026-05-02' },
+    ]);
   });
 
   it('cut at a zone’s midnights, DST days included, into hours, days or months', () => {

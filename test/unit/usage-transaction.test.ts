@@ -13,13 +13,37 @@ describe('the transactions of usage metering', () => {
 
   it('record entries of one shard and add them up once per aggregate, exactly', () => {
     const key = idempotencyOf('k-1', { Meter: 'api-calls', Usage: 0.1 }, 'client', 'Idempotency-Key');
-    const { input, positions } = recordEntriesTransaction('acme', 3, [{ ...entry(11, 0.1, '2026-06-01T09:10:00Z'), idempotency: key }, entry(12, 0.2, '2026-06-01T09:50:00Z'), entry(13, 1, '2026-06-02T00:00:00Z')], now);
+    const { input, positions } = recordEntriesTransaction(
+      'acme',
+      3,
+      [
+        { ...entry(11, 0.1, '2026-06-01T09:10:00Z'), idempotency: key },
+        entry(12, 0.2, '2026-06-01T09:50:00Z'),
+        entry(13, 1, '2026-06-02T00:00:00Z'),
+      ],
+      now,
+    );
     const items = input.TransactItems ?? [];
     expect(positions).toEqual([{ idempotency: 0, entry: 1 }, { entry: 2 }, { entry: 3 }]);
-    expect(items[0].Put?.Item).toEqual(expect.objectContaining({ SK: 'IDEMPOTENCY', Entry: entry(11, 0.1, '2026-06-01T09:10:00Z').entry, ExpiresAt: utc('2026-06-08T10:30:00Z') }));
-    expect(items[1].Put?.Item).toEqual(expect.objectContaining({ PK: 'OP#acme#USAGE#ENTRIES#3', SK: 'ENTRY#0000000000000011', Usage: 0.1 }));
+    expect(items[0].Put?.Item).toEqual(
+      expect.objectContaining({
+        SK: 'IDEMPOTENCY',
+        Entry: entry(11, 0.1, '2026-06-01T09:10:00Z').entry,
+        ExpiresAt: utc('2026-06-08T10:30:00Z'),
+      }),
+    );
+    expect(items[1].Put?.Item).toEqual(
+      expect.objectContaining({ PK: 'OP#acme#USAGE#ENTRIES#3', SK: 'ENTRY#0000000000000011', Usage: 0.1 }),
+    );
     // Hour 09 once for both entries of that hour, the day and month once each, and the next day's three.
-    const increments = items.slice(4).map(({ Update }) => [Update?.Key?.PK, Update?.Key?.SK, String(Update?.ExpressionAttributeValues?.[':usage']), Update?.ExpressionAttributeValues?.[':events']]);
+    const increments = items
+      .slice(4)
+      .map(({ Update }) => [
+        Update?.Key?.PK,
+        Update?.Key?.SK,
+        String(Update?.ExpressionAttributeValues?.[':usage']),
+        Update?.ExpressionAttributeValues?.[':events'],
+      ]);
     expect(increments).toEqual([
       ['OP#acme#USAGE#AGGREGATES#3', 'HOUR#2026-06-01T09#api-calls', '0.3', 2],
       ['OP#acme#USAGE#DAYS#3', 'DAY#2026-06-01#api-calls', '0.3', 2],
@@ -31,10 +55,21 @@ describe('the transactions of usage metering', () => {
   });
 
   it('void an entry by marking it and taking it out of its three aggregates', () => {
-    const { TransactItems = [] } = voidEntryTransaction('acme', 5, { ID: 21, Meter: 'storage', Usage: 0.25, OccurredAt: utc('2026-06-01T23:59:59Z') }, utc('2026-06-03T00:00:00Z'));
+    const { TransactItems = [] } = voidEntryTransaction(
+      'acme',
+      5,
+      { ID: 21, Meter: 'storage', Usage: 0.25, OccurredAt: utc('2026-06-01T23:59:59Z') },
+      utc('2026-06-03T00:00:00Z'),
+    );
     expect(TransactItems[0].Update?.Key).toEqual({ PK: 'OP#acme#USAGE#ENTRIES#5', SK: 'ENTRY#0000000000000021' });
     expect(TransactItems[0].Update?.ExpressionAttributeValues).toEqual({ ':voidedAt': utc('2026-06-03T00:00:00Z') });
-    expect(TransactItems.slice(1).map(({ Update }) => [Update?.Key?.SK, String(Update?.ExpressionAttributeValues?.[':usage']), Update?.ExpressionAttributeValues?.[':events']])).toEqual([
+    expect(
+      TransactItems.slice(1).map(({ Update }) => [
+        Update?.Key?.SK,
+        String(Update?.ExpressionAttributeValues?.[':usage']),
+        Update?.ExpressionAttributeValues?.[':events'],
+      ]),
+    ).toEqual([
       ['HOUR#2026-06-01T23#storage', '-0.25', -1],
       ['DAY#2026-06-01#storage', '-0.25', -1],
       ['MONTH#2026-06#storage', '-0.25', -1],
