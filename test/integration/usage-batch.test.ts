@@ -1,6 +1,9 @@
 import type { LocalHost } from '../../lib/local/api-gateway';
 import { documentClient } from '../../shared/db/client';
-import { MAX_BATCH_ENTRIES } from '../../shared/usage/model';
+import { manualClock } from '../../shared/core/clock';
+import { IDEMPOTENCY_TTL_SECONDS, MAX_BATCH_ENTRIES } from '../../shared/usage/model';
+import { recordUsageBatch } from '../../shared/usage/record-batch';
+import { recordUsage } from '../../shared/usage/record-usage';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { at, BATCH, expectSummaryInvariants, usageClient } from '../support/usage';
 
@@ -185,6 +188,28 @@ describe('POST /api/v2/usage/meters/batch', () => {
     // 100 entries of 0.1, 0.15, 0.2, 0.25, 0.3 in turn: 20 of each, exactly 20.
     expect(complete.Totals.Usage).toBe(20);
     expectSummaryInvariants(complete);
+  });
+
+  it('remembers an Identifier for 7 days: live strictly before its ExpiresAt', async () => {
+    const day = '2026-05-07';
+    const clock = manualClock(new Date('2026-05-07T10:00:00Z'));
+    const entry = { Meter: 'expiry', Usage: 1, OccurredAt: at(day), Identifier: 'expiry-1' };
+    const [first] = await recordUsageBatch(operator.operatorId, [entry], clock);
+    clock.advance(IDEMPOTENCY_TTL_SECONDS * 1000 - 1000);
+    const [lastSecond] = await recordUsageBatch(operator.operatorId, [entry], clock);
+    expect(lastSecond).toEqual({ ...first, Replayed: true });
+    // At ExpiresAt the record is gone, whether or not DynamoDB's TTL has swept it: the entry is new, and its key is live again.
+    clock.advance(1000);
+    const [afterExpiry] = await recordUsageBatch(operator.operatorId, [{ ...entry, Usage: 2 }], clock);
+    expect(afterExpiry).toEqual(expect.objectContaining({ Usage: 2, Replayed: false }));
+    expect(afterExpiry.ID).not.toBe(first.ID);
+    const { entry: single, replayed } = await recordUsage(
+      operator.operatorId,
+      { Meter: 'expiry', Usage: 2, OccurredAt: at(day) },
+      { idempotencyKey: 'expiry-1', clock },
+    );
+    expect([single.ID, replayed]).toEqual([afterExpiry.ID, true]);
+    expect((await usage.summary(`from=${day}&to=${day}`)).Meters).toEqual([{ Meter: 'expiry', TotalUsage: 3, EventCount: 2 }]);
   });
 
   it('needs the usage:write scope', async () => {
