@@ -8,5 +8,5 @@ const path = {
 };
 
 export const handler = httpHandler<{ ID: string }>({ path }, async ({ caller, path }) =>
-  ok(await voidUsageEntry(caller.operatorId, Number(path.ID))),
+  ok(await voidUsageEntry(caller.operatorId, path.ID)),
 );

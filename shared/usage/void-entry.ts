@@ -14,7 +14,10 @@ import { voidEntryTransaction } from './usage-writes';
  * voiding again, or twice at once, answers the entry as voided and takes
  * nothing out twice.
  */
-export async function voidUsageEntry(operatorId: string, id: number, clock: Clock = systemClock): Promise<VoidedUsageEntry> {
+export async function voidUsageEntry(operatorId: string, idText: string, clock: Clock = systemClock): Promise<VoidedUsageEntry> {
+  const id = Number(idText);
+  // IDs are safe integers: a larger number names no entry (and would round onto another ID).
+  if (!Number.isSafeInteger(id)) throw new NotFoundError(`Usage entry ${idText} does not exist`);
   const shard = shardOf(id, AGGREGATE_SHARDS);
   return retrying('Voiding a usage entry', async () => {
     const stored = await getEntry(operatorId, shard, id);

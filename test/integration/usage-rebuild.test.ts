@@ -50,7 +50,7 @@ describe('npm run admin -- rebuild-usage-aggregates', () => {
         })),
       ),
     );
-    for (const entry of recorded.filter((_, i) => i % 9 === 0)) await voidUsageEntry(operator.operatorId, entry.ID);
+    for (const entry of recorded.filter((_, i) => i % 9 === 0)) await voidUsageEntry(operator.operatorId, String(entry.ID));
     const before = await summaries(operator.operatorId);
     expect(before[0].Totals.Events).toBe(recorded.length - Math.ceil(recorded.length / 9));
 

@@ -135,7 +135,7 @@ describe('POST /api/v2/usage/meters/{ID}/void', () => {
     const stranger = await createTestOperator(undefined, { stem: 'usage-void-other' });
     const theirs = (await usageClient(request, stranger).batch([{ Meter: 'theirs', Usage: 1, OccurredAt: at('2026-06-14') }])).json.data
       .Entries[0];
-    for (const id of [theirs.ID, 1, 9_007_199_254_740_991]) {
+    for (const id of [theirs.ID, 1, 9_007_199_254_740_991, '9007199254740993', '9999999999999999']) {
       const response = await usage.voidEntry(id);
       expect(response.status).toBe(404);
       expect(response.headers.get('content-type')).toBe('application/problem+json');
