@@ -63,6 +63,21 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
     };
     const monthEntry = () => entryIn(month.from, today, MONTH_METERS);
     const olderEntry = () => entryIn(year.from, month.from, YEAR_METERS);
+    /**
+     * Ingest as a metering client sends it: recent events, flushed in order, so the 100 entries of one batch
+     * request (and 100 successive single requests alike) fall in one hour of yesterday, on the 5 meters.
+     */
+    let recent = 0;
+    const recentEntry = (): Entry => {
+      const index = recent++;
+      const hour = Math.floor(index / MAX_BATCH_ENTRIES) % 24;
+      return {
+        Meter: MONTH_METERS[index % MONTH_METERS.length],
+        Usage: AMOUNTS[index % AMOUNTS.length],
+        OccurredAt: unix(month.to) + hour * 3600 + (index % 3600),
+        Identifier: `bench-recent-${index}`,
+      };
+    };
 
     /** Loads entries through the batch route, 100 per request, `concurrency` requests in flight. */
     const load = async (make: () => Entry, count: number): Promise<Stats> => {
@@ -95,13 +110,13 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
     const small = await measureSummary(`31 days × 5 meters after ${SMALL_LOAD.toLocaleString('en')} entries`, month);
 
     // Ingest: the single-entry route and the batch route at the same concurrency, with idempotency keys and without.
-    // Every entry lands in the same 31 days and counts toward the total.
+    // Every entry lands in the 31 days and counts toward the total.
     let single = 0;
     const singleRoute = async (keyed: boolean) =>
       summarise([
         await runCalls(
           () => {
-            const { Identifier, ...entry } = monthEntry();
+            const { Identifier, ...entry } = recentEntry();
             return http.post(METERS_PATH, entry, keyed ? { 'Idempotency-Key': `${Identifier}-single-${single++}` } : {});
           },
           options.singleEntries,
@@ -109,7 +124,7 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
         ),
       ]);
     const unkeyed = () => {
-      const entry = monthEntry();
+      const entry = recentEntry();
       delete entry.Identifier;
       return entry;
     };
@@ -118,7 +133,7 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
       {
         route: 'POST /api/v2/usage/meters/batch, Identifiers',
         entries: options.singleEntries * 10,
-        stats: await load(monthEntry, options.singleEntries * 10),
+        stats: await load(recentEntry, options.singleEntries * 10),
       },
       { route: 'POST /api/v2/usage/meters, no key', entries: options.singleEntries, stats: await singleRoute(false) },
       {
@@ -162,7 +177,10 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
       `p50 ratio, 366 days × 10 meters / 31 days × 5 meters, both after ${options.entries.toLocaleString('en')}: ${ratio(annual.stats.p50 / large.stats.p50)} (aim ≤ 2x)`,
     );
 
-    console.log(`\nIngest at concurrency ${options.concurrency} (requests in flight), the batch route with 100 entries per request`);
+    console.log(
+      `\nIngest at concurrency ${options.concurrency} (requests in flight), the batch route with 100 entries per request; ` +
+        'entries as a client flushes them, every 100 successive ones in one hour of yesterday, on 5 meters',
+    );
     printTable(
       ['route', 'requests', 'entries', 'p50 ms/request', 'entries/s'],
       ingest.map((row) => [row.route, row.stats.calls, row.entries, fixed(row.stats.p50), fixed(perSecond(row), 0)]),
