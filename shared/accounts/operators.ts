@@ -3,6 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { ConflictError, ValidationError } from '../http/errors';
+import { NotFoundError } from '../core/errors';
 import { isTimeZone } from '../core/calendar';
 
 export const OPERATOR_ID_PATTERN = /^[a-z0-9][a-z0-9-]{1,39}$/;
@@ -44,4 +45,11 @@ export async function createOperator(input: { OperatorID: string; Name: string; 
 export async function getOperator(operatorId: string): Promise<Operator | undefined> {
   const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.operator(operatorId) }));
   return Item as Operator | undefined;
+}
+
+/** The operator, or NotFoundError: the one check that an operator exists. */
+export async function requireOperator(operatorId: string): Promise<Operator> {
+  const operator = await getOperator(operatorId);
+  if (!operator) throw new NotFoundError(`Operator '${operatorId}' does not exist`);
+  return operator;
 }
