@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { bookingItem, idempotencyRecord } from '../../shared/booking/bookings';
-import { requestHash } from '../../shared/booking/idempotency';
-import { hashIdempotencyKey } from '../../shared/http/idempotency-key';
+import { bookingItem, idempotencyRecord } from '../../shared/booking/placement';
+
+import { hashIdempotencyKey, requestHash } from '../../shared/core/idempotency';
 import type { BookingRequest } from '../../shared/booking/model';
 import { newBookingReference } from '../../shared/booking/reference';
-import { bookingTransaction, type BookingWrite } from '../../shared/booking/booking-writes';
+import { bookingTransaction, type BookingWrite } from '../../shared/booking/transactions';
 import type { ProductItem } from '../../shared/catalog/model';
 import { getProduct } from '../../shared/catalog/repository';
 import { documentClient } from '../../shared/db/client';

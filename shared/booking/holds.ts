@@ -2,7 +2,7 @@ import { getProduct } from '../catalog/repository';
 import { config } from '../core/config';
 import { ValidationError } from '../core/errors';
 import { RETRY, retrying } from '../core/retry';
-import type { Caller } from '../http/caller';
+import type { Caller } from '../core/caller';
 import { deliveryFor, dispatch } from '../webhooks/events';
 import type { DeliveryItem } from '../webhooks/model';
 import { checkAnswers } from './answers';

@@ -1,5 +1,5 @@
 import { bookingKeys } from '../db/keys';
-import type { Caller } from '../http/caller';
+import type { Caller } from '../core/caller';
 import { ValidationError } from '../core/errors';
 import { addDays, zonedInstant } from '../core/calendar';
 import { checkDayRange } from '../core/day-range';

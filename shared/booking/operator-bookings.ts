@@ -1,7 +1,7 @@
 import { requireOperator } from '../accounts/operators';
 import { getProduct } from '../catalog/repository';
 import { config } from '../core/config';
-import { NotFoundError } from '../core/errors';
+import { NotFoundError, ValidationError } from '../core/errors';
 import { compileValidator } from '../core/validation';
 import { cancelBooking } from './cancellation';
 import { CHANNELS, type Booking, type BookingRequest, type OperatorChannel } from './model';
@@ -9,7 +9,7 @@ import { checkActivityId } from './partner-bookings';
 import { checkParticipants, place } from './placement';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
-import { bookingRequestProperties, bookingRequestRequired } from './request-schema';
+import { bookingRequestProperties, bookingRequestRequired, cancellationReasonSchema } from './request-schema';
 
 /** The operator's side of bookings: its own sales, and cancelling any booking of any channel. */
 
@@ -27,7 +27,7 @@ const validateOperatorBooking = compileValidator<OperatorBookingInput>(
       ...bookingRequestProperties,
     },
   },
-  { field: 'Field', whole: 'The booking' },
+  'The booking',
 );
 
 /**
@@ -52,7 +52,15 @@ export async function recordOperatorBooking(operatorId: string, input: unknown, 
  * any time (a storm, a broken boat, a no-show), with a reason the partner
  * sees. The partner who sold an `ota` booking is sent `booking.cancelled`.
  */
+const validateReason = compileValidator<string>(cancellationReasonSchema, 'Reason');
+
 export async function cancelOperatorBooking(operatorId: string, reference: string, reason: string, now: Date = config().clock()): Promise<Booking> {
+  try {
+    validateReason(reason);
+  } catch (error) {
+    // The HTTP body is checked by its schema first; this is for the admin CLI, which has none.
+    throw error instanceof ValidationError ? new ValidationError(error.message.replace(/^Reason /, ''), { field: 'Reason' }) : error;
+  }
   const read = async () => {
     const item = await getBooking(operatorId, normaliseReference(reference));
     if (!item) throw new NotFoundError(`No booking has reference '${reference}'`);

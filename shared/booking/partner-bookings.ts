@@ -4,7 +4,7 @@ import { timeslotStarted } from '../catalog/timeslot-start';
 import { config } from '../core/config';
 import { InvalidRequestError, NotFoundError, ValidationError } from '../core/errors';
 import { checkIdempotencyKey, hashIdempotencyKey, requestHash } from '../core/idempotency';
-import type { Caller } from '../http/caller';
+import type { Caller } from '../core/caller';
 import { cancelBooking } from './cancellation';
 import { TimeslotStartedError } from './errors';
 import { toBooking, type Booking, type BookingItem, type BookingRequest } from './model';

@@ -99,3 +99,11 @@ export const confirmationBody = {
     Answers: answersSchema,
   },
 } as const;
+
+export const cancellationReasonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 500,
+  pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$',
+  errorMessage: 'must be 1 to 500 characters, not all blank, without control characters',
+} as const;

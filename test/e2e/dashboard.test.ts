@@ -5,7 +5,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '../../dashboard/site';
 import type { LocalHost } from '../../lib/local/api-gateway';
-import { recordOperatorBooking } from '../../shared/booking/bookings';
+import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { addDays } from '../../shared/core/calendar';
 import { testCatalogue, tomorrow } from '../support/catalogue';
