@@ -8,15 +8,18 @@ import type { DeliveryMessage } from './model';
  * so a message lost or never sent costs a minute (the retry sweep queues
  * it again), never the event.
  */
-let client: SQSClient | undefined;
+let client: { sqs: SQSClient; endpoint?: string } | undefined;
 
 /** The local stand-in accepts any credentials; on Lambda the role's come from the default chain. */
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
+/** Created on first use; again only when the configured endpoint moves (a local host started on another port). */
 function sqs(): SQSClient {
   const { region, sqsEndpoint } = config();
-  client ??= new SQSClient({ region, ...(sqsEndpoint ? { endpoint: sqsEndpoint, credentials: LOCAL_CREDENTIALS } : {}) });
-  return client;
+  if (!client || client.endpoint !== sqsEndpoint) {
+    client = { sqs: new SQSClient({ region, ...(sqsEndpoint ? { endpoint: sqsEndpoint, credentials: LOCAL_CREDENTIALS } : {}) }), endpoint: sqsEndpoint };
+  }
+  return client.sqs;
 }
 
 /** SendMessageBatch takes at most this many messages. */
