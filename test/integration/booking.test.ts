@@ -314,7 +314,7 @@ describe('reading back and cancelling', () => {
     expectProblem(await book(bookingBody(date, { Participants: 1 })), 409);
     const cancelled = await request('POST', `${BOOKING}/${reference}/cancel`, { key: operator.key });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.json.data).toEqual({ ...created.json.data, Status: 'CANCELLED', CancelledAt: expect.any(String) });
+    expect(cancelled.json.data).toEqual({ ...created.json.data, Status: 'CANCELLED', CancelledAt: expect.any(String), CancelledBy: 'partner' });
     expect(await vacancies(date)).toBe(10);
     const again = await request('POST', `${BOOKING}/${reference}/cancel`, { key: operator.key });
     expect(again.json.data).toEqual(cancelled.json.data);
