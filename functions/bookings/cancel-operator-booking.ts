@@ -1,6 +1,5 @@
 import { cancelOperatorBooking } from '../../shared/booking/operator-bookings';
-import { bookingReferencePath, type BookingReferencePath } from '../../shared/booking/path';
-import { cancellationReasonSchema } from '../../shared/booking/request-schema';
+import { bookingReferencePath, type BookingReferencePath, cancellationReasonSchema } from '../../shared/booking/request-schema';
 import { httpHandler, ok } from '../../shared/http/handler';
 
 const body = { type: 'object', additionalProperties: false, required: ['Reason'], properties: { Reason: cancellationReasonSchema } } as const;

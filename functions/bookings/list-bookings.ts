@@ -3,7 +3,7 @@ import { MAX_PAGE_SIZE, listOperatorBookings, type BookingListQuery } from '../.
 import { operatorManifest, queryKind, type ManifestOrListQuery } from '../../shared/booking/manifest';
 import { CHANNELS } from '../../shared/booking/model';
 import { httpHandler, ok } from '../../shared/http/handler';
-import { dayRangeQuery, isoDate } from '../../shared/http/schema-parts';
+import { dayRangeQuery, isoDate } from '../../shared/core/day-schemas';
 
 /** Either the list by creation day (from, to, channel, limit, cursor) or the manifest of a timeslot day (date, activity). */
 const query = {

@@ -1,7 +1,6 @@
 import { confirmHold } from '../../shared/booking/holds';
 import type { ConfirmationRequest } from '../../shared/booking/model';
-import { bookingReferencePath, type BookingReferencePath } from '../../shared/booking/path';
-import { confirmationBody } from '../../shared/booking/request-schema';
+import { bookingReferencePath, type BookingReferencePath, confirmationBody } from '../../shared/booking/request-schema';
 import { httpHandler, ok } from '../../shared/http/handler';
 
 /** Confirming twice is harmless: the second call answers the confirmed booking. */

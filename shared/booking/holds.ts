@@ -20,9 +20,6 @@ import { confirmationTransaction, releaseTransaction, type Confirmation } from '
  * the two reaches a hold first wins, and the other finds it moved.
  */
 
-const holdExpired = (item: BookingItem) =>
-  new HoldExpiredError(`The hold on booking '${item.BookingReference}' expired at ${item.HoldExpiresAt}; its places were given back`);
-
 /** The hold's details completed by the confirmation: what it gives replaces what the hold had. */
 async function completion(item: BookingItem, request: ConfirmationRequest, now: Date): Promise<Confirmation> {
   const customer = request.Customer ?? item.Customer;
@@ -46,8 +43,8 @@ export async function confirmHold(caller: Caller, reference: string, request: Co
   let item = await requireOwnBooking(caller, reference);
   return retrying('The confirmation', async () => {
     if (item.Status === 'CONFIRMED') return toBooking(item);
-    if (item.Status === 'CANCELLED') throw new BookingCancelledError(`Booking '${item.BookingReference}' was cancelled at ${item.CancelledAt}`);
-    if (item.Status === 'EXPIRED' || new Date(item.HoldExpiresAt as string) <= now) throw holdExpired(item);
+    if (item.Status === 'CANCELLED') throw BookingCancelledError.of(item);
+    if (item.Status === 'EXPIRED' || new Date(item.HoldExpiresAt as string) <= now) throw HoldExpiredError.of(item);
     const confirmation = await completion(item, request, now);
     const confirmed: BookingItem = { ...item, ...confirmation, Status: 'CONFIRMED' };
     const delivery = await deliveryFor(caller, 'booking.confirmed', toBooking(confirmed), now);

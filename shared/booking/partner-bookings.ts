@@ -79,7 +79,7 @@ export async function cancelPartnerBooking(caller: Caller, reference: string, no
     read: () => requireOwnBooking(caller, reference),
     check: (item) => {
       if (timeslotStarted(item, caller.timeZone, now)) {
-        throw new TimeslotStartedError(`Booking '${item.BookingReference}' can no longer be cancelled: its timeslot started at ${item.StartsAt}`);
+        throw TimeslotStartedError.of(item);
       }
     },
   });

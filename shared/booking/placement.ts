@@ -59,7 +59,7 @@ export function checkNotStarted(request: BookingRequest, timeZone: string, now: 
 const noSuchTimeslot = (request: BookingRequest) =>
   new ValidationError(`${request.Time} is not a timeslot of activity ${request.ActivityID} on ${request.Date}`, { field: 'Time' });
 
-const insufficientCapacity = (request: BookingRequest, vacancies: number) =>
+export const insufficientCapacity = (request: Pick<BookingRequest, 'Date' | 'Time' | 'Participants'>, vacancies: number) =>
   new CapacityError(`The timeslot ${request.Date} ${request.Time} has ${Math.max(0, vacancies)} place(s) left; ${request.Participants} were requested`);
 
 export function bookingItem(placement: Placement, reference: string, waiverStatus: Booking['WaiverStatus']): BookingItem {

@@ -1,6 +1,7 @@
-import { TIME_PATTERN } from '../catalog/model';
-import { isoDate } from '../http/schema-parts';
+import { isoDate } from '../core/day-schemas';
+import { timeSchema } from '../catalog/schemas';
 import { HOLD_MINUTES } from './model';
+import { REFERENCE_PATTERN } from './reference';
 
 /**
  * The fields of a booking request, shared by the partner endpoint's body
@@ -53,7 +54,7 @@ export const answersSchema = {
 export const bookingRequestProperties = {
   ActivityID: { type: 'string', errorMessage: "must be a string: 's_' followed by letters or digits" },
   Date: isoDate,
-  Time: { type: 'string', pattern: TIME_PATTERN, errorMessage: 'must be a time in HH:MM (24-hour) format' },
+  Time: timeSchema,
   Participants: {
     type: 'integer',
     minimum: 1,
@@ -89,7 +90,7 @@ export const partnerBookingBody = {
   properties: { ...bookingRequestProperties, Hold: holdSchema },
 } as const;
 
-/** What a confirmation may complete; an empty body (or none) confirms the hold as it is. */
+/** What a confirmation may complete; an empty object confirms the hold as it is. */
 export const confirmationBody = {
   type: 'object',
   additionalProperties: false,
@@ -107,3 +108,19 @@ export const cancellationReasonSchema = {
   pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$',
   errorMessage: 'must be 1 to 500 characters, not all blank, without control characters',
 } as const;
+
+export const bookingReferencePath = {
+  type: 'object',
+  required: ['BookingReference'],
+  properties: {
+    BookingReference: {
+      type: 'string',
+      pattern: REFERENCE_PATTERN,
+      errorMessage: 'must be the 10-character reference returned when the booking was made',
+    },
+  },
+} as const;
+
+export interface BookingReferencePath {
+  BookingReference: string;
+}
