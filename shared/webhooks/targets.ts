@@ -31,9 +31,9 @@ for (const [network, prefix] of [
 ] as const) {
   blocked.addSubnet(network, prefix, 'ipv4');
 }
+// IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are checked against the IPv4 subnets by BlockList itself.
 for (const [network, prefix] of [
   ['::', 127],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
