@@ -16,7 +16,7 @@ import { createTestOperator, httpClient, startTestHost, type HttpClient, type Te
 const BOOKING = '/api/v2/ota/marketplace/booking';
 const day = addDays(tomorrow(), 2);
 
-const product = (id: number, activityId: string, name: string) => ({
+const product = (id: number, activityId: string, name: string): CatalogFile['Products'][number] => ({
   ProductID: id,
   ActivityID: activityId,
   Name: name,
