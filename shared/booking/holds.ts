@@ -3,7 +3,7 @@ import { config } from '../core/config';
 import { ValidationError } from '../core/errors';
 import { RETRY, retrying } from '../core/retry';
 import type { Caller } from '../core/caller';
-import { deliveryFor, dispatch } from '../webhooks/events';
+import { deliveryFor, dispatch, newDelivery, partnerListens } from '../webhooks/events';
 import type { DeliveryItem } from '../webhooks/model';
 import { checkAnswers } from './answers';
 import { BookingCancelledError, HoldExpiredError } from './errors';
@@ -40,14 +40,16 @@ async function completion(item: BookingItem, request: ConfirmationRequest, now: 
 
 /** POST .../booking/{BookingReference}/confirm. Confirming a confirmed booking answers it unchanged. */
 export async function confirmHold(caller: Caller, reference: string, request: ConfirmationRequest, now: Date = config().clock()): Promise<Booking> {
-  let item = await requireOwnBooking(caller, reference);
+  // The partner's endpoint is read beside the booking, not after it: the confirmation waits on one read, not two.
+  const [first, listens] = await Promise.all([requireOwnBooking(caller, reference), partnerListens(caller)]);
+  let item = first;
   return retrying('The confirmation', async () => {
     if (item.Status === 'CONFIRMED') return toBooking(item);
     if (item.Status === 'CANCELLED') throw BookingCancelledError.of(item);
     if (item.Status === 'EXPIRED' || new Date(item.HoldExpiresAt as string) <= now) throw HoldExpiredError.of(item);
     const confirmation = await completion(item, request, now);
     const confirmed: BookingItem = { ...item, ...confirmation, Status: 'CONFIRMED' };
-    const delivery = await deliveryFor(caller, 'booking.confirmed', toBooking(confirmed), now);
+    const delivery = listens ? newDelivery(caller, 'booking.confirmed', toBooking(confirmed), now) : undefined;
     const outcome = await writeTransition(confirmationTransaction(item, confirmation, now, delivery));
     if (outcome === 'done') {
       await dispatch([delivery]);

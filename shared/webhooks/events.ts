@@ -14,13 +14,13 @@ import { QUEUED_ATTEMPT_LEASE_MS } from './schedule';
 /** `msg_` and 24 random characters: the Standard Webhooks `webhook-id`. */
 const newDeliveryId = () => `msg_${randomBytes(18).toString('base64url')}`;
 
-export async function deliveryFor(
-  partner: { operatorId: string; keyId: string },
-  type: WebhookEventType,
-  data: unknown,
-  now: Date,
-): Promise<DeliveryItem | undefined> {
-  if (!(await getEndpoint(partner.operatorId, partner.keyId))) return undefined;
+type Partner = { operatorId: string; keyId: string };
+
+/** Whether the partner has an endpoint (read on its own when a caller can overlap it with other reads). */
+export const partnerListens = async (partner: Partner): Promise<boolean> => (await getEndpoint(partner.operatorId, partner.keyId)) !== undefined;
+
+/** The delivery of an event to a partner known to listen. */
+export function newDelivery(partner: Partner, type: WebhookEventType, data: unknown, now: Date): DeliveryItem {
   const event: WebhookEvent = { type, timestamp: now.toISOString(), data };
   return {
     DeliveryID: newDeliveryId(),
@@ -34,6 +34,11 @@ export async function deliveryFor(
     // Queued at once after the change; due for the retry sweep only if that first attempt never happens.
     NextAttemptAt: new Date(now.getTime() + QUEUED_ATTEMPT_LEASE_MS).toISOString(),
   };
+}
+
+/** The delivery of an event to a partner, or undefined when the partner has no endpoint. */
+export async function deliveryFor(partner: Partner, type: WebhookEventType, data: unknown, now: Date): Promise<DeliveryItem | undefined> {
+  return (await partnerListens(partner)) ? newDelivery(partner, type, data, now) : undefined;
 }
 
 /** Hands written deliveries to the queue; a failure to queue is covered by the retry sweep. */
