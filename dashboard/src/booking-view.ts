@@ -40,14 +40,20 @@ export function line(text: string, className = ''): HTMLSpanElement {
   return span;
 }
 
-const STATUS_LABELS: Record<Booking['Status'], string> = { ON_HOLD: 'On hold', CONFIRMED: 'Confirmed', CANCELLED: 'Cancelled', EXPIRED: 'Expired' };
+const STATUS_LABELS: Record<Booking['Status'], string> = {
+  ON_HOLD: 'On hold',
+  CONFIRMED: 'Confirmed',
+  CANCELLED: 'Cancelled',
+  EXPIRED: 'Expired',
+};
 
 /** The status with what the operator needs beside it: when a hold lapses, who cancelled and why. */
 export function statusCell(booking: Booking): HTMLTableCellElement {
   const status = cell(STATUS_LABELS[booking.Status], `status status-${booking.Status.toLowerCase().replace('_', '-')}`);
   if (booking.Status === 'ON_HOLD' && booking.HoldExpiresAt) status.append(line(`until ${instant(booking.HoldExpiresAt)}`, 'detail'));
   if (booking.ExpiredAt) status.append(line(instant(booking.ExpiredAt), 'detail'));
-  if (booking.CancelledAt) status.append(line(`${instant(booking.CancelledAt)}${booking.CancelledBy ? ` by ${booking.CancelledBy}` : ''}`, 'detail'));
+  if (booking.CancelledAt)
+    status.append(line(`${instant(booking.CancelledAt)}${booking.CancelledBy ? ` by ${booking.CancelledBy}` : ''}`, 'detail'));
   if (booking.CancellationReason) status.append(line(booking.CancellationReason, 'detail'));
   return status;
 }

@@ -27,7 +27,12 @@ function timeslotSection(slot: ManifestTimeslot, actionsFor: (booking: Booking) 
   section.className = 'manifest-slot';
   const heading = document.createElement('h3');
   heading.textContent = `${slot.Time} · ${slot.ActivityName}`;
-  heading.append(line(`${plural(slot.Participants, 'participant')}${slot.HeldParticipants ? `, ${slot.HeldParticipants} of them on hold` : ''}`, 'detail'));
+  heading.append(
+    line(
+      `${plural(slot.Participants, 'participant')}${slot.HeldParticipants ? `, ${slot.HeldParticipants} of them on hold` : ''}`,
+      'detail',
+    ),
+  );
   const table = document.createElement('table');
   table.innerHTML =
     '<thead><tr><th scope="col">Customer</th><th scope="col" class="number">Party</th><th scope="col">Reference</th><th scope="col">Channel</th><th scope="col">Waiver</th><th scope="col">Status</th><th scope="col" class="no-print"><span class="visually-hidden">Actions</span></th></tr></thead><tbody></tbody>';

@@ -56,7 +56,9 @@ export class BackgroundWork extends Construct {
       problemBaseUrl: props.problemBaseUrl,
       timeoutSeconds: SENDER_TIMEOUT_SECONDS,
     });
-    this.sender.addEventSource(new SqsEventSource(this.webhookQueue, { batchSize: webhookSender.batchSize, reportBatchItemFailures: true }));
+    this.sender.addEventSource(
+      new SqsEventSource(this.webhookQueue, { batchSize: webhookSender.batchSize, reportBatchItemFailures: true }),
+    );
 
     const scheduled = new Map<string, ServiceFunction>();
     for (const row of scheduledFunctions) {

@@ -129,7 +129,10 @@ export function createLocalWebhookQueue(): LocalWebhookQueue {
       if (!Array.isArray(entries) || entries.length < 1 || entries.length > MAX_BATCH) {
         throw new SqsError('AWS.SimpleQueueService.TooManyEntriesInBatchRequest', `A batch takes 1 to ${MAX_BATCH} entries.`);
       }
-      return { Successful: entries.map((entry: { Id: string; MessageBody: unknown }) => ({ Id: entry.Id, ...enqueue(entry.MessageBody) })), Failed: [] };
+      return {
+        Successful: entries.map((entry: { Id: string; MessageBody: unknown }) => ({ Id: entry.Id, ...enqueue(entry.MessageBody) })),
+        Failed: [],
+      };
     }
     throw new SqsError('UnknownOperationException', `The local queue does not support ${operation}`);
   }

@@ -62,7 +62,17 @@ export function confirmScenario(callsPerSide: number): Scenario {
       const now = new Date();
       return documentClient().send(
         new TransactWriteCommand(
-          confirmationTransaction(hold, { Customer: hold.Customer, WaiverStatus: hold.WaiverStatus, Answers: hold.Answers, PaymentReference: hold.PaymentReference, ConfirmedAt: now.toISOString() }, now),
+          confirmationTransaction(
+            hold,
+            {
+              Customer: hold.Customer,
+              WaiverStatus: hold.WaiverStatus,
+              Answers: hold.Answers,
+              PaymentReference: hold.PaymentReference,
+              ConfirmedAt: now.toISOString(),
+            },
+            now,
+          ),
         ),
       );
     },

@@ -36,9 +36,16 @@ export async function cancelBooking(item: BookingItem, options: CancelOptions): 
     // The partner who sold it hears of a cancellation it did not make itself.
     const delivery =
       options.by === 'operator' && current.Channel === 'ota' && current.PartnerKeyID
-        ? await deliveryFor({ operatorId: current.OperatorID, keyId: current.PartnerKeyID }, 'booking.cancelled', toBooking(cancelled), options.now)
+        ? await deliveryFor(
+            { operatorId: current.OperatorID, keyId: current.PartnerKeyID },
+            'booking.cancelled',
+            toBooking(cancelled),
+            options.now,
+          )
         : undefined;
-    const outcome = await writeTransition(releaseTransaction(current, { to: 'CANCELLED', at, by: options.by, reason: options.reason }, delivery));
+    const outcome = await writeTransition(
+      releaseTransaction(current, { to: 'CANCELLED', at, by: options.by, reason: options.reason }, delivery),
+    );
     if (outcome === 'done') {
       await dispatch([delivery]);
       return toBooking(cancelled);

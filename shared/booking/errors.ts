@@ -8,7 +8,9 @@ export class HoldExpiredError extends ConflictError {
   override readonly reason = 'hold-expired';
 
   static of(booking: Pick<BookingItem, 'BookingReference' | 'HoldExpiresAt'>): HoldExpiredError {
-    return new HoldExpiredError(`The hold on booking '${booking.BookingReference}' expired at ${booking.HoldExpiresAt}; its places were given back`);
+    return new HoldExpiredError(
+      `The hold on booking '${booking.BookingReference}' expired at ${booking.HoldExpiresAt}; its places were given back`,
+    );
   }
 }
 
@@ -26,6 +28,8 @@ export class TimeslotStartedError extends ConflictError {
   override readonly reason = 'timeslot-started';
 
   static of(booking: Pick<BookingItem, 'BookingReference' | 'StartsAt'>): TimeslotStartedError {
-    return new TimeslotStartedError(`Booking '${booking.BookingReference}' can no longer be cancelled: its timeslot started at ${booking.StartsAt}`);
+    return new TimeslotStartedError(
+      `Booking '${booking.BookingReference}' can no longer be cancelled: its timeslot started at ${booking.StartsAt}`,
+    );
   }
 }

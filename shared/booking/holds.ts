@@ -39,7 +39,12 @@ async function completion(item: BookingItem, request: ConfirmationRequest, now: 
 }
 
 /** POST .../booking/{BookingReference}/confirm. Confirming a confirmed booking answers it unchanged. */
-export async function confirmHold(caller: Caller, reference: string, request: ConfirmationRequest, now: Date = config().clock()): Promise<Booking> {
+export async function confirmHold(
+  caller: Caller,
+  reference: string,
+  request: ConfirmationRequest,
+  now: Date = config().clock(),
+): Promise<Booking> {
   // The partner's endpoint is read beside the booking, not after it: the confirmation waits on one read, not two.
   const [first, listens] = await Promise.all([requireOwnBooking(caller, reference), partnerListens(caller)]);
   let item = first;

@@ -62,7 +62,9 @@ export function buildManifest(date: string, items: BookingItem[]): Manifest {
 
 export async function operatorManifest(operatorId: string, date: string, activityId?: string): Promise<Manifest> {
   // The index holds live bookings only; the status filter guards against an entry the index has not yet dropped.
-  const items = (await queryManifest(operatorId, date, activityId)).filter((item) => item.Status === 'ON_HOLD' || item.Status === 'CONFIRMED');
+  const items = (await queryManifest(operatorId, date, activityId)).filter(
+    (item) => item.Status === 'ON_HOLD' || item.Status === 'CONFIRMED',
+  );
   return buildManifest(date, items);
 }
 

@@ -54,7 +54,12 @@ export async function recordOperatorBooking(operatorId: string, input: unknown, 
  */
 const reasonPattern = new RegExp(cancellationReasonSchema.pattern);
 
-export async function cancelOperatorBooking(operatorId: string, reference: string, reason: string, now: Date = config().clock()): Promise<Booking> {
+export async function cancelOperatorBooking(
+  operatorId: string,
+  reference: string,
+  reason: string,
+  now: Date = config().clock(),
+): Promise<Booking> {
   // The HTTP body's schema says the same; the admin CLI has no schema in front of it.
   if (reason.length > cancellationReasonSchema.maxLength || !reasonPattern.test(reason)) {
     throw new ValidationError(cancellationReasonSchema.errorMessage, { field: 'Reason' });

@@ -31,7 +31,8 @@ export async function createPartnerBooking(
   now: Date = config().clock(),
 ): Promise<BookingResult> {
   checkActivityId(request.ActivityID);
-  if (!request.Hold && !request.Customer) throw new ValidationError('is required (only a hold may leave it for the confirmation)', { field: 'Customer' });
+  if (!request.Hold && !request.Customer)
+    throw new ValidationError('is required (only a hold may leave it for the confirmation)', { field: 'Customer' });
   let idempotency: IdempotencyContext | undefined;
   if (idempotencyKey !== undefined) {
     checkIdempotencyKey(idempotencyKey);

@@ -1,11 +1,20 @@
 import type { ProductItem } from '../catalog/model';
 import { wallClock, zonedIso } from '../core/calendar';
-import { CapacityError, IdempotencyKeyReusedError, ValidationError } from '../core/errors';
-import { expiresAt, isLive } from '../core/idempotency';
+import { CapacityError, ValidationError } from '../core/errors';
+import { expiresAt, idempotencyKeyReused, isLive } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
 import { timeslotStarted } from '../catalog/timeslot-start';
 import { checkAnswers } from './answers';
-import { HOLD_MINUTES, IDEMPOTENCY_TTL_SECONDS, toBooking, type Booking, type BookingItem, type BookingRequest, type Channel, type IdempotencyRecord } from './model';
+import {
+  HOLD_MINUTES,
+  IDEMPOTENCY_TTL_SECONDS,
+  toBooking,
+  type Booking,
+  type BookingItem,
+  type BookingRequest,
+  type Channel,
+  type IdempotencyRecord,
+} from './model';
 import { newBookingReference } from './reference';
 import { getIdempotencyRecord, writeBooking } from './repository';
 
@@ -42,9 +51,12 @@ export interface Placement {
 
 export function checkParticipants(product: ProductItem, participants: number): void {
   if (participants > product.MaxParticipantsPerBooking) {
-    throw new ValidationError(`is ${participants}; activity ${product.ActivityID} takes at most ${product.MaxParticipantsPerBooking} per booking`, {
-      field: 'Participants',
-    });
+    throw new ValidationError(
+      `is ${participants}; activity ${product.ActivityID} takes at most ${product.MaxParticipantsPerBooking} per booking`,
+      {
+        field: 'Participants',
+      },
+    );
   }
 }
 
@@ -52,7 +64,8 @@ export function checkParticipants(product: ProductItem, participants: number): v
 export function checkNotStarted(request: BookingRequest, timeZone: string, now: Date): void {
   if (!timeslotStarted(request, timeZone, now)) return;
   const { date: today, time } = wallClock(timeZone, now);
-  if (request.Date < today) throw new ValidationError(`${request.Date} is in the past (today is ${today} in ${timeZone})`, { field: 'Date' });
+  if (request.Date < today)
+    throw new ValidationError(`${request.Date} is in the past (today is ${today} in ${timeZone})`, { field: 'Date' });
   throw new ValidationError(`${request.Time} has already started (it is ${time} in ${timeZone})`, { field: 'Time' });
 }
 
@@ -60,7 +73,9 @@ const noSuchTimeslot = (request: BookingRequest) =>
   new ValidationError(`${request.Time} is not a timeslot of activity ${request.ActivityID} on ${request.Date}`, { field: 'Time' });
 
 export const insufficientCapacity = (request: Pick<BookingRequest, 'Date' | 'Time' | 'Participants'>, vacancies: number) =>
-  new CapacityError(`The timeslot ${request.Date} ${request.Time} has ${Math.max(0, vacancies)} place(s) left; ${request.Participants} were requested`);
+  new CapacityError(
+    `The timeslot ${request.Date} ${request.Time} has ${Math.max(0, vacancies)} place(s) left; ${request.Participants} were requested`,
+  );
 
 export function bookingItem(placement: Placement, reference: string, waiverStatus: Booking['WaiverStatus']): BookingItem {
   const { request, product, timeZone, now } = placement;
@@ -102,10 +117,7 @@ export async function replay(operatorId: string, idempotency: IdempotencyContext
   const record = await getIdempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash);
   if (!record || !isLive(record, now)) return undefined;
   if (record.RequestHash !== idempotency.requestHash) {
-    throw new IdempotencyKeyReusedError(
-      `was already used for booking ${record.BookingReference} with a different request; send a new key for a new request`,
-      { field: 'Idempotency-Key' },
-    );
+    throw idempotencyKeyReused(`booking ${record.BookingReference}`);
   }
   return { booking: JSON.parse(record.Response) as Booking, replayed: true };
 }

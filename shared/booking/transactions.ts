@@ -94,7 +94,12 @@ const withDelivery = (items: TransactItems, delivery?: DeliveryItem): TransactWr
 export type Confirmation = Pick<BookingItem, 'WaiverStatus' | 'Customer' | 'Answers' | 'PaymentReference'> & { ConfirmedAt: string };
 
 /** ON_HOLD → CONFIRMED, only while the hold has not expired at `now`. */
-export function confirmationTransaction(booking: BookingItem, confirmation: Confirmation, now: Date, delivery?: DeliveryItem): TransactWriteCommandInput {
+export function confirmationTransaction(
+  booking: BookingItem,
+  confirmation: Confirmation,
+  now: Date,
+  delivery?: DeliveryItem,
+): TransactWriteCommandInput {
   const set: Record<string, unknown> = {
     ':confirmed': 'CONFIRMED',
     ':confirmedAt': confirmation.ConfirmedAt,
@@ -128,9 +133,7 @@ export function confirmationTransaction(booking: BookingItem, confirmation: Conf
   );
 }
 
-export type Release =
-  | { to: 'CANCELLED'; at: string; by: CancelledBy; reason?: string }
-  | { to: 'EXPIRED'; at: string };
+export type Release = { to: 'CANCELLED'; at: string; by: CancelledBy; reason?: string } | { to: 'EXPIRED'; at: string };
 
 /**
  * Gives a booking's places back as it leaves the live statuses: cancelled

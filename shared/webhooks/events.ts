@@ -17,7 +17,8 @@ const newDeliveryId = () => `msg_${randomBytes(18).toString('base64url')}`;
 type Partner = { operatorId: string; keyId: string };
 
 /** Whether the partner has an endpoint (read on its own when a caller can overlap it with other reads). */
-export const partnerListens = async (partner: Partner): Promise<boolean> => (await getEndpoint(partner.operatorId, partner.keyId)) !== undefined;
+export const partnerListens = async (partner: Partner): Promise<boolean> =>
+  (await getEndpoint(partner.operatorId, partner.keyId)) !== undefined;
 
 /** The delivery of an event to a partner known to listen. */
 export function newDelivery(partner: Partner, type: WebhookEventType, data: unknown, now: Date): DeliveryItem {

@@ -28,7 +28,13 @@ function guardedLookup(targets: WebhookTargets): LookupFunction {
   };
 }
 
-export function post(url: string, body: string, headers: Record<string, string>, targets: WebhookTargets, timeoutMs: number): Promise<PostOutcome> {
+export function post(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  targets: WebhookTargets,
+  timeoutMs: number,
+): Promise<PostOutcome> {
   const target = new URL(url);
   const literal = target.hostname.replace(/^\[|\]$/g, '');
   // An IP literal is connected to without a lookup, so it is checked here.
@@ -51,7 +57,9 @@ export function post(url: string, body: string, headers: Record<string, string>,
         response.on('error', (error) => resolve({ ok: false, error: error.message }));
       },
     );
-    request.on('error', (error) => resolve({ ok: false, error: error.name === 'AbortError' ? `no answer within ${timeoutMs} ms` : error.message }));
+    request.on('error', (error) =>
+      resolve({ ok: false, error: error.name === 'AbortError' ? `no answer within ${timeoutMs} ms` : error.message }),
+    );
     request.end(body);
   });
 }

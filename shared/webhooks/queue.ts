@@ -17,7 +17,10 @@ const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 function sqs(): SQSClient {
   const { region, sqsEndpoint } = config();
   if (!client || client.endpoint !== sqsEndpoint) {
-    client = { sqs: new SQSClient({ region, ...(sqsEndpoint ? { endpoint: sqsEndpoint, credentials: LOCAL_CREDENTIALS } : {}) }), endpoint: sqsEndpoint };
+    client = {
+      sqs: new SQSClient({ region, ...(sqsEndpoint ? { endpoint: sqsEndpoint, credentials: LOCAL_CREDENTIALS } : {}) }),
+      endpoint: sqsEndpoint,
+    };
   }
   return client.sqs;
 }
@@ -42,7 +45,9 @@ export async function enqueueDeliveries(messages: DeliveryMessage[]): Promise<bo
       if (Failed?.length) allSent = false;
     } catch (error) {
       allSent = false;
-      console.error(JSON.stringify({ level: 'warn', message: 'Webhook deliveries not queued; the retry sweep will', error: String(error) }));
+      console.error(
+        JSON.stringify({ level: 'warn', message: 'Webhook deliveries not queued; the retry sweep will', error: String(error) }),
+      );
     }
   }
   return allSent;

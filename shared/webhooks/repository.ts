@@ -77,7 +77,13 @@ const conditionFailed = (error: unknown) => error instanceof ConditionalCheckFai
  * Moves a pending delivery's next attempt from `seen` to `next`; false when
  * it is no longer pending at `seen` (another sweep or attempt got there first).
  */
-export async function rescheduleDelivery(delivery: DeliveryItem, seen: string, next: string, attempts = delivery.Attempts, lastError?: string): Promise<boolean> {
+export async function rescheduleDelivery(
+  delivery: DeliveryItem,
+  seen: string,
+  next: string,
+  attempts = delivery.Attempts,
+  lastError?: string,
+): Promise<boolean> {
   try {
     await documentClient().send(
       new UpdateCommand({

@@ -45,7 +45,13 @@ export async function attemptDelivery(message: DeliveryMessage, now: Date = conf
   if (delivery?.Status !== 'PENDING') return 'not-pending';
   const endpoint = await getEndpoint(delivery.OperatorID, delivery.KeyID);
   if (!endpoint) return settle(delivery, 'FAILED', now, 'the partner removed its webhook endpoint');
-  const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, endpoint.Secret, now), config().webhookTargets, ATTEMPT_TIMEOUT_MS);
+  const outcome = await post(
+    endpoint.Url,
+    delivery.Payload,
+    signedHeaders(delivery, endpoint.Secret, now),
+    config().webhookTargets,
+    ATTEMPT_TIMEOUT_MS,
+  );
   if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, 'DELIVERED', now);
   const lastError = outcome.ok ? `answered ${outcome.status}` : outcome.error;
   const next = nextAttemptAfterFailure(new Date(delivery.CreatedAt), delivery.Attempts + 1, now);

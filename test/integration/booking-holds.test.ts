@@ -33,7 +33,15 @@ const catalogue: CatalogFile = {
       MaxParticipantsPerBooking: 10,
       PricePerParticipant: { Amount: 3500, Currency: 'EUR' },
       Questions: [{ QuestionID: 'q_swim', Text: 'Can everyone swim?', Type: 'YES_NO', Required: true }],
-      Schedules: [{ From: first, To: addDays(first, 29), Weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'], Times: ['10:00'], Capacity: CAPACITY }],
+      Schedules: [
+        {
+          From: first,
+          To: addDays(first, 29),
+          Weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'],
+          Times: ['10:00'],
+          Capacity: CAPACITY,
+        },
+      ],
     },
   ],
 };
@@ -54,7 +62,10 @@ afterAll(() => host.close());
 
 const customer = { FirstName: 'Rui', LastName: 'Costa', Email: 'rui@example.com' };
 
-const hold = (date: string, options: { participants?: number; minutes?: number; customer?: boolean; headers?: Record<string, string> } = {}) =>
+const hold = (
+  date: string,
+  options: { participants?: number; minutes?: number; customer?: boolean; headers?: Record<string, string> } = {},
+) =>
   request('POST', BOOKING, {
     key: operator.key,
     headers: options.headers,
@@ -72,7 +83,9 @@ const confirm = (reference: string, body: unknown = {}) => request('POST', `${BO
 const read = (reference: string) => request('GET', `${BOOKING}/${reference}`, { key: operator.key });
 
 async function timeslot(date: string): Promise<{ Booked: number; Vacancies: number }> {
-  const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.timeslot(operator.operatorId, 's_boat1', date, '10:00') }));
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.timeslot(operator.operatorId, 's_boat1', date, '10:00') }),
+  );
   return { Booked: Item?.Booked as number, Vacancies: Item?.Vacancies as number };
 }
 
@@ -87,7 +100,11 @@ describe('holding', () => {
     const date = freshDate();
     const response = await hold(date, { participants: 3, minutes: 10 });
     expect(response.status).toBe(201);
-    expect(response.json.data).toMatchObject({ Status: 'ON_HOLD', Participants: 3, HoldExpiresAt: new Date(clock().getTime() + 10 * 60_000).toISOString() });
+    expect(response.json.data).toMatchObject({
+      Status: 'ON_HOLD',
+      Participants: 3,
+      HoldExpiresAt: new Date(clock().getTime() + 10 * 60_000).toISOString(),
+    });
     expect(await timeslot(date)).toEqual({ Booked: 3, Vacancies: CAPACITY - 3 });
     expect(await listedVacancies(date)).toBe(CAPACITY - 3);
   });
@@ -107,7 +124,10 @@ describe('holding', () => {
     const held = await hold(date, { customer: false });
     expect(held.status).toBe(201);
     expect(held.json.data.Customer).toBeUndefined();
-    const booking = await request('POST', BOOKING, { key: operator.key, body: { ActivityID: 's_boat1', Date: date, Time: '10:00', Participants: 1 } });
+    const booking = await request('POST', BOOKING, {
+      key: operator.key,
+      body: { ActivityID: 's_boat1', Date: date, Time: '10:00', Participants: 1 },
+    });
     expect(booking.status).toBe(422);
     expect(booking.json.detail).toMatch(/^Field 'Customer' is required/);
   });
@@ -129,7 +149,9 @@ describe('holding', () => {
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(CAPACITY);
     expect(statuses.filter((status) => status === 409)).toHaveLength(100 - CAPACITY);
-    expect(responses.filter((response) => response.status === 409).every((response) => response.json.type.endsWith('/insufficient-capacity'))).toBe(true);
+    expect(
+      responses.filter((response) => response.status === 409).every((response) => response.json.type.endsWith('/insufficient-capacity')),
+    ).toBe(true);
     expect(new Set(responses.filter((r) => r.status === 201).map((r) => r.json.data.BookingReference)).size).toBe(CAPACITY);
     expect(await timeslot(date)).toEqual({ Booked: CAPACITY, Vacancies: 0 });
     expect(await listedVacancies(date)).toBe(0);

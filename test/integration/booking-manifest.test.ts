@@ -23,7 +23,15 @@ const product = (id: number, activityId: string, name: string): CatalogFile['Pro
   DurationMinutes: 60,
   MaxParticipantsPerBooking: 8,
   PricePerParticipant: { Amount: 1000, Currency: 'EUR' },
-  Schedules: [{ From: day, To: addDays(day, 1), Weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'], Times: ['09:00', '15:00'], Capacity: 30 }],
+  Schedules: [
+    {
+      From: day,
+      To: addDays(day, 1),
+      Weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'],
+      Times: ['09:00', '15:00'],
+      Capacity: 30,
+    },
+  ],
 });
 
 const catalogue: CatalogFile = { Products: [product(601, 's_zoo1', 'Zoo Walk'), product(602, 's_aqua1', 'Aquarium Visit')] };
@@ -60,8 +68,22 @@ describe('the manifest of a day', () => {
   beforeAll(async () => {
     await partnerBooking('s_zoo1', '15:00', 2, person('Zara', 'Silva'));
     await partnerBooking('s_zoo1', '09:00', 3, person('Bruno', 'Matos'));
-    await recordOperatorBooking(operator.operatorId, { Channel: 'pos', ActivityID: 's_zoo1', Date: day, Time: '09:00', Participants: 1, Customer: person('Ana', 'Matos') });
-    await recordOperatorBooking(operator.operatorId, { Channel: 'online', ActivityID: 's_aqua1', Date: day, Time: '09:00', Participants: 4, Customer: person('Carla', 'Alves') });
+    await recordOperatorBooking(operator.operatorId, {
+      Channel: 'pos',
+      ActivityID: 's_zoo1',
+      Date: day,
+      Time: '09:00',
+      Participants: 1,
+      Customer: person('Ana', 'Matos'),
+    });
+    await recordOperatorBooking(operator.operatorId, {
+      Channel: 'online',
+      ActivityID: 's_aqua1',
+      Date: day,
+      Time: '09:00',
+      Participants: 4,
+      Customer: person('Carla', 'Alves'),
+    });
     held = await partnerBooking('s_aqua1', '09:00', 2, person('Duarte', 'Reis'), { Hold: { ExpiresInMinutes: 30 } });
     cancelled = await partnerBooking('s_zoo1', '09:00', 5, person('Eva', 'Antunes'));
     await request('POST', `${BOOKING}/${cancelled}/cancel`, { key: operator.key });
@@ -75,7 +97,13 @@ describe('the manifest of a day', () => {
     expect(data.Date).toBe(day);
     expect(data.Participants).toBe(3 + 1 + 4 + 2 + 2);
     expect(
-      data.Timeslots.map((slot: any) => [slot.Time, slot.ActivityName, slot.Participants, slot.HeldParticipants, slot.Bookings.map((b: any) => `${b.Customer.LastName}, ${b.Customer.FirstName} (${b.Channel}, ${b.Status})`)]),
+      data.Timeslots.map((slot: any) => [
+        slot.Time,
+        slot.ActivityName,
+        slot.Participants,
+        slot.HeldParticipants,
+        slot.Bookings.map((b: any) => `${b.Customer.LastName}, ${b.Customer.FirstName} (${b.Channel}, ${b.Status})`),
+      ]),
     ).toEqual([
       ['09:00', 'Aquarium Visit', 6, 2, ['Alves, Carla (online, CONFIRMED)', 'Reis, Duarte (ota, ON_HOLD)']],
       ['09:00', 'Zoo Walk', 4, 0, ['Matos, Ana (pos, CONFIRMED)', 'Matos, Bruno (ota, CONFIRMED)']],
@@ -101,8 +129,14 @@ describe('the manifest of a day', () => {
   });
 
   it.each([
-    [`date=${day}&from=${day}&to=${day}`, "Query parameter 'date' (the manifest of a day) cannot be combined with 'from', 'to' (the list by creation day)"],
-    [`date=${day}&cursor=abc`, "Query parameter 'date' (the manifest of a day) cannot be combined with 'cursor' (the list by creation day)"],
+    [
+      `date=${day}&from=${day}&to=${day}`,
+      "Query parameter 'date' (the manifest of a day) cannot be combined with 'from', 'to' (the list by creation day)",
+    ],
+    [
+      `date=${day}&cursor=abc`,
+      "Query parameter 'date' (the manifest of a day) cannot be combined with 'cursor' (the list by creation day)",
+    ],
     [`activity=s_zoo1&from=${day}&to=${day}`, "Query parameter 'activity' filters the manifest only: give 'date' with it"],
     ['', "Query parameter 'from' is required (or give 'date' for the manifest of a day)"],
     ['date=2026-02-30', "Query parameter 'date' must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"],
@@ -116,16 +150,32 @@ describe('the manifest of a day', () => {
 
 describe('operator cancellation', () => {
   it('cancels a booking of any channel with a reason and gives its places back; again answers it unchanged', async () => {
-    const booking = await recordOperatorBooking(operator.operatorId, { Channel: 'pos', ActivityID: 's_aqua1', Date: day, Time: '15:00', Participants: 7, Customer: person('Gil', 'Sousa') });
+    const booking = await recordOperatorBooking(operator.operatorId, {
+      Channel: 'pos',
+      ActivityID: 's_aqua1',
+      Date: day,
+      Time: '15:00',
+      Participants: 7,
+      Customer: person('Gil', 'Sousa'),
+    });
     const vacancies = async () =>
       (await request('GET', `/api/v2/ota/marketplace/availability/s_aqua1/timeslots?Date=${day}`, { key: operator.key })).json.data.find(
         (slot: { Time: string }) => slot.Time === '15:00',
       ).Vacancies;
     expect(await vacancies()).toBe(23);
-    const cancel = () => request('POST', `/api/v2/bookings/${booking.BookingReference.toLowerCase()}/cancel`, { key: operator.key, body: { Reason: 'Tank cleaning' } });
+    const cancel = () =>
+      request('POST', `/api/v2/bookings/${booking.BookingReference.toLowerCase()}/cancel`, {
+        key: operator.key,
+        body: { Reason: 'Tank cleaning' },
+      });
     const first = await cancel();
     expect(first.status).toBe(200);
-    expect(first.json.data).toMatchObject({ Status: 'CANCELLED', CancelledBy: 'operator', CancellationReason: 'Tank cleaning', Channel: 'pos' });
+    expect(first.json.data).toMatchObject({
+      Status: 'CANCELLED',
+      CancelledBy: 'operator',
+      CancellationReason: 'Tank cleaning',
+      Channel: 'pos',
+    });
     expect(await vacancies()).toBe(30);
     expect((await cancel()).json.data).toEqual(first.json.data);
     expect(await vacancies()).toBe(30);
@@ -151,8 +201,10 @@ describe('operator cancellation', () => {
       CancelledBy: 'operator',
       CancellationReason: 'Keeper ill',
     });
-    await expect(cli('cancel-booking', '--operator', operator.operatorId, '--reference', reference, '--reason', ' ')).rejects.toMatchObject({
-      stderr: expect.stringContaining("Field 'Reason' must be 1 to 500 characters"),
-    });
+    await expect(cli('cancel-booking', '--operator', operator.operatorId, '--reference', reference, '--reason', ' ')).rejects.toMatchObject(
+      {
+        stderr: expect.stringContaining("Field 'Reason' must be 1 to 500 characters"),
+      },
+    );
   });
 });

@@ -33,7 +33,9 @@ const catalogue: CatalogFile = {
       DurationMinutes: 180,
       MaxParticipantsPerBooking: 6,
       PricePerParticipant: { Amount: 4000, Currency: 'EUR' },
-      Schedules: [{ From: date, To: addDays(date, 6), Weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'], Times: ['09:00'], Capacity: 200 }],
+      Schedules: [
+        { From: date, To: addDays(date, 6), Weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'], Times: ['09:00'], Capacity: 200 },
+      ],
     },
   ],
 };
@@ -76,7 +78,14 @@ const customer = { FirstName: 'Ines', LastName: 'Lopes', Email: 'ines@example.co
 async function book(key: string, options: { hold?: boolean } = {}): Promise<string> {
   const response = await request('POST', BOOKING, {
     key,
-    body: { ActivityID: 's_bike1', Date: date, Time: '09:00', Participants: 1, Customer: customer, ...(options.hold ? { Hold: { ExpiresInMinutes: 5 } } : {}) },
+    body: {
+      ActivityID: 's_bike1',
+      Date: date,
+      Time: '09:00',
+      Participants: 1,
+      Customer: customer,
+      ...(options.hold ? { Hold: { ExpiresInMinutes: 5 } } : {}),
+    },
   });
   expect(response.status).toBe(201);
   return response.json.data.BookingReference;
@@ -86,7 +95,8 @@ const operatorCancel = (reference: string, reason = 'Storm warning') =>
   request('POST', `/api/v2/bookings/${reference}/cancel`, { key: operator.key, body: { Reason: reason } });
 
 const receivedAt = (path: string) => receiver.received.filter((entry) => entry.path === path);
-const event = (entry: ReceivedRequest) => JSON.parse(entry.body) as { type: string; timestamp: string; data: { BookingReference: string } & Record<string, unknown> };
+const event = (entry: ReceivedRequest) =>
+  JSON.parse(entry.body) as { type: string; timestamp: string; data: { BookingReference: string } & Record<string, unknown> };
 
 /** Lets every queued attempt finish. */
 const settle = () => host.webhookQueue.idle();
@@ -103,7 +113,11 @@ describe('registering an endpoint', () => {
     const key = await operator.keyWith(['ota']);
     const first = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/first') } });
     expect(first.status).toBe(200);
-    expect(first.json.data).toEqual({ Url: receiver.url('/first'), Secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), CreatedAt: clock().toISOString() });
+    expect(first.json.data).toEqual({
+      Url: receiver.url('/first'),
+      Secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      CreatedAt: clock().toISOString(),
+    });
     const read = await request('GET', WEBHOOK, { key });
     expect(read.json.data).toEqual({ Url: receiver.url('/first'), CreatedAt: clock().toISOString() });
     const replaced = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/second') } });
@@ -182,7 +196,8 @@ describe('deliveries', () => {
       ['connection', 'content-length', 'content-type', 'host', 'user-agent', 'webhook-id', 'webhook-signature', 'webhook-timestamp'].sort(),
     );
     const wire = JSON.stringify(delivery);
-    for (const secret of [partner.key, operator.key, partner.secret, partner.secret.slice('whsec_'.length)]) expect(wire).not.toContain(secret);
+    for (const secret of [partner.key, operator.key, partner.secret, partner.secret.slice('whsec_'.length)])
+      expect(wire).not.toContain(secret);
     expect(wire).not.toContain(operator.operatorId);
   });
 
@@ -192,7 +207,9 @@ describe('deliveries', () => {
     const [northBooking, southBooking, silentBooking] = [await book(north.key), await book(south.key), await book(silent)];
     const ownCancel = await book(north.key);
     await request('POST', `${BOOKING}/${ownCancel}/cancel`, { key: north.key });
-    const cancellations = await Promise.all([northBooking, southBooking, silentBooking, northBooking].map((reference) => operatorCancel(reference)));
+    const cancellations = await Promise.all(
+      [northBooking, southBooking, silentBooking, northBooking].map((reference) => operatorCancel(reference)),
+    );
     expect(cancellations.map((response) => response.status)).toEqual([200, 200, 200, 200]);
     await settle();
     await sweepAfter(2 * 60_000);
@@ -207,9 +224,11 @@ describe('deliveries', () => {
     const partner = await partnerWithEndpoint('/expiry');
     const reference = await book(partner.key, { hold: true });
     await sweepAfter(5 * 60_000);
-    expect(receivedAt('/expiry').map(event).map((entry) => [entry.type, entry.data.BookingReference, entry.data.Status])).toEqual([
-      ['hold.expired', reference, 'EXPIRED'],
-    ]);
+    expect(
+      receivedAt('/expiry')
+        .map(event)
+        .map((entry) => [entry.type, entry.data.BookingReference, entry.data.Status]),
+    ).toEqual([['hold.expired', reference, 'EXPIRED']]);
   });
 
   it('never makes a booking request wait on a slow receiver', async () => {
@@ -225,7 +244,11 @@ describe('deliveries', () => {
     receiver.release();
     await settle();
     await sweepAfter(2 * 60_000);
-    expect(receivedAt('/slow').map(event).map((entry) => entry.type)).toEqual(['booking.confirmed']);
+    expect(
+      receivedAt('/slow')
+        .map(event)
+        .map((entry) => entry.type),
+    ).toEqual(['booking.confirmed']);
   });
 
   it('retries a receiver that is down with the same webhook-id, delivers once it is back, and then stops', async () => {
@@ -263,7 +286,10 @@ describe('deliveries', () => {
       expect(lastAttempt - firstAttempt).toBeLessThanOrEqual(DELIVERY_WINDOW_MS);
       expect(lastAttempt - firstAttempt).toBeGreaterThan(DELIVERY_WINDOW_MS - 8 * 3_600_000);
       const { Item } = await documentClient().send(
-        new GetCommand({ TableName: tableName(), Key: webhookKeys.delivery(operator.operatorId, attempts[0].headers['webhook-id'] as string) }),
+        new GetCommand({
+          TableName: tableName(),
+          Key: webhookKeys.delivery(operator.operatorId, attempts[0].headers['webhook-id'] as string),
+        }),
       );
       expect(Item).toMatchObject({ Status: 'FAILED', Attempts: attempts.length, LastError: 'answered 500' });
     } finally {

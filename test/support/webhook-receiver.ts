@@ -61,8 +61,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     release: (status = 204) => {
       for (const response of held.splice(0)) response.writeHead(status).end();
     },
-    waitFor: (count) =>
-      received.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
+    waitFor: (count) => (received.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }))),
     stop: async () => {
       for (const response of held.splice(0)) response.destroy();
       await new Promise<void>((resolve) => {
