@@ -11,7 +11,8 @@ import { METER_PATTERN } from '../usage/model';
  * publishes them, and the contract test validates real responses against
  * them, so a field added to a record without its schema fails the tests.
  * Objects are closed (`additionalProperties: false`) for the same reason;
- * problems are open, as RFC 7807 allows extension members.
+ * problems are open, as RFC 7807 allows extension members. (Long because
+ * every record of the API is here, each written once.)
  */
 
 const date = { type: 'string', format: 'date', description: 'YYYY-MM-DD' } as const;

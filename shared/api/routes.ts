@@ -34,7 +34,8 @@ export interface OperationDocs {
  * The route table: one row per endpoint. The CDK stack makes one function and
  * one API method per row; the local host routes requests by the same rows;
  * the authorizer grants a key the rows whose scope it holds; the OpenAPI
- * document is built from them.
+ * document is built from them. (The file is long because it is the one
+ * table: each row carries its operation's docs.)
  */
 export interface Route {
   /** Function name stem, unique. */
