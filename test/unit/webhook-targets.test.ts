@@ -56,6 +56,30 @@ describe('the SSRF rule', () => {
   });
 });
 
+describe('the outbound call', () => {
+  test('gives up on a receiver that does not answer in time, and follows no redirect', async () => {
+    const paths: string[] = [];
+    const receiver = createServer((request, response) => {
+      paths.push(request.url ?? '');
+      // '/slow' never answers; '/moved' points elsewhere.
+      if (request.url === '/moved') response.writeHead(302, { Location: '/elsewhere' }).end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as { port: number };
+    try {
+      expect(await post(`http://127.0.0.1:${port}/slow`, '{}', {}, 'loopback-http', 200)).toEqual({
+        ok: false,
+        error: 'no answer within 200 ms',
+      });
+      expect(await post(`http://127.0.0.1:${port}/moved`, '{}', {}, 'loopback-http', 1000)).toEqual({ ok: true, status: 302 });
+      expect(paths).toEqual(['/slow', '/moved']);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+});
+
 describe('the retry schedule', () => {
   test('waits 1, 4, 16, 64 minutes, then 4 h 16 min, then 8 h at most', () => {
     expect([1, 2, 3, 4, 5, 6, 7].map((failed) => retryDelayMs(failed) / 60_000)).toEqual([1, 4, 16, 64, 256, 480, 480]);
