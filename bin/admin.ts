@@ -5,7 +5,7 @@ import { emitSampleEvents } from '../scripts/sample-events';
 import { DEMO_OPERATOR, seedDemo } from '../scripts/demo-data';
 import * as apiKeys from '../shared/accounts/api-keys';
 import * as operators from '../shared/accounts/operators';
-import { recordOperatorBooking } from '../shared/booking/bookings';
+import { cancelOperatorBooking, recordOperatorBooking } from '../shared/booking/operator-bookings';
 import { importCatalog } from '../shared/catalog/import-catalog';
 import { configure } from '../shared/core/config';
 import { rebuildUsageAggregates } from '../shared/usage/rebuild';
@@ -31,6 +31,9 @@ Commands:
                     (recomputes the operator's hour, day and month usage aggregates from
                     its stored entries: after an upgrade that adds aggregate levels, or to
                     repair drift; run it while the operator records nothing)
+  cancel-booking    --operator ID --reference REF --reason TEXT
+                    (any booking of any channel; the places go back at once, and the partner
+                    who sold it is sent booking.cancelled by the running service within two minutes)
   emit-event        --operator ID [--event METER] [--endpoint URL]
                     (a sample platform event of every built-in meter, or of one, sent to
                     EventBridge: the local host at http://127.0.0.1:${LOCAL_HTTP_PORT} unless
@@ -52,6 +55,8 @@ const { values, positionals } = parseArgs({
     key: { type: 'string' },
     file: { type: 'string' },
     channel: { type: 'string' },
+    reference: { type: 'string' },
+    reason: { type: 'string' },
     event: { type: 'string' },
     endpoint: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -146,6 +151,12 @@ async function run(command: string | undefined): Promise<void> {
         }
       }
       console.log(`Recorded ${entries.length} booking(s) in ${target}`);
+      return;
+    }
+    case 'cancel-booking': {
+      const booking = await cancelOperatorBooking(option('operator'), option('reference'), option('reason'));
+      const by = booking.CancelledBy === 'operator' ? '' : ` (it was already cancelled by the ${booking.CancelledBy ?? 'partner'})`;
+      console.log(`${booking.BookingReference}  ${booking.Status}${booking.CancelledAt ? ` at ${booking.CancelledAt}` : ''}${by}  in ${target}`);
       return;
     }
     case 'seed-demo': {

@@ -12,7 +12,7 @@ import { benchBundles } from './bench/bundles';
 import { DEFAULT_CONCURRENCY, compare, fixed, printTable, ratio, type Stats } from './bench/harness';
 import { keepAliveClient } from './bench/http';
 import type { BenchContext } from './bench/scenario';
-import { scenarios as allScenarios } from './bench/scenarios';
+import { scenarios } from './bench/scenarios';
 import { seedBenchOperator } from './bench/seed';
 import { benchUsageScaling } from './bench/usage-scaling';
 
@@ -28,7 +28,8 @@ import { benchUsageScaling } from './bench/usage-scaling';
  * batch route's entries/s beside the single-entry route's.
  *
  * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
- * --only usage (the usage scenarios and usage at scale alone), --usage-entries N (default 100000),
+ * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`;
+ * the bundles are then left out; `--only usage` also runs usage at scale), --usage-entries N (default 100000),
  * --summary-calls N (default 200), --single-entries N (default 2000), --usage-concurrency N (default 4:
  * requests in flight while loading and in the batch-vs-single comparison).
  */
@@ -41,7 +42,7 @@ interface Options {
   warmup: number;
   concurrency: number;
   rounds: number;
-  only?: 'usage';
+  only?: string[];
   'usage-entries': number;
   'summary-calls': number;
   'single-entries': number;
@@ -63,17 +64,21 @@ function parseOptions(args: string[]): Options {
     'usage-concurrency': 4,
   };
   if (args.includes('--quick')) Object.assign(options, { calls: 300, warmup: 50, rounds: 2 });
-  const only = args.indexOf('--only');
-  if (only >= 0) {
-    if (args[only + 1] !== 'usage') throw new Error('--only takes: usage');
-    options.only = 'usage';
-  }
   for (const name of NUMBER_OPTIONS) {
     const at = args.indexOf(`--${name}`);
     if (at < 0) continue;
     const value = Number(args[at + 1]);
     if (!Number.isInteger(value) || value < (name === 'warmup' ? 0 : 1)) throw new Error(`--${name} needs a whole number`);
     options[name] = value;
+  }
+  const only = args.indexOf('--only');
+  if (only >= 0) {
+    const names = (args[only + 1] ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean);
+    if (!names.length) throw new Error('--only needs scenario names, e.g. --only hold,confirm');
+    options.only = names;
   }
   const known = new Set(['--quick', '--only', ...NUMBER_OPTIONS.map((name) => `--${name}`)]);
   const unknown = args.filter((arg, i) => arg.startsWith('--') && !known.has(arg) && !known.has(args[i - 1]));
@@ -213,7 +218,6 @@ async function main(): Promise<void> {
     await ensureTable(admin, TABLE_NAME);
     admin.destroy();
 
-    const scenarios = options.only === 'usage' ? allScenarios.filter((scenario) => /usage/.test(scenario.name)) : allScenarios;
     const seeded = await seedBenchOperator();
     console.log(
       `DynamoDB Local (in memory) at ${dynamoLocal.endpoint}; operator ${seeded.operatorId}: ` +
@@ -232,10 +236,15 @@ async function main(): Promise<void> {
       firstDate: seeded.firstDate,
       get: http.get,
       post: http.post,
+      postAction: http.postAction,
     };
-    console.log(`Measuring ${scenarios.map((scenario) => scenario.name).join(', ')} ...`);
+    const selected = scenarios(options.warmup + options.calls + 1).filter(
+      (scenario) => !options.only || options.only.some((name) => scenario.name.toLowerCase().includes(name)),
+    );
+    if (!selected.length) throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
+    console.log(`Measuring ${selected.map((scenario) => scenario.name).join(', ')} ...`);
     const results: ScenarioResult[] = [];
-    for (const scenario of scenarios) {
+    for (const scenario of selected) {
       await scenario.prepare?.(context);
       // One untimed call each first: a failing scenario stops the bench before any figure is printed.
       const answer = describeAnswer(await scenario.service(context));
@@ -246,18 +255,20 @@ async function main(): Promise<void> {
     printLatency(results, options);
     http.close();
 
-    await benchUsageScaling({
-      url: host.url,
-      entries: options['usage-entries'],
-      concurrency: options['usage-concurrency'],
-      summaryCalls: options['summary-calls'],
-      singleEntries: options['single-entries'],
-    });
+    if (!options.only || options.only.includes('usage')) {
+      await benchUsageScaling({
+        url: host.url,
+        entries: options['usage-entries'],
+        concurrency: options['usage-concurrency'],
+        summaryCalls: options['summary-calls'],
+        singleEntries: options['single-entries'],
+      });
+    }
 
     // The bundles need neither: stopping them first keeps the load-time figures free of their noise.
     await host.stop();
     await dynamoLocal.stop();
-    if (options.only !== 'usage') await benchBundles(tempDir);
+    if (!options.only) await benchBundles(tempDir);
   } finally {
     http?.close();
     await host?.stop();
