@@ -41,13 +41,20 @@ export const keyReused = (field: string, entryId: number) => idempotencyKeyReuse
 /** DynamoDB takes at most 100 items in one transaction. */
 const MAX_TRANSACTION_ITEMS = 100;
 
-/** Splits entries into transactions: each entry brings its item (and key record) and the aggregates no earlier entry of its transaction touches. */
-function transactions(entries: PendingEntry[]): PendingEntry[][] {
+/**
+ * Splits entries into transactions: each entry brings its item (and key
+ * record) and the aggregates no earlier entry of its transaction touches.
+ * Entries are taken in order of hour and meter, so that those sharing
+ * aggregates share a transaction and each aggregate is written as few times as possible.
+ */
+export function transactionGroups(entries: PendingEntry[]): PendingEntry[][] {
+  const byAggregate = (pending: PendingEntry) => aggregateKeysOf(pending.input as Required<UsageInput>)[0];
+  const ordered = [...entries].sort((a, b) => (byAggregate(a) < byAggregate(b) ? -1 : byAggregate(a) > byAggregate(b) ? 1 : 0));
   const groups: PendingEntry[][] = [];
   let group: PendingEntry[] = [];
   let items = 0;
   let aggregates = new Set<string>();
-  for (const pending of entries) {
+  for (const pending of ordered) {
     const keys = aggregateKeysOf(pending.input as Required<UsageInput>);
     const itemsOf = (known: Set<string>) => (pending.idempotency ? 2 : 1) + keys.filter((key) => !known.has(key)).length;
     if (group.length && items + itemsOf(aggregates) > MAX_TRANSACTION_ITEMS) {
@@ -120,7 +127,7 @@ export async function writeEntries(operatorId: string, entries: PendingEntry[], 
   const arrivedAt = unixSeconds(clock());
   for (const pending of entries) pending.input = { ...pending.input, OccurredAt: pending.input.OccurredAt ?? arrivedAt };
   // Every transaction settles before an error is answered, so that nothing is still being written when the client retries.
-  const outcomes = await Promise.allSettled(transactions(entries).map((group) => writeGroup(operatorId, group, clock)));
+  const outcomes = await Promise.allSettled(transactionGroups(entries).map((group) => writeGroup(operatorId, group, clock)));
   const failure = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failure) throw failure.reason;
 }

@@ -1,7 +1,8 @@
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import { configure } from '../../shared/core/config';
 import { requestHash } from '../../shared/core/idempotency';
-import { idempotencyOf } from '../../shared/usage/record-usage';
+import { idempotencyOf, transactionGroups, type PendingEntry } from '../../shared/usage/record-usage';
+import { aggregateKeysOf } from '../../shared/usage/usage-writes';
 import { recordEntriesTransaction, voidEntryTransaction } from '../../shared/usage/usage-writes';
 
 const utc = (iso: string) => Date.parse(iso) / 1000;
@@ -81,5 +82,22 @@ describe('the transactions of usage metering', () => {
     expect(a.requestHash).toBe(requestHash({ OccurredAt: 5, Usage: 1, Meter: 'm' }));
     expect(idempotencyOf('other', { Meter: 'm', Usage: 1, OccurredAt: 5 }, 'client', 'Identifier').requestHash).toBe(a.requestHash);
     expect(idempotencyOf('k', { Meter: 'm', Usage: 1 }, 'client', 'Identifier').requestHash).not.toBe(a.requestHash);
+  });
+
+  it('group a batch into transactions of at most 100 items, entries sharing aggregates together', () => {
+    // 100 entries with keys, 5 meters taking turns, all in one hour: as a client flushing its buffer sends them.
+    const entries: PendingEntry[] = Array.from({ length: 100 }, (_, i) => {
+      const input = { Meter: `meter-${i % 5}`, Usage: 1, OccurredAt: utc('2026-06-01T09:00:00Z') + i };
+      return { input, idempotency: idempotencyOf(`k-${i}`, input, 'client', `Entries[${i}].Identifier`) };
+    });
+    const groups = transactionGroups(entries);
+    const items = groups.map(
+      (group) =>
+        2 * group.length + new Set(group.flatMap((entry) => aggregateKeysOf(entry.input as { Meter: string; OccurredAt: number }))).size,
+    );
+    expect(items.every((count) => count <= 100)).toBe(true);
+    // Each meter's 20 entries together: its 3 aggregates are written once, or twice where a transaction ends inside it.
+    expect(items).toEqual([99, 99, 23]);
+    expect(new Set(groups.flat())).toEqual(new Set(entries));
   });
 });
