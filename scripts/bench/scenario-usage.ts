@@ -1,3 +1,5 @@
+import { RETRY, retrying } from '../../shared/core/retry';
+import { transactionCancellation } from '../../shared/db/transaction-errors';
 import { AGGREGATE_SHARDS, type UsageInput } from '../../shared/usage/model';
 import { newUsageIds, randomShard } from '../../shared/usage/ids';
 import { writeTransaction } from '../../shared/usage/repository';
@@ -14,13 +16,20 @@ const usageInput: UsageInput = { Meter: 'api-requests', Usage: 1.25, ExtraInfo: 
 export const recordUsageScenario: Scenario = {
   name: 'POST usage entry',
   service: ({ post }) => post(METERS_PATH, usageInput),
-  bare: ({ operatorId }) => {
-    const now = new Date();
-    const shard = randomShard(AGGREGATE_SHARDS);
-    const [ID] = newUsageIds(now.getTime(), shard, AGGREGATE_SHARDS, 1);
-    const entry = { ID, Meter: usageInput.Meter, Usage: usageInput.Usage, OccurredAt: Math.floor(now.getTime() / 1000) };
-    return writeTransaction(recordEntriesTransaction(operatorId, shard, [{ entry, extraInfo: usageInput.ExtraInfo }], now).input);
-  },
+  // A rare ID collision (same millisecond, same random bits) is tried again with a fresh ID, as the service does.
+  bare: ({ operatorId }) =>
+    retrying('Bench usage entry', async () => {
+      const now = new Date();
+      const shard = randomShard(AGGREGATE_SHARDS);
+      const [ID] = newUsageIds(now.getTime(), shard, AGGREGATE_SHARDS, 1);
+      const entry = { ID, Meter: usageInput.Meter, Usage: usageInput.Usage, OccurredAt: Math.floor(now.getTime() / 1000) };
+      try {
+        return await writeTransaction(recordEntriesTransaction(operatorId, shard, [{ entry, extraInfo: usageInput.ExtraInfo }], now).input);
+      } catch (error) {
+        if (transactionCancellation(error)?.conditionFailed(0)) return RETRY;
+        throw error;
+      }
+    }),
 };
 
 /** Fixed once: the seeded days, even if the bench runs past midnight UTC. */
