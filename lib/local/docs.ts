@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../../shared/core/config';
 import { problem } from '../../shared/http/problem';
-import { OPENAPI_PATH, openApiDocument } from '../../shared/api/openapi';
+import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
+import { routeSchemas } from '../../functions/load-handler';
 import { SECURITY_HEADERS } from './dashboard';
 import { requestTarget, sendProblem } from './http-edge';
 
@@ -67,7 +68,7 @@ const once = <T>(make: () => T): (() => T) => {
 const assets = new Map<string, Asset>([
   [
     OPENAPI_PATH,
-    { contentType: 'application/json', body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl }))) },
+    { contentType: 'application/json', body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl, schemasOf: routeSchemas }))) },
   ],
   [DOCS_PATH, { contentType: 'text/html; charset=utf-8', body: page }],
   [INIT_SCRIPT_PATH, { contentType: 'text/javascript; charset=utf-8', body: () => initScript }],

@@ -1,7 +1,9 @@
-import type { Caller } from '../http/caller';
-import { BadRequestError, NotFoundError } from '../http/errors';
+import type { Caller } from '../core/caller';
+import { InvalidRequestError, NotFoundError } from '../core/errors';
 import { toProduct, type Product, type ProductItem } from './model';
 import { getProduct, getProductByProductId, queryVisibleProducts } from './repository';
+
+export const activityNotFound = (activityId: string) => new NotFoundError(`No activity has ActivityID '${activityId}'`);
 
 const byName = (a: { Name: string }, b: { Name: string }) => a.Name.localeCompare(b.Name);
 
@@ -21,7 +23,7 @@ export async function resolveProduct(caller: Caller, query: ResolveQuery): Promi
   const hasId = query.ID !== undefined;
   const hasName = query.Name !== undefined;
   if (hasId === hasName) {
-    throw new BadRequestError("Give exactly one of the query parameters 'ID' and 'Name'");
+    throw new InvalidRequestError("Give exactly one of 'ID' and 'Name'");
   }
   const item = hasId
     ? await getProductByProductId(caller.operatorId, Number(query.ID))
@@ -44,6 +46,6 @@ async function findByExactName(operatorId: string, name: string): Promise<Produc
  */
 export async function requireActivity(caller: Caller, activityId: string): Promise<ProductItem> {
   const item = await getProduct(caller.operatorId, activityId);
-  if (!item?.Visible) throw new NotFoundError(`No activity has ActivityID '${activityId}'`);
+  if (!item?.Visible) throw activityNotFound(activityId);
   return item;
 }

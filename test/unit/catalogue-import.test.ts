@@ -1,5 +1,6 @@
-import { checkCatalogue, expandTimeslots, type CatalogueProduct } from '../../shared/catalog/import-catalog';
-import { ValidationError } from '../../shared/http/errors';
+import type { CatalogueProduct } from '../../shared/catalog/catalog-file';
+import { checkCatalogue, expandTimeslots } from '../../shared/catalog/catalog-rules';
+import { ValidationError } from '../../shared/core/errors';
 import { testCatalogue } from '../support/catalogue';
 
 const product = (overrides: Partial<CatalogueProduct> = {}): CatalogueProduct => ({
@@ -17,7 +18,8 @@ const rejection = (input: unknown): string => {
     checkCatalogue(input);
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationError);
-    return (error as Error).message;
+    const { field, message } = error as ValidationError;
+    return field ? `'${field}' ${message}` : message;
   }
   throw new Error('expected the catalogue to be rejected');
 };

@@ -1,11 +1,12 @@
 import type { SchemaObject } from 'ajv';
-import { documentSchema, handlerSchemas, openApiDocument } from '../../shared/api/openapi';
+import { routeSchemas } from '../../functions/load-handler';
+import { openApiDocument } from '../../shared/http/openapi';
 import { routes, type Route } from '../../shared/api/routes';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/api/problem-types';
 import { compileValidator } from '../../shared/core/validation';
 import { documentValidator } from '../support/openapi';
 
-const document = openApiDocument();
+const document = openApiDocument({ schemasOf: routeSchemas });
 const errorsOf = documentValidator(document);
 const operationOf = (route: Route) => document.paths[route.path]?.[route.method.toLowerCase()];
 
@@ -47,33 +48,35 @@ describe('the document and the route table', () => {
 
 describe('request schemas are the handlers’ own', () => {
   test.each(routes)('$id: parameters are exactly the path and query properties of the handler schemas', (route) => {
-    const schemas = handlerSchemas(route);
+    const schemas = routeSchemas(route);
     const parameters = operationOf(route).parameters.filter((parameter: { $ref?: string }) => !parameter.$ref);
     for (const location of ['path', 'query'] as const) {
       const schema = schemas[location];
       const documented = parameters.filter((parameter: { in: string }) => parameter.in === location);
       expect(documented.map((parameter: { name: string }) => parameter.name).sort()).toEqual(Object.keys(schema?.properties ?? {}).sort());
       for (const parameter of documented) {
-        expect(parameter.schema).toEqual(documentSchema(schema!.properties[parameter.name]));
+        const validated = schema!.properties[parameter.name];
+        // The constraints a client must meet are the ones the handler enforces.
+        for (const keyword of ['type', 'pattern', 'enum', 'minLength', 'maxLength']) expect(parameter.schema[keyword]).toEqual(validated[keyword]);
         expect(parameter.required).toBe(location === 'path' || (schema!.required ?? []).includes(parameter.name));
       }
     }
   });
 
   test.each(routes)('$id: a request body is documented exactly when the handler takes one, with the same fields', (route) => {
-    const schemas = handlerSchemas(route);
+    const schemas = routeSchemas(route);
     const body = operationOf(route).requestBody?.content['application/json'];
     expect(Boolean(body)).toBe(Boolean(schemas.body));
     if (!schemas.body) return;
     expect(fieldPaths(body.schema).sort()).toEqual(fieldPaths(schemas.body).sort());
     // The documented example is a request the handler accepts, and a body the document describes.
-    const validate = compileValidator(schemas.body, { field: 'Field', whole: 'The request body' });
+    const validate = compileValidator(schemas.body, 'The request body');
     expect(() => validate(body.example)).not.toThrow();
     expect(errorsOf(['paths', route.path, route.method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema'], body.example)).toEqual(
       [],
     );
     // A field the document does not list is one the handler refuses.
-    expect(() => validate({ ...body.example, Undocumented: 1 })).toThrow("Field 'Undocumented' is not allowed");
+    expect(() => validate({ ...body.example, Undocumented: 1 })).toThrow(expect.objectContaining({ field: 'Undocumented', message: 'is not allowed' }));
   });
 
   test('the validation annotations are translated, not published', () => {
@@ -90,16 +93,14 @@ describe('request schemas are the handlers’ own', () => {
 
 describe('responses', () => {
   test.each(routes)('$id: documents its success as JSON and every error status as problem+json', (route) => {
-    const schemas = handlerSchemas(route);
+    const schemas = routeSchemas(route);
     const responses = operationOf(route).responses;
     const statuses = Object.keys(responses).map(Number);
     const success = statuses.filter((status) => status < 300);
     expect(success).toEqual([route.method === 'POST' && schemas.body ? 201 : 200]);
     expect(Object.keys(responses[success[0]].content)).toEqual(['application/json']);
+    // The gateway may refuse any call; which other statuses a route answers is held to real responses by the contract test.
     for (const status of [401, 403, 429, 500, 504]) expect(statuses).toContain(status);
-    if (schemas.path) expect(statuses).toContain(400);
-    if (schemas.query || schemas.body) expect(statuses).toContain(422);
-    if (schemas.body) expect(statuses).toEqual(expect.arrayContaining([400, 413, 415]));
     for (const status of statuses.filter((s) => s >= 400)) {
       const shared = document.components.responses[responses[status].$ref.split('/').pop()];
       expect(Object.keys(shared.content)).toEqual([PROBLEM_CONTENT_TYPE]);

@@ -1,0 +1,241 @@
+import type { SchemaObject } from 'ajv';
+import { SCOPES } from '../accounts/scopes';
+import { DEFAULT_PROBLEM_BASE_URL, PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../api/problem-types';
+import { responseSchemas } from '../api/response-schemas';
+import { routes, type OperationDocs, type RequestSchemas, type Route } from '../api/routes';
+import { problemCatalog, type ProblemStatus } from './problem-catalog';
+
+/**
+ * The OpenAPI 3.1 document of the public API, built from the route table
+ * (each row carries its operation's words and examples) and from the schemas
+ * each handler validates with, which the caller hands in (`httpHandler`
+ * attaches them to the handler), so a route or a request field cannot exist
+ * in one and not the other. Response records come from response-schemas.ts,
+ * which the contract test holds real responses to.
+ */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document that tools and tests read by path
+export type OpenApiDocument = Record<string, any>;
+
+/** Where the local host and the stack publish the document, without authentication. */
+export const OPENAPI_PATH = '/api/v2/openapi.json';
+
+const SECURITY_SCHEME = 'bearerAuth';
+const JSON_CONTENT_TYPE = 'application/json';
+
+/** Every route may be refused by the gateway (key, scope, throttle, timeout) or fail unexpectedly. */
+const GATEWAY_STATUSES = [401, 403, 429, 500, 504];
+/** A route that takes a body may also get one that is not JSON, too large, or not sent as JSON. */
+const BODY_STATUSES = [400, 413, 415];
+
+/** The error statuses a route documents: implied by its schemas, plus those its domain raises. */
+function errorStatuses(schemas: RequestSchemas, notes: Pick<OperationDocs, 'errors'>): number[] {
+  const statuses = new Set([...GATEWAY_STATUSES, ...(notes.errors ?? [])]);
+  if (schemas.path) statuses.add(400);
+  if (schemas.query || schemas.body) statuses.add(422);
+  if (schemas.body) BODY_STATUSES.forEach((status) => statuses.add(status));
+  return [...statuses].sort((a, b) => a - b);
+}
+
+const componentNames = new Map<object, string>(Object.entries(responseSchemas).map(([name, schema]) => [schema, name]));
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * A validation schema as the document shows it: the `errorMessage`
+ * annotation (ours, not JSON Schema's) becomes the description, the
+ * `supported-day` format becomes `date` (the range is in the description),
+ * and any named record is referred to rather than repeated.
+ */
+export function documentSchema(schema: unknown, options: { inline?: boolean } = {}): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => documentSchema(item));
+  if (!schema || typeof schema !== 'object') return schema;
+  const name = componentNames.get(schema);
+  if (name && !options.inline) return schemaRef(name);
+  const source = schema as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (key === 'errorMessage') continue;
+    if (key === 'properties') {
+      result.properties = Object.fromEntries(Object.entries(value as object).map(([field, sub]) => [field, documentSchema(sub)]));
+    } else if (key === 'format' && value === 'supported-day') {
+      result.format = 'date';
+    } else {
+      result[key] = documentSchema(value);
+    }
+  }
+  if (typeof source.errorMessage === 'string' && source.description === undefined) {
+    result.description = `${capitalise(source.errorMessage)}.`;
+  }
+  return result;
+}
+
+function parameters(schema: SchemaObject | undefined, location: 'path' | 'query') {
+  if (!schema) return [];
+  const required = new Set<string>(schema.required ?? []);
+  return Object.entries(schema.properties as Record<string, Record<string, unknown>>).map(([name, property]) => {
+    const converted = documentSchema(property) as Record<string, unknown>;
+    return {
+      name,
+      in: location,
+      required: location === 'path' || required.has(name),
+      ...(typeof converted.description === 'string' ? { description: converted.description } : {}),
+      schema: converted,
+    };
+  });
+}
+
+const dataEnvelope = (data: OperationDocs['success']['data']) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['data'],
+  properties: { data: typeof data === 'string' ? schemaRef(data) : { type: 'array', items: schemaRef(data.listOf) } },
+});
+
+function operation(route: Route, schemas: RequestSchemas, problems: Record<number, ProblemStatus>) {
+  const notes = route.docs;
+  const { success } = notes;
+  return {
+    operationId: route.id,
+    tags: [notes.tag],
+    summary: notes.summary,
+    description: `${notes.description}\n\nRequires an API key with the scope \`${route.scope}\`.`,
+    'x-required-scope': route.scope,
+    security: [{ [SECURITY_SCHEME]: [] }],
+    parameters: [
+      ...parameters(schemas.path, 'path'),
+      ...parameters(schemas.query, 'query'),
+      ...(notes.idempotencyKey ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+    ],
+    ...(schemas.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { [JSON_CONTENT_TYPE]: { schema: documentSchema(schemas.body), example: notes.requestExample } },
+          },
+        }
+      : {}),
+    responses: {
+      [success.status]: {
+        description: success.description,
+        ...(success.headers
+          ? { headers: Object.fromEntries(success.headers.map((header) => [header, { $ref: `#/components/headers/${header}` }])) }
+          : {}),
+        content: { [JSON_CONTENT_TYPE]: { schema: dataEnvelope(success.data), example: { data: success.example } } },
+      },
+      ...Object.fromEntries(
+        errorStatuses(schemas, notes).map((status) => [status, { $ref: `#/components/responses/${problems[status].name}` }]),
+      ),
+    },
+  };
+}
+
+export interface OpenApiOptions {
+  /** The schemas the route's handler validates with. */
+  schemasOf: (route: Route) => RequestSchemas;
+  /** Base of the problem `type` URIs the examples show, as the deployment configures it. */
+  problemBaseUrl?: string;
+}
+
+function problemResponses(problems: Record<number, ProblemStatus>, problemBaseUrl: string) {
+  return Object.fromEntries(
+    Object.entries(problems).map(([status, response]) => [
+      response.name,
+      {
+        description: response.description,
+        ...(Number(status) === 401
+          ? { headers: { 'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string', const: 'Bearer' } } } }
+          : {}),
+        content: {
+          [PROBLEM_CONTENT_TYPE]: {
+            schema: schemaRef('Problem'),
+            examples: Object.fromEntries(
+              response.examples.map(({ kind, detail }) => [
+                kind,
+                {
+                  value: {
+                    type: problemTypeUri(problemBaseUrl, kind),
+                    title: statusTitle(Number(status)),
+                    status: Number(status),
+                    detail,
+                    instance: '/api/v2/ota/marketplace/booking',
+                  },
+                },
+              ]),
+            ),
+          },
+        },
+      },
+    ]),
+  );
+}
+
+export function openApiDocument(options: OpenApiOptions): OpenApiDocument {
+  const problems = problemCatalog();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, options.schemasOf(route), problems);
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'OTA booking and meter usage API',
+      version: '2.0.0',
+      description:
+        "Sell an operator's activities (products, availability, waiver questions, bookings) and meter usage (record entries, read exact summaries). " +
+        'Success bodies are `{ "data": ... }` with PascalCase fields; every error is an RFC 7807 `application/problem+json`. ' +
+        "Dates and times of products and availability are the operator's local time. Unknown query parameters are ignored; unknown body fields are refused (422).",
+    },
+    servers: [
+      { url: 'http://127.0.0.1:3000', description: 'Local host (`npm start`)' },
+      {
+        url: 'https://{apiId}.execute-api.{region}.amazonaws.com/v1',
+        description: 'AWS (the stack output ApiUrl)',
+        variables: { apiId: { default: 'abcdef1234' }, region: { default: 'eu-west-1' } },
+      },
+    ],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    tags: [
+      { name: 'Catalogue', description: 'Products, availability and waiver questions of the partner API (scope `ota`).' },
+      { name: 'Bookings', description: 'Partner bookings (scope `ota`) and the operator\'s list of every channel (scope `bookings:read`).' },
+      { name: 'Usage', description: 'Usage entries against named meters (`usage:write`) and their summaries (`usage:read`).' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API key (`ak_...`) as `Authorization: Bearer <key>`. A key belongs to one operator and carries scopes; each operation states the one it needs (`x-required-scope`). Scopes: ' +
+            Object.entries(SCOPES)
+              .map(([scope, meaning]) => `\`${scope}\` (${meaning})`)
+              .join(', ') +
+            '.',
+        },
+      },
+      schemas: Object.fromEntries(Object.entries(responseSchemas).map(([name, schema]) => [name, documentSchema(schema, { inline: true })])),
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Makes a retry safe: the same key with the same body answers the original 201 again (with `Idempotent-Replayed: true`); with a different body it is 422.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+          example: '0b9f4a1e-4f7c-4d7e-9a57-5f0e2c1d8b6a',
+        },
+      },
+      headers: {
+        Location: { description: 'Where the booking is read back', schema: { type: 'string' } },
+        'Idempotent-Replayed': {
+          description: 'Present (`true`) when an Idempotency-Key matched and the original response was answered again',
+          schema: { type: 'string', const: 'true' },
+        },
+      },
+      responses: problemResponses(problems, options.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL),
+    },
+  };
+}
