@@ -1,4 +1,11 @@
-import { LOCAL_CREDENTIALS, LOCAL_DATA_DIR, LOCAL_DYNAMODB_PORT, LOCAL_HTTP_HOST, LOCAL_HTTP_PORT, LOCAL_TABLE_NAME } from '../lib/local/defaults';
+import {
+  LOCAL_CREDENTIALS,
+  LOCAL_DATA_DIR,
+  LOCAL_DYNAMODB_PORT,
+  LOCAL_HTTP_HOST,
+  LOCAL_HTTP_PORT,
+  LOCAL_TABLE_NAME,
+} from '../lib/local/defaults';
 import { localClient, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { startLocalHost } from '../lib/local/api-gateway';
 import { ensureTable } from '../lib/local/table';
@@ -20,7 +27,9 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 function keepServingOnEscapedErrors(): void {
   const log = (kind: string) => (error: unknown) => {
     try {
-      console.error(JSON.stringify({ level: 'error', message: `Local host: ${kind}, still serving`, error: String((error as Error)?.stack ?? error) }));
+      console.error(
+        JSON.stringify({ level: 'error', message: `Local host: ${kind}, still serving`, error: String((error as Error)?.stack ?? error) }),
+      );
     } catch {
       console.error(`Local host: ${kind}, still serving`);
     }
@@ -37,7 +46,9 @@ async function main(): Promise<void> {
         port: Number(process.env.DYNAMODB_LOCAL_PORT ?? LOCAL_DYNAMODB_PORT),
         dataDir: inMemory ? undefined : LOCAL_DATA_DIR,
       });
-  dynamoLocal?.onUnexpectedExit((reason) => console.error(`DynamoDB Local stopped unexpectedly; every request will fail until npm start is restarted. ${reason}`));
+  dynamoLocal?.onUnexpectedExit((reason) =>
+    console.error(`DynamoDB Local stopped unexpectedly; every request will fail until npm start is restarted. ${reason}`),
+  );
   const endpoint = process.env.DYNAMODB_ENDPOINT ?? (dynamoLocal?.endpoint as string);
   const { tableName } = configure({
     tableName: process.env.TABLE_NAME ?? LOCAL_TABLE_NAME,

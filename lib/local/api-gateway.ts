@@ -10,12 +10,7 @@ import type {
 import { policyAllows } from '../../shared/http/authorizer-policy';
 import { problem, problemResponse } from '../../shared/http/problem';
 import { systemClock, type Clock } from '../../shared/core/clock';
-import {
-  AUTHORIZER_CACHE_TTL_SECONDS,
-  MAX_REQUEST_BODY_BYTES,
-  gatewayProblems,
-  type GatewayResponseType,
-} from '../../shared/api/gateway';
+import { AUTHORIZER_CACHE_TTL_SECONDS, MAX_REQUEST_BODY_BYTES, gatewayProblems, type GatewayResponseType } from '../../shared/api/gateway';
 import { authorizerEntry, routes, type Route } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
@@ -74,7 +69,11 @@ function singleAndMulti(entries: Iterable<[string, string]>) {
     single: Object.fromEntries([...multi].map(([name, values]) => [name, values.at(-1) as string])),
     multi: Object.fromEntries(multi),
     /** The last value of a name in any case (header names are case-insensitive). */
-    last: (wanted: string) => [...multi].filter(([name]) => name.toLowerCase() === wanted).at(-1)?.[1].at(-1),
+    last: (wanted: string) =>
+      [...multi]
+        .filter(([name]) => name.toLowerCase() === wanted)
+        .at(-1)?.[1]
+        .at(-1),
   };
 }
 

@@ -68,7 +68,10 @@ const once = <T>(make: () => T): (() => T) => {
 const assets = new Map<string, Asset>([
   [
     OPENAPI_PATH,
-    { contentType: 'application/json', body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl, schemasOf: routeSchemas }))) },
+    {
+      contentType: 'application/json',
+      body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl, schemasOf: routeSchemas }))),
+    },
   ],
   [DOCS_PATH, { contentType: 'text/html; charset=utf-8', body: page }],
   [INIT_SCRIPT_PATH, { contentType: 'text/javascript; charset=utf-8', body: () => initScript }],
@@ -95,7 +98,9 @@ export function serveDocs(request: IncomingMessage, response: ServerResponse): v
   try {
     body = asset.body(nonce);
   } catch (error) {
-    console.error(JSON.stringify({ level: 'error', message: 'API reference unavailable', error: String((error as Error)?.stack ?? error) }));
+    console.error(
+      JSON.stringify({ level: 'error', message: 'API reference unavailable', error: String((error as Error)?.stack ?? error) }),
+    );
     return sendProblem(response, problem(500, 'internal', 'The API reference could not be built', requestPath));
   }
   response.writeHead(200, {

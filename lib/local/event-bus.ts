@@ -171,7 +171,8 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   try {
     bytes = await readBody(request, MAX_REQUEST_BYTES);
   } catch (error) {
-    if (error instanceof BodyTooLarge) throw new AwsError('ValidationException', 'Total size of the entries in the request is over the limit.');
+    if (error instanceof BodyTooLarge)
+      throw new AwsError('ValidationException', 'Total size of the entries in the request is over the limit.');
     throw error;
   }
   const text = utf8Text(bytes);
@@ -218,7 +219,9 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
     if (!ruleFor(event)) return;
     const delivery = deliver(event)
       // Delivery runs after the call was answered: nothing may escape it and stop the host.
-      .catch((error) => logError({ message: 'Local event bus delivery failure', error: String((error as Error)?.stack ?? error) }, event.id))
+      .catch((error) =>
+        logError({ message: 'Local event bus delivery failure', error: String((error as Error)?.stack ?? error) }, event.id),
+      )
       .finally(() => pending.delete(delivery));
     pending.add(delivery);
   }
@@ -251,7 +254,10 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
     const body = (await readJson(request)) as { Entries?: unknown } | null;
     const entries = body?.Entries;
     if (!Array.isArray(entries) || entries.length < 1 || entries.length > MAX_ENTRIES) {
-      throw new AwsError('ValidationException', `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and ${MAX_ENTRIES}`);
+      throw new AwsError(
+        'ValidationException',
+        `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and ${MAX_ENTRIES}`,
+      );
     }
     checkShape(entries);
     const results = entries.map((entry: PutEventsEntry) => putEntry(entry));
@@ -265,7 +271,8 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
       try {
         checkSignature(request);
         const operation = String(request.headers['x-amz-target']).slice('AWSEvents.'.length);
-        if (operation !== 'PutEvents') throw new AwsError('UnknownOperationException', `The local event bus does not support ${operation.slice(0, 100)}`);
+        if (operation !== 'PutEvents')
+          throw new AwsError('UnknownOperationException', `The local event bus does not support ${operation.slice(0, 100)}`);
         reply(response, 200, await putEvents(request));
       } catch (error) {
         if (error instanceof AwsError) return reply(response, 400, { __type: error.type, message: error.message });

@@ -47,7 +47,14 @@ export function sendProblem(response: ServerResponse, body: Problem, headers: Re
 /** The last resort of a request's handling: logs the failure and answers 500, and the host keeps serving. */
 export function failSafely(request: IncomingMessage, response: ServerResponse, error: unknown, where: string): void {
   try {
-    console.error(JSON.stringify({ level: 'error', message: `${where} failure`, path: instanceOf(request), error: String((error as Error)?.stack ?? error) }));
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        message: `${where} failure`,
+        path: instanceOf(request),
+        error: String((error as Error)?.stack ?? error),
+      }),
+    );
   } catch {
     // Logging must never be what takes the host down.
   }
@@ -97,9 +104,18 @@ export function guardServerEdge(server: Server): void {
   // Node answers an Expect it does not know with a bare 417; this one says why.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const expectation = String(request.headers.expect);
-    sendProblem(response, problem(417, 'expectation-failed', `Only 'Expect: 100-continue' is supported, not '${expectation.slice(0, 100)}'`, instanceOf(request)), {
-      Connection: 'close',
-    });
+    sendProblem(
+      response,
+      problem(
+        417,
+        'expectation-failed',
+        `Only 'Expect: 100-continue' is supported, not '${expectation.slice(0, 100)}'`,
+        instanceOf(request),
+      ),
+      {
+        Connection: 'close',
+      },
+    );
   });
 }
 

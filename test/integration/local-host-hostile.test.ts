@@ -24,7 +24,12 @@ let errorLog: jest.SpyInstance;
 
 beforeAll(async () => {
   operator = await createTestOperator(testCatalogue({ capacity: 50 }), { stem: 'hostile' });
-  host = await startLocalHost({ authorizerCacheTtlSeconds: TTL_SECONDS, authorizerCacheMaxEntries: 5, clock, eventBus: { retryDelaysMs: [1] } });
+  host = await startLocalHost({
+    authorizerCacheTtlSeconds: TTL_SECONDS,
+    authorizerCacheMaxEntries: 5,
+    clock,
+    eventBus: { retryDelaysMs: [1] },
+  });
   request = httpClient(host);
   errorLog = jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
@@ -46,7 +51,9 @@ function expectProblem(response: RawResponse, status: number, instance: string) 
 async function usageEvents(meter: string): Promise<number> {
   const day = new Date(clock().getTime()).toISOString().slice(0, 10);
   const today = new Date().toISOString().slice(0, 10);
-  const response = await request('GET', `${USAGE}?from=${day < today ? day : today}&to=${day > today ? day : today}`, { key: operator.key });
+  const response = await request('GET', `${USAGE}?from=${day < today ? day : today}&to=${day > today ? day : today}`, {
+    key: operator.key,
+  });
   return response.json.data.Meters.find((item: { Meter: string }) => item.Meter === meter)?.EventCount ?? 0;
 }
 
@@ -72,14 +79,18 @@ describe('a deeply nested PutEvents entry', () => {
 
   it('is accepted, dead-lettered and logged when its Detail is 10,000 deep, and the host keeps serving', async () => {
     const detail = `{"x":${deep(10_000)}}`;
-    const response = await putEvents(JSON.stringify({ Entries: [{ Source: 'platform.orders', DetailType: 'Order Completed', Detail: detail }] }));
+    const response = await putEvents(
+      JSON.stringify({ Entries: [{ Source: 'platform.orders', DetailType: 'Order Completed', Detail: detail }] }),
+    );
     expect(response.status).toBe(200);
     expect(response.json.FailedEntryCount).toBe(0);
     await host.eventBus.idle();
     const letter = host.eventBus.deadLetters.find((dead) => dead.event.id === response.json.Entries[0].EventId);
     expect(letter?.attempts).toBe(2);
     const logged = errorLog.mock.calls.map(([line]) => JSON.parse(line as string));
-    expect(logged).toContainEqual(expect.objectContaining({ message: 'Dead letter: platform event not recorded', event: expect.stringMatching(/not serialisable/) }));
+    expect(logged).toContainEqual(
+      expect.objectContaining({ message: 'Dead letter: platform event not recorded', event: expect.stringMatching(/not serialisable/) }),
+    );
     expect((await request('GET', '/health')).status).toBe(200);
   });
 
@@ -118,7 +129,8 @@ describe('PutEvents needs the local credentials', () => {
   });
 
   it('takes the AWS SDK with the local credentials, and refuses it with others', async () => {
-    const client = (accessKeyId: string) => new EventBridgeClient({ endpoint: host.url, region: 'local', credentials: { accessKeyId, secretAccessKey: 'local' } });
+    const client = (accessKeyId: string) =>
+      new EventBridgeClient({ endpoint: host.url, region: 'local', credentials: { accessKeyId, secretAccessKey: 'local' } });
     const command = new PutEventsCommand({ Entries: [{ Source: 'platform.elsewhere', DetailType: 'Other', Detail: '{}' }] });
     const local = client('local');
     const other = client('someone-else');
@@ -147,7 +159,12 @@ describe('names that objects inherit', () => {
   it.each(names)('as a header name (%s) changes nothing', async (name) => {
     const [response] = await rawExchange(
       host.url,
-      rawRequest('GET', PRODUCTS, [['Host', 'localhost'], [name, '1'], ['Authorization', `Bearer ${operator.key}`], ['Connection', 'close']]),
+      rawRequest('GET', PRODUCTS, [
+        ['Host', 'localhost'],
+        [name, '1'],
+        ['Authorization', `Bearer ${operator.key}`],
+        ['Connection', 'close'],
+      ]),
     );
     expect(response.status).toBe(200);
     const [bodyRoute] = await rawExchange(
@@ -155,7 +172,13 @@ describe('names that objects inherit', () => {
       rawRequest(
         'POST',
         USAGE,
-        [['Host', 'localhost'], [name, '1'], ['Authorization', `Bearer ${operator.key}`], ['Content-Type', 'application/json'], ['Connection', 'close']],
+        [
+          ['Host', 'localhost'],
+          [name, '1'],
+          ['Authorization', `Bearer ${operator.key}`],
+          ['Content-Type', 'application/json'],
+          ['Connection', 'close'],
+        ],
         JSON.stringify({ Meter: `inherit-${name.replace(/_/g, '')}`, Usage: 1 }),
       ),
     );
@@ -165,32 +188,51 @@ describe('names that objects inherit', () => {
 
 describe('request targets that are not plain paths', () => {
   it.each(['//[', '//x:99999/', '//%zz/', '//example.com/api/v2/ota/marketplace/products'])('%s is a 404 problem', async (target) => {
-    const [response] = await rawExchange(host.url, rawRequest('GET', target, [['Host', 'localhost'], ['Connection', 'close']]));
+    const [response] = await rawExchange(
+      host.url,
+      rawRequest('GET', target, [
+        ['Host', 'localhost'],
+        ['Connection', 'close'],
+      ]),
+    );
     expectProblem(response, 404, target);
   });
 
   it('an asterisk or an absolute URL is a 400 problem', async () => {
     for (const target of ['*', 'http://127.0.0.1/health']) {
-      const [response] = await rawExchange(host.url, rawRequest('OPTIONS', target, [['Host', 'localhost'], ['Connection', 'close']]));
+      const [response] = await rawExchange(
+        host.url,
+        rawRequest('OPTIONS', target, [
+          ['Host', 'localhost'],
+          ['Connection', 'close'],
+        ]),
+      );
       expectProblem(response, 400, '/');
     }
   });
 });
 
 describe('a stray byte after a valid write on the same connection', () => {
-  it.each(['x', '}', '\u0000'])('a usage entry followed by %j is written and answered 201, and the stray byte 400 after it', async (stray) => {
-    const meter = `stray-${stray.charCodeAt(0)}`;
-    const write = rawRequest(
-      'POST',
-      USAGE,
-      [['Host', 'localhost'], ['Authorization', `Bearer ${operator.key}`], ['Content-Type', 'application/json']],
-      JSON.stringify({ Meter: meter, Usage: 1 }),
-    );
-    const responses = await rawExchange(host.url, Buffer.concat([write, Buffer.from(stray, 'latin1')]));
-    expect(responses.map((response) => response.status)).toEqual([201, 400]);
-    expect(responses[1].headers['content-type']).toBe('application/problem+json');
-    expect(await usageEvents(meter)).toBe(1);
-  });
+  it.each(['x', '}', '\u0000'])(
+    'a usage entry followed by %j is written and answered 201, and the stray byte 400 after it',
+    async (stray) => {
+      const meter = `stray-${stray.charCodeAt(0)}`;
+      const write = rawRequest(
+        'POST',
+        USAGE,
+        [
+          ['Host', 'localhost'],
+          ['Authorization', `Bearer ${operator.key}`],
+          ['Content-Type', 'application/json'],
+        ],
+        JSON.stringify({ Meter: meter, Usage: 1 }),
+      );
+      const responses = await rawExchange(host.url, Buffer.concat([write, Buffer.from(stray, 'latin1')]));
+      expect(responses.map((response) => response.status)).toEqual([201, 400]);
+      expect(responses[1].headers['content-type']).toBe('application/problem+json');
+      expect(await usageEvents(meter)).toBe(1);
+    },
+  );
 
   it('a booking followed by a stray byte is answered with its own 201 first', async () => {
     const body = {
@@ -203,7 +245,11 @@ describe('a stray byte after a valid write on the same connection', () => {
     const write = rawRequest(
       'POST',
       BOOKING,
-      [['Host', 'localhost'], ['Authorization', `Bearer ${operator.key}`], ['Content-Type', 'application/json']],
+      [
+        ['Host', 'localhost'],
+        ['Authorization', `Bearer ${operator.key}`],
+        ['Content-Type', 'application/json'],
+      ],
       JSON.stringify(body),
     );
     const responses = await rawExchange(host.url, Buffer.concat([write, Buffer.from('x')]));
@@ -215,7 +261,14 @@ describe('a stray byte after a valid write on the same connection', () => {
 
 describe("Node's own refusals are problems too", () => {
   it('Expect: junk is a 417 problem', async () => {
-    const [response] = await rawExchange(host.url, rawRequest('GET', '/health', [['Host', 'localhost'], ['Expect', 'junk'], ['Connection', 'close']]));
+    const [response] = await rawExchange(
+      host.url,
+      rawRequest('GET', '/health', [
+        ['Host', 'localhost'],
+        ['Expect', 'junk'],
+        ['Connection', 'close'],
+      ]),
+    );
     expectProblem(response, 417, '/health');
   });
 
@@ -236,7 +289,17 @@ describe('a body that is not UTF-8', () => {
     const body = Buffer.concat([Buffer.from(`{"Meter":"${meter}","Usage":1,"ExtraInfo":"`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
     const [response] = await rawExchange(
       host.url,
-      rawRequest('POST', USAGE, [['Host', 'localhost'], ['Authorization', `Bearer ${operator.key}`], ['Content-Type', 'application/json'], ['Connection', 'close']], body),
+      rawRequest(
+        'POST',
+        USAGE,
+        [
+          ['Host', 'localhost'],
+          ['Authorization', `Bearer ${operator.key}`],
+          ['Content-Type', 'application/json'],
+          ['Connection', 'close'],
+        ],
+        body,
+      ),
     );
     expectProblem(response, 400, USAGE);
     expect(response.json.type).toMatch(/malformed-json$/);

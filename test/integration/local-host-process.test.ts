@@ -24,11 +24,21 @@ interface Started {
 }
 
 function npmStart(env: Record<string, string>): Started & { ready: () => Promise<string>; exited: Promise<number | null> } {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', DYNAMODB_IN_MEMORY: '1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    DYNAMODB_IN_MEMORY: '1',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    ...env,
+  };
   delete childEnv.DYNAMODB_ENDPOINT;
   delete childEnv.TABLE_NAME;
   // node itself, not a wrapper, so that a SIGKILL kills the host and nothing else.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   const onData = (chunk: Buffer) => {
