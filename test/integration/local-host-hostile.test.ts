@@ -351,3 +351,16 @@ describe('the local host', () => {
     }
   });
 });
+
+describe('the OccurredAt limit and the summary limit', () => {
+  it('accept the same last second: an entry at 9998-12-31T23:59:59Z is in the summary up to 9998-12-31, one a second later is refused', async () => {
+    const last = Date.parse('9998-12-31T23:59:59Z') / 1000;
+    const meter = 'last-second';
+    expect((await request('POST', USAGE, { key: operator.key, body: { Meter: meter, Usage: 1, OccurredAt: last } })).status).toBe(201);
+    const refused = await request('POST', USAGE, { key: operator.key, body: { Meter: meter, Usage: 1, OccurredAt: last + 1 } });
+    expect(refused.status).toBe(422);
+    expect(refused.json.detail).toMatch(/'OccurredAt'/);
+    const summary = await request('GET', `${USAGE}?from=9998-12-31&to=9998-12-31`, { key: operator.key });
+    expect(summary.json.data.Meters).toEqual([{ Meter: meter, TotalUsage: 1, EventCount: 1 }]);
+  });
+});
