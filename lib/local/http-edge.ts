@@ -44,8 +44,12 @@ export function sendProblem(response: ServerResponse, body: Problem, headers: Re
   response.end(JSON.stringify(body));
 }
 
+const CLOSED_EARLY = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET']);
+
 /** The last resort of a request's handling: logs the failure and answers 500, and the host keeps serving. */
 export function failSafely(request: IncomingMessage, response: ServerResponse, error: unknown, where: string): void {
+  // The connection closed before the request was read (the client left, or its bytes were answered as broken HTTP): nothing failed here.
+  if (CLOSED_EARLY.has((error as NodeJS.ErrnoException)?.code ?? '')) return void response.destroy();
   try {
     console.error(
       JSON.stringify({
@@ -75,15 +79,15 @@ function rawProblem(socket: Duplex, body: Problem): void {
  * Host check is `missingHost` below, so that its answer is a problem too).
  */
 export function guardServerEdge(server: Server): void {
-  // Responses still being produced, per connection: a parse error after a
-  // request (a stray byte behind a valid body) must not be answered before
-  // that request's own answer, or a client is told 400 about a write that happened.
-  const inFlight = new WeakMap<Duplex, Set<ServerResponse>>();
+  // Requests still being answered, per connection: a parse error after a
+  // complete request (a stray byte behind a valid body) must not be answered
+  // before that request's own answer, or a client is told 400 about a write that happened.
+  const inFlight = new WeakMap<Duplex, Map<IncomingMessage, ServerResponse>>();
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const pending = inFlight.get(request.socket) ?? new Set<ServerResponse>();
+    const pending = inFlight.get(request.socket) ?? new Map<IncomingMessage, ServerResponse>();
     inFlight.set(request.socket, pending);
-    pending.add(response);
-    response.once('close', () => pending.delete(response));
+    pending.set(request, response);
+    response.once('close', () => pending.delete(request));
   });
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -95,10 +99,14 @@ export function guardServerEdge(server: Server): void {
       if (socket.writable) rawProblem(socket, body);
       else socket.destroy();
     };
-    const pending = [...(inFlight.get(socket) ?? [])].filter((response) => !response.writableFinished);
-    if (!pending.length) return answer();
-    let left = pending.length;
-    for (const response of pending) response.once('close', () => --left === 0 && answer());
+    const pending = [...(inFlight.get(socket) ?? [])].filter(([, response]) => !response.writableFinished);
+    // A request whose own body is broken (a bad chunk) is the one at fault: its handler is still
+    // waiting for the body, so it has written nothing, and the 400 is its answer (closing the
+    // connection ends that wait).
+    const complete = pending.filter(([request]) => request.complete);
+    if (!complete.length) return answer();
+    let left = complete.length;
+    for (const [, response] of complete) response.once('close', () => --left === 0 && answer());
   });
 
   // Node answers an Expect it does not know with a bare 417; this one says why.

@@ -277,6 +277,13 @@ describe("Node's own refusals are problems too", () => {
     expectProblem(response, 400, '/health');
   });
 
+  it('a body with a broken chunk is a 400 problem, and nothing of it is written', async () => {
+    const head = `POST ${USAGE} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${operator.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const [response] = await rawExchange(host.url, `${head}1b\r\n{"Meter":"chunk","Usage":1}\r\nzz\r\n`);
+    expectProblem(response, 400, '/');
+    expect(await usageEvents('chunk')).toBe(0);
+  });
+
   it('a request line that is not HTTP is a 400 problem', async () => {
     const [response] = await rawExchange(host.url, 'HELLO\r\n\r\n');
     expectProblem(response, 400, '/');

@@ -1,0 +1,400 @@
+import { rawRequest, sigV4Authorization } from '../../test/support/raw-http';
+
+/**
+ * The hostile requests of `npm run fuzz`, as bytes: for every operation of the
+ * OpenAPI document, mutations of a valid request (authorization, path and
+ * query values and names, headers, body fields and raw bodies, request
+ * targets, methods), random combinations of them, requests at the edge of
+ * HTTP, and PutEvents calls to the local bus.
+ */
+
+export type Write = 'booking' | 'usage' | 'cancel';
+
+export interface FuzzCase {
+  kind: 'api' | 'bus' | 'edge';
+  label: string;
+  bytes: Buffer;
+  /** What a 2xx of this request writes, for the audit. */
+  write?: Write;
+  idempotencyKey?: string;
+}
+
+export interface Operation {
+  method: string;
+  path: string;
+  pathParameters: string[];
+  query: { name: string; required: boolean }[];
+  body?: Record<string, unknown>;
+}
+
+export interface FuzzContext {
+  key: string;
+  /** A key with usage:read only, for 403s. */
+  narrowKey: string;
+  valid: { path: Record<string, string>; query: Record<string, Record<string, string>> };
+}
+
+const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__'];
+
+export const HOSTILE_STRINGS = [
+  '',
+  ' ',
+  '%zz',
+  '%00',
+  '%',
+  '..',
+  '../..',
+  '%2e%2e%2f',
+  '%2F',
+  'null',
+  'undefined',
+  'NaN',
+  '-1',
+  '0',
+  '1e309',
+  '9'.repeat(400),
+  'a'.repeat(5000),
+  '😀',
+  'é',
+  '\u202e',
+  '%F0%9F%98%80',
+  '%C3%28',
+  '__proto__',
+  'constructor',
+  "' OR 1=1 --",
+  '{"$ne":null}',
+  '<script>',
+  '2026-02-30',
+  '9999-12-31',
+  '0000-01-01',
+  's_',
+  `s_${'a'.repeat(65)}`,
+  'S_KAYAK01',
+  'q_swim',
+  '#',
+  'OP#demo',
+];
+
+const HOSTILE_JSON_VALUES: unknown[] = [
+  null,
+  true,
+  0,
+  -0,
+  -1,
+  1.5,
+  1e308,
+  Number.MAX_SAFE_INTEGER + 2,
+  '',
+  ' ',
+  'a'.repeat(70_000),
+  '😀',
+  [],
+  {},
+  [null],
+  '2026-02-30',
+  '+1',
+  'x@',
+  1e-7,
+];
+
+/** A seeded random source, so a run can be repeated (FUZZ_SEED). */
+export function random(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] };
+}
+
+interface Parts {
+  method: string;
+  target: string;
+  headers: [string, string][];
+  body?: string | Buffer;
+  tail?: string;
+}
+
+const encode = (value: string) => (/%/.test(value) ? value : encodeURIComponent(value));
+
+function target(op: Operation, path: Record<string, string>, query: [string, string][]): string {
+  const filled = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encode(path[name] ?? ''));
+  const search = query.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&');
+  return search ? `${filled}?${search}` : filled;
+}
+
+const bytesOf = (parts: Parts) =>
+  Buffer.concat([
+    rawRequest(parts.method, parts.target, [['Host', 'localhost'], ...parts.headers, ['Connection', 'close']], parts.body),
+    Buffer.from(parts.tail ?? '', 'latin1'),
+  ]);
+
+/** Every field path of a JSON body, nested objects and the first array member included. */
+function fieldPaths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return value.length ? [[...prefix, 0], ...fieldPaths(value[0], [...prefix, 0])] : [];
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, child]) => [[...prefix, key], ...fieldPaths(child, [...prefix, key])]);
+}
+
+function withField(body: unknown, path: (string | number)[], value: unknown, remove = false): unknown {
+  const copy = structuredClone(body) as Record<string | number, unknown>;
+  let node = copy;
+  for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
+  if (remove) delete node[path.at(-1) as string];
+  else node[path.at(-1) as string] = value;
+  return copy;
+}
+
+export function apiCases(op: Operation, context: FuzzContext, rng: ReturnType<typeof random>, randomCount: number): FuzzCase[] {
+  const write: Write | undefined =
+    op.method === 'POST' ? (op.path.endsWith('/cancel') ? 'cancel' : op.path.includes('booking') ? 'booking' : 'usage') : undefined;
+  const validQuery = Object.entries(context.valid.query[op.path] ?? {});
+  const auth: [string, string] = ['Authorization', `Bearer ${context.key}`];
+  const json: [string, string] = ['Content-Type', 'application/json'];
+  const base = (): Parts => ({
+    method: op.method,
+    target: target(op, context.valid.path, validQuery),
+    headers: op.body ? [auth, json] : [auth],
+    body: op.body ? JSON.stringify(op.body) : undefined,
+  });
+  const cases: FuzzCase[] = [];
+  const add = (label: string, parts: Parts, idempotencyKey?: string) =>
+    cases.push({ kind: 'api', label: `${op.method} ${op.path} ${label}`, bytes: bytesOf(parts), write, idempotencyKey });
+
+  const authValues = [
+    '',
+    'Bearer',
+    'Bearer ',
+    'Bearer x',
+    `Basic ${context.key}`,
+    `bearer ${context.key}`,
+    `Bearer  \t ${context.key}`,
+    `Bearer ${context.key}x`,
+    `Bearer ${context.narrowKey}`,
+    `Bearer ${'k'.repeat(15_000)}`,
+    `Bearer ${context.key} extra`,
+  ];
+  for (const value of authValues)
+    add(`Authorization=${value.slice(0, 20)}`, {
+      ...base(),
+      headers: [
+        ...base().headers.filter(([n]) => n !== 'Authorization'),
+        ...(value ? ([['Authorization', value]] as [string, string][]) : []),
+      ],
+    });
+  for (const name of op.pathParameters)
+    for (const value of HOSTILE_STRINGS)
+      add(`path ${name}=${value.slice(0, 20)}`, { ...base(), target: target(op, { ...context.valid.path, [name]: value }, validQuery) });
+  for (const { name } of op.query) {
+    for (const value of HOSTILE_STRINGS)
+      add(`query ${name}=${value.slice(0, 20)}`, {
+        ...base(),
+        target: target(op, context.valid.path, [...validQuery.filter(([n]) => n !== name), [name, value]]),
+      });
+    add(`query ${name} missing`, {
+      ...base(),
+      target: target(
+        op,
+        context.valid.path,
+        validQuery.filter(([n]) => n !== name),
+      ),
+    });
+    add(`query ${name} twice`, {
+      ...base(),
+      target: target(op, context.valid.path, [...validQuery, [name, 'x'], [name, validQuery.find(([n]) => n === name)?.[1] ?? 'y']]),
+    });
+  }
+  for (const name of PROTOTYPE_NAMES) {
+    add(`query name ${name}`, { ...base(), target: target(op, context.valid.path, [...validQuery, [name, '1']]) });
+    add(`header name ${name}`, { ...base(), headers: [...base().headers, [name, '1']] });
+  }
+  for (const suffix of ['/', '//', '/..', '%zz', '?', '??=', '#x', '/%2e%2e'])
+    add(`target +${suffix}`, { ...base(), target: base().target.replace(/\?|$/, (m) => `${suffix}${m}`) });
+  for (const prefix of ['/', '//', '//x:99999', '/%zz']) add(`target ${prefix}+`, { ...base(), target: `${prefix}${base().target}` });
+  for (const method of ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'TRACE', 'GET', 'POST'])
+    if (method !== op.method) add(`method ${method}`, { ...base(), method });
+  add('Expect: junk', { ...base(), headers: [...base().headers, ['Expect', 'junk']] });
+
+  if (op.body) {
+    for (const path of fieldPaths(op.body)) {
+      add(`body -${path.join('.')}`, { ...base(), body: JSON.stringify(withField(op.body, path, undefined, true)) });
+      for (const value of HOSTILE_JSON_VALUES)
+        add(`body ${path.join('.')}=${JSON.stringify(value)?.slice(0, 20)}`, {
+          ...base(),
+          body: JSON.stringify(withField(op.body, path, value)),
+        });
+      add(`body ${path.join('.')} deep`, {
+        ...base(),
+        body: JSON.stringify(withField(op.body, path, '@DEEP@')).replace('"@DEEP@"', deep(10_000)),
+      });
+    }
+    for (const name of PROTOTYPE_NAMES)
+      add(`body key ${name}`, { ...base(), body: JSON.stringify(op.body).replace(/^\{/, `{"${name}":{"x":1},`) });
+    const valid = JSON.stringify(op.body);
+    const rawBodies: [string, string | Buffer][] = [
+      ['empty', ''],
+      ['null', 'null'],
+      ['array', '[]'],
+      ['string', '"x"'],
+      ['not JSON', '{'],
+      ['deep', deep(100_000)],
+      ['BOM', `\ufeff${valid}`],
+      ['invalid UTF-8', Buffer.concat([Buffer.from(valid.slice(0, -2)), Buffer.from([0xc3, 0x28]), Buffer.from(valid.slice(-2))])],
+      ['duplicate keys', valid.replace(/^\{/, '{"Usage":-1,"Participants":-1,')],
+      ['trailing comma', `${valid.slice(0, -1)},}`],
+      ['two documents', `${valid}${valid}`],
+    ];
+    for (const [label, body] of rawBodies) add(`raw body ${label}`, { ...base(), body });
+    for (const type of [
+      '',
+      'text/plain',
+      'application/json; charset=latin1',
+      'APPLICATION/JSON',
+      'application/jsonx',
+      'application/problem+json',
+      'multipart/form-data; boundary=x',
+    ])
+      add(`Content-Type ${type}`, { ...base(), headers: [auth, ...(type ? ([['Content-Type', type]] as [string, string][]) : [])] });
+    for (const value of ['', ' ', 'é', 'k'.repeat(256), 'k'.repeat(255), 'a\tb', `fuzz-${rng.next()}`])
+      add(`Idempotency-Key ${value.slice(0, 10)}`, { ...base(), headers: [...base().headers, ['Idempotency-Key', value]] }, value);
+    add('stray byte after a valid body', { ...base(), tail: 'x' });
+    add('body over 6 MB', { ...base(), body: `{"Meter":"${'m'.repeat(7 * 1024 * 1024)}"}` });
+  }
+
+  // Random combinations: one to three mutations of the kinds above on the valid request.
+  for (let i = 0; i < randomCount; i += 1) {
+    const parts = base();
+    const query = [...validQuery];
+    let body = op.body;
+    for (let m = 1 + Math.floor(rng.next() * 3); m > 0; m -= 1) {
+      const choice = rng.next();
+      if (choice < 0.25 && op.query.length)
+        query.push([rng.pick([...op.query.map((q) => q.name), ...PROTOTYPE_NAMES]), rng.pick(HOSTILE_STRINGS)]);
+      else if (choice < 0.45)
+        parts.headers.push([
+          rng.pick([...PROTOTYPE_NAMES, 'Idempotency-Key', 'X-Forwarded-For', 'Content-Length-X']),
+          rng.pick(HOSTILE_STRINGS).replace(/[^\x20-\x7e]/g, '?') || 'v',
+        ]);
+      else if (choice < 0.75 && body)
+        body = withField(body, rng.pick(fieldPaths(body)), rng.pick(HOSTILE_JSON_VALUES)) as Record<string, unknown>;
+      else if (op.pathParameters.length)
+        parts.target = target(op, { ...context.valid.path, [rng.pick(op.pathParameters)]: rng.pick(HOSTILE_STRINGS) }, query);
+    }
+    if (!op.pathParameters.length || !parts.target.includes('%')) parts.target = target(op, context.valid.path, query);
+    add(`random #${i}`, { ...parts, body: body ? JSON.stringify(body) : undefined });
+  }
+  return cases;
+}
+
+export function edgeCases(): FuzzCase[] {
+  const raw = (label: string, text: string | Buffer): FuzzCase => ({ kind: 'edge', label, bytes: Buffer.from(text) });
+  return [
+    raw('not HTTP', 'HELLO\r\n\r\n'),
+    raw('no Host', 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n'),
+    raw('HTTP/1.0 without Host', 'GET /api/v2/ota/marketplace/products HTTP/1.0\r\n\r\n'),
+    raw('HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'),
+    raw('header overflow', `GET /health HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`),
+    raw('bad header name', 'GET /health HTTP/1.1\r\nHost: a\r\nBad Header: 1\r\nConnection: close\r\n\r\n'),
+    raw('bad Content-Length', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n'),
+    raw('two Content-Lengths', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n{}'),
+    raw('bad chunk', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'),
+    raw('Expect: junk', 'GET /health HTTP/1.1\r\nHost: a\r\nExpect: junk\r\nConnection: close\r\n\r\n'),
+    raw('asterisk', 'OPTIONS * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'),
+    raw('absolute URL', 'GET http://evil.example/health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'),
+    ...[
+      '//[',
+      '//x:99999/',
+      '//%zz/',
+      '/%zz',
+      '/docs/../dashboard',
+      '/dashboard/..%2Fsite.ts',
+      '/dashboard/%zz',
+      '/api/v2/openapi.json?x=%zz',
+      '/docs?constructor=1',
+    ].map((t) => raw(`target ${t}`, `GET ${t} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`)),
+    raw('NUL in path', Buffer.from('GET /he\u0000alth HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', 'latin1')),
+    raw('8-bit path', Buffer.from('GET /h\u00e9alth HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', 'latin1')),
+  ];
+}
+
+export function busCases(rng: ReturnType<typeof random>, count: number, operatorId: string): FuzzCase[] {
+  const entry = (fields: Record<string, unknown>) => ({
+    Source: 'platform.orders',
+    DetailType: 'Order Completed',
+    Detail: JSON.stringify({ OperatorID: operatorId, BasketID: 'b_1' }),
+    ...fields,
+  });
+  const hostileEntries: string[] = [
+    `{"Entries":${deep(10_000)}}`,
+    `{"Entries":[{"Source":"platform.orders","DetailType":"Order Completed","Detail":${JSON.stringify(`{"x":${deep(10_000)}}`)}}]}`,
+    ...['Source', 'DetailType', 'Detail', 'EventBusName', 'Time', 'Resources', 'Extra'].map((field) =>
+      JSON.stringify({ Entries: [entry({ [field]: '@DEEP@' })] }).replace('"@DEEP@"', deep(10_000)),
+    ),
+    '{',
+    '',
+    'null',
+    '[]',
+    '{"Entries":null}',
+    '{"Entries":[]}',
+    JSON.stringify({ Entries: Array.from({ length: 11 }, () => entry({})) }),
+    '{"Entries":[1,"x",null,[]]}',
+    JSON.stringify({ Entries: [entry({ Detail: 'x'.repeat(300_000) })] }),
+    `{"Entries":[{"Source":"${'x'.repeat(1_100_000)}"}]}`,
+  ];
+  const cases: FuzzCase[] = [];
+  const call = (
+    label: string,
+    body: string | Buffer,
+    headers: [string, string][] = [['Authorization', sigV4Authorization()]],
+    target = 'AWSEvents.PutEvents',
+  ) =>
+    cases.push({
+      kind: 'bus',
+      label: `PutEvents ${label}`,
+      bytes: rawRequest(
+        'POST',
+        '/',
+        [
+          ['Host', 'localhost'],
+          ['X-Amz-Target', target],
+          ['Content-Type', 'application/x-amz-json-1.1'],
+          ['Connection', 'close'],
+          ...headers,
+        ],
+        body,
+      ),
+    });
+  hostileEntries.forEach((body, i) => call(`hostile #${i}`, body));
+  call('invalid UTF-8', Buffer.concat([Buffer.from('{"Entries":[{"Source":"'), Buffer.from([0xff]), Buffer.from('"}]}')]));
+  for (const authorization of [
+    '',
+    'Bearer x',
+    sigV4Authorization('AKIAEXAMPLE'),
+    'AWS4-HMAC-SHA256 Credential=local',
+    sigV4Authorization('local', 'zz'),
+  ])
+    call(
+      `Authorization ${authorization.slice(0, 30)}`,
+      JSON.stringify({ Entries: [entry({})] }),
+      authorization ? [['Authorization', authorization]] : [],
+    );
+  call('unknown operation', JSON.stringify({}), [['Authorization', sigV4Authorization()]], 'AWSEvents.DeleteEventBus');
+  for (let i = 0; i < count; i += 1) {
+    const fields: Record<string, unknown> = {};
+    for (let m = 1 + Math.floor(rng.next() * 3); m > 0; m -= 1)
+      fields[rng.pick(['Source', 'DetailType', 'Detail', 'EventBusName', 'Time', 'Resources', ...PROTOTYPE_NAMES])] = rng.pick([
+        ...HOSTILE_JSON_VALUES,
+        ...HOSTILE_STRINGS.slice(0, 12),
+      ]);
+    // OperatorID of an operator that does not exist: an accepted event is dead-lettered, and writes nothing.
+    call(
+      `random #${i}`,
+      JSON.stringify({ Entries: [entry({ Detail: JSON.stringify({ OperatorID: 'no-such-operator', BasketID: 'b' }), ...fields })] }),
+    );
+  }
+  return cases;
+}
