@@ -16,7 +16,10 @@ export interface FuzzCase {
   bytes: Buffer;
   /** What a 2xx of this request writes, for the audit. */
   write?: Write;
+  /** The Idempotency-Key it sends, if any: a 2xx of it leaves an idempotency record. */
   idempotencyKey?: string;
+  /** A HEAD request, whose answers have no body. */
+  head?: boolean;
 }
 
 export interface Operation {
@@ -162,8 +165,15 @@ export function apiCases(op: Operation, context: FuzzContext, rng: ReturnType<ty
     body: op.body ? JSON.stringify(op.body) : undefined,
   });
   const cases: FuzzCase[] = [];
-  const add = (label: string, parts: Parts, idempotencyKey?: string) =>
-    cases.push({ kind: 'api', label: `${op.method} ${op.path} ${label}`, bytes: bytesOf(parts), write, idempotencyKey });
+  const add = (label: string, parts: Parts) =>
+    cases.push({
+      kind: 'api',
+      label: `${op.method} ${op.path} ${label}`,
+      bytes: bytesOf(parts),
+      write,
+      head: parts.method === 'HEAD',
+      idempotencyKey: parts.headers.filter(([name]) => name.toLowerCase() === 'idempotency-key').at(-1)?.[1],
+    });
 
   const authValues = [
     '',
@@ -260,7 +270,7 @@ export function apiCases(op: Operation, context: FuzzContext, rng: ReturnType<ty
     ])
       add(`Content-Type ${type}`, { ...base(), headers: [auth, ...(type ? ([['Content-Type', type]] as [string, string][]) : [])] });
     for (const value of ['', ' ', 'é', 'k'.repeat(256), 'k'.repeat(255), 'a\tb', `fuzz-${rng.next()}`])
-      add(`Idempotency-Key ${value.slice(0, 10)}`, { ...base(), headers: [...base().headers, ['Idempotency-Key', value]] }, value);
+      add(`Idempotency-Key ${value.slice(0, 10)}`, { ...base(), headers: [...base().headers, ['Idempotency-Key', value]] });
     add('stray byte after a valid body', { ...base(), tail: 'x' });
     add('body over 6 MB', { ...base(), body: `{"Meter":"${'m'.repeat(7 * 1024 * 1024)}"}` });
   }

@@ -41,6 +41,10 @@ function parseResponses(data: Buffer): RawResponse[] {
         next += size + 2;
       }
       body = Buffer.concat(chunks);
+    } else if (headers['content-length'] === undefined && headers.connection === 'close') {
+      // No length: the body runs to the end of the connection (an HTTP/1.0 answer).
+      body = rest.subarray(next);
+      next = rest.length;
     } else {
       const length = Number(headers['content-length'] ?? 0);
       body = rest.subarray(next, next + length);
