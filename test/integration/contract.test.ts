@@ -237,7 +237,9 @@ describe('the API reference', () => {
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     // Redoc's bundle as installed, but for its CDN logo, which an empty image replaces.
     const logo = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
-    expect(script.text.replace(/data:image\/svg\+xml,[^"]+/, logo)).toBe(readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8'));
+    expect(script.text.replace(/data:image\/svg\+xml,[^"]+/, logo)).toBe(
+      readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8'),
+    );
     expect((await request('GET', initPath)).text).toContain('Redoc.init(');
   });
 
