@@ -8,7 +8,9 @@ import { configure } from '../shared/core/config';
 import { DEMO_OPERATOR } from './demo-data';
 import { addDays, wallClock } from '../shared/core/calendar';
 import { rawExchange, type RawResponse } from '../test/support/raw-http';
-import { apiCases, busCases, edgeCases, random, type FuzzCase, type Operation } from './fuzz/cases';
+import { apiCases } from './fuzz/api-cases';
+import { busCases, edgeCases } from './fuzz/edge-and-bus-cases';
+import { random, type FuzzCase, type Operation } from './fuzz/hostile-values';
 
 /**
  * `npm run fuzz`: an adversarial pass over `npm start`. Starts it (in memory,
