@@ -25,13 +25,20 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
  * the host keeps serving (with DYNAMODB_IN_MEMORY=1, stopping would lose every record).
  */
 function keepServingOnEscapedErrors(): void {
+  // With the terminal or the pipe it logs to gone, logging fails with EPIPE; that is no reason to stop, nor to log again.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  let logging = false;
   const log = (kind: string) => (error: unknown) => {
+    if (logging) return;
+    logging = true;
     try {
       console.error(
         JSON.stringify({ level: 'error', message: `Local host: ${kind}, still serving`, error: String((error as Error)?.stack ?? error) }),
       );
     } catch {
-      console.error(`Local host: ${kind}, still serving`);
+      // Nothing more can be done about a log line that cannot be written.
+    } finally {
+      logging = false;
     }
   };
   process.on('uncaughtException', log('uncaught exception'));

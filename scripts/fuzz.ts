@@ -45,7 +45,8 @@ async function startHost(): Promise<{
   key: string;
   output: () => string;
   alive: () => boolean;
-  stop: () => void;
+  /** SIGTERM, as Ctrl-C would; resolves with the exit code, or undefined when it has not exited within 60 s. */
+  stop: () => Promise<number | null | undefined>;
 }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -75,7 +76,15 @@ async function startHost(): Promise<{
     key: /\(every scope; shown this once\): (\S+)/.exec(output)![1],
     output: () => output,
     alive: () => !exited,
-    stop: () => child.kill('SIGTERM'),
+    stop: () => {
+      if (exited) return Promise.resolve(child.exitCode);
+      const stopped = new Promise<number | null | undefined>((resolve) => {
+        child.once('exit', (code) => resolve(code));
+        setTimeout(() => resolve(undefined), 60_000).unref();
+      });
+      child.kill('SIGTERM');
+      return stopped;
+    },
   };
 }
 
@@ -216,7 +225,8 @@ async function main(): Promise<void> {
   if (health !== 200 || !host.alive()) violations.push(`host not alive after the run (health ${health})`);
   const escaped = (host.output().match(/Local host: (uncaught exception|unhandled rejection)/g) ?? []).length;
   if (escaped) violations.push(`${escaped} errors escaped to the last-resort guard`);
-  host.stop();
+  const exitCode = await host.stop();
+  if (exitCode !== 0) violations.push(`the host did not stop cleanly on SIGTERM (exit code ${exitCode})`);
 
   console.log(
     `Requests: ${cases.length} in ${seconds.toFixed(1)} s (seed ${SEED}, ${operations.length} operations, concurrency ${CONCURRENCY})`,
