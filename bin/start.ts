@@ -61,6 +61,8 @@ async function main(): Promise<void> {
     tableName: process.env.TABLE_NAME ?? LOCAL_TABLE_NAME,
     dynamoEndpoint: endpoint,
     dynamoCredentials: LOCAL_CREDENTIALS,
+    // Partners' test receivers on this machine (http://127.0.0.1:...) may be registered; on AWS never.
+    webhookTargets: 'loopback-http',
   });
 
   const client = localClient(endpoint);
@@ -74,7 +76,12 @@ async function main(): Promise<void> {
         'the demo key, the dashboard and the local event bus (which records billable usage) are open to whoever reaches the port.',
     );
   }
-  const host = await startLocalHost({ port: Number(process.env.PORT ?? LOCAL_HTTP_PORT), host: hostName });
+  const host = await startLocalHost({
+    port: Number(process.env.PORT ?? LOCAL_HTTP_PORT),
+    host: hostName,
+    // Expiring holds and retrying webhooks every minute, as the stack's schedules do.
+    scheduler: { intervalMs: 60_000 },
+  });
   keepServingOnEscapedErrors();
 
   console.log(`DynamoDB Local: ${endpoint} (${inMemory ? 'in memory' : LOCAL_DATA_DIR}), table ${tableName} ${table}`);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -16,6 +17,10 @@ export interface ServiceFunctionProps {
   table: ITable;
   tableAccess: Route['tableAccess'];
   problemBaseUrl: string;
+  /** Longer than the API's for work no request waits on (the webhook sender, the sweeps). */
+  timeoutSeconds?: number;
+  /** Where the function queues webhook deliveries; it is granted sending to it, and nothing else of it. */
+  webhookQueue?: IQueue;
 }
 
 /**
@@ -35,17 +40,19 @@ export class ServiceFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
-      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+      timeout: Duration.seconds(props.timeoutSeconds ?? FUNCTION_TIMEOUT_SECONDS),
       bundling: bundlingOptions,
       environment: {
         TABLE_NAME: props.table.tableName,
         PROBLEM_BASE_URL: props.problemBaseUrl,
         NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
+        ...(props.webhookQueue ? { WEBHOOK_QUEUE_URL: props.webhookQueue.queueUrl } : {}),
       },
       // An explicit log group, because the one Lambda creates on its own keeps logs forever.
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
     });
     if (props.tableAccess === 'readWrite') props.table.grantReadWriteData(this);
     else props.table.grantReadData(this);
+    props.webhookQueue?.grantSendMessages(this);
   }
 }

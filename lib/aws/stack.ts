@@ -20,6 +20,7 @@ import { addProblemGatewayResponses } from './problem-gateway-responses';
 import { DashboardSite } from './dashboard-site';
 import { PlatformEvents } from './platform-events';
 import { ServiceFunction } from './service-function';
+import { BackgroundWork } from './background-work';
 import { authorizerEntry, routes } from '../../shared/api/routes';
 
 export const API_STAGE = 'v1';
@@ -38,6 +39,7 @@ export class OtaUsageStack extends Stack {
   /** Route functions by route id. */
   readonly routeFunctions: ReadonlyMap<string, ServiceFunction>;
   readonly authorizerFunction: ServiceFunction;
+  readonly background: BackgroundWork;
 
   constructor(scope: Construct, id: string, props: OtaUsageStackProps = {}) {
     super(scope, id, props);
@@ -98,6 +100,9 @@ export class OtaUsageStack extends Stack {
     // The API reference is public: the one method without the key authorizer.
     addOpenApiDocumentMethod(api, problemBaseUrl);
 
+    // Hold expiry, webhook deliveries and their retries: the work no request waits on.
+    this.background = new BackgroundWork(this, 'Background', { table, problemBaseUrl });
+
     const routeFunctions = new Map<string, ServiceFunction>();
     for (const route of routes) {
       const fn = new ServiceFunction(this, route.id, {
@@ -105,6 +110,7 @@ export class OtaUsageStack extends Stack {
         table,
         tableAccess: route.tableAccess,
         problemBaseUrl,
+        ...(route.sendsWebhooks ? { webhookQueue: this.background.webhookQueue } : {}),
       });
       // resourceForPath reuses the resources of shared path prefixes, so rows can nest freely.
       api.root

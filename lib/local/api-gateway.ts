@@ -14,6 +14,8 @@ import { AUTHORIZER_CACHE_TTL_SECONDS, MAX_REQUEST_BODY_BYTES, gatewayProblems, 
 import { authorizerEntry, routes, type Route } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
+import { createLocalScheduler, type LocalScheduler, type LocalSchedulerOptions } from './scheduler';
+import { configureLocalQueue, createLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue';
 import { serveDashboard, servesDashboard } from './dashboard';
 import { serveDocs, servesDocs } from './docs';
 import { authorizerCache } from './authorizer-cache';
@@ -103,6 +105,7 @@ export interface LocalHostOptions {
   /** The host's "now": authorizer cache expiry, request times and the functions' remaining time. */
   clock?: Clock;
   eventBus?: LocalEventBusOptions;
+  scheduler?: LocalSchedulerOptions;
 }
 
 export interface LocalHost {
@@ -112,6 +115,10 @@ export interface LocalHost {
   eventBus: LocalEventBus;
   /** How many authorizer results are cached now. */
   authorizerCacheSize(): number;
+  /** SQS's SendMessage calls to the same port, drained by the webhook sender in process (see webhook-queue.ts). */
+  webhookQueue: LocalWebhookQueue;
+  /** The scheduled functions (see scheduler.ts). */
+  scheduler: LocalScheduler;
   close(): Promise<void>;
 }
 
@@ -230,11 +237,13 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   }
 
   const eventBus = createLocalEventBus({ ...options.eventBus, clock });
+  const webhookQueue = createLocalWebhookQueue();
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const noHost = missingHost(request);
     if (noHost) return sendProblem(response, noHost, { Connection: 'close' });
     if (eventBus.accepts(request)) return eventBus.serve(request, response);
+    if (webhookQueue.accepts(request)) return webhookQueue.serve(request, response);
     if (servesDashboard(request)) return serveDashboard(request, response);
     if (servesDocs(request)) return serveDocs(request, response);
     send(response, await handle(request));
@@ -255,14 +264,21 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
     });
   });
   const { port } = server.address() as { port: number };
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  configureLocalQueue(url);
+  const scheduler = createLocalScheduler(options.scheduler);
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
     server,
     eventBus,
     authorizerCacheSize: () => cache.size,
+    webhookQueue,
+    scheduler,
     close: async () => {
-      // Events already accepted are delivered before the host goes away, as EventBridge would.
+      await scheduler.stop();
+      // Events and messages already accepted are handled before the host goes away, as EventBridge and SQS would.
       await eventBus.idle();
+      await webhookQueue.idle();
       await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));

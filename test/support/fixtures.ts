@@ -23,7 +23,7 @@ export async function createTestOperator(
   await createOperator({ OperatorID: operatorId, Name: `Test ${operatorId}`, TimeZone: options.timeZone ?? 'Europe/Lisbon' });
   if (catalogue) await importCatalog(operatorId, catalogue);
   const keyWith = async (scopes: Scope[]) => (await createApiKey(operatorId, scopes, 'test')).secret;
-  return { operatorId, key: await keyWith(['ota', 'usage:read', 'usage:write', 'bookings:read']), keyWith };
+  return { operatorId, key: await keyWith(['ota', 'usage:read', 'usage:write', 'bookings:read', 'bookings:write']), keyWith };
 }
 
 /** An HTTP client for the local host that returns status, headers and parsed JSON. */
