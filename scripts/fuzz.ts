@@ -9,7 +9,7 @@ import { DEMO_OPERATOR } from './demo-data';
 import { addDays, wallClock } from '../shared/core/calendar';
 import { rawExchange, type RawResponse } from '../test/support/raw-http';
 import { apiCases } from './fuzz/api-cases';
-import { busCases, edgeCases } from './fuzz/edge-and-bus-cases';
+import { busCases, edgeCases, queueCases } from './fuzz/edge-and-bus-cases';
 import { random, type FuzzCase, type Operation } from './fuzz/hostile-values';
 
 /**
@@ -169,6 +169,7 @@ async function main(): Promise<void> {
     ...operations.flatMap((op) => apiCases(op, { key: host.key, narrowKey, valid }, rng, RANDOM_PER_OPERATION)),
     ...edgeCases(),
     ...busCases(rng, 400, 'no-such-operator'),
+    ...queueCases(),
   ];
 
   const counts = new Map<string, number>();

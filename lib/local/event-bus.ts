@@ -5,9 +5,10 @@ import type { EventBridgeEvent } from 'aws-lambda';
 import { loadHandler } from '../../functions/load-handler';
 import { PLATFORM_EVENT_BUS, recordPlatformEventEntry, ruleFor } from '../../shared/api/event-rules';
 import { systemClock, type Clock } from '../../shared/core/clock';
-import { LOCAL_ACCOUNT, LOCAL_CREDENTIALS, LOCAL_REGION } from './defaults';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from './defaults';
 import { lambdaContext } from './lambda-context';
 import { BodyTooLarge, readBody, utf8Text } from './request-body';
+import { localSignatureFault } from './sigv4';
 
 /**
  * Plays EventBridge on one machine: answers the PutEvents call of the AWS
@@ -67,28 +68,6 @@ class AwsError extends Error {
     message: string,
   ) {
     super(message);
-  }
-}
-
-/**
- * `AWS4-HMAC-SHA256 Credential=<key>/<yyyymmdd>/<region>/events/aws4_request, SignedHeaders=..., Signature=<64 hex>`.
- * The shape and the access key are checked; the signature is not recomputed, since the local secret is public.
- */
-const SIGV4_AUTHORIZATION =
-  /^AWS4-HMAC-SHA256 +Credential=([^/\s,]+)\/\d{8}\/[^/\s,]+\/events\/aws4_request, *SignedHeaders=[a-z0-9;-]+, *Signature=[0-9a-f]{64}$/;
-
-function checkSignature(request: IncomingMessage): void {
-  const authorization = request.headers.authorization;
-  if (!authorization) throw new AwsError('MissingAuthenticationTokenException', 'Missing Authentication Token');
-  const accessKeyId = SIGV4_AUTHORIZATION.exec(authorization)?.[1];
-  if (!accessKeyId) {
-    throw new AwsError(
-      'IncompleteSignatureException',
-      'Authorization header requires Credential, SignedHeaders and Signature parameters of AWS Signature Version 4 (AWS4-HMAC-SHA256)',
-    );
-  }
-  if (accessKeyId !== LOCAL_CREDENTIALS.accessKeyId) {
-    throw new AwsError('UnrecognizedClientException', 'The security token included in the request is invalid.');
   }
 }
 
@@ -269,7 +248,8 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
     accepts: (request) => request.method === 'POST' && String(request.headers['x-amz-target'] ?? '').startsWith('AWSEvents.'),
     async serve(request, response) {
       try {
-        checkSignature(request);
+        const signatureFault = localSignatureFault(request, 'events');
+        if (signatureFault) throw new AwsError(signatureFault.type, signatureFault.message);
         const operation = String(request.headers['x-amz-target']).slice('AWSEvents.'.length);
         if (operation !== 'PutEvents')
           throw new AwsError('UnknownOperationException', `The local event bus does not support ${operation.slice(0, 100)}`);

@@ -111,3 +111,49 @@ export function busCases(rng: ReturnType<typeof random>, count: number, operator
   }
   return cases;
 }
+
+/** SendMessage calls to the local delivery queue that it must refuse: unsigned, mis-signed, or not of its shape. */
+export function queueCases(): FuzzCase[] {
+  const queueUrl = 'http://localhost/000000000000/webhook-deliveries';
+  const call = (
+    label: string,
+    operation: string,
+    body: string | Buffer,
+    authorization: string | null = sigV4Authorization('local', 'a'.repeat(64), 'sqs'),
+  ): FuzzCase => ({
+    kind: 'bus',
+    label: `SQS ${label}`,
+    bytes: rawRequest(
+      'POST',
+      '/',
+      [
+        ['Host', 'localhost'],
+        ['X-Amz-Target', `AmazonSQS.${operation}`],
+        ['Content-Type', 'application/x-amz-json-1.0'],
+        ['Connection', 'close'],
+        ...(authorization ? ([['Authorization', authorization]] as [string, string][]) : []),
+      ],
+      body,
+    ),
+  });
+  const batch = (entries: string) => `{"QueueUrl":"${queueUrl}","Entries":${entries}}`;
+  return [
+    call('unsigned', 'SendMessage', `{"QueueUrl":"${queueUrl}","MessageBody":"x"}`, null),
+    call(
+      'another access key',
+      'SendMessage',
+      `{"QueueUrl":"${queueUrl}","MessageBody":"x"}`,
+      sigV4Authorization('AKIAEXAMPLE', 'a'.repeat(64), 'sqs'),
+    ),
+    call('signed for events', 'SendMessage', `{"QueueUrl":"${queueUrl}","MessageBody":"x"}`, sigV4Authorization()),
+    ...['[null]', '[1]', '["x"]', '[[]]', '[{"Id":1,"MessageBody":"x"}]', '[{"Id":"a"}]', deep(10_000), '[]', 'null'].map((entries) =>
+      call(`batch ${entries.slice(0, 12)}`, 'SendMessageBatch', batch(entries)),
+    ),
+    call('deep MessageBody', 'SendMessage', `{"QueueUrl":"${queueUrl}","MessageBody":${deep(10_000)}}`),
+    call('another queue', 'SendMessage', '{"QueueUrl":"http://localhost/000000000000/other","MessageBody":"x"}'),
+    call('not JSON', 'SendMessage', '{'),
+    call('a list', 'SendMessage', '[]'),
+    call('invalid UTF-8', 'SendMessage', Buffer.from([0x7b, 0xff, 0x7d])),
+    call('unknown operation', 'PurgeQueue', `{"QueueUrl":"${queueUrl}"}`),
+  ];
+}

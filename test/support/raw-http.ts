@@ -94,6 +94,6 @@ export function rawRequest(method: string, target: string, headers: [string, str
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload]);
 }
 
-/** An Authorization header of AWS Signature Version 4's shape, as the AWS SDK sends to EventBridge. */
-export const sigV4Authorization = (accessKeyId = 'local', signature = 'a'.repeat(64)) =>
-  `AWS4-HMAC-SHA256 Credential=${accessKeyId}/20260101/local/events/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=${signature}`;
+/** An Authorization header of AWS Signature Version 4's shape, as the AWS SDK sends to EventBridge (or another service). */
+export const sigV4Authorization = (accessKeyId = 'local', signature = 'a'.repeat(64), service = 'events') =>
+  `AWS4-HMAC-SHA256 Credential=${accessKeyId}/20260101/local/${service}/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=${signature}`;
