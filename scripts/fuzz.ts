@@ -206,7 +206,9 @@ async function main(): Promise<void> {
   const entries = items.filter((item) => String(item.SK).startsWith('ENTRY#'));
   const idempotency = items.filter((item) => item.SK === 'IDEMPOTENCY');
   const booked = items.filter((item) => String(item.SK).startsWith('SLOT#')).reduce((sum, item) => sum + Number(item.Booked ?? 0), 0);
-  const confirmed = bookings.filter((item) => item.Status === 'CONFIRMED').reduce((sum, item) => sum + Number(item.Participants), 0);
+  const confirmed = bookings
+    .filter((item) => item.Status === 'CONFIRMED' || item.Status === 'ON_HOLD')
+    .reduce((sum, item) => sum + Number(item.Participants), 0);
   const audit = [
     ['bookings in the table that no 201 announced', bookings.filter((item) => !written.bookings.has(String(item.BookingReference))).length],
     [
@@ -216,7 +218,7 @@ async function main(): Promise<void> {
     ['usage entries in the table that no 201 announced', entries.filter((item) => !written.usage.has(Number(item.ID))).length],
     ['201 usage entries missing from the table', [...written.usage].filter((id) => !entries.some((item) => Number(item.ID) === id)).length],
     ['idempotency records beyond the keys of 201s', Math.max(0, idempotency.length - written.keys.size)],
-    ['places booked on timeslots minus places of confirmed bookings', booked - confirmed],
+    ['places booked on timeslots minus places of confirmed and held bookings', booked - confirmed],
   ] as const;
   for (const [what, n] of audit) if (n !== 0) violations.push(`audit: ${n} ${what}`);
 

@@ -56,9 +56,14 @@ function withField(body: unknown, path: (string | number)[], value: unknown, rem
   return copy;
 }
 
+/** The operations whose 201 the audit follows; the others' writes (cancel, confirm, webhook settings) change items it does not count. */
+const WRITES: Record<string, Write | undefined> = {
+  'POST /api/v2/ota/marketplace/booking': 'booking',
+  'POST /api/v2/usage/meters': 'usage',
+};
+
 export function apiCases(op: Operation, context: FuzzContext, rng: ReturnType<typeof random>, randomCount: number): FuzzCase[] {
-  const write: Write | undefined =
-    op.method === 'POST' ? (op.path.endsWith('/cancel') ? 'cancel' : op.path.includes('booking') ? 'booking' : 'usage') : undefined;
+  const write = WRITES[`${op.method} ${op.path}`];
   const validQuery = Object.entries(context.valid.query[op.path] ?? {});
   const auth: [string, string] = ['Authorization', `Bearer ${context.key}`];
   const json: [string, string] = ['Content-Type', 'application/json'];
