@@ -4,6 +4,7 @@ import { getProduct } from '../catalog/repository';
 import type { Caller } from '../http/caller';
 import { BadRequestError, CapacityError, ConflictError, NotFoundError, ValidationError } from '../http/errors';
 import { compileValidator } from '../core/validation';
+import { countBusinessEvent } from '../core/metrics';
 import { getOperator } from '../accounts/operators';
 import { wallClock, zonedIso } from '../core/calendar';
 import { checkAnswers } from './answers';
@@ -128,6 +129,11 @@ async function replay(operatorId: string, idempotency: IdempotencyContext, now: 
   return { booking: JSON.parse(record.Response) as Booking, replayed: true };
 }
 
+const replayed = (result: BookingResult, operatorId: string): BookingResult => {
+  countBusinessEvent('Bookings', 'replayed', operatorId);
+  return result;
+};
+
 /** Writes the booking, its places and its idempotency record in one transaction, retrying only what a retry can fix. */
 async function place(placement: Placement): Promise<BookingResult> {
   const { request, idempotency, operatorId, now } = placement;
@@ -142,16 +148,18 @@ async function place(placement: Placement): Promise<BookingResult> {
     });
     switch (result.outcome) {
       case 'written':
+        countBusinessEvent('Bookings', 'created', operatorId);
         return { booking: toBooking(booking), replayed: false };
       case 'idempotency-key-taken': {
         // A simultaneous request with the same key won the race: answer as it did.
         const earlier = idempotency && (await replay(operatorId, idempotency, now));
-        if (earlier) return earlier;
+        if (earlier) return replayed(earlier, operatorId);
         break;
       }
       case 'timeslot-missing':
         throw noSuchTimeslot(request);
       case 'timeslot-full':
+        countBusinessEvent('Bookings', 'refused-capacity', operatorId);
         throw insufficientCapacity(request, result.vacancies);
       case 'reference-taken':
         reference = newBookingReference();
@@ -178,7 +186,7 @@ export async function createPartnerBooking(
     idempotency = { keyId: caller.keyId, keyHash: hashIdempotencyKey(idempotencyKey), requestHash: requestHash(request) };
     // A retry is answered from the record even when the timeslot has since filled up or started.
     const earlier = await replay(caller.operatorId, idempotency, now);
-    if (earlier) return earlier;
+    if (earlier) return replayed(earlier, caller.operatorId);
   }
   const product = await requireActivity(caller, request.ActivityID);
   checkParticipants(product, request.Participants);
@@ -258,7 +266,10 @@ export async function cancelPartnerBooking(caller: Caller, reference: string, no
     }
     const cancelledAt = now.toISOString();
     const outcome = await writeCancellation(item, cancelledAt);
-    if (outcome === 'cancelled') return toBooking({ ...item, Status: 'CANCELLED', CancelledAt: cancelledAt });
+    if (outcome === 'cancelled') {
+      countBusinessEvent('Bookings', 'cancelled', caller.operatorId);
+      return toBooking({ ...item, Status: 'CANCELLED', CancelledAt: cancelledAt });
+    }
     if (outcome === 'contended') await backoff(attempt);
     // Cancelled meanwhile by a simultaneous request, or contended: look again.
     item = await requireOwnBooking(caller, reference);

@@ -14,6 +14,19 @@ export interface Config {
   /** Explicit credentials for DynamoDB Local; on Lambda the role's come from the default chain. */
   dynamoCredentials?: { accessKeyId: string; secretAccessKey: string };
   problemBaseUrl: string;
+  /** Least severe log level written; LOG_LEVEL, INFO unless set. */
+  logLevel: LogLevel;
+}
+
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+function logLevelFromEnvironment(): LogLevel {
+  const value = (process.env.LOG_LEVEL || 'INFO').toUpperCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${process.env.LOG_LEVEL}'`);
+  }
+  return value as LogLevel;
 }
 
 let current: Config | undefined;
@@ -30,6 +43,7 @@ function fromEnvironment(): Config {
     region: process.env.AWS_REGION || 'eu-west-1',
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
     problemBaseUrl: process.env.PROBLEM_BASE_URL || DEFAULT_PROBLEM_BASE_URL,
+    logLevel: logLevelFromEnvironment(),
   };
 }
 
@@ -43,6 +57,7 @@ export function configure(values: Partial<Config> & Pick<Config, 'tableName'>): 
   current = {
     region: process.env.AWS_REGION || 'eu-west-1',
     problemBaseUrl: process.env.PROBLEM_BASE_URL || DEFAULT_PROBLEM_BASE_URL,
+    logLevel: logLevelFromEnvironment(),
     ...values,
   };
   return current;

@@ -4,6 +4,7 @@ import type { SchemaObject } from 'ajv';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { fromAuthorizerContext, type Caller } from './caller';
 import { BadRequestError, ProblemError, UnsupportedMediaTypeError, ValidationError } from './errors';
+import { observedRequests } from './observability';
 import { problem, problemResponse } from './problem';
 import { compileValidator, type Validator } from '../core/validation';
 
@@ -58,10 +59,10 @@ function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers']): Record<stri
   return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
-/** Maps every failure to RFC 7807; unexpected ones are logged and answered without internals. */
+/** Maps every failure to RFC 7807; unexpected ones are answered without internals. */
 const problemErrors = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
   onError: async (request) => {
-    const { error, event, context } = request;
+    const { error, event } = request;
     const instance = event.path;
     if (error instanceof ProblemError) {
       request.response = problemResponse(problem(error.status, error.kind, error.message, instance, error.extensions));
@@ -72,15 +73,7 @@ const problemErrors = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => (
       request.response = problemResponse(problem(400, 'malformed-json', 'The request body is not valid JSON', instance));
       return;
     }
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        message: 'Unhandled error',
-        requestId: context?.awsRequestId,
-        path: instance,
-        error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-      }),
-    );
+    // The request line logs the error with its stack (observability.ts).
     request.response = problemResponse(
       problem(500, 'internal', 'The server could not complete the request; it is safe to retry', instance),
     );
@@ -123,7 +116,8 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
     ? compileValidator<B>(schemas.body, { field: 'Field', whole: 'The request body' }, ValidationError)
     : (value) => value as B;
 
-  const handler = middy<ParsedEvent, APIGatewayProxyResult>().handler(async (event) =>
+  // Observability first: it sees the request before anything can fail, and the final answer after the problem middleware.
+  const handler = middy<ParsedEvent, APIGatewayProxyResult>().use(observedRequests()).handler(async (event) =>
     fn({
       caller: fromAuthorizerContext(event.requestContext?.authorizer),
       path: validatePath(emptyObject(event.pathParameters)),
