@@ -8,6 +8,7 @@ import * as operators from '../shared/accounts/operators';
 import { recordOperatorBooking } from '../shared/booking/bookings';
 import { importCatalog } from '../shared/catalog/import-catalog';
 import { configure } from '../shared/core/config';
+import { DomainError } from '../shared/core/errors';
 
 /**
  * The operator's admin CLI. Without --aws it talks to the table of `npm start`
@@ -134,7 +135,7 @@ async function run(command: string | undefined): Promise<void> {
           console.log(`${booking.BookingReference}  ${booking.Channel}  ${booking.ActivityID} ${booking.Date} ${booking.Time}  x${booking.Participants}`);
         } catch (error) {
           const done = index ? ` (entries before it are recorded)` : '';
-          throw new Error(`Entry ${index} of ${values.file}: ${error instanceof Error ? error.message : String(error)}${done}`);
+          throw new Error(`Entry ${index} of ${values.file}: ${explain(error)}${done}`);
         }
       }
       console.log(`Recorded ${entries.length} booking(s) in ${target}`);
@@ -160,6 +161,10 @@ async function run(command: string | undefined): Promise<void> {
 
 function explain(error: unknown): string {
   if (error instanceof UsageError) return `${error.message}\n\n${USAGE}`;
+  // A catalogue names its entries by their place in the file; a booking file names fields.
+  if (error instanceof DomainError && error.field) {
+    return `${positionals[0] === 'import-catalogue' ? 'Entry' : 'Field'} '${error.field}' ${error.message}`;
+  }
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) {

@@ -1,5 +1,6 @@
 import { AuthorizationType, MockIntegration, PassthroughBehavior, type Method, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/api/openapi';
+import { routeSchemas } from '../../functions/load-handler';
 
 /**
  * API Gateway renders mapping templates with Velocity, where `$` starts a
@@ -22,7 +23,7 @@ export const renderVelocityLiteral = (template: string): string =>
  * answers it, so no function runs.
  */
 export function addOpenApiDocumentMethod(api: RestApi, problemBaseUrl: string): Method {
-  const document = JSON.stringify(openApiDocument({ problemBaseUrl }));
+  const document = JSON.stringify(openApiDocument({ problemBaseUrl, schemasOf: routeSchemas }));
   return api.root.resourceForPath(OPENAPI_PATH).addMethod(
     'GET',
     new MockIntegration({

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../../shared/core/config';
 import { PROBLEM_CONTENT_TYPE, problem } from '../../shared/http/problem';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/api/openapi';
+import { routeSchemas } from '../../functions/load-handler';
 
 /**
  * The API reference on the local host, without authentication: the OpenAPI
@@ -41,7 +42,7 @@ const once = <T>(make: () => T): (() => T) => {
 const assets: Record<string, Asset> = {
   [OPENAPI_PATH]: {
     contentType: 'application/json',
-    body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl }))),
+    body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl, schemasOf: routeSchemas }))),
   },
   [DOCS_PATH]: { contentType: 'text/html; charset=utf-8', body: () => page },
   [REDOC_SCRIPT_PATH]: {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { bookingItem, idempotencyRecord } from '../../shared/booking/bookings';
-import { requestHash } from '../../shared/booking/idempotency';
-import { hashIdempotencyKey } from '../../shared/http/idempotency-key';
+
+import { hashIdempotencyKey, requestHash } from '../../shared/core/idempotency';
 import type { BookingRequest } from '../../shared/booking/model';
 import { newBookingReference } from '../../shared/booking/reference';
 import { bookingTransaction, type BookingWrite } from '../../shared/booking/booking-writes';

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
-import { NotFoundError, ValidationError } from '../http/errors';
+import { NotFoundError, ValidationError } from '../core/errors';
 import { getOperator } from './operators';
 import { isScope, type Scope } from './scopes';
 

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
-import { ConflictError, ValidationError } from '../http/errors';
+import { ConflictError, ValidationError } from '../core/errors';
 import { isTimeZone } from '../core/calendar';
 
 export const OPERATOR_ID_PATTERN = /^[a-z0-9][a-z0-9-]{1,39}$/;

@@ -1,20 +1,17 @@
 import type { SchemaObject } from 'ajv';
 import { SCOPES } from '../accounts/scopes';
-import type { RequestSchemas } from '../http/handler';
 import { DEFAULT_PROBLEM_BASE_URL, PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from './problem-types';
-import { responseSchemas, type ResponseSchemaName } from './response-schemas';
+import { responseSchemas } from './response-schemas';
 import { gatewayProblems } from './gateway';
-import { entryPath, routes, type Route } from './routes';
+import { routes, type OperationDocs, type RequestSchemas, type Route } from './routes';
 
 /**
- * The OpenAPI 3.1 document of the public API, built from the route table and
- * from the schemas each handler validates with (`httpHandler` attaches them
- * to the handler), so a route or a request field cannot exist in one and not
- * the other. Response records come from shared/http/response-schemas.ts,
- * which the contract test holds real responses to. What the code cannot
- * say (summaries, examples, the errors a domain raises) is the table below,
- * one entry per route; a route without an entry, or an entry without a
- * route, stops the document from being built.
+ * The OpenAPI 3.1 document of the public API, built from the route table
+ * (each row carries its operation's words and examples) and from the schemas
+ * each handler validates with, which the caller hands in (`httpHandler`
+ * attaches them to the handler), so a route or a request field cannot exist
+ * in one and not the other. Response records come from response-schemas.ts,
+ * which the contract test holds real responses to.
  */
 
 export type OpenApiDocument = Record<string, any>;
@@ -24,227 +21,6 @@ export const OPENAPI_PATH = '/api/v2/openapi.json';
 
 const SECURITY_SCHEME = 'bearerAuth';
 const JSON_CONTENT_TYPE = 'application/json';
-
-const customer = { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com', Phone: '+351912345678' };
-const answers = [
-  { QuestionID: 'q_swim', Value: 'YES' },
-  { QuestionID: 'q_id', Value: 'https://files.example.com/ana-silva-id.pdf' },
-];
-const product = {
-  ProductID: 1001,
-  ActivityID: 's_kayak01',
-  Name: 'Sunset Kayak Tour',
-  Description: 'Two hours along the cliffs.',
-  DurationMinutes: 120,
-  MaxParticipantsPerBooking: 6,
-  PricePerParticipant: { Amount: 4500, Currency: 'EUR' },
-  TimeZone: 'Europe/Lisbon',
-};
-const questions = [
-  { QuestionID: 'q_swim', Text: 'Can every participant swim?', Type: 'YES_NO', Required: true },
-  {
-    QuestionID: 'q_id',
-    Text: 'ID document',
-    Type: 'FILE_UPLOAD',
-    Required: true,
-    AcceptedFileTypes: ['image/jpeg', 'application/pdf'],
-    MaxFileSizeBytes: 5000000,
-  },
-];
-const bookingRequest = {
-  ActivityID: 's_kayak01',
-  Date: '2026-07-01',
-  Time: '10:00',
-  Participants: 2,
-  Customer: customer,
-  PaymentReference: 'pay_8841',
-  Answers: answers,
-};
-const booking = {
-  BookingReference: 'K5DDMJMXFQ',
-  Status: 'CONFIRMED',
-  Channel: 'ota',
-  PartnerKeyID: 'key_Xq3vN8aPz2Lm',
-  PaymentReference: 'pay_8841',
-  ActivityID: 's_kayak01',
-  ProductID: 1001,
-  ActivityName: 'Sunset Kayak Tour',
-  Date: '2026-07-01',
-  Time: '10:00',
-  StartsAt: '2026-07-01T10:00:00+01:00',
-  Participants: 2,
-  TotalPrice: { Amount: 9000, Currency: 'EUR' },
-  Customer: customer,
-  WaiverStatus: 'COMPLETE',
-  Answers: answers,
-  CreatedAt: '2026-06-20T09:15:02.123Z',
-};
-const usageEntry = { ID: 3303523819094016, Meter: 'storage-gb', Usage: 0.25, OccurredAt: 1773146096 };
-
-type Tag = 'Catalogue' | 'Bookings' | 'Usage';
-
-interface OperationNotes {
-  tag: Tag;
-  summary: string;
-  description: string;
-  success: {
-    status: 200 | 201;
-    description: string;
-    /** The schema of `data`: a named record, or a list of one. */
-    data: ResponseSchemaName | { listOf: ResponseSchemaName };
-    example: unknown;
-    headers?: ('Location' | 'Idempotent-Replayed')[];
-  };
-  /** Statuses the domain raises beyond those the schemas, the body and the gateway imply. */
-  errors?: number[];
-  requestExample?: unknown;
-  idempotencyKey?: boolean;
-}
-
-const operations: Record<string, OperationNotes> = {
-  'list-products': {
-    tag: 'Catalogue',
-    summary: 'List the shopfront',
-    description:
-      "The operator's visible products in one response, sorted by name (at most 1,000; no pagination). `name` filters by a case-insensitive partial match.",
-    success: { status: 200, description: 'The products', data: { listOf: 'Product' }, example: [product] },
-  },
-  'resolve-product': {
-    tag: 'Catalogue',
-    summary: 'Resolve one product by ID or name',
-    description: 'Give exactly one of `ID` (the numeric ProductID) and `Name` (exact, case-insensitive); both or neither is 400.',
-    success: { status: 200, description: 'The product', data: 'Product', example: product },
-    errors: [400, 404],
-  },
-  'list-available-dates': {
-    tag: 'Catalogue',
-    summary: 'Dates with room',
-    description:
-      'One item per date from `StartDate` to `EndDate` (both included, at most 92 days) that has a timeslot with room that has not started. Dates are local to the operator.',
-    success: {
-      status: 200,
-      description: 'The dates',
-      data: { listOf: 'AvailableDate' },
-      example: [{ Date: '2026-07-01', Status: 'AVAILABLE', Vacancies: 20, Capacity: 24, AvailableTimeslots: 2 }],
-    },
-    errors: [404],
-  },
-  'list-available-timeslots': {
-    tag: 'Catalogue',
-    summary: 'Timeslots with room on one date',
-    description: "The date's timeslots that have room and have not started, in the operator's time zone.",
-    success: {
-      status: 200,
-      description: 'The timeslots',
-      data: { listOf: 'AvailableTimeslot' },
-      example: [
-        { Date: '2026-07-01', Time: '10:00', StartsAt: '2026-07-01T10:00:00+01:00', Status: 'LIMITED', Vacancies: 2, Capacity: 12 },
-      ],
-    },
-    errors: [404],
-  },
-  'get-marketplace-questions': {
-    tag: 'Catalogue',
-    summary: 'Waiver questions with their activity',
-    description: 'The activity and the waiver questions a booking answers.',
-    success: {
-      status: 200,
-      description: 'The activity and its questions',
-      data: 'ActivityQuestions',
-      example: { Activity: { ActivityID: 's_kayak01', ProductID: 1001, Name: 'Sunset Kayak Tour' }, Questions: questions },
-    },
-    errors: [404],
-  },
-  'get-core-questions': {
-    tag: 'Catalogue',
-    summary: 'Waiver questions, bare list',
-    description: "The activity's waiver questions as a bare list.",
-    success: { status: 200, description: 'The questions', data: { listOf: 'Question' }, example: questions },
-    errors: [404],
-  },
-  'create-booking': {
-    tag: 'Bookings',
-    summary: 'Book a timeslot',
-    description:
-      'Takes the places in one transaction, or nothing: a full timeslot is 409 `insufficient-capacity`. Without `Answers` the booking is accepted with `WaiverStatus: PENDING`; with them, every required question must be answered. An `Idempotency-Key` makes retries safe for 24 hours.',
-    success: {
-      status: 201,
-      description: 'The booking (or, for a repeated Idempotency-Key, the original booking again)',
-      data: 'Booking',
-      example: booking,
-      headers: ['Location', 'Idempotent-Replayed'],
-    },
-    errors: [404, 409],
-    requestExample: bookingRequest,
-    idempotencyKey: true,
-  },
-  'get-booking': {
-    tag: 'Bookings',
-    summary: "Read back one of the partner's bookings",
-    description: 'Only bookings made with the calling API key; any other booking is 404. The reference is accepted in lower case too.',
-    success: { status: 200, description: 'The booking', data: 'Booking', example: booking },
-    errors: [404],
-  },
-  'cancel-booking': {
-    tag: 'Bookings',
-    summary: "Cancel one of the partner's bookings",
-    description:
-      'Gives the places back. Takes no body. Cancelling a cancelled booking answers it unchanged; a booking whose timeslot has started is 409 `conflict`.',
-    success: {
-      status: 200,
-      description: 'The cancelled booking',
-      data: 'Booking',
-      example: { ...booking, Status: 'CANCELLED', CancelledAt: '2026-06-22T16:40:11.508Z' },
-    },
-    errors: [404, 409],
-  },
-  'list-bookings': {
-    tag: 'Bookings',
-    summary: "The operator's bookings of every channel",
-    description:
-      "Bookings made (CreatedAt) from `from` to `to`, days in the operator's time zone, newest first, in pages of `limit` (default 50, at most 200). A filtered page may be shorter than `limit`; the list ends when NextCursor is null.",
-    success: {
-      status: 200,
-      description: 'One page of bookings',
-      data: 'BookingList',
-      example: { Bookings: [booking], NextCursor: 'MjAyNi0wNi0yMFQwOToxNTowMi4xMjNaI0s1RERNSk1YRlE' },
-    },
-  },
-  'record-usage': {
-    tag: 'Usage',
-    summary: 'Record a usage entry',
-    description:
-      'Adds `Usage` to a named meter. Built-in meter names are refused. An `Idempotency-Key` (kept 7 days) makes retries count once. Entries are read through summaries, so the answer carries no Location.',
-    success: {
-      status: 201,
-      description: 'The recorded entry (or, for a repeated Idempotency-Key, the original entry again)',
-      data: 'UsageEntry',
-      example: usageEntry,
-      headers: ['Idempotent-Replayed'],
-    },
-    requestExample: { Meter: 'storage-gb', Usage: 0.25, ExtraInfo: '{"Bucket":"photos"}', OccurredAt: 1773146096 },
-    idempotencyKey: true,
-  },
-  'get-usage-summary': {
-    tag: 'Usage',
-    summary: 'Usage summary per meter',
-    description:
-      'Exact per-meter totals over whole days from `from` to `to` (both included, at most 92 days) in the zone `tz` (default UTC; zones whose midnight is not on a whole UTC hour are refused). `granularity=day` adds a daily series to every meter.',
-    success: {
-      status: 200,
-      description: 'The summary',
-      data: 'UsageSummary',
-      example: {
-        Period: { From: '2026-03-10', To: '2026-03-11', FromTimestamp: 1773100800, ToTimestamp: 1773273599, TimeZone: 'UTC' },
-        Totals: { Usage: 7.3, Events: 3 },
-        Meters: [
-          { Meter: 'big', TotalUsage: 7, EventCount: 1 },
-          { Meter: 'pair', TotalUsage: 0.3, EventCount: 2 },
-        ],
-      },
-    },
-  },
-};
 
 interface ErrorResponse {
   name: string;
@@ -326,7 +102,7 @@ const GATEWAY_STATUSES = [401, 403, 429, 500, 504];
 const BODY_STATUSES = [400, 413, 415];
 
 /** The error statuses a route documents: implied by its schemas, plus those its domain raises. */
-function errorStatuses(schemas: RequestSchemas, notes: Pick<OperationNotes, 'errors'>): number[] {
+function errorStatuses(schemas: RequestSchemas, notes: Pick<OperationDocs, 'errors'>): number[] {
   const statuses = new Set([...GATEWAY_STATUSES, ...(notes.errors ?? [])]);
   if (schemas.path) statuses.add(400);
   if (schemas.query || schemas.body) statuses.add(422);
@@ -368,13 +144,6 @@ export function documentSchema(schema: unknown, options: { inline?: boolean } = 
   return result;
 }
 
-/** The schemas a route's handler validates with, as `httpHandler` attached them. */
-export function handlerSchemas(route: Route): RequestSchemas {
-  const { handler } = require(entryPath(route.entry)) as { handler?: { schemas?: RequestSchemas } };
-  if (!handler?.schemas) throw new Error(`${route.entry} does not export a handler built by httpHandler`);
-  return handler.schemas;
-}
-
 function parameters(schema: SchemaObject | undefined, location: 'path' | 'query') {
   if (!schema) return [];
   const required = new Set<string>(schema.required ?? []);
@@ -390,15 +159,15 @@ function parameters(schema: SchemaObject | undefined, location: 'path' | 'query'
   });
 }
 
-const dataEnvelope = (data: OperationNotes['success']['data']) => ({
+const dataEnvelope = (data: OperationDocs['success']['data']) => ({
   type: 'object',
   additionalProperties: false,
   required: ['data'],
   properties: { data: typeof data === 'string' ? schemaRef(data) : { type: 'array', items: schemaRef(data.listOf) } },
 });
 
-function operation(route: Route, notes: OperationNotes) {
-  const schemas = handlerSchemas(route);
+function operation(route: Route, schemas: RequestSchemas) {
+  const notes = route.docs;
   const { success } = notes;
   return {
     operationId: route.id,
@@ -436,6 +205,8 @@ function operation(route: Route, notes: OperationNotes) {
 }
 
 export interface OpenApiOptions {
+  /** The schemas the route's handler validates with. */
+  schemasOf: (route: Route) => RequestSchemas;
   /** Base of the problem `type` URIs the examples show, as the deployment configures it. */
   problemBaseUrl?: string;
 }
@@ -473,17 +244,10 @@ function problemResponses(problemBaseUrl: string) {
   );
 }
 
-export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
-  const documented = new Set(Object.keys(operations));
-  const unknown = [...documented].filter((id) => !routes.some((route) => route.id === id));
-  const missing = routes.filter((route) => !documented.has(route.id)).map((route) => route.id);
-  if (unknown.length || missing.length) {
-    throw new Error(`lib/openapi.ts and lib/routes.ts disagree: no route for [${unknown.join(', ')}], no notes for [${missing.join(', ')}]`);
-  }
-
+export function openApiDocument(options: OpenApiOptions): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, operations[route.id]);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, options.schemasOf(route));
   }
 
   return {

@@ -1,10 +1,40 @@
 import path from 'node:path';
+import type { SchemaObject } from 'ajv';
 import type { Scope } from '../accounts/scopes';
+import { booking, bookingRequest, product, questions, usageEntry } from './examples';
+import type { ResponseSchemaName } from './response-schemas';
+
+/** The schemas a handler validates its request with; path faults are 400, query and body faults 422. */
+export interface RequestSchemas {
+  path?: SchemaObject;
+  query?: SchemaObject;
+  body?: SchemaObject;
+}
+
+/** What the code cannot say about an operation, for the OpenAPI document: its words, examples and the errors its domain raises. */
+export interface OperationDocs {
+  tag: 'Catalogue' | 'Bookings' | 'Usage';
+  summary: string;
+  description: string;
+  success: {
+    status: 200 | 201;
+    description: string;
+    /** The schema of `data`: a named record, or a list of one. */
+    data: ResponseSchemaName | { listOf: ResponseSchemaName };
+    example: unknown;
+    headers?: ('Location' | 'Idempotent-Replayed')[];
+  };
+  /** Statuses the domain raises beyond those the schemas, the body and the gateway imply. */
+  errors?: number[];
+  requestExample?: unknown;
+  idempotencyKey?: boolean;
+}
 
 /**
  * The route table: one row per endpoint. The CDK stack makes one function and
  * one API method per row; the local host routes requests by the same rows;
- * the authorizer grants a key the rows whose scope it holds.
+ * the authorizer grants a key the rows whose scope it holds; the OpenAPI
+ * document is built from them.
  */
 export interface Route {
   /** Function name stem, unique. */
@@ -17,6 +47,7 @@ export interface Route {
   scope: Scope;
   /** The table access the function's role is granted. */
   tableAccess: 'read' | 'readWrite';
+  docs: OperationDocs;
 }
 
 export const routes: readonly Route[] = [
@@ -27,6 +58,13 @@ export const routes: readonly Route[] = [
     entry: 'functions/ota/list-products.ts',
     scope: 'ota',
     tableAccess: 'read',
+    docs: {
+      tag: 'Catalogue',
+      summary: 'List the shopfront',
+      description:
+        "The operator's visible products in one response, sorted by name (at most 1,000; no pagination). `name` filters by a case-insensitive partial match.",
+      success: { status: 200, description: 'The products', data: { listOf: 'Product' }, example: [product] },
+    },
   },
   {
     id: 'resolve-product',
@@ -35,6 +73,13 @@ export const routes: readonly Route[] = [
     entry: 'functions/ota/resolve-product.ts',
     scope: 'ota',
     tableAccess: 'read',
+    docs: {
+      tag: 'Catalogue',
+      summary: 'Resolve one product by ID or name',
+      description: 'Give exactly one of `ID` (the numeric ProductID) and `Name` (exact, case-insensitive); both or neither is 400.',
+      success: { status: 200, description: 'The product', data: 'Product', example: product },
+      errors: [400, 404],
+    },
   },
   {
     id: 'list-available-dates',
@@ -43,6 +88,19 @@ export const routes: readonly Route[] = [
     entry: 'functions/ota/list-available-dates.ts',
     scope: 'ota',
     tableAccess: 'read',
+    docs: {
+      tag: 'Catalogue',
+      summary: 'Dates with room',
+      description:
+        'One item per date from `StartDate` to `EndDate` (both included, at most 92 days) that has a timeslot with room that has not started. Dates are local to the operator.',
+      success: {
+        status: 200,
+        description: 'The dates',
+        data: { listOf: 'AvailableDate' },
+        example: [{ Date: '2026-07-01', Status: 'AVAILABLE', Vacancies: 20, Capacity: 24, AvailableTimeslots: 2 }],
+      },
+      errors: [404],
+    },
   },
   {
     id: 'list-available-timeslots',
@@ -51,6 +109,20 @@ export const routes: readonly Route[] = [
     entry: 'functions/ota/list-available-timeslots.ts',
     scope: 'ota',
     tableAccess: 'read',
+    docs: {
+      tag: 'Catalogue',
+      summary: 'Timeslots with room on one date',
+      description: "The date's timeslots that have room and have not started, in the operator's time zone.",
+      success: {
+        status: 200,
+        description: 'The timeslots',
+        data: { listOf: 'AvailableTimeslot' },
+        example: [
+          { Date: '2026-07-01', Time: '10:00', StartsAt: '2026-07-01T10:00:00+01:00', Status: 'LIMITED', Vacancies: 2, Capacity: 12 },
+        ],
+      },
+      errors: [404],
+    },
   },
   {
     id: 'get-marketplace-questions',
@@ -59,6 +131,18 @@ export const routes: readonly Route[] = [
     entry: 'functions/ota/get-marketplace-questions.ts',
     scope: 'ota',
     tableAccess: 'read',
+    docs: {
+      tag: 'Catalogue',
+      summary: 'Waiver questions with their activity',
+      description: 'The activity and the waiver questions a booking answers.',
+      success: {
+        status: 200,
+        description: 'The activity and its questions',
+        data: 'ActivityQuestions',
+        example: { Activity: { ActivityID: 's_kayak01', ProductID: 1001, Name: 'Sunset Kayak Tour' }, Questions: questions },
+      },
+      errors: [404],
+    },
   },
   {
     id: 'get-core-questions',
@@ -67,6 +151,13 @@ export const routes: readonly Route[] = [
     entry: 'functions/ota/get-core-questions.ts',
     scope: 'ota',
     tableAccess: 'read',
+    docs: {
+      tag: 'Catalogue',
+      summary: 'Waiver questions, bare list',
+      description: "The activity's waiver questions as a bare list.",
+      success: { status: 200, description: 'The questions', data: { listOf: 'Question' }, example: questions },
+      errors: [404],
+    },
   },
   {
     id: 'create-booking',
@@ -75,6 +166,22 @@ export const routes: readonly Route[] = [
     entry: 'functions/ota/create-booking.ts',
     scope: 'ota',
     tableAccess: 'readWrite',
+    docs: {
+      tag: 'Bookings',
+      summary: 'Book a timeslot',
+      description:
+        'Takes the places in one transaction, or nothing: a full timeslot is 409 `insufficient-capacity`. Without `Answers` the booking is accepted with `WaiverStatus: PENDING`; with them, every required question must be answered. An `Idempotency-Key` makes retries safe for 24 hours.',
+      success: {
+        status: 201,
+        description: 'The booking (or, for a repeated Idempotency-Key, the original booking again)',
+        data: 'Booking',
+        example: booking,
+        headers: ['Location', 'Idempotent-Replayed'],
+      },
+      errors: [404, 409],
+      requestExample: bookingRequest,
+      idempotencyKey: true,
+    },
   },
   {
     id: 'get-booking',
@@ -83,6 +190,13 @@ export const routes: readonly Route[] = [
     entry: 'functions/ota/get-booking.ts',
     scope: 'ota',
     tableAccess: 'read',
+    docs: {
+      tag: 'Bookings',
+      summary: "Read back one of the partner's bookings",
+      description: 'Only bookings made with the calling API key; any other booking is 404. The reference is accepted in lower case too.',
+      success: { status: 200, description: 'The booking', data: 'Booking', example: booking },
+      errors: [404],
+    },
   },
   {
     id: 'cancel-booking',
@@ -91,6 +205,19 @@ export const routes: readonly Route[] = [
     entry: 'functions/ota/cancel-booking.ts',
     scope: 'ota',
     tableAccess: 'readWrite',
+    docs: {
+      tag: 'Bookings',
+      summary: "Cancel one of the partner's bookings",
+      description:
+        'Gives the places back. Takes no body. Cancelling a cancelled booking answers it unchanged; a booking whose timeslot has started is 409 `conflict`.',
+      success: {
+        status: 200,
+        description: 'The cancelled booking',
+        data: 'Booking',
+        example: { ...booking, Status: 'CANCELLED', CancelledAt: '2026-06-22T16:40:11.508Z' },
+      },
+      errors: [404, 409],
+    },
   },
   {
     id: 'list-bookings',
@@ -99,6 +226,18 @@ export const routes: readonly Route[] = [
     entry: 'functions/bookings/list-bookings.ts',
     scope: 'bookings:read',
     tableAccess: 'read',
+    docs: {
+      tag: 'Bookings',
+      summary: "The operator's bookings of every channel",
+      description:
+        "Bookings made (CreatedAt) from `from` to `to`, days in the operator's time zone, newest first, in pages of `limit` (default 50, at most 200). A filtered page may be shorter than `limit`; the list ends when NextCursor is null.",
+      success: {
+        status: 200,
+        description: 'One page of bookings',
+        data: 'BookingList',
+        example: { Bookings: [booking], NextCursor: 'MjAyNi0wNi0yMFQwOToxNTowMi4xMjNaI0s1RERNSk1YRlE' },
+      },
+    },
   },
   {
     id: 'record-usage',
@@ -107,6 +246,21 @@ export const routes: readonly Route[] = [
     entry: 'functions/usage/record-usage.ts',
     scope: 'usage:write',
     tableAccess: 'readWrite',
+    docs: {
+      tag: 'Usage',
+      summary: 'Record a usage entry',
+      description:
+        'Adds `Usage` to a named meter. Built-in meter names are refused. An `Idempotency-Key` (kept 7 days) makes retries count once. Entries are read through summaries, so the answer carries no Location.',
+      success: {
+        status: 201,
+        description: 'The recorded entry (or, for a repeated Idempotency-Key, the original entry again)',
+        data: 'UsageEntry',
+        example: usageEntry,
+        headers: ['Idempotent-Replayed'],
+      },
+      requestExample: { Meter: 'storage-gb', Usage: 0.25, ExtraInfo: '{"Bucket":"photos"}', OccurredAt: 1773146096 },
+      idempotencyKey: true,
+    },
   },
   {
     id: 'get-usage-summary',
@@ -115,6 +269,25 @@ export const routes: readonly Route[] = [
     entry: 'functions/usage/get-usage-summary.ts',
     scope: 'usage:read',
     tableAccess: 'read',
+    docs: {
+      tag: 'Usage',
+      summary: 'Usage summary per meter',
+      description:
+        'Exact per-meter totals over whole days from `from` to `to` (both included, at most 92 days) in the zone `tz` (default UTC; zones whose midnight is not on a whole UTC hour are refused). `granularity=day` adds a daily series to every meter.',
+      success: {
+        status: 200,
+        description: 'The summary',
+        data: 'UsageSummary',
+        example: {
+          Period: { From: '2026-03-10', To: '2026-03-11', FromTimestamp: 1773100800, ToTimestamp: 1773273599, TimeZone: 'UTC' },
+          Totals: { Usage: 7.3, Events: 3 },
+          Meters: [
+            { Meter: 'big', TotalUsage: 7, EventCount: 1 },
+            { Meter: 'pair', TotalUsage: 0.3, EventCount: 2 },
+          ],
+        },
+      },
+    },
   },
 ];
 

@@ -1,5 +1,5 @@
 import type { Question } from '../catalog/model';
-import { ValidationError } from '../http/errors';
+import { ValidationError } from '../core/errors';
 import type { Answer, WaiverStatus } from './model';
 
 /**
@@ -47,15 +47,15 @@ export function checkAnswers(questions: Question[], answers: Answer[] | undefine
   const seen = new Set<string>();
   answers.forEach((answer, index) => {
     const question = byId.get(answer.QuestionID);
-    if (!question) throw new ValidationError(`Field 'Answers[${index}].QuestionID' '${answer.QuestionID}' is not a question of this activity`);
-    if (seen.has(answer.QuestionID)) throw new ValidationError(`Field 'Answers[${index}].QuestionID' '${answer.QuestionID}' is answered twice`);
+    if (!question) throw new ValidationError(`'${answer.QuestionID}' is not a question of this activity`, { field: `Answers[${index}].QuestionID` });
+    if (seen.has(answer.QuestionID)) throw new ValidationError(`'${answer.QuestionID}' is answered twice`, { field: `Answers[${index}].QuestionID` });
     seen.add(answer.QuestionID);
     const problem = valueProblem(question, answer.Value);
-    if (problem) throw new ValidationError(`Field 'Answers[${index}].Value' (question '${answer.QuestionID}', ${question.Type}) ${problem}`);
+    if (problem) throw new ValidationError(`(question '${answer.QuestionID}', ${question.Type}) ${problem}`, { field: `Answers[${index}].Value` });
   });
   const missing = required.filter((question) => !seen.has(question.QuestionID)).map((question) => question.QuestionID);
   if (missing.length) {
-    throw new ValidationError(`Field 'Answers' lacks required question(s): ${missing.join(', ')}`, { missingQuestions: missing });
+    throw new ValidationError(`lacks required question(s): ${missing.join(', ')}`, { field: 'Answers', extensions: { missingQuestions: missing } });
   }
   return 'COMPLETE';
 }

@@ -1,15 +1,15 @@
 import { requireActivity } from '../catalog/products';
 import { ACTIVITY_ID_PATTERN, type ProductItem } from '../catalog/model';
 import { getProduct } from '../catalog/repository';
-import type { Caller } from '../http/caller';
-import { BadRequestError, CapacityError, ConflictError, NotFoundError, ValidationError } from '../http/errors';
+import type { Caller } from '../core/caller';
+import { CapacityError, InvalidRequestError, ConflictError, NotFoundError, ValidationError } from '../core/errors';
 import { compileValidator } from '../core/validation';
 import { countBusinessEvent } from '../core/metrics';
 import { getOperator } from '../accounts/operators';
 import { wallClock, zonedIso } from '../core/calendar';
 import { checkAnswers } from './answers';
-import { checkIdempotencyKey, hashIdempotencyKey, idempotencyKeyReused } from '../http/idempotency-key';
-import { IDEMPOTENCY_TTL_SECONDS, isLive, requestHash, type IdempotencyRecord } from './idempotency';
+import { checkIdempotencyKey, hashIdempotencyKey, idempotencyKeyReused, isLive, requestHash } from '../core/idempotency';
+import { IDEMPOTENCY_TTL_SECONDS, type IdempotencyRecord } from './idempotency';
 import { CHANNELS, toBooking, type Booking, type BookingItem, type BookingRequest, type Channel, type OperatorChannel } from './model';
 import { newBookingReference, normaliseReference } from './reference';
 import { getBooking, getIdempotencyRecord, writeBooking, writeCancellation } from './repository';
@@ -57,29 +57,29 @@ const backoff = (attempt: number) =>
 
 function checkActivityId(activityId: string): void {
   if (!activityIdPattern.test(activityId)) {
-    throw new BadRequestError("Field 'ActivityID' must be 's_' followed by 1 to 64 letters or digits");
+    throw new InvalidRequestError("must be 's_' followed by 1 to 64 letters or digits", { field: 'ActivityID' });
   }
 }
 
 function checkParticipants(product: ProductItem, participants: number): void {
   if (participants > product.MaxParticipantsPerBooking) {
-    throw new ValidationError(
-      `Field 'Participants' is ${participants}; activity ${product.ActivityID} takes at most ${product.MaxParticipantsPerBooking} per booking`,
-    );
+    throw new ValidationError(`is ${participants}; activity ${product.ActivityID} takes at most ${product.MaxParticipantsPerBooking} per booking`, {
+      field: 'Participants',
+    });
   }
 }
 
 /** Dates and times are the operator's wall clock; a timeslot can be booked until the minute it starts. */
 function checkNotStarted(request: BookingRequest, timeZone: string, now: Date): void {
   const { date: today, time: nowTime } = wallClock(timeZone, now);
-  if (request.Date < today) throw new ValidationError(`Field 'Date' ${request.Date} is in the past (today is ${today} in ${timeZone})`);
+  if (request.Date < today) throw new ValidationError(`${request.Date} is in the past (today is ${today} in ${timeZone})`, { field: 'Date' });
   if (request.Date === today && request.Time <= nowTime) {
-    throw new ValidationError(`Field 'Time' ${request.Time} has already started (it is ${nowTime} in ${timeZone})`);
+    throw new ValidationError(`${request.Time} has already started (it is ${nowTime} in ${timeZone})`, { field: 'Time' });
   }
 }
 
 const noSuchTimeslot = (request: BookingRequest) =>
-  new ValidationError(`Field 'Time' ${request.Time} is not a timeslot of activity ${request.ActivityID} on ${request.Date}`);
+  new ValidationError(`${request.Time} is not a timeslot of activity ${request.ActivityID} on ${request.Date}`, { field: 'Time' });
 
 const insufficientCapacity = (request: BookingRequest, vacancies: number) =>
   new CapacityError(
@@ -217,7 +217,7 @@ const validateOperatorBooking = compileValidator<OperatorBookingInput>(
       ...bookingRequestProperties,
     },
   },
-  { field: 'Field', whole: 'The booking' },
+  'The booking',
 );
 
 /**

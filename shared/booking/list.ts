@@ -1,6 +1,6 @@
 import { bookingKeys } from '../db/keys';
-import type { Caller } from '../http/caller';
-import { ValidationError } from '../http/errors';
+import type { Caller } from '../core/caller';
+import { ValidationError } from '../core/errors';
 import { addDays, zonedInstant } from '../core/calendar';
 import { checkDayRange } from '../core/day-range';
 import { toBooking, type Booking, type BookingItem, type Channel } from './model';
@@ -41,7 +41,7 @@ export const encodeCursor = (sortKey: string): string => Buffer.from(sortKey, 'u
 export function decodeCursor(cursor: string, bounds: { from: string; to: string }): string {
   const sortKey = Buffer.from(cursor, 'base64url').toString('utf8');
   if (!SORT_KEY_PATTERN.test(sortKey) || sortKey < bounds.from || sortKey > bounds.to) {
-    throw new ValidationError("Query parameter 'cursor' is not a cursor of this list; start again without it");
+    throw new ValidationError('is not a cursor of this list; start again without it', { field: 'cursor' });
   }
   return sortKey;
 }
@@ -61,7 +61,7 @@ export async function listOperatorBookings(caller: Caller, query: BookingListQue
   const range = creationRange(query.from, query.to, caller.timeZone);
   const { SKFrom, SKTo } = bookingKeys.bookingListRange(caller.operatorId, range.fromIso, range.toIso);
   const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
-  if (limit > MAX_PAGE_SIZE) throw new ValidationError(`Query parameter 'limit' must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  if (limit > MAX_PAGE_SIZE) throw new ValidationError(`must be a whole number from 1 to ${MAX_PAGE_SIZE}`, { field: 'limit' });
   let after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, { from: SKFrom, to: SKTo });
   const bookings: BookingItem[] = [];
   for (let read = 0; read < MAX_READS_PER_PAGE; read += 1) {

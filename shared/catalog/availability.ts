@@ -1,4 +1,4 @@
-import type { Caller } from '../http/caller';
+import type { Caller } from '../core/caller';
 import { wallClock, zonedIso } from '../core/calendar';
 import { checkDayRange } from '../core/day-range';
 import { requireActivity } from './products';

@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
-import { NotFoundError, ValidationError } from '../http/errors';
+import { NotFoundError, ValidationError } from '../core/errors';
 import { isoDate } from '../http/schema-parts';
 import { compileValidator } from '../core/validation';
 import { getOperator } from '../accounts/operators';
@@ -116,7 +116,7 @@ const catalogueSchema = {
   },
 };
 
-const validateShape = compileValidator<CatalogFile>(catalogueSchema, { field: 'Entry', whole: 'The catalogue' });
+const validateShape = compileValidator<CatalogFile>(catalogueSchema, 'The catalogue');
 
 const entryName = (index: number, product: CatalogueProduct) => `Products[${index}] (${product.ActivityID})`;
 

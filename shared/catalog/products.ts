@@ -1,5 +1,5 @@
-import type { Caller } from '../http/caller';
-import { BadRequestError, NotFoundError } from '../http/errors';
+import type { Caller } from '../core/caller';
+import { InvalidRequestError, NotFoundError } from '../core/errors';
 import { toProduct, type Product, type ProductItem } from './model';
 import { getProduct, getProductByProductId, queryVisibleProducts } from './repository';
 
@@ -21,7 +21,7 @@ export async function resolveProduct(caller: Caller, query: ResolveQuery): Promi
   const hasId = query.ID !== undefined;
   const hasName = query.Name !== undefined;
   if (hasId === hasName) {
-    throw new BadRequestError("Give exactly one of the query parameters 'ID' and 'Name'");
+    throw new InvalidRequestError("Give exactly one of 'ID' and 'Name'");
   }
   const item = hasId
     ? await getProductByProductId(caller.operatorId, Number(query.ID))

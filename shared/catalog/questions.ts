@@ -1,4 +1,4 @@
-import type { Caller } from '../http/caller';
+import type { Caller } from '../core/caller';
 import { requireActivity } from './products';
 import { toQuestion, type Question } from './model';
 

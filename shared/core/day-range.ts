@@ -1,4 +1,4 @@
-import { ValidationError } from '../http/errors';
+import { ValidationError } from './errors';
 import { daysBetween } from './calendar';
 
 /**
@@ -12,7 +12,7 @@ export function checkDayRange(
   maxDays?: number,
 ): number {
   const span = daysBetween(first.date, last.date);
-  if (span < 0) throw new ValidationError(`Query parameter '${last.name}' must not be before '${first.name}'`);
+  if (span < 0) throw new ValidationError(`must not be before '${first.name}'`, { field: last.name });
   if (maxDays !== undefined && span + 1 > maxDays) {
     throw new ValidationError(`The range from '${first.name}' to '${last.name}' spans ${span + 1} days; at most ${maxDays} are allowed`);
   }

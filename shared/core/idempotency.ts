@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { unixSeconds } from './clock';
-import { ValidationError } from './errors';
+import { IdempotencyKeyReusedError, ValidationError } from './errors';
 
 /**
  * Safe retries, one scheme for every write. A client's idempotency key (the
@@ -49,3 +49,7 @@ export const expiresAt = (now: Date, ttlSeconds: number): number => unixSeconds(
 
 /** The one expiry rule: live strictly before ExpiresAt. */
 export const isLive = (record: Pick<IdempotencyRecordBase, 'ExpiresAt'>, now: Date): boolean => record.ExpiresAt > unixSeconds(now);
+
+/** The same key sent again with a different request: refused, as the IETF Idempotency-Key draft advises. */
+export const idempotencyKeyReused = (what: string, field = 'Idempotency-Key') =>
+  new IdempotencyKeyReusedError(`was already used for ${what} with a different request; send a new key for a new request`, { field });

@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject, type SchemaObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { isSupportedDay } from './calendar';
-import { BadRequestError, ValidationError } from '../http/errors';
+import { ValidationError } from './errors';
 
 /**
  * One Ajv instance for the process. Schemas may carry an `errorMessage`
@@ -26,41 +26,32 @@ function fieldName(error: ErrorObject): string {
   return segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
 }
 
-/** How a validated value is named in messages: its fields ("Field 'Customer.Email'") and the whole of it ("The request body"). */
-export interface Subject {
-  field: string;
-  whole: string;
-}
-
-function describe(error: ErrorObject, subject: Subject): string {
-  const field = fieldName(error);
+/** The rule a value broke, worded to follow its field's name; for the whole value, worded to follow `whole`. */
+function describe(error: ErrorObject, whole: string): ValidationError {
+  const field = fieldName(error) || undefined;
   switch (error.keyword) {
     case 'required':
-      return `${subject.field} '${field}' is required`;
+      return new ValidationError('is required', { field });
     case 'additionalProperties':
-      return `${subject.field} '${field}' is not allowed`;
+      return new ValidationError('is not allowed', { field });
     default: {
-      if (!field && error.keyword === 'type') return `${subject.whole} must be a JSON ${error.params.type}`;
-      const custom = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage;
-      const what = field ? `${subject.field} '${field}'` : subject.whole;
-      return `${what} ${custom ?? error.message}`;
+      if (!field && error.keyword === 'type') return new ValidationError(`${whole} must be a JSON ${error.params.type}`);
+      const rule = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage ?? error.message;
+      return field ? new ValidationError(rule ?? 'is invalid', { field }) : new ValidationError(`${whole} ${rule}`);
     }
   }
 }
 
 /**
- * Compiles a schema once; the returned function throws `ErrorClass` with a
- * detail that names the offending field, and otherwise returns the value typed.
+ * Compiles a schema once; the returned function throws a ValidationError
+ * naming the offending field (or, for the value as a whole, `whole`, such as
+ * "The request body"), and otherwise returns the value typed.
  */
-export function compileValidator<T>(
-  schema: SchemaObject,
-  subject: Subject,
-  ErrorClass: typeof BadRequestError | typeof ValidationError = ValidationError,
-): Validator<T> {
+export function compileValidator<T>(schema: SchemaObject, whole: string): Validator<T> {
   const validate = ajv.compile(schema);
   return (value: unknown): T => {
     if (validate(value)) return value as T;
     const [first] = validate.errors ?? [];
-    throw new ErrorClass(first ? describe(first, subject) : `${subject.whole} is invalid`);
+    throw first ? describe(first, whole) : new ValidationError(`${whole} is invalid`);
   };
 }

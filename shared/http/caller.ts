@@ -1,13 +1,9 @@
+import type { Caller } from '../core/caller';
+
 /**
- * Who is calling, as established by the authorizer. API Gateway passes the
- * authorizer's context to the function as flat strings; this is their typed form.
+ * The caller as the authorizer established it. API Gateway passes the
+ * authorizer's context to the function as flat strings; these convert both ways.
  */
-export interface Caller {
-  operatorId: string;
-  keyId: string;
-  scopes: string[];
-  timeZone: string;
-}
 
 export type AuthorizerContext = Record<keyof Caller, string>;
 

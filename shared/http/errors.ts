@@ -1,47 +1,58 @@
+import { ConflictError, DomainError, IdempotencyKeyReusedError, InvalidRequestError, NotFoundError, ValidationError } from '../core/errors';
+
 /**
- * Typed errors thrown by domain code. One middleware turns each into an
- * RFC 7807 problem; `kind` is the last segment of the problem type URI.
+ * The one place where errors become HTTP: each domain error class gets its
+ * status and problem kind here, and a field the error names is said the way
+ * the request carried it (path parameter, query parameter, header or body field).
  */
-export abstract class ProblemError extends Error {
-  abstract readonly status: number;
-  abstract readonly kind: string;
-  readonly extensions?: Record<string, unknown>;
 
-  constructor(detail: string, extensions?: Record<string, unknown>) {
-    super(detail);
-    this.name = new.target.name;
-    this.extensions = extensions;
-  }
+/** Errors of the HTTP layer itself: the request could not be read as the route takes it. */
+export class UnsupportedMediaTypeError extends Error {}
+export class MalformedJsonError extends Error {}
+
+export interface ProblemOutline {
+  status: number;
+  kind: string;
+  detail: string;
+  extensions?: Record<string, unknown>;
 }
 
-/** A malformed path parameter, or a request whose parameters contradict each other. */
-export class BadRequestError extends ProblemError {
-  readonly status = 400;
-  readonly kind = 'bad-request';
+/** Where the fields of one route's request are sent. */
+export interface RequestFields {
+  path?: ReadonlySet<string>;
+  query?: ReadonlySet<string>;
 }
 
-export class NotFoundError extends ProblemError {
-  readonly status = 404;
-  readonly kind = 'not-found';
+/** Request headers that domain errors may name. */
+const HEADERS = new Set(['idempotency-key']);
+
+function fieldLocation(field: string, fields: RequestFields): 'path' | 'query' | 'header' | 'body' {
+  const top = field.split(/[.[]/)[0];
+  if (fields.path?.has(top)) return 'path';
+  if (fields.query?.has(top)) return 'query';
+  if (HEADERS.has(field.toLowerCase())) return 'header';
+  return 'body';
 }
 
-export class ConflictError extends ProblemError {
-  readonly status = 409;
-  readonly kind = 'conflict';
+const LABELS = { path: 'Path parameter', query: 'Query parameter', header: 'Header', body: 'Field' } as const;
+
+function statusAndKind(error: DomainError, location: ReturnType<typeof fieldLocation> | undefined): [number, string] {
+  if (error instanceof ValidationError) return location === 'path' ? [400, 'bad-request'] : [422, 'validation'];
+  if (error instanceof IdempotencyKeyReusedError) return [422, 'validation'];
+  if (error instanceof InvalidRequestError) return [400, 'bad-request'];
+  if (error instanceof NotFoundError) return [404, 'not-found'];
+  if (error instanceof ConflictError) return [409, error.reason];
+  return [500, 'internal'];
 }
 
-export class CapacityError extends ProblemError {
-  readonly status = 409;
-  readonly kind = 'insufficient-capacity';
-}
-
-export class UnsupportedMediaTypeError extends ProblemError {
-  readonly status = 415;
-  readonly kind = 'unsupported-media-type';
-}
-
-/** Missing or invalid query parameters or body fields; the detail names which. */
-export class ValidationError extends ProblemError {
-  readonly status = 422;
-  readonly kind = 'validation';
+/** The problem an error is answered with; undefined for errors that are not the client's (a 500). */
+export function problemOutline(error: unknown, fields: RequestFields = {}): ProblemOutline | undefined {
+  if (error instanceof UnsupportedMediaTypeError) return { status: 415, kind: 'unsupported-media-type', detail: error.message };
+  if (error instanceof MalformedJsonError) return { status: 400, kind: 'malformed-json', detail: error.message };
+  if (!(error instanceof DomainError)) return undefined;
+  const location = error.field === undefined ? undefined : fieldLocation(error.field, fields);
+  const [status, kind] = statusAndKind(error, location);
+  if (status === 500) return undefined;
+  const detail = location ? `${LABELS[location]} '${error.field}' ${error.message}` : error.message;
+  return { status, kind, detail, ...(error.extensions ? { extensions: error.extensions } : {}) };
 }

@@ -2,19 +2,14 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { SchemaObject } from 'ajv';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { fromAuthorizerContext, type Caller } from './caller';
-import { BadRequestError, ProblemError, UnsupportedMediaTypeError, ValidationError } from './errors';
+import type { RequestSchemas } from '../api/routes';
+import type { Caller } from '../core/caller';
+import { compileValidator, type Validator } from '../core/validation';
+import { fromAuthorizerContext } from './caller';
+import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError, type RequestFields } from './errors';
 import { observedRequests } from './observability';
 import { problem, problemResponse } from './problem';
-import { compileValidator, type Validator } from '../core/validation';
 
-export interface RequestSchemas {
-  /** Path parameter faults are 400 (the resource address itself is malformed). */
-  path?: SchemaObject;
-  /** Query and body faults are 422 (the address is fine, the input is not). */
-  query?: SchemaObject;
-  body?: SchemaObject;
-}
 
 export interface HttpRequest<P, Q, B> {
   caller: Caller;
@@ -59,18 +54,21 @@ function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers']): Record<stri
   return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
+const propertyNames = (schema: SchemaObject | undefined): ReadonlySet<string> => new Set(Object.keys(schema?.properties ?? {}));
+
 /** Maps every failure to RFC 7807; unexpected ones are answered without internals. */
-const problemErrors = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
+const problemErrors = (fields: RequestFields): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
   onError: async (request) => {
-    const { error, event } = request;
+    const { event } = request;
     const instance = event.path;
-    if (error instanceof ProblemError) {
-      request.response = problemResponse(problem(error.status, error.kind, error.message, instance, error.extensions));
-      return;
-    }
     // The media type was checked before the body parser ran, so the parser fails only on the JSON itself.
-    if ((error as { statusCode?: number } | null)?.statusCode === 415) {
-      request.response = problemResponse(problem(400, 'malformed-json', 'The request body is not valid JSON', instance));
+    const error =
+      (request.error as { statusCode?: number } | null)?.statusCode === 415
+        ? new MalformedJsonError('The request body is not valid JSON')
+        : request.error;
+    const outline = problemOutline(error, fields);
+    if (outline) {
+      request.response = problemResponse(problem(outline.status, outline.kind, outline.detail, instance, outline.extensions));
       return;
     }
     // The request line logs the error with its stack (observability.ts).
@@ -106,15 +104,10 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
   schemas: RequestSchemas,
   fn: (request: HttpRequest<P, Q, B>) => Promise<APIGatewayProxyResult>,
 ) {
-  const validatePath: Validator<P> = schemas.path
-    ? compileValidator<P>(schemas.path, { field: 'Path parameter', whole: 'The path' }, BadRequestError)
-    : (value) => value as P;
-  const validateQuery: Validator<Q> = schemas.query
-    ? compileValidator<Q>(schemas.query, { field: 'Query parameter', whole: 'The query' }, ValidationError)
-    : (value) => value as Q;
-  const validateBody: Validator<B> = schemas.body
-    ? compileValidator<B>(schemas.body, { field: 'Field', whole: 'The request body' }, ValidationError)
-    : (value) => value as B;
+  const validatePath: Validator<P> = schemas.path ? compileValidator<P>(schemas.path, 'The path') : (value) => value as P;
+  const validateQuery: Validator<Q> = schemas.query ? compileValidator<Q>(schemas.query, 'The query') : (value) => value as Q;
+  const validateBody: Validator<B> = schemas.body ? compileValidator<B>(schemas.body, 'The request body') : (value) => value as B;
+  const fields: RequestFields = { path: propertyNames(schemas.path), query: propertyNames(schemas.query) };
 
   // Observability first: it sees the request before anything can fail, and the final answer after the problem middleware.
   const handler = middy<ParsedEvent, APIGatewayProxyResult>().use(observedRequests()).handler(async (event) =>
@@ -128,6 +121,6 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
     }),
   );
   if (schemas.body) handler.use(jsonContentType()).use(httpJsonBodyParser());
-  // The schemas travel with the handler, so the OpenAPI document (lib/openapi.ts) is built from the very objects that validate.
-  return Object.assign(handler.use(problemErrors()), { schemas });
+  // The schemas travel with the handler, so the OpenAPI document (shared/api/openapi.ts) is built from the very objects that validate.
+  return Object.assign(handler.use(problemErrors(fields)), { schemas });
 }

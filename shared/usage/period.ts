@@ -1,4 +1,4 @@
-import { ValidationError } from '../http/errors';
+import { ValidationError } from '../core/errors';
 import { addDays, canonicalTimeZone, zonedInstant } from '../core/calendar';
 import { checkDayRange } from '../core/day-range';
 import { MAX_SUMMARY_DAYS } from './model';
@@ -40,13 +40,14 @@ export function summaryPeriod(from: string, to: string, requestedZone = 'UTC'): 
   const span = checkDayRange({ name: 'from', date: from }, { name: 'to', date: to }, MAX_SUMMARY_DAYS);
   const timeZone = canonicalTimeZone(requestedZone);
   if (!timeZone) {
-    throw new ValidationError(`Query parameter 'tz' must be an IANA time zone name such as Europe/Lisbon; '${requestedZone}' is not one`);
+    throw new ValidationError(`must be an IANA time zone name such as Europe/Lisbon; '${requestedZone}' is not one`, { field: 'tz' });
   }
   const boundaries = Array.from({ length: span + 2 }, (_, i) => midnight(addDays(from, i), timeZone));
   const offHour = boundaries.findIndex((instant) => instant % HOUR_SECONDS !== 0);
   if (offHour >= 0) {
     throw new ValidationError(
-      `Query parameter 'tz': in ${timeZone} the day ${addDays(from, offHour)} does not start on a whole UTC hour; only zones whose midnights fall on whole UTC hours are supported`,
+      `is ${timeZone}, where the day ${addDays(from, offHour)} does not start on a whole UTC hour; only zones whose midnights fall on whole UTC hours are supported`,
+      { field: 'tz' },
     );
   }
   const days = boundaries.slice(0, -1).map((start, i) => ({ date: addDays(from, i), start, end: boundaries[i + 1] }));

@@ -3,8 +3,8 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { builtInMeters } from '../api/event-rules';
 import { countBusinessEvent } from '../core/metrics';
 import { documentClient } from '../db/client';
-import { ValidationError } from '../http/errors';
-import { checkIdempotencyKey, idempotencyKeyReused } from '../http/idempotency-key';
+import { ValidationError } from '../core/errors';
+import { checkIdempotencyKey, idempotencyKeyReused, isLive } from '../core/idempotency';
 import { numberPrecision } from './decimal';
 import { MAX_USAGE_DECIMAL_PLACES, MAX_USAGE_SIGNIFICANT_DIGITS, USAGE_RULE, type UsageEntry, type UsageInput } from './model';
 import { getIdempotencyRecord } from './repository';
@@ -23,11 +23,11 @@ export interface RecordedUsage {
 function checkUsageInput(input: UsageInput, options: { builtIn?: boolean } = {}): void {
   const { significantDigits, decimalPlaces } = numberPrecision(input.Usage);
   if (decimalPlaces > MAX_USAGE_DECIMAL_PLACES || significantDigits > MAX_USAGE_SIGNIFICANT_DIGITS) {
-    throw new ValidationError(`Field 'Usage' ${USAGE_RULE}`);
+    throw new ValidationError(USAGE_RULE, { field: 'Usage' });
   }
   // Case-insensitively, so that no custom meter can pass for a built-in one in a summary.
   if (!options.builtIn && builtInMeters.has(input.Meter.toLowerCase())) {
-    throw new ValidationError(`Field 'Meter' names the built-in meter '${input.Meter}', which only platform events record`);
+    throw new ValidationError(`names the built-in meter '${input.Meter}', which only platform events record`, { field: 'Meter' });
   }
 }
 
@@ -61,7 +61,7 @@ export async function recordUsage(
       const [idempotencyReason, entryReason] = record.idempotency ? reasons : [undefined, reasons[0]];
       if (record.idempotency && idempotencyReason === 'ConditionalCheckFailed') {
         const existing = await getIdempotencyRecord(operatorId, record.idempotency.origin, record.idempotency.keyHash);
-        if (existing && existing.ExpiresAt >= Math.floor(record.recordedAt.getTime() / 1000)) {
+        if (existing && isLive(existing, record.recordedAt)) {
           if (existing.RequestHash !== record.idempotency.requestHash) {
             throw idempotencyKeyReused(`usage entry ${existing.Entry.ID}`);
           }

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../db/client';
 import { usageKeys, type IdempotencyOrigin } from '../db/keys';
-import { hashIdempotencyKey } from '../http/idempotency-key';
+import { expiresAt, hashIdempotencyKey, requestHash } from '../core/idempotency';
 import { newUsageId, shardOf } from './ids';
 import { hourBucket, hourStart } from './period';
 import { AGGREGATE_SHARDS, IDEMPOTENCY_TTL_SECONDS, type UsageEntry, type UsageInput } from './model';
@@ -16,12 +15,6 @@ export interface PreparedUsageRecord {
   recordedAt: Date;
   idempotency?: { origin: IdempotencyOrigin; keyHash: string; requestHash: string; expiresAt: number };
 }
-
-/** What a repeated request must match to be a replay: the fields as sent, OccurredAt included only when sent. */
-const requestHash = (input: UsageInput): string =>
-  createHash('sha256')
-    .update(JSON.stringify([input.Meter, String(input.Usage), input.ExtraInfo ?? null, input.OccurredAt ?? null]))
-    .digest('hex');
 
 /** Gives a validated input its ID, shard and timestamp; a retry after an ID collision prepares it again. */
 export function prepareUsageRecord(
@@ -43,7 +36,7 @@ export function prepareUsageRecord(
           origin: options.origin ?? 'client',
           keyHash: hashIdempotencyKey(options.idempotencyKey),
           requestHash: requestHash(input),
-          expiresAt: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
+          expiresAt: expiresAt(now, IDEMPOTENCY_TTL_SECONDS),
         }
       : undefined,
   };
@@ -71,7 +64,7 @@ export function usageRecordTransaction(record: PreparedUsageRecord): TransactWri
           ExpiresAt: record.idempotency.expiresAt,
         },
         // TTL deletion lags; a record past its time is treated as gone.
-        ConditionExpression: 'attribute_not_exists(PK) OR ExpiresAt < :now',
+        ConditionExpression: 'attribute_not_exists(PK) OR ExpiresAt <= :now',
         ExpressionAttributeValues: { ':now': Math.floor(record.recordedAt.getTime() / 1000) },
       },
     });

@@ -1,3 +1,4 @@
+import { routeSchemas } from '../../functions/load-handler';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AUTHORIZER_CACHE_TTL_SECONDS, FUNCTION_TIMEOUT_SECONDS, THROTTLING, gatewayProblems } from '../../shared/api/gateway';
@@ -132,7 +133,7 @@ describe('API', () => {
     expect(template.replace(/#set\(\$(dollar|hash) = '[$#]'\)|\$\{(dollar|hash)\}/g, '')).not.toMatch(/[$#]/);
     // A backslash would escape the reference after it (`\${dollar}` renders as written).
     expect(template).not.toMatch(/\\\$\{/);
-    expect(JSON.parse(renderVelocityLiteral(template))).toEqual(openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL }));
+    expect(JSON.parse(renderVelocityLiteral(template))).toEqual(openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL, schemasOf: routeSchemas }));
   });
 
   test('the authorizer is a cached REQUEST authorizer on the Authorization header, backed by its function', () => {

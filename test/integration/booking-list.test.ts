@@ -1,7 +1,7 @@
 import type { LocalHost } from '../../lib/local/api-gateway';
 import { recordOperatorBooking } from '../../shared/booking/bookings';
 import { encodeCursor } from '../../shared/booking/list';
-import { ValidationError } from '../../shared/http/errors';
+import { ValidationError } from '../../shared/core/errors';
 import { wallClock } from '../../shared/core/calendar';
 import { testCatalogue, tomorrow } from '../support/catalogue';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
@@ -183,7 +183,9 @@ describe('bookings the operator records (online, pos)', () => {
 
   it('refuses the ota channel and bad input before writing anything', async () => {
     await expect(recordOperatorBooking(operator.operatorId, booking({ Channel: 'ota' }))).rejects.toThrow(ValidationError);
-    await expect(recordOperatorBooking(operator.operatorId, booking({ Channel: 'online', Participants: 0 }))).rejects.toThrow(/'Participants'/);
+    await expect(recordOperatorBooking(operator.operatorId, booking({ Channel: 'online', Participants: 0 }))).rejects.toThrow(
+      expect.objectContaining({ field: 'Participants' }),
+    );
     await expect(recordOperatorBooking(operator.operatorId, booking({ Channel: 'online', Time: '12:00' }))).rejects.toThrow(/not a timeslot/);
     await expect(recordOperatorBooking('no-such-operator', booking({ Channel: 'online' }))).rejects.toThrow(/does not exist/);
     const timeslots = await request('GET', `/api/v2/ota/marketplace/availability/s_walk1/timeslots?Date=${start}`, { key: operator.key });

@@ -1,3 +1,4 @@
+import { routeSchemas } from '../../functions/load-handler';
 import { readFileSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalHost } from '../../lib/local/api-gateway';
@@ -20,7 +21,7 @@ import { documentValidator, documentedResponse } from '../support/openapi';
  * against the documented schema.
  */
 
-const document = openApiDocument({ problemBaseUrl: config().problemBaseUrl });
+const document = openApiDocument({ problemBaseUrl: config().problemBaseUrl, schemasOf: routeSchemas });
 const errorsOf = documentValidator(document);
 
 /** The statuses a client can provoke; 429, 500 and 504 come from load, faults and time, not from a request. */

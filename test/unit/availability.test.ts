@@ -1,5 +1,5 @@
 import { availabilityStatus, checkDateRange, summariseDates, summariseTimeslots } from '../../shared/catalog/availability';
-import { ValidationError } from '../../shared/http/errors';
+import { ValidationError } from '../../shared/core/errors';
 
 const slot = (Date: string, Time: string, Capacity: number, Booked: number) => ({ Date, Time, Capacity, Booked, Vacancies: Capacity - Booked });
 // 2026-06-10 12:00 in Lisbon (UTC+1 in summer).

@@ -1,6 +1,6 @@
 import { creationRange, decodeCursor, encodeCursor } from '../../shared/booking/list';
 import { bookingKeys } from '../../shared/db/keys';
-import { ValidationError } from '../../shared/http/errors';
+import { ValidationError } from '../../shared/core/errors';
 
 describe('the operator booking list', () => {
   it('turns from..to into the instants that open and close those days in the operator time zone', () => {

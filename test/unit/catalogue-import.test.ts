@@ -1,5 +1,5 @@
 import { checkCatalogue, expandTimeslots, type CatalogueProduct } from '../../shared/catalog/import-catalog';
-import { ValidationError } from '../../shared/http/errors';
+import { ValidationError } from '../../shared/core/errors';
 import { testCatalogue } from '../support/catalogue';
 
 const product = (overrides: Partial<CatalogueProduct> = {}): CatalogueProduct => ({
@@ -17,7 +17,8 @@ const rejection = (input: unknown): string => {
     checkCatalogue(input);
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationError);
-    return (error as Error).message;
+    const { field, message } = error as ValidationError;
+    return field ? `'${field}' ${message}` : message;
   }
   throw new Error('expected the catalogue to be rejected');
 };

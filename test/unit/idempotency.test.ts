@@ -1,6 +1,5 @@
-import { canonicalJson, isLive, requestHash } from '../../shared/booking/idempotency';
-import { checkIdempotencyKey, hashIdempotencyKey } from '../../shared/http/idempotency-key';
-import { ValidationError } from '../../shared/http/errors';
+import { canonicalJson, checkIdempotencyKey, hashIdempotencyKey, isLive, requestHash } from '../../shared/core/idempotency';
+import { ValidationError } from '../../shared/core/errors';
 
 describe('idempotency', () => {
   it('hashes the same request the same way whatever the order of its fields', () => {

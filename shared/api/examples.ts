@@ -1,0 +1,57 @@
+/** Example values shown in the OpenAPI document, one consistent story: the demo kayak tour and its booking. */
+export const customer = { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com', Phone: '+351912345678' };
+export const answers = [
+  { QuestionID: 'q_swim', Value: 'YES' },
+  { QuestionID: 'q_id', Value: 'https://files.example.com/ana-silva-id.pdf' },
+];
+export const product = {
+  ProductID: 1001,
+  ActivityID: 's_kayak01',
+  Name: 'Sunset Kayak Tour',
+  Description: 'Two hours along the cliffs.',
+  DurationMinutes: 120,
+  MaxParticipantsPerBooking: 6,
+  PricePerParticipant: { Amount: 4500, Currency: 'EUR' },
+  TimeZone: 'Europe/Lisbon',
+};
+export const questions = [
+  { QuestionID: 'q_swim', Text: 'Can every participant swim?', Type: 'YES_NO', Required: true },
+  {
+    QuestionID: 'q_id',
+    Text: 'ID document',
+    Type: 'FILE_UPLOAD',
+    Required: true,
+    AcceptedFileTypes: ['image/jpeg', 'application/pdf'],
+    MaxFileSizeBytes: 5000000,
+  },
+];
+export const bookingRequest = {
+  ActivityID: 's_kayak01',
+  Date: '2026-07-01',
+  Time: '10:00',
+  Participants: 2,
+  Customer: customer,
+  PaymentReference: 'pay_8841',
+  Answers: answers,
+};
+export const booking = {
+  BookingReference: 'K5DDMJMXFQ',
+  Status: 'CONFIRMED',
+  Channel: 'ota',
+  PartnerKeyID: 'key_Xq3vN8aPz2Lm',
+  PaymentReference: 'pay_8841',
+  ActivityID: 's_kayak01',
+  ProductID: 1001,
+  ActivityName: 'Sunset Kayak Tour',
+  Date: '2026-07-01',
+  Time: '10:00',
+  StartsAt: '2026-07-01T10:00:00+01:00',
+  Participants: 2,
+  TotalPrice: { Amount: 9000, Currency: 'EUR' },
+  Customer: customer,
+  WaiverStatus: 'COMPLETE',
+  Answers: answers,
+  CreatedAt: '2026-06-20T09:15:02.123Z',
+};
+export const usageEntry = { ID: 3303523819094016, Meter: 'storage-gb', Usage: 0.25, OccurredAt: 1773146096 };
+
