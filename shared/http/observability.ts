@@ -25,7 +25,7 @@ import { instrumentDynamoDbClient } from '../db/client';
  * What is never logged: request bodies, and every header but a few harmless
  * ones; the Authorization header and Idempotency-Key values above all.
  */
-export const logger = new Logger({ serviceName: SERVICE_NAME });
+const logger = new Logger({ serviceName: SERVICE_NAME });
 export const tracer = new Tracer({ serviceName: SERVICE_NAME, captureHTTPsRequests: false });
 const metrics = new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME });
 
@@ -39,12 +39,14 @@ publishBusinessEventsTo(({ metric, outcome, operatorId, count }) => {
 instrumentDynamoDbClient((client) => tracer.captureAWSv3Client(client));
 
 let appliedLogLevel: LogLevel | undefined;
-/** The configured level, applied at the first request: configuration is read on first use, not at load. */
-function applyLogLevel(): void {
+/** The logger at the configured level, applied on first use: configuration is read then, not at load. */
+export function log(): Logger {
   const { logLevel } = config();
-  if (logLevel === appliedLogLevel) return;
-  logger.setLogLevel(logLevel);
-  appliedLogLevel = logLevel;
+  if (logLevel !== appliedLogLevel) {
+    logger.setLogLevel(logLevel);
+    appliedLogLevel = logLevel;
+  }
+  return logger;
 }
 
 /** Headers worth seeing at DEBUG; every other header stays out of the logs. */
@@ -101,12 +103,11 @@ function requestLogger(): MiddlewareObj<HttpEvent, APIGatewayProxyResult> {
   };
   return {
     before: (request) => {
-      applyLogLevel();
       startedAt.set(request.event, performance.now());
       const headers = Object.fromEntries(
         Object.entries(request.event.headers ?? {}).filter(([name]) => LOGGED_HEADERS.has(name.toLowerCase())),
       );
-      logger.debug('Request received', {
+      log().debug('Request received', {
         method: request.event.httpMethod,
         path: request.event.path,
         query: request.event.queryStringParameters,
@@ -146,7 +147,7 @@ function eventLogger(): MiddlewareObj<EventBridgeEvent<string, unknown>, EventOu
   };
   return {
     before: (request) => {
-      applyLogLevel();
+      log();
       startedAt.set(request.event, performance.now());
     },
     after: (request) => logger.info('Platform event', { ...fields(request), ...request.response }),
