@@ -14,15 +14,13 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { tableDesign } from '../../shared/db/table-design';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/api/problem-types';
-import { AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING } from '../../shared/api/gateway';
+import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING } from '../../shared/api/gateway';
 import { addOpenApiDocumentMethod } from './openapi-document-method';
 import { addProblemGatewayResponses } from './problem-gateway-responses';
 import { DashboardSite } from './dashboard-site';
 import { PlatformEvents } from './platform-events';
 import { ServiceFunction } from './service-function';
 import { authorizerEntry, routes } from '../../shared/api/routes';
-
-export const API_STAGE = 'v1';
 
 export interface OtaUsageStackProps extends StackProps {
   /** Base of the problem `type` URIs, for the functions and the gateway's own responses alike. */

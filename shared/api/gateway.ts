@@ -19,6 +19,13 @@ export const THROTTLING = { rateLimit: 500, burstLimit: 1000 };
  */
 export const DEFAULT_KEY_LIMITS = { rateLimit: 50, burstLimit: 100 };
 
+/** The stage every API deployment serves. */
+export const API_STAGE = 'v1';
+
+/** The usage plan of the keys with these limits; the stack makes the default one, the admin CLI the others. */
+export const usagePlanName = (apiId: string, stage: string, limits: { rateLimit: number; burstLimit: number }): string =>
+  `${apiId}-${stage}-rate-${limits.rateLimit}-burst-${limits.burstLimit}`;
+
 export const FUNCTION_TIMEOUT_SECONDS = 10;
 
 export type GatewayResponseType =
