@@ -4,12 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local';
+import { LOCAL_CREDENTIALS } from '../lib/local/defaults';
 import { ensureTable } from '../lib/local/table';
+import { configure } from '../shared/core/config';
 import { PROJECT_ROOT } from '../shared/api/routes';
 import { benchBundles } from './bench/bundles';
 import { DEFAULT_CONCURRENCY, compare, fixed, printTable, ratio, type Stats } from './bench/harness';
 import { keepAliveClient } from './bench/http';
 import type { BenchContext } from './bench/scenario';
+import { scenarios } from './bench/scenarios';
+import { seedBenchOperator } from './bench/seed';
 
 /**
  * `npm run bench`: latency of catalogue reads, bookings and usage recording
@@ -52,11 +56,17 @@ interface HostProcess {
   stop(): Promise<void>;
 }
 
-/** The local host in a child process (scripts/bench/host.ts) with this process's environment. */
-async function startHostProcess(): Promise<HostProcess> {
+/** The local host in a child process (scripts/bench/host.ts), configured by its environment as a Lambda function is. */
+async function startHostProcess(dynamoEndpoint: string): Promise<HostProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'bench', 'host.ts')], {
     cwd: PROJECT_ROOT,
-    env: process.env,
+    env: {
+      ...process.env,
+      TABLE_NAME,
+      DYNAMODB_ENDPOINT: dynamoEndpoint,
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const killOnExit = () => child.kill('SIGKILL');
@@ -165,15 +175,10 @@ async function main(): Promise<void> {
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load average ${load}, ${new Date().toISOString()}`);
 
     dynamoLocal = await startDynamoDbLocal();
-    process.env.DYNAMODB_ENDPOINT = dynamoLocal.endpoint;
-    process.env.TABLE_NAME = TABLE_NAME;
+    configure({ tableName: TABLE_NAME, dynamoEndpoint: dynamoLocal.endpoint, dynamoCredentials: LOCAL_CREDENTIALS });
     const admin = localClient(dynamoLocal.endpoint);
     await ensureTable(admin, TABLE_NAME);
     admin.destroy();
-
-    // Loaded only now: through shared/config.ts they read the environment set above.
-    const { seedBenchOperator } = await import('./bench/seed');
-    const { scenarios } = await import('./bench/scenarios');
 
     const seeded = await seedBenchOperator();
     console.log(
@@ -181,7 +186,7 @@ async function main(): Promise<void> {
         `${seeded.products} products, ${seeded.timeslots} timeslots, benched activity ${seeded.activityId} from ${seeded.firstDate}, ` +
         `${seeded.usageEntries} usage entries`,
     );
-    host = await startHostProcess();
+    host = await startHostProcess(dynamoLocal.endpoint);
     console.log(`Local host (child process, default authorizer cache) at ${host.url}`);
 
     http = keepAliveClient(host.url, seeded.apiKey, options.concurrency);

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { routeSchemas } from '../functions/load-handler';
-import { openApiDocument } from '../shared/api/openapi';
+import { openApiDocument } from '../shared/http/openapi';
 
 /**
  * Writes the OpenAPI document to a file (default build/openapi.json, git-ignored)

@@ -1,7 +1,7 @@
 import { MAX_PAGE_SIZE, listOperatorBookings, type BookingListQuery } from '../../shared/booking/list';
 import { CHANNELS } from '../../shared/booking/model';
 import { httpHandler, ok } from '../../shared/http/handler';
-import { dayRangeQuery } from '../../shared/http/schema-parts';
+import { dayRangeQuery } from '../../shared/core/day-schemas';
 
 const query = {
   type: 'object',

@@ -1,5 +1,5 @@
 import { cancelPartnerBooking } from '../../shared/booking/bookings';
-import { bookingReferencePath, type BookingReferencePath } from '../../shared/booking/path';
+import { bookingReferencePath, type BookingReferencePath } from '../../shared/booking/request-schema';
 import { httpHandler, ok } from '../../shared/http/handler';
 
 /** Takes no body: the reference in the path is the whole request, so retrying it is harmless. */

@@ -1,5 +1,5 @@
 import { getPartnerBooking } from '../../shared/booking/bookings';
-import { bookingReferencePath, type BookingReferencePath } from '../../shared/booking/path';
+import { bookingReferencePath, type BookingReferencePath } from '../../shared/booking/request-schema';
 import { httpHandler, ok } from '../../shared/http/handler';
 
 export const handler = httpHandler<BookingReferencePath>({ path: bookingReferencePath }, async ({ caller, path }) =>

@@ -1,6 +1,7 @@
 import { listAvailableDates } from '../../shared/catalog/availability';
 import { httpHandler, ok } from '../../shared/http/handler';
-import { activityIdPath, isoDate, type ActivityPath } from '../../shared/http/schema-parts';
+import { activityIdPath, type ActivityPath } from '../../shared/catalog/schemas';
+import { isoDate } from '../../shared/core/day-schemas';
 
 const query = {
   type: 'object',

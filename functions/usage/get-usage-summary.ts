@@ -1,5 +1,5 @@
 import { httpHandler, ok } from '../../shared/http/handler';
-import { dayRangeQuery } from '../../shared/http/schema-parts';
+import { dayRangeQuery } from '../../shared/core/day-schemas';
 import { summarizeUsage, type UsageSummaryRequest } from '../../shared/usage/summary';
 
 const query = {

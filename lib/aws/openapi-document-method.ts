@@ -1,6 +1,6 @@
 import { Validations } from 'aws-cdk-lib';
 import { AuthorizationType, MockIntegration, PassthroughBehavior, type Method, type RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { OPENAPI_PATH, openApiDocument } from '../../shared/api/openapi';
+import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { routeSchemas } from '../../functions/load-handler';
 
 /**

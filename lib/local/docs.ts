@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../../shared/core/config';
 import { PROBLEM_CONTENT_TYPE, problem } from '../../shared/http/problem';
-import { OPENAPI_PATH, openApiDocument } from '../../shared/api/openapi';
+import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { routeSchemas } from '../../functions/load-handler';
 
 /**

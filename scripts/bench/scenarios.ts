@@ -7,8 +7,7 @@ import type { Scenario } from './scenario';
 
 /**
  * Every latency scenario, in the order the bench runs them. A new scenario is
- * one module exporting a Scenario plus one line here. Loaded only once
- * TABLE_NAME and DYNAMODB_ENDPOINT are set: the scenarios reach shared/config.ts.
+ * one module exporting a Scenario plus one line here.
  */
 export const scenarios: Scenario[] = [
   listProductsScenario,

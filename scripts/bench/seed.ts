@@ -1,11 +1,10 @@
 import { createApiKey, MAX_KEY_LIMITS } from '../../shared/accounts/api-keys';
-import { importCatalog, type CatalogFile, type CatalogueProduct } from '../../shared/catalog/import-catalog';
+import type { CatalogueProduct } from '../../shared/catalog/catalog-file';
+import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator } from '../../shared/accounts/operators';
 import { addDays, wallClock } from '../../shared/core/calendar';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { runCalls } from './harness';
-
-/** Loaded only once TABLE_NAME and DYNAMODB_ENDPOINT are set: it reaches shared/config.ts. */
 
 export const BENCH_OPERATOR = { OperatorID: 'bench-operator', Name: 'Bench Coast Tours', TimeZone: 'Europe/Lisbon' };
 export const BENCH_ACTIVITY = 's_bench01';

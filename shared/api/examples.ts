@@ -55,3 +55,6 @@ export const booking = {
 };
 export const usageEntry = { ID: 3303523819094016, Meter: 'storage-gb', Usage: 0.25, OccurredAt: 1773146096 };
 
+
+/** The examples by name, for code that shows them. */
+export const example = { customer, answers, product, questions, bookingRequest, booking, usageEntry };

@@ -2,11 +2,12 @@ import { answersSchema, customerSchema } from '../booking/request-schema';
 import { CHANNELS } from '../booking/model';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../booking/reference';
 import { ACTIVITY_ID_PATTERN, TIME_PATTERN } from '../catalog/model';
+import { moneySchema, questionTypeSchema } from '../catalog/schemas';
 import { METER_PATTERN } from '../usage/model';
 
 /**
  * JSON Schemas of what the API answers: the records inside `{ "data": ... }`
- * and the problem of every error. The OpenAPI document (lib/openapi.ts)
+ * and the problem of every error. The OpenAPI document (openapi.ts)
  * publishes them, and the contract test validates real responses against
  * them, so a field added to a record without its schema fails the tests.
  * Objects are closed (`additionalProperties: false`) for the same reason;
@@ -30,15 +31,7 @@ const startsAt = {
   description: 'The same moment as ISO 8601 with the UTC offset of that date',
 } as const;
 
-const Money = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['Amount', 'Currency'],
-  properties: {
-    Amount: { type: 'integer', minimum: 0, description: 'Minor units (cents)' },
-    Currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' },
-  },
-} as const;
+const Money = moneySchema;
 
 const Product = {
   type: 'object',
@@ -92,7 +85,7 @@ const Question = {
   properties: {
     QuestionID: { type: 'string', description: 'Unique within the activity' },
     Text: { type: 'string' },
-    Type: { type: 'string', enum: ['TEXT', 'YES_NO', 'SINGLE_CHOICE', 'DATE', 'FILE_UPLOAD'] },
+    Type: questionTypeSchema,
     Required: { type: 'boolean', description: 'Must be answered before the booking is complete' },
     Options: { ...stringList, description: 'SINGLE_CHOICE only: the choices' },
     AcceptedFileTypes: { ...stringList, description: 'FILE_UPLOAD only: accepted MIME types' },

@@ -1,11 +1,12 @@
-import { requireActivity } from '../catalog/products';
+import { activityNotFound, requireActivity } from '../catalog/products';
 import { ACTIVITY_ID_PATTERN, type ProductItem } from '../catalog/model';
+import { ACTIVITY_ID_RULE } from '../catalog/schemas';
 import { getProduct } from '../catalog/repository';
 import type { Caller } from '../core/caller';
 import { CapacityError, InvalidRequestError, ConflictError, NotFoundError, ValidationError } from '../core/errors';
 import { compileValidator } from '../core/validation';
 import { countBusinessEvent } from '../core/metrics';
-import { getOperator } from '../accounts/operators';
+import { requireOperator } from '../accounts/operators';
 import { wallClock, zonedIso } from '../core/calendar';
 import { checkAnswers } from './answers';
 import { checkIdempotencyKey, hashIdempotencyKey, idempotencyKeyReused, isLive, requestHash } from '../core/idempotency';
@@ -57,7 +58,7 @@ const backoff = (attempt: number) =>
 
 function checkActivityId(activityId: string): void {
   if (!activityIdPattern.test(activityId)) {
-    throw new InvalidRequestError("must be 's_' followed by 1 to 64 letters or digits", { field: 'ActivityID' });
+    throw new InvalidRequestError(ACTIVITY_ID_RULE, { field: 'ActivityID' });
   }
 }
 
@@ -81,10 +82,13 @@ function checkNotStarted(request: BookingRequest, timeZone: string, now: Date): 
 const noSuchTimeslot = (request: BookingRequest) =>
   new ValidationError(`${request.Time} is not a timeslot of activity ${request.ActivityID} on ${request.Date}`, { field: 'Time' });
 
-const insufficientCapacity = (request: BookingRequest, vacancies: number) =>
+export const insufficientCapacity = (request: Pick<BookingRequest, 'Date' | 'Time' | 'Participants'>, vacancies: number) =>
   new CapacityError(
     `The timeslot ${request.Date} ${request.Time} has ${Math.max(0, vacancies)} place(s) left; ${request.Participants} were requested`,
   );
+
+export const tooLateToCancel = (booking: Pick<BookingItem, 'BookingReference' | 'StartsAt'>) =>
+  new ConflictError(`Booking '${booking.BookingReference}' can no longer be cancelled: its timeslot started at ${booking.StartsAt}`);
 
 export function bookingItem(placement: Placement, reference: string, waiverStatus: Booking['WaiverStatus']): BookingItem {
   const { request, product, timeZone, now } = placement;
@@ -229,10 +233,9 @@ const validateOperatorBooking = compileValidator<OperatorBookingInput>(
 export async function recordOperatorBooking(operatorId: string, input: unknown, now = new Date()): Promise<Booking> {
   const { Channel: channel, ...request } = validateOperatorBooking(input);
   checkActivityId(request.ActivityID);
-  const operator = await getOperator(operatorId);
-  if (!operator) throw new NotFoundError(`Operator '${operatorId}' does not exist`);
+  const operator = await requireOperator(operatorId);
   const product = await getProduct(operatorId, request.ActivityID);
-  if (!product) throw new NotFoundError(`No activity has ActivityID '${request.ActivityID}'`);
+  if (!product) throw activityNotFound(request.ActivityID);
   checkParticipants(product, request.Participants);
   const { booking } = await place({ operatorId, timeZone: operator.TimeZone, channel, product, request, now });
   return booking;
@@ -262,7 +265,7 @@ export async function cancelPartnerBooking(caller: Caller, reference: string, no
     if (item.Status === 'CANCELLED') return toBooking(item);
     const { date: today, time: nowTime } = wallClock(caller.timeZone, now);
     if (item.Date < today || (item.Date === today && item.Time <= nowTime)) {
-      throw new ConflictError(`Booking '${item.BookingReference}' can no longer be cancelled: its timeslot started at ${item.StartsAt}`);
+      throw tooLateToCancel(item);
     }
     const cancelledAt = now.toISOString();
     const outcome = await writeCancellation(item, cancelledAt);

@@ -1,5 +1,6 @@
-import { TIME_PATTERN } from '../catalog/model';
-import { isoDate } from '../http/schema-parts';
+import { isoDate } from '../core/day-schemas';
+import { timeSchema } from '../catalog/schemas';
+import { REFERENCE_PATTERN } from './reference';
 
 /**
  * The fields of a booking request, shared by the partner endpoint's body
@@ -52,7 +53,7 @@ export const answersSchema = {
 export const bookingRequestProperties = {
   ActivityID: { type: 'string', errorMessage: "must be a string: 's_' followed by letters or digits" },
   Date: isoDate,
-  Time: { type: 'string', pattern: TIME_PATTERN, errorMessage: 'must be a time in HH:MM (24-hour) format' },
+  Time: timeSchema,
   Participants: {
     type: 'integer',
     minimum: 1,
@@ -65,3 +66,19 @@ export const bookingRequestProperties = {
 } as const;
 
 export const bookingRequestRequired = ['ActivityID', 'Date', 'Time', 'Participants', 'Customer'] as const;
+
+export const bookingReferencePath = {
+  type: 'object',
+  required: ['BookingReference'],
+  properties: {
+    BookingReference: {
+      type: 'string',
+      pattern: REFERENCE_PATTERN,
+      errorMessage: 'must be the 10-character reference returned when the booking was made',
+    },
+  },
+} as const;
+
+export interface BookingReferencePath {
+  BookingReference: string;
+}

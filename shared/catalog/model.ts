@@ -3,7 +3,8 @@
 export const ACTIVITY_ID_PATTERN = '^s_[A-Za-z0-9]{1,64}$';
 export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 
-export type QuestionType = 'TEXT' | 'YES_NO' | 'SINGLE_CHOICE' | 'DATE' | 'FILE_UPLOAD';
+export const QUESTION_TYPES = ['TEXT', 'YES_NO', 'SINGLE_CHOICE', 'DATE', 'FILE_UPLOAD'] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 export interface Question {
   QuestionID: string;

@@ -3,6 +3,8 @@ import { InvalidRequestError, NotFoundError } from '../core/errors';
 import { toProduct, type Product, type ProductItem } from './model';
 import { getProduct, getProductByProductId, queryVisibleProducts } from './repository';
 
+export const activityNotFound = (activityId: string) => new NotFoundError(`No activity has ActivityID '${activityId}'`);
+
 const byName = (a: { Name: string }, b: { Name: string }) => a.Name.localeCompare(b.Name);
 
 /** The operator's shopfront: visible products, `name` a case-insensitive partial match. */
@@ -44,6 +46,6 @@ async function findByExactName(operatorId: string, name: string): Promise<Produc
  */
 export async function requireActivity(caller: Caller, activityId: string): Promise<ProductItem> {
   const item = await getProduct(caller.operatorId, activityId);
-  if (!item?.Visible) throw new NotFoundError(`No activity has ActivityID '${activityId}'`);
+  if (!item?.Visible) throw activityNotFound(activityId);
   return item;
 }

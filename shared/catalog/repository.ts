@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { GSI1 } from '../db/table-design';
@@ -82,4 +82,30 @@ export function queryTimeslots(operatorId: string, activityId: string, firstDate
     ExpressionAttributeValues: { ':pk': PK, ':from': SKFrom, ':to': SKTo },
     ConsistentRead: true,
   });
+}
+
+/** Writes a product whole, with its ProductID index entry. */
+export async function putProduct(operatorId: string, item: ProductItem): Promise<void> {
+  await documentClient().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.product(operatorId, item.ActivityID), ...keys.productIdIndex(operatorId, item.ProductID), Entity: 'Product', ...item },
+    }),
+  );
+}
+
+/** Creates a timeslot or changes its capacity, keeping the places already booked on it. */
+export async function putTimeslotCapacity(operatorId: string, activityId: string, slot: Pick<TimeslotItem, 'Date' | 'Time' | 'Capacity'>): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.timeslot(operatorId, activityId, slot.Date, slot.Time),
+      // Vacancies is what a booking's condition checks; it follows a capacity change and keeps what is booked.
+      UpdateExpression:
+        'SET Entity = :entity, #date = :date, #time = :time, #capacity = :capacity, ' +
+        'Booked = if_not_exists(Booked, :zero), Vacancies = :capacity - if_not_exists(Booked, :zero)',
+      ExpressionAttributeNames: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
+      ExpressionAttributeValues: { ':entity': 'Timeslot', ':date': slot.Date, ':time': slot.Time, ':capacity': slot.Capacity, ':zero': 0 },
+    }),
+  );
 }

@@ -7,8 +7,17 @@ import { ConflictError, DomainError, IdempotencyKeyReusedError, InvalidRequestEr
  */
 
 /** Errors of the HTTP layer itself: the request could not be read as the route takes it. */
-export class UnsupportedMediaTypeError extends Error {}
-export class MalformedJsonError extends Error {}
+export class UnsupportedMediaTypeError extends Error {
+  constructor() {
+    super("The request body must be sent with 'Content-Type: application/json'");
+  }
+}
+
+export class MalformedJsonError extends Error {
+  constructor() {
+    super('The request body is not valid JSON');
+  }
+}
 
 export interface ProblemOutline {
   status: number;

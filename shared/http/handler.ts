@@ -64,7 +64,7 @@ const problemErrors = (fields: RequestFields): MiddlewareObj<ParsedEvent, APIGat
     // The media type was checked before the body parser ran, so the parser fails only on the JSON itself.
     const error =
       (request.error as { statusCode?: number } | null)?.statusCode === 415
-        ? new MalformedJsonError('The request body is not valid JSON')
+        ? new MalformedJsonError()
         : request.error;
     const outline = problemOutline(error, fields);
     if (outline) {
@@ -89,7 +89,7 @@ const jsonContentType = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> =>
     const headers = lowerCaseHeaders(request.event.headers);
     const contentType = headers['content-type']?.toLowerCase().trim() ?? '';
     if (!JSON_MEDIA_TYPE.test(contentType.split(';')[0].trim())) {
-      throw new UnsupportedMediaTypeError("The request body must be sent with 'Content-Type: application/json'");
+      throw new UnsupportedMediaTypeError();
     }
     request.event.headers = { ...headers, 'content-type': contentType };
   },

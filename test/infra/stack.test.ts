@@ -6,7 +6,7 @@ import { renderVelocityLiteral } from '../../lib/aws/openapi-document-method';
 import { problemTemplate } from '../../lib/aws/problem-gateway-responses';
 import type { ServiceFunction } from '../../lib/aws/service-function';
 import { OtaUsageStack } from '../../lib/aws/stack';
-import { OPENAPI_PATH, openApiDocument } from '../../shared/api/openapi';
+import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { routes } from '../../shared/api/routes';
 import { tableDesign } from '../../shared/db/table-design';
 import { DEFAULT_PROBLEM_BASE_URL, statusTitle } from '../../shared/api/problem-types';

@@ -2,7 +2,7 @@ import { routeSchemas } from '../../functions/load-handler';
 import { readFileSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalHost } from '../../lib/local/api-gateway';
-import { OPENAPI_PATH, openApiDocument } from '../../shared/api/openapi';
+import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { routes, type Route } from '../../shared/api/routes';
 import type { Scope } from '../../shared/accounts/scopes';
 import { config } from '../../shared/core/config';

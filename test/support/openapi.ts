@@ -1,6 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { OpenApiDocument } from '../../shared/api/openapi';
+import type { OpenApiDocument } from '../../shared/http/openapi';
 
 /**
  * Validates values against the schemas of an OpenAPI 3.1 document with

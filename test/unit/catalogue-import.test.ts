@@ -1,4 +1,5 @@
-import { checkCatalogue, expandTimeslots, type CatalogueProduct } from '../../shared/catalog/import-catalog';
+import type { CatalogueProduct } from '../../shared/catalog/catalog-file';
+import { checkCatalogue, expandTimeslots } from '../../shared/catalog/catalog-rules';
 import { ValidationError } from '../../shared/core/errors';
 import { testCatalogue } from '../support/catalogue';
 

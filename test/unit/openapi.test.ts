@@ -1,6 +1,6 @@
 import type { SchemaObject } from 'ajv';
 import { routeSchemas } from '../../functions/load-handler';
-import { documentSchema, openApiDocument } from '../../shared/api/openapi';
+import { openApiDocument } from '../../shared/http/openapi';
 import { routes, type Route } from '../../shared/api/routes';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/api/problem-types';
 import { compileValidator } from '../../shared/core/validation';
@@ -55,7 +55,9 @@ describe('request schemas are the handlers’ own', () => {
       const documented = parameters.filter((parameter: { in: string }) => parameter.in === location);
       expect(documented.map((parameter: { name: string }) => parameter.name).sort()).toEqual(Object.keys(schema?.properties ?? {}).sort());
       for (const parameter of documented) {
-        expect(parameter.schema).toEqual(documentSchema(schema!.properties[parameter.name]));
+        const validated = schema!.properties[parameter.name];
+        // The constraints a client must meet are the ones the handler enforces.
+        for (const keyword of ['type', 'pattern', 'enum', 'minLength', 'maxLength']) expect(parameter.schema[keyword]).toEqual(validated[keyword]);
         expect(parameter.required).toBe(location === 'path' || (schema!.required ?? []).includes(parameter.name));
       }
     }
@@ -97,10 +99,8 @@ describe('responses', () => {
     const success = statuses.filter((status) => status < 300);
     expect(success).toEqual([route.method === 'POST' && schemas.body ? 201 : 200]);
     expect(Object.keys(responses[success[0]].content)).toEqual(['application/json']);
+    // The gateway may refuse any call; which other statuses a route answers is held to real responses by the contract test.
     for (const status of [401, 403, 429, 500, 504]) expect(statuses).toContain(status);
-    if (schemas.path) expect(statuses).toContain(400);
-    if (schemas.query || schemas.body) expect(statuses).toContain(422);
-    if (schemas.body) expect(statuses).toEqual(expect.arrayContaining([400, 413, 415]));
     for (const status of statuses.filter((s) => s >= 400)) {
       const shared = document.components.responses[responses[status].$ref.split('/').pop()];
       expect(Object.keys(shared.content)).toEqual([PROBLEM_CONTENT_TYPE]);

@@ -1,7 +1,9 @@
+import { configure } from '../../shared/core/config';
 import { prepareUsageRecord, usageRecordTransaction } from '../../shared/usage/usage-writes';
 import { AGGREGATE_SHARDS, IDEMPOTENCY_TTL_SECONDS } from '../../shared/usage/model';
 
 describe('the TransactWriteItems input of one usage record', () => {
+  beforeAll(() => configure({ tableName: 'ota-usage-unit' }));
   const now = new Date('2026-06-01T10:30:00.250Z');
   const input = { Meter: 'api-calls', Usage: 0.25, OccurredAt: Date.parse('2026-06-01T09:59:59Z') / 1000 };
 

@@ -1,9 +1,9 @@
 import type { SchemaObject } from 'ajv';
 import { SCOPES } from '../accounts/scopes';
-import { DEFAULT_PROBLEM_BASE_URL, PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from './problem-types';
-import { responseSchemas } from './response-schemas';
-import { gatewayProblems } from './gateway';
-import { routes, type OperationDocs, type RequestSchemas, type Route } from './routes';
+import { DEFAULT_PROBLEM_BASE_URL, PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../api/problem-types';
+import { responseSchemas } from '../api/response-schemas';
+import { routes, type OperationDocs, type RequestSchemas, type Route } from '../api/routes';
+import { problemCatalog, type ProblemStatus } from './problem-catalog';
 
 /**
  * The OpenAPI 3.1 document of the public API, built from the route table
@@ -14,6 +14,7 @@ import { routes, type OperationDocs, type RequestSchemas, type Route } from './r
  * which the contract test holds real responses to.
  */
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document that tools and tests read by path
 export type OpenApiDocument = Record<string, any>;
 
 /** Where the local host and the stack publish the document, without authentication. */
@@ -21,80 +22,6 @@ export const OPENAPI_PATH = '/api/v2/openapi.json';
 
 const SECURITY_SCHEME = 'bearerAuth';
 const JSON_CONTENT_TYPE = 'application/json';
-
-interface ErrorResponse {
-  name: string;
-  description: string;
-  /** Problem kinds answered with this status, each shown as an example. */
-  kinds: { kind: string; detail: string }[];
-}
-
-const errorResponses: Record<number, ErrorResponse> = {
-  400: {
-    name: 'BadRequest',
-    description:
-      'A malformed path parameter, parameters that contradict each other (resolve-product without exactly one of ID and Name), or a body that is not JSON (`malformed-json`).',
-    kinds: [
-      { kind: 'bad-request', detail: "Path parameter 'ActivityID' must be 's_' followed by 1 to 64 letters or digits" },
-      { kind: 'malformed-json', detail: 'The request body is not valid JSON' },
-    ],
-  },
-  401: {
-    name: 'Unauthorized',
-    description: 'No API key, a malformed Authorization header, or an unknown or revoked key.',
-    kinds: [{ kind: gatewayProblems.UNAUTHORIZED.kind, detail: gatewayProblems.UNAUTHORIZED.detail }],
-  },
-  403: {
-    name: 'Forbidden',
-    description: "A valid API key without the route's scope.",
-    kinds: [{ kind: gatewayProblems.ACCESS_DENIED.kind, detail: gatewayProblems.ACCESS_DENIED.detail }],
-  },
-  404: {
-    name: 'NotFound',
-    description: "An unknown (or hidden, or another operator's or partner's) product, activity or booking.",
-    kinds: [{ kind: 'not-found', detail: "No activity has ActivityID 's_kayak99'" }],
-  },
-  409: {
-    name: 'Conflict',
-    description:
-      'The timeslot has fewer places left than asked for (`insufficient-capacity`; nothing is written), or the booking can no longer be cancelled because its timeslot has started (`conflict`).',
-    kinds: [
-      { kind: 'insufficient-capacity', detail: 'The timeslot 2026-07-01 10:00 has 1 place(s) left; 2 were requested' },
-      { kind: 'conflict', detail: "Booking 'K5DDMJMXFQ' can no longer be cancelled: its timeslot started at 2026-07-01T10:00:00+01:00" },
-    ],
-  },
-  413: {
-    name: 'PayloadTooLarge',
-    description: 'A request body over 6 MB.',
-    kinds: [{ kind: gatewayProblems.REQUEST_TOO_LARGE.kind, detail: gatewayProblems.REQUEST_TOO_LARGE.detail }],
-  },
-  415: {
-    name: 'UnsupportedMediaType',
-    description: 'A body sent without a JSON Content-Type.',
-    kinds: [{ kind: 'unsupported-media-type', detail: "The request body must be sent with 'Content-Type: application/json'" }],
-  },
-  422: {
-    name: 'ValidationFailed',
-    description:
-      'A missing or invalid query parameter, body field or Idempotency-Key (also a key sent again with a different request); `detail` names it. Nothing is written.',
-    kinds: [{ kind: 'validation', detail: "Field 'Customer.Phone' must be in E.164 format, such as +351912345678" }],
-  },
-  429: {
-    name: 'TooManyRequests',
-    description: "Over the stage's throttle.",
-    kinds: [{ kind: gatewayProblems.THROTTLED.kind, detail: gatewayProblems.THROTTLED.detail }],
-  },
-  500: {
-    name: 'InternalError',
-    description: 'Anything unexpected; safe to retry.',
-    kinds: [{ kind: gatewayProblems.DEFAULT_5XX.kind, detail: gatewayProblems.DEFAULT_5XX.detail }],
-  },
-  504: {
-    name: 'GatewayTimeout',
-    description: 'The function did not answer in time; safe to retry with an Idempotency-Key.',
-    kinds: [{ kind: gatewayProblems.INTEGRATION_TIMEOUT.kind, detail: gatewayProblems.INTEGRATION_TIMEOUT.detail }],
-  },
-};
 
 /** Every route may be refused by the gateway (key, scope, throttle, timeout) or fail unexpectedly. */
 const GATEWAY_STATUSES = [401, 403, 429, 500, 504];
@@ -166,7 +93,7 @@ const dataEnvelope = (data: OperationDocs['success']['data']) => ({
   properties: { data: typeof data === 'string' ? schemaRef(data) : { type: 'array', items: schemaRef(data.listOf) } },
 });
 
-function operation(route: Route, schemas: RequestSchemas) {
+function operation(route: Route, schemas: RequestSchemas, problems: Record<number, ProblemStatus>) {
   const notes = route.docs;
   const { success } = notes;
   return {
@@ -198,7 +125,7 @@ function operation(route: Route, schemas: RequestSchemas) {
         content: { [JSON_CONTENT_TYPE]: { schema: dataEnvelope(success.data), example: { data: success.example } } },
       },
       ...Object.fromEntries(
-        errorStatuses(schemas, notes).map((status) => [status, { $ref: `#/components/responses/${errorResponses[status].name}` }]),
+        errorStatuses(schemas, notes).map((status) => [status, { $ref: `#/components/responses/${problems[status].name}` }]),
       ),
     },
   };
@@ -211,9 +138,9 @@ export interface OpenApiOptions {
   problemBaseUrl?: string;
 }
 
-function problemResponses(problemBaseUrl: string) {
+function problemResponses(problems: Record<number, ProblemStatus>, problemBaseUrl: string) {
   return Object.fromEntries(
-    Object.entries(errorResponses).map(([status, response]) => [
+    Object.entries(problems).map(([status, response]) => [
       response.name,
       {
         description: response.description,
@@ -224,7 +151,7 @@ function problemResponses(problemBaseUrl: string) {
           [PROBLEM_CONTENT_TYPE]: {
             schema: schemaRef('Problem'),
             examples: Object.fromEntries(
-              response.kinds.map(({ kind, detail }) => [
+              response.examples.map(({ kind, detail }) => [
                 kind,
                 {
                   value: {
@@ -245,9 +172,10 @@ function problemResponses(problemBaseUrl: string) {
 }
 
 export function openApiDocument(options: OpenApiOptions): OpenApiDocument {
+  const problems = problemCatalog();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, options.schemasOf(route));
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, options.schemasOf(route), problems);
   }
 
   return {
@@ -307,7 +235,7 @@ export function openApiDocument(options: OpenApiOptions): OpenApiDocument {
           schema: { type: 'string', const: 'true' },
         },
       },
-      responses: problemResponses(options.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL),
+      responses: problemResponses(problems, options.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL),
     },
   };
 }

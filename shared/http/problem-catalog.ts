@@ -1,0 +1,82 @@
+import { gatewayProblems } from '../api/gateway';
+import { example } from '../api/examples';
+import { insufficientCapacity, tooLateToCancel } from '../booking/bookings';
+import { customerSchema } from '../booking/request-schema';
+import { activityNotFound } from '../catalog/products';
+import { ACTIVITY_ID_RULE } from '../catalog/schemas';
+import { ValidationError } from '../core/errors';
+import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError } from './errors';
+
+/**
+ * Every problem the API answers with, grouped by status, for the OpenAPI
+ * document. The examples are made by the code that answers them: real
+ * domain errors put through the one mapping (errors.ts), and the gateway's
+ * own problems, so the document cannot drift from what clients receive.
+ */
+export interface ProblemStatus {
+  /** The component name of the response. */
+  name: string;
+  description: string;
+  examples: { kind: string; detail: string }[];
+}
+
+function rendered(error: unknown, fields = {}): { status: number; kind: string; detail: string } {
+  const outline = problemOutline(error, fields);
+  if (!outline) throw new Error(`${String(error)} is not a client problem`);
+  return outline;
+}
+
+const gateway = (type: keyof typeof gatewayProblems) => gatewayProblems[type];
+
+const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
+  400: {
+    name: 'BadRequest',
+    description:
+      'A malformed path parameter, parameters that contradict each other (resolve-product without exactly one of ID and Name), or a body that is not JSON (`malformed-json`).',
+  },
+  401: { name: 'Unauthorized', description: 'No API key, a malformed Authorization header, or an unknown or revoked key.' },
+  403: { name: 'Forbidden', description: "A valid API key without the route's scope." },
+  404: { name: 'NotFound', description: "An unknown (or hidden, or another operator's or partner's) product, activity or booking." },
+  409: {
+    name: 'Conflict',
+    description:
+      'The timeslot has fewer places left than asked for (`insufficient-capacity`; nothing is written), or the booking can no longer be cancelled because its timeslot has started (`conflict`).',
+  },
+  413: { name: 'PayloadTooLarge', description: 'A request body over 6 MB.' },
+  415: { name: 'UnsupportedMediaType', description: 'A body sent without a JSON Content-Type.' },
+  422: {
+    name: 'ValidationFailed',
+    description:
+      'A missing or invalid query parameter, body field or Idempotency-Key (also a key sent again with a different request); `detail` names it. Nothing is written.',
+  },
+  429: { name: 'TooManyRequests', description: "Over the stage's throttle." },
+  500: { name: 'InternalError', description: 'Anything unexpected; safe to retry.' },
+  504: { name: 'GatewayTimeout', description: 'The function did not answer in time; safe to retry with an Idempotency-Key.' },
+};
+
+export function problemCatalog(): Record<number, ProblemStatus> {
+  const examples = [
+    rendered(new ValidationError(ACTIVITY_ID_RULE, { field: 'ActivityID' }), { path: new Set(['ActivityID']) }),
+    rendered(new MalformedJsonError()),
+    gateway('UNAUTHORIZED'),
+    gateway('ACCESS_DENIED'),
+    rendered(activityNotFound('s_kayak99')),
+    rendered(insufficientCapacity({ Date: example.booking.Date, Time: example.booking.Time, Participants: 2 }, 1)),
+    rendered(tooLateToCancel(example.booking)),
+    gateway('REQUEST_TOO_LARGE'),
+    rendered(new UnsupportedMediaTypeError()),
+    rendered(new ValidationError(customerSchema.properties.Phone.errorMessage, { field: 'Customer.Phone' })),
+    gateway('THROTTLED'),
+    gateway('DEFAULT_5XX'),
+    gateway('INTEGRATION_TIMEOUT'),
+  ];
+  return Object.fromEntries(
+    Object.entries(DESCRIPTIONS).map(([status, description]) => [
+      status,
+      {
+        ...description,
+        examples: examples.filter((problem) => problem.status === Number(status)).map(({ kind, detail }) => ({ kind, detail })),
+      },
+    ]),
+  );
+}
