@@ -77,7 +77,13 @@ export class Monitoring extends Construct {
         period: PERIOD,
         label: route?.id,
       });
-    const alarm = (name: string, description: string, metric: IMetric, threshold: number, periods: { evaluationPeriods: number; datapointsToAlarm?: number } = { evaluationPeriods: 1 }) => {
+    const alarm = (
+      name: string,
+      description: string,
+      metric: IMetric,
+      threshold: number,
+      periods: { evaluationPeriods: number; datapointsToAlarm?: number } = { evaluationPeriods: 1 },
+    ) => {
       const created = new Alarm(this, name, {
         alarmDescription: description,
         metric,
@@ -117,7 +123,13 @@ export class Monitoring extends Construct {
       alarm(`Errors-${name}`, `Function ${name} crashed or timed out`, fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), 1);
       alarm(`Throttles-${name}`, `Function ${name} was throttled by Lambda`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), 1);
     }
-    const tableOperations = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.TRANSACT_WRITE_ITEMS];
+    const tableOperations = [
+      Operation.GET_ITEM,
+      Operation.PUT_ITEM,
+      Operation.UPDATE_ITEM,
+      Operation.QUERY,
+      Operation.TRANSACT_WRITE_ITEMS,
+    ];
     alarm(
       'TableThrottles',
       'DynamoDB throttled requests of the service table',
@@ -149,9 +161,17 @@ export class Monitoring extends Construct {
       });
 
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${api.restApiName}-${stage}`, defaultInterval: Duration.hours(6) });
-    this.dashboard.addWidgets(new TextWidget({ markdown: '# Golden signals per route (API Gateway, stage ' + stage + ')', width: 24, height: 1 }));
-    this.dashboard.addWidgets(graph('Traffic: requests', perRoute('Count', 'Sum')), graph('Errors: 5xx answers', perRoute('5XXError', 'Sum')));
-    this.dashboard.addWidgets(graph('Errors: 4xx answers', perRoute('4XXError', 'Sum')), graph('Latency: p50 (ms)', perRoute('Latency', 'p50')));
+    this.dashboard.addWidgets(
+      new TextWidget({ markdown: '# Golden signals per route (API Gateway, stage ' + stage + ')', width: 24, height: 1 }),
+    );
+    this.dashboard.addWidgets(
+      graph('Traffic: requests', perRoute('Count', 'Sum')),
+      graph('Errors: 5xx answers', perRoute('5XXError', 'Sum')),
+    );
+    this.dashboard.addWidgets(
+      graph('Errors: 4xx answers', perRoute('4XXError', 'Sum')),
+      graph('Latency: p50 (ms)', perRoute('Latency', 'p50')),
+    );
     this.dashboard.addWidgets(
       graph('Latency: p99 (ms)', perRoute('Latency', 'p99')),
       graph(
@@ -160,13 +180,22 @@ export class Monitoring extends Construct {
       ),
     );
     this.dashboard.addWidgets(
-      graph('Saturation: Lambda throttles', functions.map(([name, fn]) => fn.metricThrottles({ period: PERIOD, label: name }))),
-      graph('Saturation: DynamoDB throttled requests', [table.metricThrottledRequestsForOperations({ operations: tableOperations, period: PERIOD })]),
+      graph(
+        'Saturation: Lambda throttles',
+        functions.map(([name, fn]) => fn.metricThrottles({ period: PERIOD, label: name })),
+      ),
+      graph('Saturation: DynamoDB throttled requests', [
+        table.metricThrottledRequestsForOperations({ operations: tableOperations, period: PERIOD }),
+      ]),
     );
     this.dashboard.addWidgets(new TextWidget({ markdown: `# Business (namespace ${METRIC_NAMESPACE})`, width: 24, height: 1 }));
     this.dashboard.addWidgets(
       ...(Object.entries(businessMetrics) as [BusinessMetric, readonly string[]][]).map(([name, outcomes]) =>
-        graph(name, outcomes.map((outcome) => businessMetric(name, outcome)), 6),
+        graph(
+          name,
+          outcomes.map((outcome) => businessMetric(name, outcome)),
+          6,
+        ),
       ),
     );
 

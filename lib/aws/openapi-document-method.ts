@@ -45,6 +45,9 @@ export function addOpenApiDocumentMethod(api: RestApi, problemBaseUrl: string): 
       apiKeyRequired: false,
     },
   );
-  Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason: 'The API reference is public by design; a mock integration answers it, no function runs' });
+  Validations.of(method).acknowledge({
+    id: 'AwsSolutions-APIG4',
+    reason: 'The API reference is public by design; a mock integration answers it, no function runs',
+  });
   return method;
 }

@@ -47,7 +47,7 @@ export function createRateLimiter(clock: Clock = systemClock) {
     const headers: Record<string, string> = {
       // The bucket as a quota: `burst` requests, refilled in full within w seconds.
       'RateLimit-Policy': `"${POLICY}";q=${burst};w=${Math.max(1, Math.ceil(burst / rate))}`,
-      'RateLimit': `"${POLICY}";r=${Math.floor(left)};t=${Math.ceil((burst - left) / rate)}`,
+      RateLimit: `"${POLICY}";r=${Math.floor(left)};t=${Math.ceil((burst - left) / rate)}`,
     };
     // Whole seconds until one token is back: HTTP's Retry-After has no fractions, so never less than 1.
     if (!allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((1 - left) / rate)));

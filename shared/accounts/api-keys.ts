@@ -29,9 +29,12 @@ export function checkKeyLimits(limits: KeyLimits): KeyLimits {
   const { rateLimit, burstLimit } = limits;
   const hundredths = rateLimit * 100;
   if (!(Number.isFinite(rateLimit) && rateLimit > 0 && rateLimit <= MAX_KEY_LIMITS.rateLimit && Math.round(hundredths) === hundredths)) {
-    throw new ValidationError(`must be a number of requests per second above 0 and up to ${MAX_KEY_LIMITS.rateLimit}, with at most two decimals`, {
-      field: 'rate',
-    });
+    throw new ValidationError(
+      `must be a number of requests per second above 0 and up to ${MAX_KEY_LIMITS.rateLimit}, with at most two decimals`,
+      {
+        field: 'rate',
+      },
+    );
   }
   if (!(Number.isInteger(burstLimit) && burstLimit >= 1 && burstLimit <= MAX_KEY_LIMITS.burstLimit)) {
     throw new ValidationError(`must be a whole number of requests from 1 to ${MAX_KEY_LIMITS.burstLimit}`, { field: 'burst' });
@@ -116,7 +119,8 @@ export async function getApiKey(operatorId: string, keyId: string): Promise<ApiK
 export async function setApiKeyLimits(operatorId: string, keyId: string, limits: KeyLimits): Promise<ApiKeyRecord> {
   checkKeyLimits(limits);
   const key = await getOperatorApiKey(operatorId, keyId);
-  if (!key || !(await writeKeyLimits(operatorId, keyId, key.SecretHash, limits, newUsageIdentifierKey()))) throw noSuchKey(operatorId, keyId);
+  if (!key || !(await writeKeyLimits(operatorId, keyId, key.SecretHash, limits, newUsageIdentifierKey())))
+    throw noSuchKey(operatorId, keyId);
   return getApiKey(operatorId, keyId);
 }
 

@@ -25,7 +25,9 @@ describe('per-key rate limits', () => {
     template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: DEFAULT_KEY_LIMITS.rateLimit, BurstLimit: DEFAULT_KEY_LIMITS.burstLimit },
       ApiStages: [Match.objectLike({ Stage: Match.anyValue() })],
-      UsagePlanName: { 'Fn::Join': ['', [{ Ref: Match.anyValue() }, `-v1-rate-${DEFAULT_KEY_LIMITS.rateLimit}-burst-${DEFAULT_KEY_LIMITS.burstLimit}`]] },
+      UsagePlanName: {
+        'Fn::Join': ['', [{ Ref: Match.anyValue() }, `-v1-rate-${DEFAULT_KEY_LIMITS.rateLimit}-burst-${DEFAULT_KEY_LIMITS.burstLimit}`]],
+      },
     });
   });
 });
@@ -34,7 +36,13 @@ describe('traces, logs and metrics', () => {
   it('traces every function actively and the API stage, with Powertools settings and the log level from context', () => {
     template.allResourcesProperties('AWS::Lambda::Function', {
       TracingConfig: { Mode: 'Active' },
-      Environment: { Variables: Match.objectLike({ LOG_LEVEL: 'DEBUG', POWERTOOLS_SERVICE_NAME: 'ota-usage', POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE }) },
+      Environment: {
+        Variables: Match.objectLike({
+          LOG_LEVEL: 'DEBUG',
+          POWERTOOLS_SERVICE_NAME: 'ota-usage',
+          POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
+        }),
+      },
     });
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       TracingEnabled: true,
@@ -50,7 +58,12 @@ describe('alarms', () => {
     const stat = alarm.Metrics?.length === 1 ? alarm.Metrics[0].MetricStat : undefined;
     return stat
       ? { ...stat.Metric, Stat: stat.Stat }
-      : { MetricName: alarm.MetricName, Namespace: alarm.Namespace, Dimensions: alarm.Dimensions, Stat: alarm.ExtendedStatistic ?? alarm.Statistic };
+      : {
+          MetricName: alarm.MetricName,
+          Namespace: alarm.Namespace,
+          Dimensions: alarm.Dimensions,
+          Stat: alarm.ExtendedStatistic ?? alarm.Statistic,
+        };
   };
   const dimension = (alarm: Record<string, any>, name: string) =>
     metricOf(alarm).Dimensions?.find((d: { Name: string }) => d.Name === name)?.Value;
@@ -88,7 +101,11 @@ describe('alarms', () => {
 
   it('outputs the topic ARN and subscribes the address given in context', () => {
     template.hasOutput('AlarmTopicArn', { Value: { Ref: topicId } });
-    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topicId } });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: topicId },
+    });
     const quiet = Template.fromStack(new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Quiet'));
     quiet.resourceCountIs('AWS::SNS::Subscription', 0);
   });
@@ -98,13 +115,15 @@ describe('dashboard', () => {
   const body = JSON.stringify(resources('AWS::CloudWatch::Dashboard')[0].Properties.DashboardBody);
 
   it('shows the four golden signals per route', () => {
-    for (const title of ['Traffic: requests', 'Errors: 5xx answers', 'Latency: p99 (ms)', 'Saturation: concurrent executions']) expect(body).toContain(title);
+    for (const title of ['Traffic: requests', 'Errors: 5xx answers', 'Latency: p99 (ms)', 'Saturation: concurrent executions'])
+      expect(body).toContain(title);
     for (const route of routes) expect(body).toContain(route.path);
   });
 
   it('shows every business metric and outcome the functions emit', () => {
     for (const [name, outcomes] of Object.entries(businessMetrics)) {
-      for (const outcome of outcomes) expect(body).toContain(`\\"${METRIC_NAMESPACE}\\",\\"${name}\\",\\"outcome\\",\\"${outcome}\\",\\"service\\",\\"ota-usage\\"`);
+      for (const outcome of outcomes)
+        expect(body).toContain(`\\"${METRIC_NAMESPACE}\\",\\"${name}\\",\\"outcome\\",\\"${outcome}\\",\\"service\\",\\"ota-usage\\"`);
     }
   });
 });

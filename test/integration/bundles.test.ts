@@ -61,7 +61,10 @@ async function invokeBundle(file: string, invocations: Invocation[]): Promise<Ou
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     LOG_LEVEL: 'ERROR',
     ...Object.fromEntries(
-      ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'].map((name) => [name, process.env[name]]),
+      ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'].map((name) => [
+        name,
+        process.env[name],
+      ]),
     ),
   };
   await execute(process.execPath, ['-e', RUNNER, file, eventsFile, outFile], { env: environment });
@@ -105,7 +108,9 @@ function apiEvent(route: Route, parts: RequestParts): APIGatewayProxyEvent {
     headers,
     multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
     queryStringParameters: parts.query ?? null,
-    multiValueQueryStringParameters: parts.query ? Object.fromEntries(Object.entries(parts.query).map(([name, value]) => [name, [value]])) : null,
+    multiValueQueryStringParameters: parts.query
+      ? Object.fromEntries(Object.entries(parts.query).map(([name, value]) => [name, [value]]))
+      : null,
     pathParameters: parts.path ?? null,
     stageVariables: null,
     body: parts.body === undefined ? null : JSON.stringify(parts.body),
@@ -116,7 +121,12 @@ function apiEvent(route: Route, parts: RequestParts): APIGatewayProxyEvent {
       path: `/v1${requestPath}`,
       stage: 'v1',
       requestId: `bundle-${route.id}`,
-      authorizer: { operatorId: operator.operatorId, keyId: 'key_bundled', scopes: 'ota usage:read usage:write bookings:read', timeZone: 'Europe/Lisbon' },
+      authorizer: {
+        operatorId: operator.operatorId,
+        keyId: 'key_bundled',
+        scopes: 'ota usage:read usage:write bookings:read',
+        timeZone: 'Europe/Lisbon',
+      },
     },
   } as unknown as APIGatewayProxyEvent;
 }
@@ -134,44 +144,53 @@ const booking = (participants: number) => ({
  * Idempotency-Key (or, for cancel, are idempotent themselves), so the sources,
  * invoked after the bundle, answer with the very response the bundle wrote.
  */
-const cases: Record<string, (references: Map<string, string>) => { accepted: RequestParts; refused: RequestParts; refusedStatus: number }> = {
-  'list-products': () => ({ accepted: {}, refused: { query: { name: 'x'.repeat(201) } }, refusedStatus: 422 }),
-  'resolve-product': () => ({ accepted: { query: { ID: '501' } }, refused: { query: { ID: 'zero' } }, refusedStatus: 422 }),
-  'list-available-dates': () => ({
-    accepted: { path: { ActivityID: 's_walk1' }, query: { StartDate: date, EndDate: date } },
-    refused: { path: { ActivityID: 's_walk1' }, query: { StartDate: date } },
-    refusedStatus: 422,
-  }),
-  'list-available-timeslots': () => ({
-    accepted: { path: { ActivityID: 's_walk1' }, query: { Date: date } },
-    refused: { path: { ActivityID: 's_nothing' }, query: { Date: date } },
-    refusedStatus: 404,
-  }),
-  'get-marketplace-questions': () => ({ accepted: { path: { ActivityID: 's_walk1' } }, refused: { path: { ActivityID: 's_nothing' } }, refusedStatus: 404 }),
-  'get-core-questions': () => ({ accepted: { path: { ActivityID: 's_walk1' } }, refused: { path: { ActivityID: 's_nothing' } }, refusedStatus: 404 }),
-  'create-booking': () => ({
-    accepted: { body: booking(2), headers: { 'Idempotency-Key': 'bundled-booking-1' } },
-    refused: { body: { ...booking(2), Participants: 0 } },
-    refusedStatus: 422,
-  }),
-  'get-booking': (references) => ({
-    accepted: { path: { BookingReference: references.get('create-booking') as string } },
-    refused: { path: { BookingReference: 'ZZZZZZZZZZ' } },
-    refusedStatus: 404,
-  }),
-  'cancel-booking': (references) => ({
-    accepted: { path: { BookingReference: references.get('create-booking') as string } },
-    refused: { path: { BookingReference: 'ZZZZZZZZZZ' } },
-    refusedStatus: 404,
-  }),
-  'list-bookings': () => ({ accepted: { query: { from: date, to: date } }, refused: { query: { from: date } }, refusedStatus: 422 }),
-  'record-usage': () => ({
-    accepted: { body: { Meter: 'api-calls', Usage: 1.5 }, headers: { 'Idempotency-Key': 'bundled-usage-1' } },
-    refused: { body: { Meter: 'api-calls', Usage: -1 } },
-    refusedStatus: 422,
-  }),
-  'get-usage-summary': () => ({ accepted: { query: { from: date, to: date } }, refused: { query: { from: date } }, refusedStatus: 422 }),
-};
+const cases: Record<string, (references: Map<string, string>) => { accepted: RequestParts; refused: RequestParts; refusedStatus: number }> =
+  {
+    'list-products': () => ({ accepted: {}, refused: { query: { name: 'x'.repeat(201) } }, refusedStatus: 422 }),
+    'resolve-product': () => ({ accepted: { query: { ID: '501' } }, refused: { query: { ID: 'zero' } }, refusedStatus: 422 }),
+    'list-available-dates': () => ({
+      accepted: { path: { ActivityID: 's_walk1' }, query: { StartDate: date, EndDate: date } },
+      refused: { path: { ActivityID: 's_walk1' }, query: { StartDate: date } },
+      refusedStatus: 422,
+    }),
+    'list-available-timeslots': () => ({
+      accepted: { path: { ActivityID: 's_walk1' }, query: { Date: date } },
+      refused: { path: { ActivityID: 's_nothing' }, query: { Date: date } },
+      refusedStatus: 404,
+    }),
+    'get-marketplace-questions': () => ({
+      accepted: { path: { ActivityID: 's_walk1' } },
+      refused: { path: { ActivityID: 's_nothing' } },
+      refusedStatus: 404,
+    }),
+    'get-core-questions': () => ({
+      accepted: { path: { ActivityID: 's_walk1' } },
+      refused: { path: { ActivityID: 's_nothing' } },
+      refusedStatus: 404,
+    }),
+    'create-booking': () => ({
+      accepted: { body: booking(2), headers: { 'Idempotency-Key': 'bundled-booking-1' } },
+      refused: { body: { ...booking(2), Participants: 0 } },
+      refusedStatus: 422,
+    }),
+    'get-booking': (references) => ({
+      accepted: { path: { BookingReference: references.get('create-booking') as string } },
+      refused: { path: { BookingReference: 'ZZZZZZZZZZ' } },
+      refusedStatus: 404,
+    }),
+    'cancel-booking': (references) => ({
+      accepted: { path: { BookingReference: references.get('create-booking') as string } },
+      refused: { path: { BookingReference: 'ZZZZZZZZZZ' } },
+      refusedStatus: 404,
+    }),
+    'list-bookings': () => ({ accepted: { query: { from: date, to: date } }, refused: { query: { from: date } }, refusedStatus: 422 }),
+    'record-usage': () => ({
+      accepted: { body: { Meter: 'api-calls', Usage: 1.5 }, headers: { 'Idempotency-Key': 'bundled-usage-1' } },
+      refused: { body: { Meter: 'api-calls', Usage: -1 } },
+      refusedStatus: 422,
+    }),
+    'get-usage-summary': () => ({ accepted: { query: { from: date, to: date } }, refused: { query: { from: date } }, refusedStatus: 422 }),
+  };
 
 /**
  * An answer as both must give it: the body as JSON (a replayed write comes back
@@ -202,12 +221,15 @@ describe('the deployed bundles', () => {
     const fromBundle = await invokeBundle(await bundle(route.id, route.entry), invocations);
     const fromSources = await invokeSources(route.entry, invocations);
 
-    const [acceptedAnswer, refusedAnswer] = fromBundle.map((outcome) => ('result' in outcome ? (outcome.result as APIGatewayProxyResult) : outcome));
+    const [acceptedAnswer, refusedAnswer] = fromBundle.map((outcome) =>
+      'result' in outcome ? (outcome.result as APIGatewayProxyResult) : outcome,
+    );
     expect(acceptedAnswer).toMatchObject({ statusCode: expect.any(Number) });
     expect((acceptedAnswer as APIGatewayProxyResult).statusCode).toBeLessThan(300);
     expect(refusedAnswer).toMatchObject({ statusCode: refusedStatus, headers: { 'Content-Type': 'application/problem+json' } });
     expect(fromSources.map(comparable)).toEqual(fromBundle.map(comparable));
-    if (route.id === 'create-booking') references.set(route.id, JSON.parse((acceptedAnswer as APIGatewayProxyResult).body).data.BookingReference);
+    if (route.id === 'create-booking')
+      references.set(route.id, JSON.parse((acceptedAnswer as APIGatewayProxyResult).body).data.BookingReference);
   });
 
   it('authorizer: allows a real key with its usage plan identifier and refuses an unknown one', async () => {
@@ -246,7 +268,10 @@ describe('the deployed bundles', () => {
       detail,
     });
     const invocations = [
-      { name: 'accepted', event: event('5b0c1d2e-0000-4000-8000-00000000b001', { OperatorID: operator.operatorId, BasketID: 'b_bundled' }) },
+      {
+        name: 'accepted',
+        event: event('5b0c1d2e-0000-4000-8000-00000000b001', { OperatorID: operator.operatorId, BasketID: 'b_bundled' }),
+      },
       { name: 'refused', event: event('5b0c1d2e-0000-4000-8000-00000000b002', { OperatorID: operator.operatorId }) },
     ];
     const fromBundle = await invokeBundle(await bundle('record-platform-event', recordPlatformEventEntry), invocations);

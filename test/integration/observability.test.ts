@@ -75,8 +75,16 @@ describe('observability of real requests', () => {
       replayed: await request('POST', BOOKING, { key: operator.key, body: booking(2), headers }),
       refused: await request('POST', BOOKING, { key: operator.key, body: booking(2) }),
       cancelled: await request('POST', `${BOOKING}/${created.json.data.BookingReference}/cancel`, { key: operator.key }),
-      recorded: await request('POST', USAGE, { key: operator.key, body: { Meter: 'api-calls', Usage: 2.5 }, headers: { 'Idempotency-Key': idempotencyKeys[1] } }),
-      usageReplayed: await request('POST', USAGE, { key: operator.key, body: { Meter: 'api-calls', Usage: 2.5 }, headers: { 'Idempotency-Key': idempotencyKeys[1] } }),
+      recorded: await request('POST', USAGE, {
+        key: operator.key,
+        body: { Meter: 'api-calls', Usage: 2.5 },
+        headers: { 'Idempotency-Key': idempotencyKeys[1] },
+      }),
+      usageReplayed: await request('POST', USAGE, {
+        key: operator.key,
+        body: { Meter: 'api-calls', Usage: 2.5 },
+        headers: { 'Idempotency-Key': idempotencyKeys[1] },
+      }),
       invalid: await request('POST', USAGE, { key: operator.key, body: { Meter: 'api-calls', Usage: -1 } }),
       unknownKey: await request('GET', '/api/v2/ota/marketplace/products', { key: `${operator.key}x` }),
     };

@@ -46,7 +46,12 @@ describe('per-key rate limits on the local host', () => {
     const throttled = await request('GET', PRODUCTS, { key: limited });
     expect(throttled.status).toBe(429);
     expect(throttled.headers.get('content-type')).toBe('application/problem+json');
-    expect(throttled.json).toMatchObject({ status: 429, title: 'Too Many Requests', instance: PRODUCTS, type: expect.stringMatching(/rate-limited$/) });
+    expect(throttled.json).toMatchObject({
+      status: 429,
+      title: 'Too Many Requests',
+      instance: PRODUCTS,
+      type: expect.stringMatching(/rate-limited$/),
+    });
     // One token comes back in 0.2 s; Retry-After counts whole seconds.
     expect(throttled.headers.get('retry-after')).toBe('1');
     expect(throttled.headers.get('ratelimit-policy')).toBe('"per-key";q=10;w=2');
@@ -67,11 +72,13 @@ describe('per-key rate limits on the local host', () => {
 
   it('applies new limits once the cached authorization of the key expires', async () => {
     const operator = await createTestOperator();
-    const secret = (await createApiKey(operator.operatorId, ['ota'], 'raised', { rateLimit: 1, burstLimit: 1 }));
+    const secret = await createApiKey(operator.operatorId, ['ota'], 'raised', { rateLimit: 1, burstLimit: 1 });
     const fresh = await startLocalHost({ clock, authorizerCacheTtlSeconds: 0 });
     const send = httpClient(fresh);
     try {
-      expect(statuses([await send('GET', PRODUCTS, { key: secret.secret }), await send('GET', PRODUCTS, { key: secret.secret })])).toEqual([200, 429]);
+      expect(statuses([await send('GET', PRODUCTS, { key: secret.secret }), await send('GET', PRODUCTS, { key: secret.secret })])).toEqual([
+        200, 429,
+      ]);
       await setApiKeyLimits(operator.operatorId, secret.record.KeyID, { rateLimit: 1, burstLimit: 3 });
       clock.advance(1000);
       const after = await Promise.all(Array.from({ length: 4 }, () => send('GET', PRODUCTS, { key: secret.secret })));

@@ -120,9 +120,9 @@ describe('API Gateway keys and usage plans (--aws)', () => {
 
   it('refuses a key without a usage identifier', async () => {
     const account = fakeAccount(existingPlans());
-    await expect(createGatewayKey(account.target, { ...record, UsageIdentifierKey: undefined }, { rateLimit: 5, burstLimit: 10 })).rejects.toThrow(
-      /set-key-limits/,
-    );
+    await expect(
+      createGatewayKey(account.target, { ...record, UsageIdentifierKey: undefined }, { rateLimit: 5, burstLimit: 10 }),
+    ).rejects.toThrow(/set-key-limits/);
     expect(account.sent).toEqual([]);
   });
 });
