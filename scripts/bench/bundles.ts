@@ -4,8 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { FUNCTION_NODE_OPTIONS, bundlingOptions, esbuildOptions } from '../../lib/aws/bundling';
-import { authorizerEntry, entryPath, routes } from '../../shared/api/routes';
+import { recordPlatformEventEntry } from '../../shared/api/event-rules';
+import { authorizerEntry, entryPath, PROJECT_ROOT, routes } from '../../shared/api/routes';
 import { fixed, median, printTable, ratio } from './harness';
+
+const POWERTOOLS_MODULES = [
+  '@aws-lambda-powertools/logger',
+  '@aws-lambda-powertools/metrics',
+  '@aws-lambda-powertools/tracer',
+  '@aws-lambda-powertools/tracer/middleware',
+];
 
 const SIZE_BUDGET_KB = 400;
 const LOAD_BUDGET_MS = 100;
@@ -41,10 +49,10 @@ function largestShares(metafile: Metafile, outfile: string): string {
 }
 
 /** Bundles one function as the stack does. */
-async function bundle(name: string, entry: string, outDir: string): Promise<Bundle> {
+async function bundle(name: string, entry: string | { contents: string }, outDir: string): Promise<Bundle> {
   const outfile = path.join(outDir, name, 'index.js');
   const result = await build({
-    entryPoints: [entryPath(entry)],
+    ...(typeof entry === 'string' ? { entryPoints: [entryPath(entry)] } : { stdin: { ...entry, resolveDir: PROJECT_ROOT, loader: 'js' } }),
     outfile,
     ...esbuildOptions(),
     metafile: true,
@@ -82,7 +90,13 @@ function timeFreshNode(file: string | undefined): Promise<{ requireMs: number; p
 
 /** Bundle size and cold module load time of every route and the authorizer. */
 export async function benchBundles(outDir: string): Promise<void> {
-  const targets = [...routes.map((route) => ({ name: route.id, entry: route.entry })), { name: 'authorizer', entry: authorizerEntry }];
+  const targets = [
+    ...routes.map((route) => ({ name: route.id, entry: route.entry })),
+    { name: 'authorizer', entry: authorizerEntry },
+    { name: 'record-platform-event', entry: recordPlatformEventEntry },
+    // Not a function: what the observability libraries (Powertools logger, metrics, tracer with X-Ray) cost to load by themselves.
+    { name: '(Powertools alone)', entry: { contents: POWERTOOLS_MODULES.map((name) => `require('${name}');`).join('') } },
+  ];
   const bundles: Bundle[] = [];
   for (const target of targets) bundles.push(await bundle(target.name, target.entry, outDir));
 

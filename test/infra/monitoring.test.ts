@@ -32,6 +32,16 @@ describe('per-key rate limits', () => {
   });
 });
 
+describe('throttled answers', () => {
+  it('tell the client to retry after a second, the most API Gateway can say', () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'THROTTLED',
+      StatusCode: '429',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
+    });
+  });
+});
+
 describe('traces, logs and metrics', () => {
   it('traces every function actively and the API stage, with Powertools settings and the log level from context', () => {
     template.allResourcesProperties('AWS::Lambda::Function', {
