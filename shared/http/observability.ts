@@ -57,13 +57,17 @@ const routeIds = new Map(routes.map((route) => [`${route.method} ${route.path}`,
 const traceIdFromHeader = (headers: Record<string, string | undefined> | null) =>
   /Root=([^;]+)/.exec(Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'x-amzn-trace-id')?.[1] ?? '')?.[1];
 
-function invocationFields(context: Context | undefined, coldStart: boolean) {
+/** Fields of the invocation; the trace ID is Lambda's, else the one API Gateway forwarded (tracing on the stage). */
+function invocationFields(context: Context | undefined, coldStart: boolean, forwardedTraceId?: string) {
   return {
     functionRequestId: context?.awsRequestId,
     coldStart,
-    xrayTraceId: tracer.getRootXrayTraceId(),
+    xrayTraceId: tracer.getRootXrayTraceId() ?? forwardedTraceId,
   };
 }
+
+const elapsedMs = (startedAt: WeakMap<object, number>, key: object) =>
+  Math.round((performance.now() - (startedAt.get(key) ?? performance.now())) * 100) / 100;
 
 function problemTypeOf(response: APIGatewayProxyResult | undefined): string | undefined {
   if (response?.headers?.['Content-Type'] !== PROBLEM_CONTENT_TYPE) return undefined;
@@ -89,12 +93,11 @@ function requestLogger(): MiddlewareObj<HttpEvent, APIGatewayProxyResult> {
       method: event.httpMethod,
       path: event.path,
       status,
-      latencyMs: Math.round((performance.now() - (startedAt.get(event) ?? performance.now())) * 100) / 100,
+      latencyMs: elapsedMs(startedAt, event),
       operatorId: authorizer?.operatorId,
       keyId: authorizer?.keyId,
       requestId: event.requestContext?.requestId,
-      ...invocationFields(context, coldStart),
-      xrayTraceId: tracer.getRootXrayTraceId() ?? traceIdFromHeader(event.headers),
+      ...invocationFields(context, coldStart, traceIdFromHeader(event.headers)),
       problemType: problemTypeOf(response ?? undefined),
     };
     coldStart = false;
@@ -139,7 +142,7 @@ function eventLogger(): MiddlewareObj<EventBridgeEvent<string, unknown>, EventOu
       eventId: request.event.id,
       source: request.event.source,
       detailType: request.event['detail-type'],
-      latencyMs: Math.round((performance.now() - (startedAt.get(request.event) ?? performance.now())) * 100) / 100,
+      latencyMs: elapsedMs(startedAt, request.event),
       ...invocationFields(request.context, coldStart),
     };
     coldStart = false;
