@@ -5,7 +5,7 @@ import { emitSampleEvents } from '../scripts/sample-events';
 import { DEMO_OPERATOR, seedDemo } from '../scripts/demo-data';
 import * as apiKeys from '../shared/accounts/api-keys';
 import * as operators from '../shared/accounts/operators';
-import { recordOperatorBooking } from '../shared/booking/bookings';
+import { cancelOperatorBooking, recordOperatorBooking } from '../shared/booking/operator-bookings';
 import { importCatalog } from '../shared/catalog/import-catalog';
 import { configure } from '../shared/core/config';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
@@ -31,6 +31,9 @@ Commands:
   seed-demo         (the demo operator and catalogue that npm start seeds)
   record-booking    --operator ID --channel online|pos --file booking.json
                     (one booking, or a list of them, as in the partner API's booking body)
+  cancel-booking    --operator ID --reference REF --reason TEXT
+                    (any booking of any channel; the places go back at once, and the partner
+                    who sold it is sent booking.cancelled by the running service within two minutes)
   emit-event        --operator ID [--event METER] [--endpoint URL]
                     (a sample platform event of every built-in meter, or of one, sent to
                     EventBridge: the local host at http://127.0.0.1:${LOCAL_HTTP_PORT} unless
@@ -59,6 +62,8 @@ const { values, positionals } = parseArgs({
     stage: { type: 'string' },
     file: { type: 'string' },
     channel: { type: 'string' },
+    reference: { type: 'string' },
+    reason: { type: 'string' },
     event: { type: 'string' },
     endpoint: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -193,6 +198,12 @@ async function run(command: string | undefined): Promise<void> {
         }
       }
       console.log(`Recorded ${entries.length} booking(s) in ${target}`);
+      return;
+    }
+    case 'cancel-booking': {
+      const booking = await cancelOperatorBooking(option('operator'), option('reference'), option('reason'));
+      const by = booking.CancelledBy === 'operator' ? '' : ` (it was already cancelled by the ${booking.CancelledBy ?? 'partner'})`;
+      console.log(`${booking.BookingReference}  ${booking.Status}${booking.CancelledAt ? ` at ${booking.CancelledAt}` : ''}${by}  in ${target}`);
       return;
     }
     case 'seed-demo': {

@@ -22,13 +22,20 @@ async function main(): Promise<void> {
     tableName: process.env.TABLE_NAME ?? LOCAL_TABLE_NAME,
     dynamoEndpoint: endpoint,
     dynamoCredentials: LOCAL_CREDENTIALS,
+    // Partners' test receivers on this machine (http://127.0.0.1:...) may be registered; on AWS never.
+    webhookTargets: 'loopback-http',
   });
 
   const client = localClient(endpoint);
   const table = await ensureTable(client, tableName);
   client.destroy();
   const demo = await seedDemo();
-  const host = await startLocalHost({ port: Number(process.env.PORT ?? LOCAL_HTTP_PORT), host: process.env.HOST ?? '127.0.0.1' });
+  const host = await startLocalHost({
+    port: Number(process.env.PORT ?? LOCAL_HTTP_PORT),
+    host: process.env.HOST ?? '127.0.0.1',
+    // Expiring holds and retrying webhooks every minute, as the stack's schedules do.
+    scheduler: { intervalMs: 60_000 },
+  });
 
   console.log(`DynamoDB Local: ${endpoint} (${inMemory ? 'in memory' : LOCAL_DATA_DIR}), table ${tableName} ${table}`);
   if (demo.newKey) {

@@ -23,8 +23,10 @@ import { seedBenchOperator } from './bench/seed';
  * load time of every function bundle. Every figure is measured in this run
  * and read against a baseline measured beside it.
  *
- * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N;
- * --observability measures only what the observability middlewares add (per request, and to each bundle's load).
+ * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
+ * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`;
+ * the bundles are then left out); --observability (only what the observability middlewares add,
+ * per request and to each bundle's load).
  */
 
 const TABLE_NAME = 'ota-usage-bench';
@@ -37,6 +39,7 @@ interface Options {
   warmup: number;
   concurrency: number;
   rounds: number;
+  only?: string[];
 }
 
 function parseOptions(args: string[]): Options {
@@ -55,7 +58,13 @@ function parseOptions(args: string[]): Options {
     if (!Number.isInteger(value) || value < (name === 'warmup' ? 0 : 1)) throw new Error(`--${name} needs a whole number`);
     options[name] = value;
   }
-  const known = new Set(['--quick', '--observability', '--calls', '--warmup', '--concurrency']);
+  const only = args.indexOf('--only');
+  if (only >= 0) {
+    const names = (args[only + 1] ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+    if (!names.length) throw new Error('--only needs scenario names, e.g. --only hold,confirm');
+    options.only = names;
+  }
+  const known = new Set(['--quick', '--observability', '--calls', '--warmup', '--concurrency', '--only']);
   const unknown = args.filter((arg, i) => arg.startsWith('--') && !known.has(arg) && !known.has(args[i - 1]));
   if (unknown.length) throw new Error(`Unknown option(s): ${unknown.join(' ')}`);
   return options;
@@ -213,10 +222,15 @@ async function main(): Promise<void> {
       firstDate: seeded.firstDate,
       get: http.get,
       post: http.post,
+      postAction: http.postAction,
     };
-    console.log(`Measuring ${scenarios.map((scenario) => scenario.name).join(', ')} ...`);
+    const selected = scenarios(options.warmup + options.calls + 1).filter(
+      (scenario) => !options.only || options.only.some((name) => scenario.name.toLowerCase().includes(name)),
+    );
+    if (!selected.length) throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
+    console.log(`Measuring ${selected.map((scenario) => scenario.name).join(', ')} ...`);
     const results: ScenarioResult[] = [];
-    for (const scenario of scenarios) {
+    for (const scenario of selected) {
       await scenario.prepare?.(context);
       // One untimed call each first: a failing scenario stops the bench before any figure is printed.
       const answer = describeAnswer(await scenario.service(context));
@@ -230,8 +244,10 @@ async function main(): Promise<void> {
     http.close();
     await host.stop();
     await dynamoLocal.stop();
-    await benchObservability();
-    await benchBundles(tempDir);
+    if (!options.only) {
+      await benchObservability();
+      await benchBundles(tempDir);
+    }
   } finally {
     http?.close();
     await host?.stop();

@@ -1,51 +1,19 @@
-import { apiGet } from './api';
+import { apiGet, canCancelBookings } from './api';
+import { CHANNEL_LABELS, cancelButton, customerCell, instant, isLive, line, statusCell, type Booking, type Money } from './booking-view';
 import { daysAgo, isoDay } from './dates';
 import { byId, cell, setStatus, type Panel } from './dom';
-
-interface Money {
-  Amount: number;
-  Currency: string;
-}
-
-interface Booking {
-  BookingReference: string;
-  Status: 'CONFIRMED' | 'CANCELLED';
-  Channel: 'ota' | 'online' | 'pos';
-  PartnerKeyID?: string;
-  PaymentReference?: string;
-  ActivityName: string;
-  ActivityID: string;
-  Date: string;
-  Time: string;
-  Participants: number;
-  TotalPrice: Money;
-  Customer: { FirstName: string; LastName: string; Email: string };
-  CreatedAt: string;
-  CancelledAt?: string;
-}
 
 interface BookingPage {
   Bookings: Booking[];
   NextCursor: string | null;
 }
 
-export const CHANNEL_LABELS: Record<Booking['Channel'], string> = { ota: 'OTA partner', online: 'Online', pos: 'Point of sale' };
-
 const money = ({ Amount, Currency }: Money) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency: Currency }).format(Amount / 10 ** currencyDigits(Currency));
 
 const currencyDigits = (currency: string) => new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 
-const instant = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-function line(text: string, className = ''): HTMLSpanElement {
-  const span = document.createElement('span');
-  span.textContent = text;
-  span.className = className || 'line';
-  return span;
-}
-
-function row(booking: Booking): HTMLTableRowElement {
+function row(booking: Booking, actions: HTMLTableCellElement): HTMLTableRowElement {
   const tr = document.createElement('tr');
   tr.dataset.channel = booking.Channel;
   tr.dataset.reference = booking.BookingReference;
@@ -53,10 +21,6 @@ function row(booking: Booking): HTMLTableRowElement {
   if (booking.Channel === 'ota' && booking.PartnerKeyID) partner.append(line(`Partner ${booking.PartnerKeyID}`));
   if (booking.PaymentReference) partner.append(line(`Payment ${booking.PaymentReference}`));
   if (!partner.childNodes.length) partner.textContent = '—';
-  const status = cell(booking.Status === 'CANCELLED' ? 'Cancelled' : 'Confirmed', booking.Status === 'CANCELLED' ? 'status cancelled' : 'status');
-  if (booking.CancelledAt) status.append(line(instant(booking.CancelledAt), 'detail'));
-  const customer = cell(`${booking.Customer.FirstName} ${booking.Customer.LastName}`);
-  customer.append(line(booking.Customer.Email, 'detail'));
   tr.append(
     cell(instant(booking.CreatedAt), 'when'),
     cell(booking.BookingReference, 'mono'),
@@ -66,8 +30,9 @@ function row(booking: Booking): HTMLTableRowElement {
     cell(`${booking.Date} ${booking.Time}`, 'when'),
     cell(String(booking.Participants), 'number'),
     cell(money(booking.TotalPrice), 'number'),
-    customer,
-    status,
+    customerCell(booking),
+    statusCell(booking),
+    actions,
   );
   return tr;
 }
@@ -92,6 +57,23 @@ export function bookingsPanel(onUnauthorized: (error: unknown) => boolean): Pane
   let cursors: (string | null)[] = [null];
   let nextCursor: string | null = null;
   let request = 0;
+  /** Whether this key may cancel (bookings:write); asked once per sign-in. */
+  let mayCancel: Promise<boolean> | undefined;
+
+  /** The last column: Cancel for held and confirmed bookings, when the key may cancel. */
+  function actionsFor(booking: Booking, allowed: boolean): HTMLTableCellElement {
+    const actions = cell('', 'actions');
+    if (!allowed || !isLive(booking)) return actions;
+    actions.append(
+      cancelButton(booking, ({ booking: cancelled, message }) => {
+        setStatus(status, cancelled ? 'done' : 'error', message);
+        if (!cancelled) return;
+        const current = table.tBodies[0].querySelector(`tr[data-reference="${cancelled.BookingReference}"]`);
+        current?.replaceWith(row(cancelled, actionsFor(cancelled, allowed)));
+      }),
+    );
+    return actions;
+  }
 
   async function load(): Promise<void> {
     const mine = ++request;
@@ -106,10 +88,13 @@ export function bookingsPanel(onUnauthorized: (error: unknown) => boolean): Pane
         limit: limit.value,
         cursor: cursors.at(-1) ?? undefined,
       });
+      mayCancel ??= canCancelBookings().catch(() => false);
+      const allowed = await mayCancel;
       if (mine !== request) return;
       nextCursor = page.NextCursor;
       const body = table.tBodies[0];
-      body.replaceChildren(...page.Bookings.map(row));
+      body.replaceChildren(...page.Bookings.map((booking) => row(booking, actionsFor(booking, allowed))));
+      table.classList.toggle('with-actions', allowed);
       table.hidden = page.Bookings.length === 0;
       const pageNumber = cursors.length;
       pageLabel.textContent = `Page ${pageNumber}`;
@@ -151,6 +136,7 @@ export function bookingsPanel(onUnauthorized: (error: unknown) => boolean): Pane
       void load();
     },
     reset: () => {
+      mayCancel = undefined;
       table.tBodies[0].replaceChildren();
       table.hidden = pager.hidden = true;
       setStatus(status, 'idle', '');

@@ -1,6 +1,7 @@
 import './styles.css';
 import { ApiError, describeError, forgetKey, storedKey, storeKey } from './api';
 import { bookingsPanel } from './bookings';
+import { manifestPanel } from './manifest';
 import { byId, type Panel } from './dom';
 import { usagePanel } from './usage';
 
@@ -18,12 +19,14 @@ function onUnauthorized(error: unknown): boolean {
   return true;
 }
 
-const panels: Record<'bookings' | 'usage', Panel> = {
+const panels: Record<'bookings' | 'manifest' | 'usage', Panel> = {
   bookings: bookingsPanel(onUnauthorized),
+  manifest: manifestPanel(onUnauthorized),
   usage: usagePanel(onUnauthorized),
 };
 const tabs = {
   bookings: byId<HTMLButtonElement>('tab-bookings'),
+  manifest: byId<HTMLButtonElement>('tab-manifest'),
   usage: byId<HTMLButtonElement>('tab-usage'),
 };
 const tabNames = Object.keys(tabs) as (keyof typeof tabs)[];

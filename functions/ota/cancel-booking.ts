@@ -1,4 +1,4 @@
-import { cancelPartnerBooking } from '../../shared/booking/bookings';
+import { cancelPartnerBooking } from '../../shared/booking/partner-bookings';
 import { bookingReferencePath, type BookingReferencePath } from '../../shared/booking/request-schema';
 import { httpHandler, ok } from '../../shared/http/handler';
 

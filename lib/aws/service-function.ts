@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../../shared/api/metrics';
 import type { LogLevel } from '../../shared/core/config';
@@ -20,6 +21,10 @@ export interface ServiceFunctionProps {
   problemBaseUrl: string;
   /** LOG_LEVEL of the function (INFO unless the app's context says otherwise). */
   logLevel?: LogLevel;
+  /** Longer than the API's for work no request waits on (the webhook sender, the sweeps). */
+  timeoutSeconds?: number;
+  /** Where the function queues webhook deliveries; it is granted sending to it, and nothing else of it. */
+  webhookQueue?: IQueue;
 }
 
 /**
@@ -39,7 +44,7 @@ export class ServiceFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
-      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+      timeout: Duration.seconds(props.timeoutSeconds ?? FUNCTION_TIMEOUT_SECONDS),
       bundling: bundlingOptions,
       environment: {
         TABLE_NAME: props.table.tableName,
@@ -48,6 +53,7 @@ export class ServiceFunction extends NodejsFunction {
         LOG_LEVEL: props.logLevel ?? 'INFO',
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
+        ...(props.webhookQueue ? { WEBHOOK_QUEUE_URL: props.webhookQueue.queueUrl } : {}),
       },
       // Every invocation is traced; the functions add a subsegment per DynamoDB call (shared/http/observability.ts).
       tracing: Tracing.ACTIVE,
@@ -67,5 +73,6 @@ export class ServiceFunction extends NodejsFunction {
       [`AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, 'Queries of the table’s own global secondary indexes, and of no other table'],
     ];
     for (const [id, reason] of acknowledged) Validations.of(this).acknowledge({ id, reason });
+    props.webhookQueue?.grantSendMessages(this);
   }
 }

@@ -24,6 +24,7 @@ import { addProblemGatewayResponses } from './problem-gateway-responses';
 import { DashboardSite } from './dashboard-site';
 import { PlatformEvents } from './platform-events';
 import { ServiceFunction } from './service-function';
+import { BackgroundWork } from './background-work';
 import { authorizerEntry, routes } from '../../shared/api/routes';
 
 export interface OtaUsageStackProps extends StackProps {
@@ -45,6 +46,7 @@ export class OtaUsageStack extends Stack {
   readonly routeFunctions: ReadonlyMap<string, ServiceFunction>;
   readonly authorizerFunction: ServiceFunction;
   readonly monitoring: Monitoring;
+  readonly background: BackgroundWork;
 
   constructor(scope: Construct, id: string, props: OtaUsageStackProps = {}) {
     super(scope, id, props);
@@ -130,6 +132,9 @@ export class OtaUsageStack extends Stack {
     // The API reference is public: the one method without the key authorizer.
     addOpenApiDocumentMethod(api, problemBaseUrl);
 
+    // Hold expiry, webhook deliveries and their retries: the work no request waits on.
+    this.background = new BackgroundWork(this, 'Background', { table, problemBaseUrl, logLevel });
+
     const routeFunctions = new Map<string, ServiceFunction>();
     for (const route of routes) {
       const fn = new ServiceFunction(this, route.id, {
@@ -138,6 +143,7 @@ export class OtaUsageStack extends Stack {
         tableAccess: route.tableAccess,
         problemBaseUrl,
         logLevel,
+        ...(route.sendsWebhooks ? { webhookQueue: this.background.webhookQueue } : {}),
       });
       // resourceForPath reuses the resources of shared path prefixes, so rows can nest freely.
       api.root
@@ -154,8 +160,13 @@ export class OtaUsageStack extends Stack {
       api,
       table,
       routeFunctions: new Map(routes.map((route) => [route, routeFunctions.get(route.id) as ServiceFunction])),
-      otherFunctions: { authorizer: this.authorizerFunction, 'record-platform-event': platformEvents.function },
-      alarms: [platformEvents.deadLetterAlarm],
+      otherFunctions: {
+        authorizer: this.authorizerFunction,
+        'record-platform-event': platformEvents.function,
+        'webhook-sender': this.background.sender,
+        ...Object.fromEntries(this.background.scheduled),
+      },
+      alarms: [platformEvents.deadLetterAlarm, this.background.deadLetterAlarm],
       alarmEmail: props.alarmEmail,
     });
 

@@ -18,6 +18,8 @@ import {
   type GatewayResponseType,
 } from '../../shared/api/gateway';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
+import { createLocalScheduler, type LocalScheduler, type LocalSchedulerOptions } from './scheduler';
+import { configureLocalQueue, createLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue';
 import { serveDashboard, servesDashboard } from './dashboard';
 import { serveDocs, servesDocs } from './docs';
 import { createRateLimiter, rateLimited, withRateLimitHeaders } from './rate-limit';
@@ -117,6 +119,7 @@ export interface LocalHostOptions {
   host?: string;
   authorizerCacheTtlSeconds?: number;
   eventBus?: LocalEventBusOptions;
+  scheduler?: LocalSchedulerOptions;
   /** Time of the per-key token buckets (rate-limit.ts). */
   clock?: Clock;
 }
@@ -126,6 +129,10 @@ export interface LocalHost {
   server: Server;
   /** EventBridge's PutEvents on the same port (see lib/local-event-bus.ts). */
   eventBus: LocalEventBus;
+  /** SQS's SendMessage calls to the same port, drained by the webhook sender in process (see lib/local/webhook-queue.ts). */
+  webhookQueue: LocalWebhookQueue;
+  /** The scheduled functions (see lib/local/scheduler.ts). */
+  scheduler: LocalScheduler;
   close(): Promise<void>;
 }
 
@@ -241,9 +248,14 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   }
 
   const eventBus = createLocalEventBus(options.eventBus);
+  const webhookQueue = createLocalWebhookQueue();
   const server = createServer((request, response) => {
     if (eventBus.accepts(request)) {
       void eventBus.serve(request, response);
+      return;
+    }
+    if (webhookQueue.accepts(request)) {
+      void webhookQueue.serve(request, response);
       return;
     }
     if (servesDashboard(request)) {
@@ -272,13 +284,20 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  configureLocalQueue(url);
+  const scheduler = createLocalScheduler(options.scheduler);
   return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    url,
     server,
     eventBus,
+    webhookQueue,
+    scheduler,
     close: async () => {
-      // Events already accepted are delivered before the host goes away, as EventBridge would.
+      await scheduler.stop();
+      // Events and messages already accepted are handled before the host goes away, as EventBridge and SQS would.
       await eventBus.idle();
+      await webhookQueue.idle();
       await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));

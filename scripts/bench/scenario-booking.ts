@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { bookingItem, idempotencyRecord } from '../../shared/booking/bookings';
+import { bookingItem, idempotencyRecord } from '../../shared/booking/placement';
 
 import { hashIdempotencyKey, requestHash } from '../../shared/core/idempotency';
 import type { BookingRequest } from '../../shared/booking/model';
 import { newBookingReference } from '../../shared/booking/reference';
-import { bookingTransaction, type BookingWrite } from '../../shared/booking/booking-writes';
+import { bookingTransaction, type BookingWrite } from '../../shared/booking/transactions';
 import type { ProductItem } from '../../shared/catalog/model';
 import { getProduct } from '../../shared/catalog/repository';
 import { documentClient } from '../../shared/db/client';
@@ -23,7 +23,8 @@ const SLOTS = BOOKING_DAYS * BOOKING_TIMES.length;
  */
 let taken = 0;
 
-function nextRequest(firstDate: string): BookingRequest {
+/** The next request, taking the next timeslot in turn; a hold when `hold` is set. */
+export function nextRequest(firstDate: string, hold = false): BookingRequest {
   const slot = taken % SLOTS;
   taken += 1;
   return {
@@ -39,6 +40,7 @@ function nextRequest(firstDate: string): BookingRequest {
       { QuestionID: 'q_level', Value: 'Moderate' },
       { QuestionID: 'q_waiver', Value: 'https://partner.example.com/waivers/ana-silva.pdf' },
     ],
+    ...(hold ? { Hold: { ExpiresInMinutes: 60 } } : {}),
   };
 }
 
@@ -46,9 +48,9 @@ function nextRequest(firstDate: string): BookingRequest {
 let product: ProductItem | undefined;
 
 /** The write the service makes for this request, built by the same functions, with the record of a fresh key when `withKey`. */
-function bareWrite(context: BenchContext, withKey: boolean): BookingWrite {
+function bareWrite(context: BenchContext, withKey: boolean, hold: boolean): BookingWrite {
   if (!product) throw new Error('The booking scenario was not prepared');
-  const request = nextRequest(context.firstDate);
+  const request = nextRequest(context.firstDate, hold);
   const now = new Date();
   const placement = {
     operatorId: context.operatorId,
@@ -65,12 +67,12 @@ function bareWrite(context: BenchContext, withKey: boolean): BookingWrite {
   return { booking, idempotency: { keyId: context.keyId, keyHash: hashIdempotencyKey(randomUUID()), record, now } };
 }
 
-function bookingScenario(withKey: boolean): Scenario {
+function bookingScenario(withKey: boolean, hold = false): Scenario {
   return {
-    name: withKey ? 'POST booking (Idempotency-Key)' : 'POST booking',
+    name: hold ? 'POST booking (Hold)' : withKey ? 'POST booking (Idempotency-Key)' : 'POST booking',
     service: (context) =>
-      context.post(BOOKING_PATH, nextRequest(context.firstDate), withKey ? { 'Idempotency-Key': randomUUID() } : undefined),
-    bare: (context) => documentClient().send(new TransactWriteCommand(bookingTransaction(bareWrite(context, withKey)))),
+      context.post(BOOKING_PATH, nextRequest(context.firstDate, hold), withKey ? { 'Idempotency-Key': randomUUID() } : undefined),
+    bare: (context) => documentClient().send(new TransactWriteCommand(bookingTransaction(bareWrite(context, withKey, hold)))),
     prepare: async ({ operatorId }) => {
       product = await getProduct(operatorId, BOOKING_ACTIVITY);
       if (!product) throw new Error(`The bench product ${BOOKING_ACTIVITY} was not seeded`);
@@ -86,3 +88,5 @@ function bookingScenario(withKey: boolean): Scenario {
 export const createBookingScenario = bookingScenario(false);
 /** With a fresh Idempotency-Key per call: three items, the record included, and the key looked up first. */
 export const createBookingWithKeyScenario = bookingScenario(true);
+/** A hold: the same two-item transaction, the booking ON_HOLD and entered in the index of holds by expiry. */
+export const createHoldScenario = bookingScenario(false, true);

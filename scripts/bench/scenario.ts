@@ -17,6 +17,8 @@ export interface BenchContext {
   get(path: string): Promise<string>;
   /** An authorised JSON POST through the local host, the same way; rejects unless 201. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<string>;
+  /** An authorised JSON POST of an action on a resource (confirm, cancel); rejects unless 200. */
+  postAction(path: string, body: unknown): Promise<string>;
 }
 
 export interface Scenario {

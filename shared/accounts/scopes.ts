@@ -3,7 +3,8 @@ export const SCOPES = {
   ota: 'Partner API: products, availability, questions and bookings',
   'usage:read': 'Read usage summaries',
   'usage:write': 'Record usage entries',
-  'bookings:read': "Read the operator's bookings of every channel",
+  'bookings:read': "Read the operator's bookings of every channel and its manifest",
+  'bookings:write': "Cancel the operator's bookings of every channel",
 } as const;
 
 export type Scope = keyof typeof SCOPES;

@@ -53,8 +53,12 @@ export const booking = {
   Answers: answers,
   CreatedAt: '2026-06-20T09:15:02.123Z',
 };
+export const heldBooking = { ...booking, Status: 'ON_HOLD', HoldExpiresAt: '2026-06-20T09:30:02.123Z' };
 export const usageEntry = { ID: 3303523819094016, Meter: 'storage-gb', Usage: 0.25, OccurredAt: 1773146096 };
 
 
 /** The examples by name, for code that shows them. */
-export const example = { customer, answers, product, questions, bookingRequest, booking, usageEntry };
+export const example = { customer, answers, product, questions, bookingRequest, booking, heldBooking, usageEntry };
+
+export const confirmedHold = { ...booking, HoldExpiresAt: heldBooking.HoldExpiresAt, ConfirmedAt: '2026-06-20T09:21:40.002Z' };
+export const webhookEndpoint = { Url: 'https://partner.example.com/hooks/ota', CreatedAt: '2026-06-01T08:00:00.000Z' };

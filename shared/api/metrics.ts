@@ -13,7 +13,7 @@ export const SERVICE_NAME = 'ota-usage';
 export const OUTCOME_DIMENSION = 'outcome';
 
 export const businessMetrics = {
-  Bookings: ['created', 'replayed', 'refused-capacity', 'cancelled'],
+  Bookings: ['created', 'held', 'confirmed', 'expired', 'replayed', 'refused-capacity', 'cancelled'],
   UsageEntries: ['recorded', 'replayed'],
   PlatformEvents: ['recorded', 'rejected'],
   Authorizations: ['allowed', 'denied'],

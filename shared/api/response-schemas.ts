@@ -1,5 +1,5 @@
 import { answersSchema, customerSchema } from '../booking/request-schema';
-import { CHANNELS } from '../booking/model';
+import { BOOKING_STATUSES, CHANNELS } from '../booking/model';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../booking/reference';
 import { ACTIVITY_ID_PATTERN, TIME_PATTERN } from '../catalog/model';
 import { moneySchema, questionTypeSchema } from '../catalog/schemas';
@@ -11,7 +11,8 @@ import { METER_PATTERN } from '../usage/model';
  * publishes them, and the contract test validates real responses against
  * them, so a field added to a record without its schema fails the tests.
  * Objects are closed (`additionalProperties: false`) for the same reason;
- * problems are open, as RFC 7807 allows extension members.
+ * problems are open, as RFC 7807 allows extension members. (Long because
+ * every record of the API is here, each written once.)
  */
 
 const date = { type: 'string', format: 'date', description: 'YYYY-MM-DD' } as const;
@@ -125,7 +126,6 @@ const Booking = {
     'StartsAt',
     'Participants',
     'TotalPrice',
-    'Customer',
     'WaiverStatus',
     'CreatedAt',
   ],
@@ -135,7 +135,11 @@ const Booking = {
       pattern: `^[${REFERENCE_ALPHABET}]{${REFERENCE_LENGTH}}$`,
       description: `${REFERENCE_LENGTH} characters from ${REFERENCE_ALPHABET}`,
     },
-    Status: { type: 'string', enum: ['CONFIRMED', 'CANCELLED'] },
+    Status: {
+      type: 'string',
+      enum: [...BOOKING_STATUSES],
+      description: 'ON_HOLD → CONFIRMED → CANCELLED; ON_HOLD → CANCELLED; ON_HOLD → EXPIRED. ON_HOLD and CONFIRMED take places.',
+    },
     Channel: {
       type: 'string',
       enum: [...CHANNELS],
@@ -151,7 +155,7 @@ const Booking = {
     StartsAt: startsAt,
     Participants: { type: 'integer', minimum: 1 },
     TotalPrice: Money,
-    Customer: customerSchema,
+    Customer: { ...customerSchema, description: 'Absent only on a hold made without one' },
     WaiverStatus: {
       type: 'string',
       enum: ['COMPLETE', 'PENDING'],
@@ -159,7 +163,62 @@ const Booking = {
     },
     Answers: answersSchema,
     CreatedAt: instant,
+    HoldExpiresAt: { ...instant, description: 'Holds: when the places are given back unless confirmed before' },
+    ConfirmedAt: { ...instant, description: 'When a hold was confirmed' },
+    ExpiredAt: { ...instant, description: 'When an unconfirmed hold expired' },
     CancelledAt: { ...instant, description: 'When cancelled' },
+    CancelledBy: { type: 'string', enum: ['partner', 'operator'], description: 'Who cancelled' },
+    CancellationReason: { type: 'string', description: "The operator's reason, when the operator cancelled" },
+  },
+} as const;
+
+const ManifestTimeslot = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['ActivityID', 'ActivityName', 'Time', 'StartsAt', 'Participants', 'HeldParticipants', 'Bookings'],
+  properties: {
+    ActivityID: activityId,
+    ActivityName: { type: 'string' },
+    Time: time,
+    StartsAt: startsAt,
+    Participants: { ...count, description: "Places the timeslot's held and confirmed bookings take" },
+    HeldParticipants: { ...count, description: 'Of those, the places only held' },
+    Bookings: { type: 'array', items: Booking, description: "By the customer's last name, then first name" },
+  },
+} as const;
+
+const Manifest = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Date', 'Participants', 'Timeslots'],
+  properties: {
+    Date: date,
+    Participants: { ...count, description: 'Places taken over the whole day' },
+    Timeslots: { type: 'array', items: ManifestTimeslot, description: 'By start time, then activity name' },
+  },
+} as const;
+
+const WebhookEndpoint = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Url', 'CreatedAt'],
+  properties: {
+    Url: { type: 'string', description: 'Where deliveries are POSTed' },
+    CreatedAt: instant,
+  },
+} as const;
+
+const IssuedWebhookEndpoint = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Url', 'CreatedAt', 'Secret'],
+  properties: {
+    ...WebhookEndpoint.properties,
+    Secret: {
+      type: 'string',
+      pattern: '^whsec_[A-Za-z0-9+/]+=*$',
+      description: 'The signing secret, shown only in this answer; verify deliveries with it (any Standard Webhooks library)',
+    },
   },
 } as const;
 
@@ -260,6 +319,10 @@ export const responseSchemas = {
   Answer: answersSchema.items,
   Booking,
   BookingList,
+  ManifestTimeslot,
+  Manifest,
+  WebhookEndpoint,
+  IssuedWebhookEndpoint,
   UsageEntry,
   UsageSummary,
   Problem,

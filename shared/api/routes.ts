@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { SchemaObject } from 'ajv';
 import type { Scope } from '../accounts/scopes';
-import { booking, bookingRequest, product, questions, usageEntry } from './examples';
+import { booking, bookingRequest, confirmedHold, product, questions, usageEntry, webhookEndpoint } from './examples';
 import type { ResponseSchemaName } from './response-schemas';
 
 /** The schemas a handler validates its request with; path faults are 400, query and body faults 422. */
@@ -13,15 +13,15 @@ export interface RequestSchemas {
 
 /** What the code cannot say about an operation, for the OpenAPI document: its words, examples and the errors its domain raises. */
 export interface OperationDocs {
-  tag: 'Catalogue' | 'Bookings' | 'Usage';
+  tag: 'Catalogue' | 'Bookings' | 'Webhooks' | 'Usage';
   summary: string;
   description: string;
   success: {
-    status: 200 | 201;
+    status: 200 | 201 | 204;
     description: string;
-    /** The schema of `data`: a named record, or a list of one. */
-    data: ResponseSchemaName | { listOf: ResponseSchemaName };
-    example: unknown;
+    /** The schema of `data`: a named record, a list of one, or one of several; none for 204. */
+    data?: ResponseSchemaName | { listOf: ResponseSchemaName } | { oneOf: ResponseSchemaName[] };
+    example?: unknown;
     headers?: ('Location' | 'Idempotent-Replayed')[];
   };
   /** Statuses the domain raises beyond those the schemas, the body and the gateway imply. */
@@ -34,12 +34,13 @@ export interface OperationDocs {
  * The route table: one row per endpoint. The CDK stack makes one function and
  * one API method per row; the local host routes requests by the same rows;
  * the authorizer grants a key the rows whose scope it holds; the OpenAPI
- * document is built from them.
+ * document is built from them. (The file is long because it is the one
+ * table: each row carries its operation's docs.)
  */
 export interface Route {
   /** Function name stem, unique. */
   id: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** API Gateway resource path; `{Name}` segments are path parameters. */
   path: string;
   /** Handler module, relative to the project root; it exports `handler`. */
@@ -47,6 +48,8 @@ export interface Route {
   scope: Scope;
   /** The table access the function's role is granted. */
   tableAccess: 'read' | 'readWrite';
+  /** The function queues webhook deliveries (its role may send to the delivery queue). */
+  sendsWebhooks?: true;
   docs: OperationDocs;
 }
 
@@ -170,7 +173,7 @@ export const routes: readonly Route[] = [
       tag: 'Bookings',
       summary: 'Book a timeslot',
       description:
-        'Takes the places in one transaction, or nothing: a full timeslot is 409 `insufficient-capacity`. Without `Answers` the booking is accepted with `WaiverStatus: PENDING`; with them, every required question must be answered. An `Idempotency-Key` makes retries safe for 24 hours.',
+        'Takes the places in one transaction, or nothing: a full timeslot is 409 `insufficient-capacity`. Without `Answers` the booking is accepted with `WaiverStatus: PENDING`; with them, every required question must be answered. With `Hold` the places are only held: the booking is `ON_HOLD` until `HoldExpiresAt` (`ExpiresInMinutes` 1 to 60, default 15), `Customer` may wait for the confirmation, and a hold not confirmed in time expires by itself within a minute of `HoldExpiresAt`, giving its places back. An `Idempotency-Key` makes retries safe for 24 hours.',
       success: {
         status: 201,
         description: 'The booking (or, for a repeated Idempotency-Key, the original booking again)',
@@ -209,14 +212,32 @@ export const routes: readonly Route[] = [
       tag: 'Bookings',
       summary: "Cancel one of the partner's bookings",
       description:
-        'Gives the places back. Takes no body. Cancelling a cancelled booking answers it unchanged; a booking whose timeslot has started is 409 `conflict`.',
+        'Gives the places back at once, of a hold or of a confirmed booking. Takes no body. Cancelling a cancelled booking (or an expired hold) answers it unchanged; a booking whose timeslot has started is 409 `timeslot-started`.',
       success: {
         status: 200,
         description: 'The cancelled booking',
         data: 'Booking',
-        example: { ...booking, Status: 'CANCELLED', CancelledAt: '2026-06-22T16:40:11.508Z' },
+        example: { ...booking, Status: 'CANCELLED', CancelledAt: '2026-06-22T16:40:11.508Z', CancelledBy: 'partner' },
       },
       errors: [404, 409],
+    },
+  },
+  {
+    id: 'confirm-booking',
+    method: 'POST',
+    path: '/api/v2/ota/marketplace/booking/{BookingReference}/confirm',
+    entry: 'functions/ota/confirm-booking.ts',
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    sendsWebhooks: true,
+    docs: {
+      tag: 'Bookings',
+      summary: 'Confirm a hold',
+      description:
+        'Turns an `ON_HOLD` booking into `CONFIRMED` in one conditional write, which fails once `HoldExpiresAt` has passed (409 `hold-expired`). The body may complete the hold (`Customer`, `Answers`, `PaymentReference`, each replacing what the hold had); send `{}` when there is nothing to add. A hold without a Customer needs one here. Confirming a confirmed booking answers it unchanged; a cancelled one is 409 `booking-cancelled`.',
+      success: { status: 200, description: 'The confirmed booking', data: 'Booking', example: confirmedHold },
+      errors: [404, 409],
+      requestExample: { PaymentReference: 'pay_8841' },
     },
   },
   {
@@ -228,15 +249,89 @@ export const routes: readonly Route[] = [
     tableAccess: 'read',
     docs: {
       tag: 'Bookings',
-      summary: "The operator's bookings of every channel",
+      summary: "The operator's bookings of every channel, or the manifest of a day",
       description:
-        "Bookings made (CreatedAt) from `from` to `to`, days in the operator's time zone, newest first, in pages of `limit` (default 50, at most 200). A filtered page may be shorter than `limit`; the list ends when NextCursor is null.",
+        "Two questions, one per request (combining their parameters is 422). **List**: bookings made (CreatedAt) from `from` to `to`, days in the operator's time zone, newest first, in pages of `limit` (default 50, at most 200); a filtered page may be shorter than `limit`; the list ends when NextCursor is null. **Manifest**: `date` (a timeslot day in the operator's time zone) and optionally `activity` give the held and confirmed bookings of that day, grouped by timeslot in order of start time (then activity name), each timeslot with its participant count and its bookings by customer name.",
       success: {
         status: 200,
-        description: 'One page of bookings',
-        data: 'BookingList',
+        description: 'One page of bookings (list), or the day by timeslot (manifest)',
+        data: { oneOf: ['BookingList', 'Manifest'] },
         example: { Bookings: [booking], NextCursor: 'MjAyNi0wNi0yMFQwOToxNTowMi4xMjNaI0s1RERNSk1YRlE' },
       },
+    },
+  },
+  {
+    id: 'cancel-operator-booking',
+    method: 'POST',
+    path: '/api/v2/bookings/{BookingReference}/cancel',
+    entry: 'functions/bookings/cancel-operator-booking.ts',
+    scope: 'bookings:write',
+    tableAccess: 'readWrite',
+    sendsWebhooks: true,
+    docs: {
+      tag: 'Bookings',
+      summary: 'Cancel any booking (operator)',
+      description:
+        "The operator cancels a booking of any channel, held or confirmed, whenever it must, with a `Reason`; the places are given back in the same transaction as a partner's cancel. The partner who sold an `ota` booking is sent `booking.cancelled`. Cancelling a cancelled booking (or an expired hold) answers it unchanged.",
+      success: {
+        status: 200,
+        description: 'The cancelled booking',
+        data: 'Booking',
+        example: { ...booking, Status: 'CANCELLED', CancelledAt: '2026-06-30T18:02:10.300Z', CancelledBy: 'operator', CancellationReason: 'Storm warning: no boats go out' },
+      },
+      errors: [404],
+      requestExample: { Reason: 'Storm warning: no boats go out' },
+    },
+  },
+  {
+    id: 'put-webhook',
+    method: 'PUT',
+    path: '/api/v2/ota/webhook',
+    entry: 'functions/ota/put-webhook.ts',
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    docs: {
+      tag: 'Webhooks',
+      summary: "Register the key's webhook endpoint",
+      description:
+        'One endpoint per API key; registering again replaces it and issues a new signing secret. The answer shows the secret (`whsec_...`) this once. The URL must be https to a public host: private, loopback, link-local and reserved addresses are refused, here and again on every delivery after DNS. Deliveries carry `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` as Standard Webhooks specifies; a 2xx within 10 seconds counts as delivered, anything else is retried with exponential backoff for 24 hours.',
+      success: {
+        status: 200,
+        description: 'The endpoint, with its secret shown this once',
+        data: 'IssuedWebhookEndpoint',
+        example: { ...webhookEndpoint, Secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3jHnP8ZnCmk=' },
+      },
+      requestExample: { Url: webhookEndpoint.Url },
+    },
+  },
+  {
+    id: 'get-webhook',
+    method: 'GET',
+    path: '/api/v2/ota/webhook',
+    entry: 'functions/ota/get-webhook.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+    docs: {
+      tag: 'Webhooks',
+      summary: "Read the key's webhook endpoint",
+      description: 'The registered URL; never the secret. 404 when the key has none.',
+      success: { status: 200, description: 'The endpoint', data: 'WebhookEndpoint', example: webhookEndpoint },
+      errors: [404],
+    },
+  },
+  {
+    id: 'delete-webhook',
+    method: 'DELETE',
+    path: '/api/v2/ota/webhook',
+    entry: 'functions/ota/delete-webhook.ts',
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    docs: {
+      tag: 'Webhooks',
+      summary: "Remove the key's webhook endpoint",
+      description: 'Nothing more is sent to it; deliveries still pending are given up. 404 when the key has none.',
+      success: { status: 204, description: 'Removed' },
+      errors: [404],
     },
   },
   {
@@ -293,6 +388,13 @@ export const routes: readonly Route[] = [
 
 /** The authorizer is not a route, but is bundled and hosted the same way. */
 export const authorizerEntry = 'functions/auth/authorize.ts';
+
+/** The path of a route with its parameters filled in (percent-encoded), e.g. a Location header. */
+export function routePath(id: string, parameters: Record<string, string>): string {
+  const route = routes.find((candidate) => candidate.id === id);
+  if (!route) throw new Error(`No route '${id}'`);
+  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(parameters[name]));
+}
 
 /** The project root: every `entry` is a path relative to it. */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');

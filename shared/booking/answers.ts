@@ -47,8 +47,9 @@ export function checkAnswers(questions: Question[], answers: Answer[] | undefine
   const seen = new Set<string>();
   answers.forEach((answer, index) => {
     const question = byId.get(answer.QuestionID);
-    if (!question) throw new ValidationError(`'${answer.QuestionID}' is not a question of this activity`, { field: `Answers[${index}].QuestionID` });
-    if (seen.has(answer.QuestionID)) throw new ValidationError(`'${answer.QuestionID}' is answered twice`, { field: `Answers[${index}].QuestionID` });
+    const field = `Answers[${index}].QuestionID`;
+    if (!question) throw new ValidationError(`'${answer.QuestionID}' is not a question of this activity`, { field });
+    if (seen.has(answer.QuestionID)) throw new ValidationError(`'${answer.QuestionID}' is answered twice`, { field });
     seen.add(answer.QuestionID);
     const problem = valueProblem(question, answer.Value);
     if (problem) throw new ValidationError(`(question '${answer.QuestionID}', ${question.Type}) ${problem}`, { field: `Answers[${index}].Value` });

@@ -7,7 +7,20 @@ export type Channel = (typeof CHANNELS)[number];
 /** Channels the operator records itself (admin CLI or import); `ota` bookings come only through the partner API. */
 export type OperatorChannel = Exclude<Channel, 'ota'>;
 
-export type BookingStatus = 'CONFIRMED' | 'CANCELLED';
+/**
+ * A booking's life: ON_HOLD → CONFIRMED → CANCELLED, ON_HOLD → CANCELLED,
+ * ON_HOLD → EXPIRED. Held and confirmed bookings take places; moving to
+ * CANCELLED or EXPIRED gives them back, once, in the same transaction.
+ */
+export const BOOKING_STATUSES = ['ON_HOLD', 'CONFIRMED', 'CANCELLED', 'EXPIRED'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+/** The statuses that hold places. */
+export const LIVE_STATUSES: readonly BookingStatus[] = ['ON_HOLD', 'CONFIRMED'];
+
+/** Hold lengths a partner may ask for, in minutes; a hold without ExpiresInMinutes lasts the default. */
+export const HOLD_MINUTES = { min: 1, max: 60, default: 15 } as const;
+
+export type CancelledBy = 'partner' | 'operator';
 
 /**
  * COMPLETE: every required waiver question was answered with the booking (or
@@ -35,7 +48,17 @@ export interface BookingRequest {
   Date: string;
   Time: string;
   Participants: number;
-  Customer: Customer;
+  /** Optional only for holds: a hold may leave it for the confirmation. */
+  Customer?: Customer;
+  PaymentReference?: string;
+  Answers?: Answer[];
+  /** Asks for a hold instead of a confirmed booking. */
+  Hold?: { ExpiresInMinutes?: number };
+}
+
+/** What a confirmation may add to its hold (each replaces what the hold had). */
+export interface ConfirmationRequest {
+  Customer?: Customer;
   PaymentReference?: string;
   Answers?: Answer[];
 }
@@ -59,11 +82,19 @@ export interface Booking {
   Participants: number;
   /** PricePerParticipant × Participants when the booking was made. */
   TotalPrice: Money;
-  Customer: Customer;
+  /** Absent only on a hold made without one. */
+  Customer?: Customer;
   WaiverStatus: WaiverStatus;
   Answers?: Answer[];
   CreatedAt: string;
+  /** ON_HOLD (and EXPIRED) bookings: when the hold lets its places go. */
+  HoldExpiresAt?: string;
+  ConfirmedAt?: string;
+  ExpiredAt?: string;
   CancelledAt?: string;
+  CancelledBy?: CancelledBy;
+  /** The operator's reason, when the operator cancelled. */
+  CancellationReason?: string;
 }
 
 export interface BookingItem extends Booking {
@@ -84,14 +115,37 @@ export const toBooking = (item: BookingItem): Booking => ({
   StartsAt: item.StartsAt,
   Participants: item.Participants,
   TotalPrice: item.TotalPrice,
-  Customer: {
-    FirstName: item.Customer.FirstName,
-    LastName: item.Customer.LastName,
-    Email: item.Customer.Email,
-    ...(item.Customer.Phone ? { Phone: item.Customer.Phone } : {}),
-  },
+  ...(item.Customer
+    ? {
+        Customer: {
+          FirstName: item.Customer.FirstName,
+          LastName: item.Customer.LastName,
+          Email: item.Customer.Email,
+          ...(item.Customer.Phone ? { Phone: item.Customer.Phone } : {}),
+        },
+      }
+    : {}),
   WaiverStatus: item.WaiverStatus,
   ...(item.Answers ? { Answers: item.Answers.map((answer) => ({ QuestionID: answer.QuestionID, Value: answer.Value })) } : {}),
   CreatedAt: item.CreatedAt,
+  ...(item.HoldExpiresAt ? { HoldExpiresAt: item.HoldExpiresAt } : {}),
+  ...(item.ConfirmedAt ? { ConfirmedAt: item.ConfirmedAt } : {}),
+  ...(item.ExpiredAt ? { ExpiredAt: item.ExpiredAt } : {}),
   ...(item.CancelledAt ? { CancelledAt: item.CancelledAt } : {}),
+  ...(item.CancelledBy ? { CancelledBy: item.CancelledBy } : {}),
+  ...(item.CancellationReason ? { CancellationReason: item.CancellationReason } : {}),
 });
+
+/** What a key remembers of the booking it made: the request's hash and the original response. */
+export interface IdempotencyRecord {
+  RequestHash: string;
+  BookingReference: string;
+  /** The `data` of the original 201 response, as JSON text. */
+  Response: string;
+  CreatedAt: string;
+  /** Unix seconds. */
+  ExpiresAt: number;
+}
+
+/** Idempotency records of bookings live this long (DynamoDB TTL on ExpiresAt). */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;

@@ -1,11 +1,10 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
-import { bookingKeys } from '../db/keys';
-import { GSI1 } from '../db/table-design';
-import type { IdempotencyRecord } from './idempotency';
-import type { BookingItem, Channel } from './model';
-import { BOOKING_TRANSACTION_ITEMS, bookingTransaction, cancellationTransaction, type BookingWrite } from './booking-writes';
+import { bookingKeys, dueKeys } from '../db/keys';
+import { GSI1, GSI2, GSI3 } from '../db/table-design';
+import { rawNumber, transactionCancellation } from '../db/transaction-errors';
+import type { BookingItem, Channel, IdempotencyRecord } from './model';
+import { BOOKING_TRANSACTION_ITEMS, TRANSITION_BOOKING_ITEM, bookingTransaction, type BookingWrite } from './transactions';
 
 /** One function per booking access pattern; see the README's access-pattern table. */
 
@@ -56,6 +55,42 @@ export async function queryBookingsCreatedBetween(
   return { items: (Items ?? []) as BookingItem[], lastSortKey: LastEvaluatedKey?.GSI1SK as string | undefined };
 }
 
+/** Every live (held or confirmed) booking of one timeslot day, of every activity or of one, in index order. */
+export async function queryManifest(operatorId: string, date: string, activityId?: string): Promise<BookingItem[]> {
+  const { GSI2PK, SKPrefix } = bookingKeys.manifestRange(operatorId, date, activityId);
+  const items: BookingItem[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const { Items, LastEvaluatedKey } = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: GSI2,
+        KeyConditionExpression: SKPrefix ? 'GSI2PK = :pk AND begins_with(GSI2SK, :prefix)' : 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': GSI2PK, ...(SKPrefix ? { ':prefix': SKPrefix } : {}) },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((Items ?? []) as BookingItem[]));
+    startKey = LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** Up to `limit` holds whose HoldExpiresAt is `nowIso` or earlier, oldest first. */
+export async function queryExpiredHolds(nowIso: string, limit: number): Promise<BookingItem[]> {
+  const { GSI3PK, SKTo } = dueKeys.dueBy('HOLD', nowIso);
+  const { Items } = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: GSI3,
+      KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK <= :to',
+      ExpressionAttributeValues: { ':pk': GSI3PK, ':to': SKTo },
+      Limit: limit,
+    }),
+  );
+  return (Items ?? []) as BookingItem[];
+}
+
 export type BookingWriteOutcome =
   | { outcome: 'written' }
   | { outcome: 'timeslot-missing' }
@@ -64,43 +99,38 @@ export type BookingWriteOutcome =
   | { outcome: 'idempotency-key-taken' }
   | { outcome: 'contended' };
 
-type CancellationReason = NonNullable<TransactionCanceledException['CancellationReasons']>[number];
-
-const failed = (reasons: CancellationReason[], index: number) => reasons[index]?.Code === 'ConditionalCheckFailed';
-
-/** The raw (wire-format) number of an ALL_OLD item, which the document client does not convert inside errors. */
-const rawNumber = (item: CancellationReason['Item'], name: string) => Number(item?.[name]?.N);
-
 /** Runs the booking transaction and says which condition, if any, stopped it. */
 export async function writeBooking(write: BookingWrite): Promise<BookingWriteOutcome> {
   try {
     await documentClient().send(new TransactWriteCommand(bookingTransaction(write)));
     return { outcome: 'written' };
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const reasons = error.CancellationReasons ?? [];
-    if (failed(reasons, BOOKING_TRANSACTION_ITEMS.idempotency)) return { outcome: 'idempotency-key-taken' };
-    if (failed(reasons, BOOKING_TRANSACTION_ITEMS.timeslot)) {
-      const old = reasons[BOOKING_TRANSACTION_ITEMS.timeslot].Item;
+    const cancellation = transactionCancellation(error);
+    if (!cancellation) throw error;
+    if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.idempotency)) return { outcome: 'idempotency-key-taken' };
+    if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.timeslot)) {
+      const old = cancellation.oldItem(BOOKING_TRANSACTION_ITEMS.timeslot);
       if (!old) return { outcome: 'timeslot-missing' };
       return { outcome: 'timeslot-full', vacancies: rawNumber(old, 'Vacancies') };
     }
-    if (failed(reasons, BOOKING_TRANSACTION_ITEMS.booking)) return { outcome: 'reference-taken' };
-    if (reasons.some((reason) => reason.Code === 'TransactionConflict')) return { outcome: 'contended' };
+    if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.booking)) return { outcome: 'reference-taken' };
+    if (cancellation.retryable) return { outcome: 'contended' };
     throw error;
   }
 }
 
-/** 'cancelled' when this call cancelled the booking; 'not-confirmed' when it was no longer confirmed. */
-export async function writeCancellation(booking: BookingItem, cancelledAt: string): Promise<'cancelled' | 'not-confirmed' | 'contended'> {
+/** Runs a transition (confirmation, cancellation, expiry); 'refused' when the booking's status condition failed. */
+export type TransitionOutcome = 'done' | 'refused' | 'contended';
+
+export async function writeTransition(transaction: TransactWriteCommandInput): Promise<TransitionOutcome> {
   try {
-    await documentClient().send(new TransactWriteCommand(cancellationTransaction(booking, cancelledAt)));
-    return 'cancelled';
+    await documentClient().send(new TransactWriteCommand(transaction));
+    return 'done';
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const reasons = error.CancellationReasons ?? [];
-    if (failed(reasons, 0)) return 'not-confirmed';
-    if (reasons.some((reason) => reason.Code === 'TransactionConflict')) return 'contended';
+    const cancellation = transactionCancellation(error);
+    if (!cancellation) throw error;
+    if (cancellation.conditionFailed(TRANSITION_BOOKING_ITEM)) return 'refused';
+    if (cancellation.retryable) return 'contended';
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 import { isoDate } from '../core/day-schemas';
 import { timeSchema } from '../catalog/schemas';
+import { HOLD_MINUTES } from './model';
 import { REFERENCE_PATTERN } from './reference';
 
 /**
@@ -65,7 +66,48 @@ export const bookingRequestProperties = {
   Answers: answersSchema,
 } as const;
 
-export const bookingRequestRequired = ['ActivityID', 'Date', 'Time', 'Participants', 'Customer'] as const;
+/** Customer is required of every booking but a hold, which may leave it for the confirmation (checked by the domain). */
+export const bookingRequestRequired = ['ActivityID', 'Date', 'Time', 'Participants'] as const;
+
+export const holdSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ExpiresInMinutes: {
+      type: 'integer',
+      minimum: HOLD_MINUTES.min,
+      maximum: HOLD_MINUTES.max,
+      errorMessage: `must be a whole number of minutes from ${HOLD_MINUTES.min} to ${HOLD_MINUTES.max} (default ${HOLD_MINUTES.default})`,
+    },
+  },
+} as const;
+
+/** The partner's booking body: a booking, or with `Hold` a hold. */
+export const partnerBookingBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: [...bookingRequestRequired],
+  properties: { ...bookingRequestProperties, Hold: holdSchema },
+} as const;
+
+/** What a confirmation may complete; an empty object confirms the hold as it is. */
+export const confirmationBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    Customer: customerSchema,
+    PaymentReference: bookingRequestProperties.PaymentReference,
+    Answers: answersSchema,
+  },
+} as const;
+
+export const cancellationReasonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 500,
+  pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$',
+  errorMessage: 'must be 1 to 500 characters, not all blank, without control characters',
+} as const;
 
 export const bookingReferencePath = {
   type: 'object',

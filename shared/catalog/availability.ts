@@ -1,9 +1,10 @@
 import type { Caller } from '../core/caller';
-import { wallClock, zonedIso } from '../core/calendar';
+import { zonedIso } from '../core/calendar';
 import { checkDayRange } from '../core/day-range';
 import { requireActivity } from './products';
 import type { AvailabilityStatus, AvailableDate, AvailableTimeslot, TimeslotItem } from './model';
 import { queryTimeslots } from './repository';
+import { timeslotStarted } from './timeslot-start';
 
 /** The longest StartDate..EndDate span the dates endpoint accepts, both ends included. */
 export const MAX_DATE_RANGE_DAYS = 92;
@@ -20,8 +21,7 @@ const vacanciesOf = (slot: TimeslotItem) => Math.max(0, slot.Vacancies);
 
 /** Timeslots that have not started yet in the operator's time zone and still have room. */
 function bookable(slots: TimeslotItem[], timeZone: string, now: Date): TimeslotItem[] {
-  const { date: today, time: nowTime } = wallClock(timeZone, now);
-  return slots.filter((slot) => (slot.Date > today || (slot.Date === today && slot.Time > nowTime)) && vacanciesOf(slot) > 0);
+  return slots.filter((slot) => !timeslotStarted(slot, timeZone, now) && vacanciesOf(slot) > 0);
 }
 
 export const checkDateRange = (startDate: string, endDate: string): number =>

@@ -1,4 +1,5 @@
 import { DEFAULT_PROBLEM_BASE_URL } from '../api/problem-types';
+import { systemClock, type Clock } from './clock';
 
 /**
  * Runtime configuration, read once. On Lambda it comes from the function's
@@ -14,6 +15,19 @@ export interface Config {
   /** Explicit credentials for DynamoDB Local; on Lambda the role's come from the default chain. */
   dynamoCredentials?: { accessKeyId: string; secretAccessKey: string };
   problemBaseUrl: string;
+  /** The source of "now" for every domain rule that depends on time; tests move a manual clock. */
+  clock: Clock;
+  /** The SQS queue webhook deliveries go through; unset where nothing sends webhooks. */
+  webhookQueueUrl?: string;
+  /** Set to reach the local host's SQS stand-in; unset on Lambda. */
+  sqsEndpoint?: string;
+  /**
+   * Which webhook URLs partners may register. `public-https` (the default, and
+   * the only setting on AWS): https to public addresses only. `loopback-http`
+   * adds http://127.0.0.1 and http://[::1], for receivers on the same machine;
+   * only `configure` can set it, never the environment.
+   */
+  webhookTargets: WebhookTargets;
   /** Least severe log level written; LOG_LEVEL, INFO unless set. */
   logLevel: LogLevel;
 }
@@ -28,6 +42,9 @@ function logLevelFromEnvironment(): LogLevel {
   }
   return value as LogLevel;
 }
+
+export const WEBHOOK_TARGETS = ['public-https', 'loopback-http'] as const;
+export type WebhookTargets = (typeof WEBHOOK_TARGETS)[number];
 
 let current: Config | undefined;
 
@@ -44,6 +61,10 @@ function fromEnvironment(): Config {
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
     problemBaseUrl: process.env.PROBLEM_BASE_URL || DEFAULT_PROBLEM_BASE_URL,
     logLevel: logLevelFromEnvironment(),
+    clock: systemClock,
+    webhookQueueUrl: process.env.WEBHOOK_QUEUE_URL || undefined,
+    // Never from the environment: loopback targets exist only where `configure` says so (the local host).
+    webhookTargets: 'public-https',
   };
 }
 
@@ -58,6 +79,8 @@ export function configure(values: Partial<Config> & Pick<Config, 'tableName'>): 
     region: process.env.AWS_REGION || 'eu-west-1',
     problemBaseUrl: process.env.PROBLEM_BASE_URL || DEFAULT_PROBLEM_BASE_URL,
     logLevel: logLevelFromEnvironment(),
+    clock: systemClock,
+    webhookTargets: 'public-https',
     ...values,
   };
   return current;

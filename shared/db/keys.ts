@@ -81,6 +81,46 @@ export const bookingKeys = {
     PK: `${operatorPartition(operatorId)}#APIKEY#${keyId}#IDEMPOTENCY#${idempotencyKeyHash}`,
     SK: 'IDEMPOTENCY',
   }),
+  /** GSI2 entry of a live (held or confirmed) booking: the manifest of its timeslot's day, by activity and time. */
+  manifestEntry: (operatorId: string, date: string, activityId: string, time: string, reference: string) => ({
+    GSI2PK: `${operatorPartition(operatorId)}#MANIFEST#${date}`,
+    GSI2SK: `${activityId}#${time}#${reference}`,
+  }),
+  /** GSI2 bounds of one day's manifest, of every activity or of one. */
+  manifestRange: (operatorId: string, date: string, activityId?: string) => ({
+    GSI2PK: `${operatorPartition(operatorId)}#MANIFEST#${date}`,
+    SKPrefix: activityId ? `${activityId}#` : undefined,
+  }),
+};
+
+/*
+ * Work that falls due, on the sparse GSI3: an item carries the entry only
+ * while the work is pending, so the one-minute sweeps read what is due and
+ * nothing else. Each kind is one partition ordered by due instant (ISO 8601 UTC).
+ */
+export const dueKeys = {
+  holdExpiry: (holdExpiresAt: string, operatorId: string, reference: string) => ({
+    GSI3PK: 'DUE#HOLD',
+    GSI3SK: `${holdExpiresAt}#${operatorId}#${reference}`,
+  }),
+  webhookAttempt: (nextAttemptAt: string, deliveryId: string) => ({
+    GSI3PK: 'DUE#WEBHOOK',
+    GSI3SK: `${nextAttemptAt}#${deliveryId}`,
+  }),
+  /** Inclusive upper bound of the entries of `kind` due at or before `nowIso`. */
+  dueBy: (kind: 'HOLD' | 'WEBHOOK', nowIso: string) => ({ GSI3PK: `DUE#${kind}`, SKTo: `${nowIso}#~` }),
+};
+
+/* Webhooks: a partner key's one endpoint, and each pending delivery in a partition of its own. */
+export const webhookKeys = {
+  endpoint: (operatorId: string, keyId: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#APIKEY#${keyId}#WEBHOOK`,
+    SK: 'WEBHOOK',
+  }),
+  delivery: (operatorId: string, deliveryId: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#WEBHOOK#${deliveryId}`,
+    SK: 'DELIVERY',
+  }),
 };
 
 /*

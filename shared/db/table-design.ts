@@ -6,7 +6,15 @@ export const tableDesign = {
   partitionKey: 'PK',
   sortKey: 'SK',
   timeToLiveAttribute: 'ExpiresAt',
-  globalSecondaryIndexes: [{ indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' }],
+  globalSecondaryIndexes: [
+    { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
+    { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
+    { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
+  ],
 } as const;
 
 export const GSI1 = tableDesign.globalSecondaryIndexes[0].indexName;
+/** Bookings by the day of their timeslot: the operator's manifest. */
+export const GSI2 = tableDesign.globalSecondaryIndexes[1].indexName;
+/** Sparse: only work that falls due carries it (holds by expiry, webhook deliveries by next attempt). */
+export const GSI3 = tableDesign.globalSecondaryIndexes[2].indexName;

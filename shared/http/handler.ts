@@ -30,6 +30,9 @@ export const ok = (data: unknown): APIGatewayProxyResult => ({
   body: JSON.stringify({ data }),
 });
 
+/** A success with nothing to say (DELETE). */
+export const noContent = (): APIGatewayProxyResult => ({ statusCode: 204, headers: {}, body: '' });
+
 export interface CreatedOptions {
   /** Where the created resource can be read back, when a route serves it. */
   location?: string;

@@ -86,11 +86,17 @@ function parameters(schema: SchemaObject | undefined, location: 'path' | 'query'
   });
 }
 
-const dataEnvelope = (data: OperationDocs['success']['data']) => ({
+function dataSchema(data: NonNullable<OperationDocs['success']['data']>) {
+  if (typeof data === 'string') return schemaRef(data);
+  if ('listOf' in data) return { type: 'array', items: schemaRef(data.listOf) };
+  return { oneOf: data.oneOf.map(schemaRef) };
+}
+
+const dataEnvelope = (data: NonNullable<OperationDocs['success']['data']>) => ({
   type: 'object',
   additionalProperties: false,
   required: ['data'],
-  properties: { data: typeof data === 'string' ? schemaRef(data) : { type: 'array', items: schemaRef(data.listOf) } },
+  properties: { data: dataSchema(data) },
 });
 
 function operation(route: Route, schemas: RequestSchemas, problems: Record<number, ProblemStatus>) {
@@ -122,7 +128,7 @@ function operation(route: Route, schemas: RequestSchemas, problems: Record<numbe
         ...(success.headers
           ? { headers: Object.fromEntries(success.headers.map((header) => [header, { $ref: `#/components/headers/${header}` }])) }
           : {}),
-        content: { [JSON_CONTENT_TYPE]: { schema: dataEnvelope(success.data), example: { data: success.example } } },
+        ...(success.data ? { content: { [JSON_CONTENT_TYPE]: { schema: dataEnvelope(success.data), example: { data: success.example } } } } : {}),
       },
       ...Object.fromEntries(
         errorStatuses(schemas, notes).map((status) => [status, { $ref: `#/components/responses/${problems[status].name}` }]),
@@ -199,7 +205,16 @@ export function openApiDocument(options: OpenApiOptions): OpenApiDocument {
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: [
       { name: 'Catalogue', description: 'Products, availability and waiver questions of the partner API (scope `ota`).' },
-      { name: 'Bookings', description: 'Partner bookings (scope `ota`) and the operator\'s list of every channel (scope `bookings:read`).' },
+      {
+        name: 'Bookings',
+        description:
+          "Partner bookings and holds (scope `ota`), the operator's list and manifest of every channel (scope `bookings:read`) and its cancellations (`bookings:write`).",
+      },
+      {
+        name: 'Webhooks',
+        description:
+          'A partner key registers one endpoint (scope `ota`) and is sent `booking.confirmed`, `booking.cancelled` (by the operator) and `hold.expired` for the bookings it made, signed as Standard Webhooks specifies.',
+      },
       { name: 'Usage', description: 'Usage entries against named meters (`usage:write`) and their summaries (`usage:read`).' },
     ],
     paths,

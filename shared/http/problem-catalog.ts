@@ -1,6 +1,7 @@
 import { gatewayProblems } from '../api/gateway';
 import { example } from '../api/examples';
-import { insufficientCapacity, tooLateToCancel } from '../booking/bookings';
+import { BookingCancelledError, HoldExpiredError, TimeslotStartedError } from '../booking/errors';
+import { insufficientCapacity } from '../booking/placement';
 import { customerSchema } from '../booking/request-schema';
 import { activityNotFound } from '../catalog/products';
 import { ACTIVITY_ID_RULE } from '../catalog/schemas';
@@ -40,7 +41,7 @@ const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
   409: {
     name: 'Conflict',
     description:
-      'The timeslot has fewer places left than asked for (`insufficient-capacity`; nothing is written), or the booking can no longer be cancelled because its timeslot has started (`conflict`).',
+      'The state of the booking or timeslot refuses the request: fewer places left than asked for (`insufficient-capacity`; nothing is written), a hold confirmed at or after its expiry (`hold-expired`), a cancelled booking confirmed (`booking-cancelled`), or a partner cancelling once the timeslot has started (`timeslot-started`).',
   },
   413: { name: 'PayloadTooLarge', description: 'A request body over 6 MB.' },
   415: { name: 'UnsupportedMediaType', description: 'A body sent without a JSON Content-Type.' },
@@ -62,7 +63,9 @@ export function problemCatalog(): Record<number, ProblemStatus> {
     gateway('ACCESS_DENIED'),
     rendered(activityNotFound('s_kayak99')),
     rendered(insufficientCapacity({ Date: example.booking.Date, Time: example.booking.Time, Participants: 2 }, 1)),
-    rendered(tooLateToCancel(example.booking)),
+    rendered(HoldExpiredError.of(example.heldBooking)),
+    rendered(BookingCancelledError.of({ ...example.booking, CancelledAt: '2026-06-20T09:20:44.001Z' })),
+    rendered(TimeslotStartedError.of(example.booking)),
     gateway('REQUEST_TOO_LARGE'),
     rendered(new UnsupportedMediaTypeError()),
     rendered(new ValidationError(customerSchema.properties.Phone.errorMessage, { field: 'Customer.Phone' })),

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '../../dashboard/site';
 import type { LocalHost } from '../../lib/local/api-gateway';
-import { recordOperatorBooking } from '../../shared/booking/bookings';
+import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { addDays } from '../../shared/core/calendar';
 import { testCatalogue, tomorrow } from '../support/catalogue';
@@ -224,6 +224,8 @@ describe('operator dashboard', () => {
     // Arrow keys move between tabs (the WAI-ARIA tabs pattern), Tab moves into the panel.
     await page.locator('#tab-bookings').focus();
     await page.keyboard.press('ArrowRight');
+    expect(await page.locator('#tab-manifest').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowRight');
     expect(await page.locator('#tab-usage').getAttribute('aria-selected')).toBe('true');
     expect(await page.locator('#panel-usage').isVisible()).toBe(true);
     await page.keyboard.press('Tab');
@@ -281,6 +283,49 @@ describe('operator dashboard', () => {
     expect(await text('#usage-status')).toBe('No usage was recorded in this range.');
     expect(await page.locator('#usage-csv').isDisabled()).toBe(true);
     expect(await page.locator('#usage-figure').isHidden()).toBe(true);
+  });
+
+  it('shows a printable manifest of a day by timeslot, holds with their expiry, and cancels with a reason for a key with bookings:write', async () => {
+    const held = await request('POST', '/api/v2/ota/marketplace/booking', {
+      key: operator.key,
+      body: bookingBody('14:00', { Customer: { FirstName: 'Zé', LastName: 'Almeida', Email: 'ze@example.com' }, Hold: { ExpiresInMinutes: 30 } }),
+    });
+    expect(held.status).toBe(201);
+    await page.locator('#tab-manifest').click();
+    await setDate('#manifest-date', tomorrow(TIME_ZONE));
+    await page.locator('#manifest-form button[type="submit"]').click();
+    await page.locator('#manifest-status[data-state="done"]').waitFor();
+    const headings = await page.locator('.manifest-slot h3').allInnerTexts();
+    expect(headings.map((heading) => heading.split('\n')[0])).toEqual(['09:00 · Harbour Walking Tour', '14:00 · Harbour Walking Tour']);
+    expect(headings[1]).toMatch(/participants, 2 of them on hold/);
+    const holdRow = page.locator(`.manifest-slot tr[data-reference="${held.json.data.BookingReference}"]`);
+    expect(await holdRow.innerText()).toMatch(/Almeida[\s\S]*On hold\s+until/);
+    expect(await page.locator('#manifest-print').isEnabled()).toBe(true);
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('#manifest-form').isHidden()).toBe(true);
+    expect(await page.locator('.tabs').isHidden()).toBe(true);
+    await screenshot('manifest-print');
+    await page.emulateMedia({ media: 'screen' });
+
+    // The key has bookings:write: the Cancel button asks for the reason and cancels.
+    page.once('dialog', (dialog) => void dialog.accept('Guide ill'));
+    await holdRow.locator('button.cancel-booking').click();
+    await page.locator(`.manifest-slot tr[data-reference="${held.json.data.BookingReference}"]`).waitFor({ state: 'detached' });
+    const cancelled = await request('GET', `/api/v2/ota/marketplace/booking/${held.json.data.BookingReference}`, { key: operator.key });
+    expect(cancelled.json.data).toMatchObject({ Status: 'CANCELLED', CancelledBy: 'operator', CancellationReason: 'Guide ill' });
+    await page.locator('#tab-bookings').click();
+  });
+
+  it('offers no Cancel button to a key without bookings:write', async () => {
+    await page.locator('#sign-out').click();
+    await signIn(await operator.keyWith(['bookings:read', 'usage:read']));
+    await page.locator('#bookings-status[data-state="done"]').waitFor();
+    expect(await rows().count()).toBeGreaterThan(0);
+    expect(await page.locator('#bookings-table button.cancel-booking').count()).toBe(0);
+    await page.locator('#sign-out').click();
+    await signIn(operator.key);
+    await page.locator('#bookings-status[data-state="done"]').waitFor();
+    expect(await page.locator('#bookings-table button.cancel-booking').count()).toBeGreaterThan(0);
   });
 
   it('says when a key lacks a scope (403) and when it is refused (401)', async () => {

@@ -8,6 +8,7 @@ import type { ServiceFunction } from '../../lib/aws/service-function';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { routes } from '../../shared/api/routes';
+import { scheduledFunctions } from '../../shared/api/background';
 import { tableDesign } from '../../shared/db/table-design';
 import { DEFAULT_PROBLEM_BASE_URL, statusTitle } from '../../shared/api/problem-types';
 
@@ -47,18 +48,20 @@ function resourcePaths(): Map<string, string> {
 const methods = () => Object.values(resourcesOf('AWS::ApiGateway::Method')).map((method) => method.Properties);
 
 describe('functions', () => {
-  test('one function per route, plus the authorizer and the platform-event recorder', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + 2);
+  test('one function per route, plus the authorizer, the platform-event recorder, the webhook sender and one per schedule', () => {
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + 3 + scheduledFunctions.length);
     expect(stack.routeFunctions.size).toBe(routes.length);
   });
 
-  test('every function runs nodejs22.x on arm64 with the shared settings and the table name', () => {
+  test('every function runs nodejs22.x on arm64 with the shared settings and the table name; those behind the API with its timeout', () => {
     const [tableId] = onlyOne('AWS::DynamoDB::Table');
+    for (const fn of [...stack.routeFunctions.values(), stack.authorizerFunction]) {
+      expect(resourcesOf('AWS::Lambda::Function')[logicalId(fn)].Properties.Timeout).toBe(FUNCTION_TIMEOUT_SECONDS);
+    }
     template.allResourcesProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       MemorySize: 512,
-      Timeout: FUNCTION_TIMEOUT_SECONDS,
       Handler: 'index.handler',
       Environment: {
         Variables: Match.objectLike({ TABLE_NAME: { Ref: tableId }, PROBLEM_BASE_URL: DEFAULT_PROBLEM_BASE_URL }),

@@ -1,5 +1,5 @@
 import type { LocalHost } from '../../lib/local/api-gateway';
-import { recordOperatorBooking } from '../../shared/booking/bookings';
+import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 import { encodeCursor } from '../../shared/booking/list';
 import { ValidationError } from '../../shared/core/errors';
 import { wallClock } from '../../shared/core/calendar';

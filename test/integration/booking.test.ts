@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalHost } from '../../lib/local/api-gateway';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { cancelPartnerBooking, createPartnerBooking } from '../../shared/booking/bookings';
+import { cancelPartnerBooking, createPartnerBooking } from '../../shared/booking/partner-bookings';
 import * as referenceModule from '../../shared/booking/reference';
 import { importCatalog } from '../../shared/catalog/import-catalog';
 import { hashIdempotencyKey } from '../../shared/core/idempotency';
@@ -314,7 +314,7 @@ describe('reading back and cancelling', () => {
     expectProblem(await book(bookingBody(date, { Participants: 1 })), 409);
     const cancelled = await request('POST', `${BOOKING}/${reference}/cancel`, { key: operator.key });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.json.data).toEqual({ ...created.json.data, Status: 'CANCELLED', CancelledAt: expect.any(String) });
+    expect(cancelled.json.data).toEqual({ ...created.json.data, Status: 'CANCELLED', CancelledAt: expect.any(String), CancelledBy: 'partner' });
     expect(await vacancies(date)).toBe(10);
     const again = await request('POST', `${BOOKING}/${reference}/cancel`, { key: operator.key });
     expect(again.json.data).toEqual(cancelled.json.data);

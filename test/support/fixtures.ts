@@ -24,7 +24,7 @@ export async function createTestOperator(
   if (catalogue) await importCatalog(operatorId, catalogue);
   // At the highest limits, so that only the rate-limit tests (which make keys of their own) meet a 429.
   const keyWith = async (scopes: Scope[]) => (await createApiKey(operatorId, scopes, 'test', MAX_KEY_LIMITS)).secret;
-  return { operatorId, key: await keyWith(['ota', 'usage:read', 'usage:write', 'bookings:read']), keyWith };
+  return { operatorId, key: await keyWith(['ota', 'usage:read', 'usage:write', 'bookings:read', 'bookings:write']), keyWith };
 }
 
 /** An HTTP client for the local host that returns status, headers and parsed JSON. */

@@ -33,12 +33,15 @@ export function documentValidator(document: OpenApiDocument) {
 
 export type DocumentValidator = ReturnType<typeof documentValidator>;
 
-/** Where a route's documented response for `status` is, following a `$ref` to a shared response; undefined when not documented. */
+/**
+ * Where a route's documented response for `status` is, following a `$ref` to a shared response; `empty` for a
+ * response documented without a body (204); undefined when not documented.
+ */
 export function documentedResponse(
   document: OpenApiDocument,
   route: { path: string; method: string },
   status: number,
-): { segments: (string | number)[]; contentType: string } | undefined {
+): { segments: (string | number)[]; contentType: string } | { empty: true } | undefined {
   let segments: (string | number)[] = ['paths', route.path, route.method.toLowerCase(), 'responses', String(status)];
   let response = document.paths[route.path]?.[route.method.toLowerCase()]?.responses?.[status];
   if (!response) return undefined;
@@ -46,6 +49,7 @@ export function documentedResponse(
     segments = (response.$ref as string).replace(/^#\//, '').split('/');
     response = segments.reduce((node: any, segment) => node[segment], document);
   }
+  if (!response.content) return { empty: true };
   const [contentType] = Object.keys(response.content);
   return { segments: [...segments, 'content', contentType, 'schema'], contentType };
 }

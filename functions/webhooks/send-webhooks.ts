@@ -1,0 +1,20 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { DeliveryMessage } from '../../shared/webhooks/model';
+import { log } from '../../shared/http/observability';
+import { attemptDelivery } from '../../shared/webhooks/sender';
+
+/**
+ * Drains the delivery queue: one attempt per message. A failed attempt is
+ * not an error here (the delivery is rescheduled in the table); only a
+ * message the sender could not work on at all is reported back, so that SQS
+ * retries it and finally moves it to the dead-letter queue.
+ */
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  const results = await Promise.allSettled(event.Records.map((record) => attemptDelivery(JSON.parse(record.body) as DeliveryMessage)));
+  const batchItemFailures = results.flatMap((result, index) => {
+    if (result.status === 'fulfilled') return [];
+    log().error('Webhook delivery attempt failed', { messageId: event.Records[index].messageId, error: result.reason });
+    return [{ itemIdentifier: event.Records[index].messageId }];
+  });
+  return { batchItemFailures };
+}

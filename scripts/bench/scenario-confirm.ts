@@ -1,0 +1,83 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { BookingItem } from '../../shared/booking/model';
+import { place } from '../../shared/booking/placement';
+import { confirmationTransaction } from '../../shared/booking/transactions';
+import { getProduct } from '../../shared/catalog/repository';
+import { documentClient } from '../../shared/db/client';
+import type { BenchContext, Scenario } from './scenario';
+import { nextRequest } from './scenario-booking';
+import { BOOKING_ACTIVITY } from './seed';
+
+/**
+ * Confirming holds: each call confirms a hold of its own, made before the
+ * timed calls by the service's own placement code (one pool per side), so
+ * that every call is a real ON_HOLD → CONFIRMED write.
+ */
+const BOOKING_PATH = '/api/v2/ota/marketplace/booking';
+const PARALLEL_SETUP = 16;
+
+const pools: Record<'service' | 'bare', BookingItem[]> = { service: [], bare: [] };
+
+async function makeHolds(context: BenchContext, count: number): Promise<BookingItem[]> {
+  const product = await getProduct(context.operatorId, BOOKING_ACTIVITY);
+  if (!product) throw new Error(`The bench product ${BOOKING_ACTIVITY} was not seeded`);
+  const holds: BookingItem[] = [];
+  let made = 0;
+  const worker = async () => {
+    while (made < count) {
+      made += 1;
+      const { booking } = await place({
+        operatorId: context.operatorId,
+        timeZone: context.timeZone,
+        channel: 'ota',
+        partnerKeyId: context.keyId,
+        product,
+        request: nextRequest(context.firstDate, true),
+        now: new Date(),
+      });
+      holds.push({ ...booking, OperatorID: context.operatorId });
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL_SETUP }, worker));
+  return holds;
+}
+
+function take(side: 'service' | 'bare'): BookingItem {
+  const hold = pools[side].pop();
+  if (!hold) throw new Error(`The confirm scenario ran out of prepared holds (${side})`);
+  return hold;
+}
+
+/** Holds for every call the run makes on each side: the warm-up, the timed calls and the one untimed call. */
+export function confirmScenario(callsPerSide: number): Scenario {
+  return {
+    name: 'POST confirm',
+    prepare: async (context) => {
+      pools.service = await makeHolds(context, callsPerSide);
+      pools.bare = await makeHolds(context, callsPerSide);
+    },
+    service: (context) => context.postAction(`${BOOKING_PATH}/${take('service').BookingReference}/confirm`, {}),
+    bare: () => {
+      const hold = take('bare');
+      const now = new Date();
+      return documentClient().send(
+        new TransactWriteCommand(
+          confirmationTransaction(
+            hold,
+            {
+              Customer: hold.Customer,
+              WaiverStatus: hold.WaiverStatus,
+              Answers: hold.Answers,
+              PaymentReference: hold.PaymentReference,
+              ConfirmedAt: now.toISOString(),
+            },
+            now,
+          ),
+        ),
+      );
+    },
+    bareNote:
+      'bare = the conditional TransactWriteItems alone (the booking Update); the service first also reads the booking and ' +
+      "the partner's webhook endpoint (two GetItems, side by side)",
+  };
+}

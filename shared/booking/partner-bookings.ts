@@ -1,0 +1,87 @@
+import { requireActivity } from '../catalog/products';
+import { ACTIVITY_ID_PATTERN } from '../catalog/model';
+import { timeslotStarted } from '../catalog/timeslot-start';
+import { config } from '../core/config';
+import { InvalidRequestError, NotFoundError, ValidationError } from '../core/errors';
+import { checkIdempotencyKey, hashIdempotencyKey, requestHash } from '../core/idempotency';
+import type { Caller } from '../core/caller';
+import { cancelBooking } from './cancellation';
+import { TimeslotStartedError } from './errors';
+import { toBooking, type Booking, type BookingItem, type BookingRequest } from './model';
+import { checkNotStarted, checkParticipants, countedReplay, place, replay, type BookingResult, type IdempotencyContext } from './placement';
+import { normaliseReference } from './reference';
+import { getBooking } from './repository';
+
+/** The partner API's bookings: made, held, read and cancelled by one partner key, which sees only its own. */
+
+const activityIdPattern = new RegExp(ACTIVITY_ID_PATTERN);
+
+/** A malformed ActivityID is a bad address (400), unlike a missing one (422 from the schema). */
+export function checkActivityId(activityId: string): void {
+  if (!activityIdPattern.test(activityId)) {
+    throw new InvalidRequestError("Field 'ActivityID' must be 's_' followed by 1 to 64 letters or digits");
+  }
+}
+
+/** POST /ota/marketplace/booking: a partner books (or holds) a timeslot of a visible activity. */
+export async function createPartnerBooking(
+  caller: Caller,
+  request: BookingRequest,
+  idempotencyKey?: string,
+  now: Date = config().clock(),
+): Promise<BookingResult> {
+  checkActivityId(request.ActivityID);
+  if (!request.Hold && !request.Customer)
+    throw new ValidationError('is required (only a hold may leave it for the confirmation)', { field: 'Customer' });
+  let idempotency: IdempotencyContext | undefined;
+  if (idempotencyKey !== undefined) {
+    checkIdempotencyKey(idempotencyKey);
+    idempotency = { keyId: caller.keyId, keyHash: hashIdempotencyKey(idempotencyKey), requestHash: requestHash(request) };
+    // A retry is answered from the record even when the timeslot has since filled up or started.
+    const earlier = await replay(caller.operatorId, idempotency, now);
+    if (earlier) return countedReplay(earlier, caller.operatorId);
+  }
+  const product = await requireActivity(caller, request.ActivityID);
+  checkParticipants(product, request.Participants);
+  checkNotStarted(request, caller.timeZone, now);
+  return place({
+    operatorId: caller.operatorId,
+    timeZone: caller.timeZone,
+    channel: 'ota',
+    partnerKeyId: caller.keyId,
+    product,
+    request,
+    idempotency,
+    now,
+  });
+}
+
+/** A partner sees its own bookings only: another key's, another channel's and another operator's are unknown to it. */
+export async function requireOwnBooking(caller: Caller, reference: string): Promise<BookingItem> {
+  const item = await getBooking(caller.operatorId, normaliseReference(reference));
+  if (!item || item.Channel !== 'ota' || item.PartnerKeyID !== caller.keyId) {
+    throw new NotFoundError(`No booking has reference '${reference}'`);
+  }
+  return item;
+}
+
+export async function getPartnerBooking(caller: Caller, reference: string): Promise<Booking> {
+  return toBooking(await requireOwnBooking(caller, reference));
+}
+
+/**
+ * Cancels a partner's booking, held or confirmed, and gives its places back
+ * at once. A booking whose timeslot has started can no longer be cancelled.
+ */
+export async function cancelPartnerBooking(caller: Caller, reference: string, now: Date = config().clock()): Promise<Booking> {
+  return cancelBooking(await requireOwnBooking(caller, reference), {
+    by: 'partner',
+    now,
+    read: () => requireOwnBooking(caller, reference),
+    check: (item) => {
+      if (timeslotStarted(item, caller.timeZone, now)) {
+        throw TimeslotStartedError.of(item);
+      }
+    },
+  });
+}

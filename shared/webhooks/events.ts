@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import type { DeliveryItem, WebhookEvent, WebhookEventType } from './model';
+import { enqueueDeliveries } from './queue';
+import { getEndpoint } from './repository';
+import { QUEUED_ATTEMPT_LEASE_MS } from './schedule';
+
+/**
+ * Events for partners. The domain that changes something asks for the
+ * delivery of its event (none when the partner has no endpoint), writes it
+ * in the transaction of the change, and hands it to the queue once that
+ * transaction has succeeded.
+ */
+
+/** `msg_` and 24 random characters: the Standard Webhooks `webhook-id`. */
+const newDeliveryId = () => `msg_${randomBytes(18).toString('base64url')}`;
+
+type Partner = { operatorId: string; keyId: string };
+
+/** Whether the partner has an endpoint (read on its own when a caller can overlap it with other reads). */
+export const partnerListens = async (partner: Partner): Promise<boolean> =>
+  (await getEndpoint(partner.operatorId, partner.keyId)) !== undefined;
+
+/** The delivery of an event to a partner known to listen. */
+export function newDelivery(partner: Partner, type: WebhookEventType, data: unknown, now: Date): DeliveryItem {
+  const event: WebhookEvent = { type, timestamp: now.toISOString(), data };
+  return {
+    DeliveryID: newDeliveryId(),
+    OperatorID: partner.operatorId,
+    KeyID: partner.keyId,
+    EventType: type,
+    Payload: JSON.stringify(event),
+    CreatedAt: now.toISOString(),
+    Status: 'PENDING',
+    Attempts: 0,
+    // Queued at once after the change; due for the retry sweep only if that first attempt never happens.
+    NextAttemptAt: new Date(now.getTime() + QUEUED_ATTEMPT_LEASE_MS).toISOString(),
+  };
+}
+
+/** The delivery of an event to a partner, or undefined when the partner has no endpoint. */
+export async function deliveryFor(partner: Partner, type: WebhookEventType, data: unknown, now: Date): Promise<DeliveryItem | undefined> {
+  return (await partnerListens(partner)) ? newDelivery(partner, type, data, now) : undefined;
+}
+
+/** Hands written deliveries to the queue; a failure to queue is covered by the retry sweep. */
+export async function dispatch(deliveries: (DeliveryItem | undefined)[]): Promise<void> {
+  const written = deliveries.filter((delivery): delivery is DeliveryItem => delivery !== undefined);
+  if (written.length) await enqueueDeliveries(written.map(({ OperatorID, DeliveryID }) => ({ OperatorID, DeliveryID })));
+}

@@ -1,0 +1,61 @@
+import { Webhook } from 'standardwebhooks';
+import { unixSeconds } from '../core/clock';
+import { config } from '../core/config';
+import type { DeliveryItem, DeliveryMessage } from './model';
+import { post } from './outbound';
+import { getDelivery, getEndpoint, rescheduleDelivery, settleDelivery } from './repository';
+import { ATTEMPT_TIMEOUT_MS, SETTLED_RETENTION_SECONDS, nextAttemptAfterFailure } from './schedule';
+
+/**
+ * One attempt at one delivery, signed as Standard Webhooks specifies:
+ * `webhook-id` (the delivery's, the same on every attempt),
+ * `webhook-timestamp` (this attempt, Unix seconds) and `webhook-signature`
+ * (`v1,` HMAC-SHA256 of `id.timestamp.body` with the endpoint's secret).
+ * The request carries those, the content type and a user agent: nothing of
+ * the operator's or of any API key.
+ */
+export const USER_AGENT = 'ota-usage-webhooks/1';
+
+export type AttemptResult = 'delivered' | 'retry-scheduled' | 'failed' | 'not-pending';
+
+export function signedHeaders(delivery: Pick<DeliveryItem, 'DeliveryID' | 'Payload'>, secret: string, at: Date): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'webhook-id': delivery.DeliveryID,
+    'webhook-timestamp': String(unixSeconds(at)),
+    'webhook-signature': new Webhook(secret).sign(delivery.DeliveryID, at, delivery.Payload),
+  };
+}
+
+async function settle(delivery: DeliveryItem, status: 'DELIVERED' | 'FAILED', now: Date, lastError?: string): Promise<AttemptResult> {
+  const settled = await settleDelivery(delivery, {
+    status,
+    at: now.toISOString(),
+    attempts: delivery.Attempts + 1,
+    lastError,
+    expiresAt: unixSeconds(now) + SETTLED_RETENTION_SECONDS,
+  });
+  if (!settled) return 'not-pending';
+  return status === 'DELIVERED' ? 'delivered' : 'failed';
+}
+
+export async function attemptDelivery(message: DeliveryMessage, now: Date = config().clock()): Promise<AttemptResult> {
+  const delivery = await getDelivery(message.OperatorID, message.DeliveryID);
+  if (delivery?.Status !== 'PENDING') return 'not-pending';
+  const endpoint = await getEndpoint(delivery.OperatorID, delivery.KeyID);
+  if (!endpoint) return settle(delivery, 'FAILED', now, 'the partner removed its webhook endpoint');
+  const outcome = await post(
+    endpoint.Url,
+    delivery.Payload,
+    signedHeaders(delivery, endpoint.Secret, now),
+    config().webhookTargets,
+    ATTEMPT_TIMEOUT_MS,
+  );
+  if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, 'DELIVERED', now);
+  const lastError = outcome.ok ? `answered ${outcome.status}` : outcome.error;
+  const next = nextAttemptAfterFailure(new Date(delivery.CreatedAt), delivery.Attempts + 1, now);
+  if (!next) return settle(delivery, 'FAILED', now, lastError);
+  const moved = await rescheduleDelivery(delivery, delivery.NextAttemptAt as string, next.toISOString(), delivery.Attempts + 1, lastError);
+  return moved ? 'retry-scheduled' : 'not-pending';
+}

@@ -1,0 +1,299 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import type { LocalHost } from '../../lib/local/api-gateway';
+import type { CatalogFile } from '../../shared/catalog/import-catalog';
+import { addDays } from '../../shared/core/calendar';
+import { manualClock } from '../../shared/core/clock';
+import { config, configure } from '../../shared/core/config';
+import { documentClient, tableName } from '../../shared/db/client';
+import { webhookKeys } from '../../shared/db/keys';
+import { DELIVERY_WINDOW_MS } from '../../shared/webhooks/schedule';
+import { tomorrow } from '../support/catalogue';
+import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
+import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * Webhooks to partners through real HTTP: registration and the SSRF rule,
+ * signed deliveries verified with the `standardwebhooks` package on a local
+ * receiver, exactly one event per change, retries to a receiver that was
+ * down, and booking requests that never wait on a receiver. The local host
+ * runs the queue in process; the tests move the clock and run the
+ * one-minute sweeps themselves.
+ */
+const BOOKING = '/api/v2/ota/marketplace/booking';
+const WEBHOOK = '/api/v2/ota/webhook';
+const date = tomorrow();
+
+const catalogue: CatalogFile = {
+  Products: [
+    {
+      ProductID: 800,
+      ActivityID: 's_bike1',
+      Name: 'Coastal Bike Ride',
+      DurationMinutes: 180,
+      MaxParticipantsPerBooking: 6,
+      PricePerParticipant: { Amount: 4000, Currency: 'EUR' },
+      Schedules: [
+        { From: date, To: addDays(date, 6), Weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'], Times: ['09:00'], Capacity: 200 },
+      ],
+    },
+  ],
+};
+
+const clock = manualClock(new Date());
+let host: LocalHost;
+let request: HttpClient;
+let operator: TestOperator;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  configure({ ...config(), clock, webhookTargets: 'loopback-http' });
+  operator = await createTestOperator(catalogue);
+  host = await startTestHost();
+  request = httpClient(host);
+  receiver = await startWebhookReceiver();
+});
+
+afterAll(async () => {
+  await host.close();
+  await receiver.stop();
+});
+
+interface Partner {
+  key: string;
+  secret: string;
+  path: string;
+}
+
+/** A partner key of its own, with an endpoint on the receiver at `path`. */
+async function partnerWithEndpoint(path: string): Promise<Partner> {
+  const key = await operator.keyWith(['ota']);
+  const registered = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url(path) } });
+  expect(registered.status).toBe(200);
+  return { key, secret: registered.json.data.Secret, path };
+}
+
+const customer = { FirstName: 'Ines', LastName: 'Lopes', Email: 'ines@example.com' };
+
+async function book(key: string, options: { hold?: boolean } = {}): Promise<string> {
+  const response = await request('POST', BOOKING, {
+    key,
+    body: {
+      ActivityID: 's_bike1',
+      Date: date,
+      Time: '09:00',
+      Participants: 1,
+      Customer: customer,
+      ...(options.hold ? { Hold: { ExpiresInMinutes: 5 } } : {}),
+    },
+  });
+  expect(response.status).toBe(201);
+  return response.json.data.BookingReference;
+}
+
+const operatorCancel = (reference: string, reason = 'Storm warning') =>
+  request('POST', `/api/v2/bookings/${reference}/cancel`, { key: operator.key, body: { Reason: reason } });
+
+const receivedAt = (path: string) => receiver.received.filter((entry) => entry.path === path);
+const event = (entry: ReceivedRequest) =>
+  JSON.parse(entry.body) as { type: string; timestamp: string; data: { BookingReference: string } & Record<string, unknown> };
+
+/** Lets every queued attempt finish. */
+const settle = () => host.webhookQueue.idle();
+
+/** One sweep after the clock has moved: due holds expire, due retries are queued, and their attempts finish. */
+async function sweepAfter(ms: number): Promise<void> {
+  clock.advance(ms);
+  await host.scheduler.runOnce();
+  await settle();
+}
+
+describe('registering an endpoint', () => {
+  it('shows the secret once, reads the endpoint back without it, issues a new secret on replacing, and removes it', async () => {
+    const key = await operator.keyWith(['ota']);
+    const first = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/first') } });
+    expect(first.status).toBe(200);
+    expect(first.json.data).toEqual({
+      Url: receiver.url('/first'),
+      Secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      CreatedAt: clock().toISOString(),
+    });
+    const read = await request('GET', WEBHOOK, { key });
+    expect(read.json.data).toEqual({ Url: receiver.url('/first'), CreatedAt: clock().toISOString() });
+    const replaced = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/second') } });
+    expect(replaced.json.data.Secret).not.toBe(first.json.data.Secret);
+    expect((await request('GET', WEBHOOK, { key })).json.data.Url).toBe(receiver.url('/second'));
+    const removed = await request('DELETE', WEBHOOK, { key });
+    expect(removed.status).toBe(204);
+    expect(removed.text).toBe('');
+    expect((await request('GET', WEBHOOK, { key })).status).toBe(404);
+    expect((await request('DELETE', WEBHOOK, { key })).status).toBe(404);
+  });
+
+  it.each([
+    ['https://10.0.0.5/hooks', 'must not point to a private, loopback, link-local or reserved address'],
+    ['http://10.0.0.5/hooks', 'must be an https URL'],
+    ['https://169.254.169.254/latest/meta-data', 'must not point to a private, loopback, link-local or reserved address'],
+    ['https://[fd00::1]/hooks', 'must not point to a private, loopback, link-local or reserved address'],
+    ['http://partner.example.com/hooks', 'must be an https URL'],
+    ['https://localhost/hooks', 'must name a public host'],
+    ['https://metadata.google.internal/', 'must name a public host'],
+    ['https://user:secret@partner.example.com/hooks', 'must not carry a user name or password'],
+    ['not a url', 'must be an absolute https URL'],
+  ])('refuses %s (422), whatever the local setting', async (url, rule) => {
+    const key = await operator.keyWith(['ota']);
+    const response = await request('PUT', WEBHOOK, { key, body: { Url: url } });
+    expect(response.status).toBe(422);
+    expect(response.json.detail).toBe(`Field 'Url' ${rule}`);
+    expect((await request('GET', WEBHOOK, { key })).status).toBe(404);
+  });
+
+  it('refuses http://127.0.0.1 unless the configuration allows loopback receivers, as it never does on AWS', async () => {
+    const key = await operator.keyWith(['ota']);
+    configure({ ...config(), webhookTargets: 'public-https' });
+    try {
+      const refused = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/local') } });
+      expect(refused.status).toBe(422);
+      expect(refused.json.detail).toBe("Field 'Url' must be an https URL");
+      expect((await request('PUT', WEBHOOK, { key, body: { Url: 'https://127.0.0.1/hooks' } })).json.detail).toBe(
+        "Field 'Url' must not point to a private, loopback, link-local or reserved address",
+      );
+    } finally {
+      configure({ ...config(), webhookTargets: 'loopback-http' });
+    }
+    expect((await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/local') } })).status).toBe(200);
+  });
+});
+
+describe('deliveries', () => {
+  it('signs as Standard Webhooks specifies: the standardwebhooks package verifies a real delivery, and refuses it tampered', async () => {
+    clock.set(new Date());
+    const partner = await partnerWithEndpoint('/signed');
+    const reference = await book(partner.key, { hold: true });
+    const confirmed = await request('POST', `${BOOKING}/${reference}/confirm`, { key: partner.key, body: {} });
+    await settle();
+    const [delivery] = receivedAt('/signed');
+    const headers = delivery.headers as Record<string, string>;
+    const verified = new Webhook(partner.secret).verify(delivery.body, headers);
+    expect(verified).toEqual({ type: 'booking.confirmed', timestamp: clock().toISOString(), data: confirmed.json.data });
+    expect(headers['webhook-id']).toMatch(/^msg_[A-Za-z0-9_-]{24}$/);
+    expect(headers['webhook-timestamp']).toBe(String(Math.floor(clock().getTime() / 1000)));
+    const tampered = delivery.body.replace('"Participants":1', '"Participants":9');
+    expect(tampered).not.toBe(delivery.body);
+    expect(() => new Webhook(partner.secret).verify(tampered, headers)).toThrow(WebhookVerificationError);
+    const otherSecret = (await partnerWithEndpoint('/other')).secret;
+    expect(() => new Webhook(otherSecret).verify(delivery.body, headers)).toThrow(WebhookVerificationError);
+  });
+
+  it("carries nothing of the operator's or of any API key: only the body, its signature and plain HTTP headers", async () => {
+    clock.set(new Date());
+    const partner = await partnerWithEndpoint('/headers');
+    const reference = await book(partner.key);
+    await operatorCancel(reference);
+    await settle();
+    const [delivery] = receivedAt('/headers');
+    expect(Object.keys(delivery.headers).sort()).toEqual(
+      ['connection', 'content-length', 'content-type', 'host', 'user-agent', 'webhook-id', 'webhook-signature', 'webhook-timestamp'].sort(),
+    );
+    const wire = JSON.stringify(delivery);
+    for (const secret of [partner.key, operator.key, partner.secret, partner.secret.slice('whsec_'.length)])
+      expect(wire).not.toContain(secret);
+    expect(wire).not.toContain(operator.operatorId);
+  });
+
+  it('sends exactly one booking.cancelled per operator cancellation to the partner who sold the booking, and nothing to others', async () => {
+    const [north, south] = [await partnerWithEndpoint('/north'), await partnerWithEndpoint('/south')];
+    const silent = await operator.keyWith(['ota']);
+    const [northBooking, southBooking, silentBooking] = [await book(north.key), await book(south.key), await book(silent)];
+    const ownCancel = await book(north.key);
+    await request('POST', `${BOOKING}/${ownCancel}/cancel`, { key: north.key });
+    const cancellations = await Promise.all(
+      [northBooking, southBooking, silentBooking, northBooking].map((reference) => operatorCancel(reference)),
+    );
+    expect(cancellations.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+    await settle();
+    await sweepAfter(2 * 60_000);
+    const northEvents = receivedAt('/north').map(event);
+    const southEvents = receivedAt('/south').map(event);
+    expect(northEvents.map((entry) => [entry.type, entry.data.BookingReference])).toEqual([['booking.cancelled', northBooking]]);
+    expect(southEvents.map((entry) => [entry.type, entry.data.BookingReference])).toEqual([['booking.cancelled', southBooking]]);
+    expect(northEvents[0].data).toMatchObject({ Status: 'CANCELLED', CancelledBy: 'operator', CancellationReason: 'Storm warning' });
+  });
+
+  it('tells the partner when its hold expires', async () => {
+    const partner = await partnerWithEndpoint('/expiry');
+    const reference = await book(partner.key, { hold: true });
+    await sweepAfter(5 * 60_000);
+    expect(
+      receivedAt('/expiry')
+        .map(event)
+        .map((entry) => [entry.type, entry.data.BookingReference, entry.data.Status]),
+    ).toEqual([['hold.expired', reference, 'EXPIRED']]);
+  });
+
+  it('never makes a booking request wait on a slow receiver', async () => {
+    const partner = await partnerWithEndpoint('/slow');
+    const reference = await book(partner.key, { hold: true });
+    receiver.answer('hold');
+    const before = receiver.received.length;
+    const confirmed = await request('POST', `${BOOKING}/${reference}/confirm`, { key: partner.key, body: {} });
+    // The confirmation has been answered; the receiver has not answered its delivery, and cannot until released.
+    expect(confirmed.status).toBe(200);
+    await receiver.waitFor(before + 1);
+    receiver.answer(204);
+    receiver.release();
+    await settle();
+    await sweepAfter(2 * 60_000);
+    expect(
+      receivedAt('/slow')
+        .map(event)
+        .map((entry) => entry.type),
+    ).toEqual(['booking.confirmed']);
+  });
+
+  it('retries a receiver that is down with the same webhook-id, delivers once it is back, and then stops', async () => {
+    const partner = await partnerWithEndpoint('/down');
+    const reference = await book(partner.key);
+    await receiver.stop();
+    await operatorCancel(reference);
+    await settle();
+    await sweepAfter(30_000);
+    expect(receivedAt('/down')).toHaveLength(0);
+    await receiver.start();
+    // The first retry is due a minute after the failed attempt.
+    await sweepAfter(30_000);
+    const [delivery] = receivedAt('/down');
+    expect(event(delivery)).toMatchObject({ type: 'booking.cancelled', data: { BookingReference: reference } });
+    await sweepAfter(60 * 60_000);
+    expect(receivedAt('/down')).toHaveLength(1);
+  });
+
+  it('keeps one webhook-id and body over every retry for 24 hours, then gives up', async () => {
+    const partner = await partnerWithEndpoint('/failing');
+    const reference = await book(partner.key);
+    receiver.answer(500);
+    try {
+      await operatorCancel(reference);
+      await settle();
+      const firstAttempt = clock().getTime();
+      // A sweep every quarter of an hour: each retry happens on the first sweep after it is due.
+      for (let elapsed = 0; elapsed <= DELIVERY_WINDOW_MS + 2 * 3_600_000; elapsed += 15 * 60_000) await sweepAfter(15 * 60_000);
+      const attempts = receivedAt('/failing');
+      expect(attempts.length).toBeGreaterThanOrEqual(7);
+      expect(new Set(attempts.map((attempt) => attempt.headers['webhook-id'])).size).toBe(1);
+      expect(new Set(attempts.map((attempt) => attempt.body)).size).toBe(1);
+      const lastAttempt = Number(attempts.at(-1)!.headers['webhook-timestamp']) * 1000;
+      expect(lastAttempt - firstAttempt).toBeLessThanOrEqual(DELIVERY_WINDOW_MS);
+      expect(lastAttempt - firstAttempt).toBeGreaterThan(DELIVERY_WINDOW_MS - 8 * 3_600_000);
+      const { Item } = await documentClient().send(
+        new GetCommand({
+          TableName: tableName(),
+          Key: webhookKeys.delivery(operator.operatorId, attempts[0].headers['webhook-id'] as string),
+        }),
+      );
+      expect(Item).toMatchObject({ Status: 'FAILED', Attempts: attempts.length, LastError: 'answered 500' });
+    } finally {
+      receiver.answer(204);
+    }
+  });
+});
