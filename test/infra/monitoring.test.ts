@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_KEY_LIMITS } from '../../shared/api/gateway';
 import { businessMetrics, METRIC_NAMESPACE } from '../../shared/api/metrics';
+import { scheduledFunctions } from '../../shared/api/background';
 import { routes } from '../../shared/api/routes';
 import { LATENCY_P99_THRESHOLD_MS } from '../../lib/aws/monitoring';
 import { OtaUsageStack } from '../../lib/aws/stack';
@@ -84,7 +85,8 @@ describe('alarms', () => {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
     }
-    expect(alarms.filter((alarm) => metricOf(alarm).MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(1);
+    // The dead-letter queues of platform events and of webhook deliveries.
+    expect(alarms.filter((alarm) => metricOf(alarm).MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
   });
 
   it('watches the API’s 5xx rate and each route’s p99 latency', () => {
@@ -100,7 +102,8 @@ describe('alarms', () => {
   });
 
   it('watches every function’s errors and throttles, and the table’s throttled requests and system errors', () => {
-    const functionCount = routes.length + 2;
+    // Routes, the authorizer, the platform-event recorder, the webhook sender and the sweeps.
+    const functionCount = routes.length + 3 + scheduledFunctions.length;
     const lambda = alarms.map(metricOf).filter((metric) => metric.Namespace === 'AWS/Lambda');
     expect(lambda.filter((metric) => metric.MetricName === 'Errors')).toHaveLength(functionCount);
     expect(lambda.filter((metric) => metric.MetricName === 'Throttles')).toHaveLength(functionCount);
