@@ -6,10 +6,11 @@ import { promisify } from 'node:util';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, EventBridgeEvent } from 'aws-lambda';
 import { build } from 'esbuild';
 import { FUNCTION_NODE_OPTIONS, esbuildOptions } from '../../lib/aws/bundling';
+import { scheduledFunctions, webhookSender } from '../../shared/api/background';
 import { recordPlatformEventEntry } from '../../shared/api/event-rules';
 import { authorizerEntry, entryPath, routes, type Route } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
-import { createPartnerBooking } from '../../shared/booking/partner-bookings';
+import { createPartnerBooking, getPartnerBooking } from '../../shared/booking/partner-bookings';
 import { testCatalogue, tomorrow } from '../support/catalogue';
 import { createTestOperator, type TestOperator } from '../support/fixtures';
 
@@ -295,6 +296,38 @@ describe('the deployed bundles', () => {
     });
     expect(fromBundle[1]).toEqual({ error: 'Unauthorized' });
     expect(await invokeSources(authorizerEntry, invocations)).toEqual(fromBundle);
+  });
+
+  it('send-webhooks: takes an SQS batch, passing over a delivery that is not pending, and fails on a body that is not JSON', async () => {
+    const record = (body: string) => ({
+      messageId: `m-${body.length}`,
+      body,
+      attributes: {},
+      messageAttributes: {},
+      eventSource: 'aws:sqs',
+    });
+    const invocations = [
+      { name: 'accepted', event: { Records: [record(JSON.stringify({ OperatorID: operator.operatorId, DeliveryID: 'dlv_none' }))] } },
+      { name: 'refused', event: { Records: [record('not json')] } },
+    ];
+    const fromBundle = await invokeBundle(await bundle(webhookSender.id, webhookSender.entry), invocations);
+    expect(fromBundle[0]).toEqual({ result: { batchItemFailures: [] } });
+    expect(fromBundle[1]).toEqual({ error: expect.stringMatching(/JSON/) });
+    expect(await invokeSources(webhookSender.entry, invocations)).toEqual(fromBundle);
+  });
+
+  it('expire-holds: the bundled sweep expires a hold that is due', async () => {
+    // Placed two hours ago for 30 minutes: due now.
+    const caller = { operatorId: operator.operatorId, keyId: 'key_bundled', scopes: ['ota'], timeZone: 'Europe/Lisbon' };
+    const placedAt = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    const { booking: hold } = await createPartnerBooking(caller, { ...booking(1), Hold: { ExpiresInMinutes: 30 } }, undefined, placedAt);
+    expect(hold.Status).toBe('ON_HOLD');
+
+    const sweep = scheduledFunctions.find((row) => row.id === 'expire-holds')!;
+    const [fromBundle] = await invokeBundle(await bundle(sweep.id, sweep.entry), [{ name: 'scheduled', event: {} }]);
+    expect(fromBundle).toEqual({ result: { expired: expect.any(Number) } });
+    expect((fromBundle as { result: { expired: number } }).result.expired).toBeGreaterThanOrEqual(1);
+    expect((await getPartnerBooking(caller, hold.BookingReference)).Status).toBe('EXPIRED');
   });
 
   it('record-platform-event: records an EventBridge event, and fails on one it can never record', async () => {
