@@ -22,6 +22,8 @@ import { createLocalScheduler, type LocalScheduler, type LocalSchedulerOptions }
 import { configureLocalQueue, createLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue';
 import { serveDashboard, servesDashboard } from './dashboard';
 import { serveDocs, servesDocs } from './docs';
+import { createRateLimiter, rateLimited, withRateLimitHeaders } from './rate-limit';
+import type { Clock } from '../../shared/core/clock';
 import { authorizerEntry, routes, type Route } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
 
@@ -118,6 +120,8 @@ export interface LocalHostOptions {
   authorizerCacheTtlSeconds?: number;
   eventBus?: LocalEventBusOptions;
   scheduler?: LocalSchedulerOptions;
+  /** Time of the per-key token buckets (rate-limit.ts). */
+  clock?: Clock;
 }
 
 export interface LocalHost {
@@ -138,6 +142,7 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
   const handlers = new Map<string, ProxyHandler>();
   const authorize = loadHandler<AuthorizerHandler>(authorizerEntry);
+  const takeToken = createRateLimiter(options.clock);
 
   const handlerOf = (route: Route): ProxyHandler => {
     let handler = handlers.get(route.id);
@@ -222,6 +227,8 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
     const authorized = await authorizerResult(authorizerEvent, authorization);
     if (!authorized) return gatewayProblem('UNAUTHORIZED', requestPath);
     if (!policyAllows(authorized.policyDocument, methodArn)) return gatewayProblem('ACCESS_DENIED', requestPath);
+    const rate = takeToken(authorized);
+    if (!rate.allowed) return rateLimited(requestPath, rate);
 
     const event = {
       resource: route.path,
@@ -237,7 +244,7 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
       isBase64Encoded: false,
       requestContext: { ...requestContextBase, authorizer: { ...authorized.context, principalId: authorized.principalId } },
     } as unknown as APIGatewayProxyEvent;
-    return handlerOf(route)(event, lambdaContext(route.id));
+    return withRateLimitHeaders(await handlerOf(route)(event, lambdaContext(route.id)), rate);
   }
 
   const eventBus = createLocalEventBus(options.eventBus);
