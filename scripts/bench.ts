@@ -9,6 +9,7 @@ import { ensureTable } from '../lib/local/table';
 import { configure } from '../shared/core/config';
 import { PROJECT_ROOT } from '../shared/api/routes';
 import { benchBundles } from './bench/bundles';
+import { benchObservability } from './bench/observability';
 import { DEFAULT_CONCURRENCY, compare, fixed, printTable, ratio, type Stats } from './bench/harness';
 import { keepAliveClient } from './bench/http';
 import type { BenchContext } from './bench/scenario';
@@ -24,13 +25,16 @@ import { seedBenchOperator } from './bench/seed';
  *
  * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
  * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`;
- * the bundles are then left out).
+ * the bundles are then left out); --observability (only what the observability middlewares add,
+ * per request and to each bundle's load).
  */
 
 const TABLE_NAME = 'ota-usage-bench';
 const P50_GOAL = 1.5;
 
 interface Options {
+  /** Only the observability figures and the bundle table. */
+  observabilityOnly: boolean;
   calls: number;
   warmup: number;
   concurrency: number;
@@ -39,7 +43,13 @@ interface Options {
 }
 
 function parseOptions(args: string[]): Options {
-  const options: Options = { calls: 2000, warmup: 200, concurrency: DEFAULT_CONCURRENCY, rounds: 4 };
+  const options: Options = {
+    observabilityOnly: args.includes('--observability'),
+    calls: 2000,
+    warmup: 200,
+    concurrency: DEFAULT_CONCURRENCY,
+    rounds: 4,
+  };
   if (args.includes('--quick')) Object.assign(options, { calls: 300, warmup: 50, rounds: 2 });
   for (const name of ['calls', 'warmup', 'concurrency'] as const) {
     const at = args.indexOf(`--${name}`);
@@ -57,7 +67,7 @@ function parseOptions(args: string[]): Options {
     if (!names.length) throw new Error('--only needs scenario names, e.g. --only hold,confirm');
     options.only = names;
   }
-  const known = new Set(['--quick', '--calls', '--warmup', '--concurrency', '--only']);
+  const known = new Set(['--quick', '--observability', '--calls', '--warmup', '--concurrency', '--only']);
   const unknown = args.filter((arg, i) => arg.startsWith('--') && !known.has(arg) && !known.has(args[i - 1]));
   if (unknown.length) throw new Error(`Unknown option(s): ${unknown.join(' ')}`);
   return options;
@@ -188,6 +198,11 @@ async function main(): Promise<void> {
       .map((value) => value.toFixed(2))
       .join(' ');
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load average ${load}, ${new Date().toISOString()}`);
+    if (options.observabilityOnly) {
+      await benchObservability();
+      await benchBundles(tempDir);
+      return;
+    }
 
     dynamoLocal = await startDynamoDbLocal();
     configure({ tableName: TABLE_NAME, dynamoEndpoint: dynamoLocal.endpoint, dynamoCredentials: LOCAL_CREDENTIALS });
@@ -235,7 +250,10 @@ async function main(): Promise<void> {
     http.close();
     await host.stop();
     await dynamoLocal.stop();
-    if (!options.only) await benchBundles(tempDir);
+    if (!options.only) {
+      await benchObservability();
+      await benchBundles(tempDir);
+    }
   } finally {
     http?.close();
     await host?.stop();

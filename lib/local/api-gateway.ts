@@ -23,6 +23,7 @@ import { failSafely, guardServerEdge, missingHost, requestTarget, sendProblem } 
 import { lambdaContext } from './lambda-context';
 import { BodyTooLarge, readBody, utf8Text } from './request-body';
 import { LOCAL_ACCOUNT, LOCAL_HTTP_HOST, LOCAL_REGION } from './defaults';
+import { createRateLimiter, rateLimited, withRateLimitHeaders } from './rate-limit';
 
 /**
  * Plays API Gateway on one machine: matches requests against the route
@@ -102,7 +103,7 @@ export interface LocalHostOptions {
   host?: string;
   authorizerCacheTtlSeconds?: number;
   authorizerCacheMaxEntries?: number;
-  /** The host's "now": authorizer cache expiry, request times and the functions' remaining time. */
+  /** The host's "now": authorizer cache expiry, the per-key token buckets (rate-limit.ts), request times and the functions' remaining time. */
   clock?: Clock;
   eventBus?: LocalEventBusOptions;
   scheduler?: LocalSchedulerOptions;
@@ -132,6 +133,7 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   });
   const handlers = new Map<string, ProxyHandler>();
   const authorize = loadHandler<AuthorizerHandler>(authorizerEntry);
+  const takeToken = createRateLimiter(clock);
 
   const handlerOf = (route: Route): ProxyHandler => {
     let handler = handlers.get(route.id);
@@ -216,6 +218,8 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
     const authorized = await authorizerResult(authorizerEvent, headers.last('authorization'));
     if (!authorized) return gatewayProblem('UNAUTHORIZED', requestPath);
     if (!policyAllows(authorized.policyDocument, methodArn)) return gatewayProblem('ACCESS_DENIED', requestPath);
+    const rate = takeToken(authorized);
+    if (!rate.allowed) return rateLimited(requestPath, rate);
 
     const body = bytes.length ? utf8Text(bytes) : null;
     if (body === undefined) return problemResponse(problem(400, 'malformed-json', 'The request body is not valid UTF-8', requestPath));
@@ -233,7 +237,7 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
       isBase64Encoded: false,
       requestContext: { ...requestContextBase, authorizer: { ...authorized.context, principalId: authorized.principalId } },
     } as unknown as APIGatewayProxyEvent;
-    return handlerOf(route)(event, lambdaContext(route.id, clock));
+    return withRateLimitHeaders(await handlerOf(route)(event, lambdaContext(route.id, clock)), rate);
   }
 
   const eventBus = createLocalEventBus({ ...options.eventBus, clock });

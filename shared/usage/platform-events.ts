@@ -6,6 +6,9 @@ import { MAX_OCCURRED_AT } from './model';
 
 /** An event that can never be recorded; thrown so the delivery fails and ends in the dead-letter queue. */
 export class UnrecordablePlatformEvent extends Error {
+  /** No retry can record it: it is bound for the dead-letter queue. */
+  readonly retryable = false;
+
   constructor(reason: string) {
     super(reason);
     this.name = 'UnrecordablePlatformEvent';

@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { builtInMeters } from '../api/event-rules';
+import { countBusinessEvent } from '../core/metrics';
 import { documentClient } from '../db/client';
 import { ValidationError } from '../core/errors';
 import { checkIdempotencyKey, idempotencyKeyReused, isLive } from '../core/idempotency';
@@ -52,6 +53,7 @@ export async function recordUsage(
     });
     try {
       await documentClient().send(new TransactWriteCommand(usageRecordTransaction(record)));
+      countBusinessEvent('UsageEntries', 'recorded', operatorId);
       return { entry: record.entry, replayed: false };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
@@ -63,6 +65,7 @@ export async function recordUsage(
           if (existing.RequestHash !== record.idempotency.requestHash) {
             throw idempotencyKeyReused(`usage entry ${existing.Entry.ID}`);
           }
+          countBusinessEvent('UsageEntries', 'replayed', operatorId);
           return { entry: existing.Entry, replayed: true };
         }
         // The record expired between the write and this read: record afresh.

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createApiKey } from '../../shared/accounts/api-keys';
+import { createApiKey, MAX_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import type { Scope } from '../../shared/accounts/scopes';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator } from '../../shared/accounts/operators';
@@ -22,7 +22,8 @@ export async function createTestOperator(
   const operatorId = uniqueOperatorId(options.stem);
   await createOperator({ OperatorID: operatorId, Name: `Test ${operatorId}`, TimeZone: options.timeZone ?? 'Europe/Lisbon' });
   if (catalogue) await importCatalog(operatorId, catalogue);
-  const keyWith = async (scopes: Scope[]) => (await createApiKey(operatorId, scopes, 'test')).secret;
+  // At the highest limits, so that only the rate-limit tests (which make keys of their own) meet a 429.
+  const keyWith = async (scopes: Scope[]) => (await createApiKey(operatorId, scopes, 'test', MAX_KEY_LIMITS)).secret;
   return { operatorId, key: await keyWith(['ota', 'usage:read', 'usage:write', 'bookings:read', 'bookings:write']), keyWith };
 }
 
