@@ -60,7 +60,10 @@ function parseOptions(args: string[]): Options {
   }
   const only = args.indexOf('--only');
   if (only >= 0) {
-    const names = (args[only + 1] ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+    const names = (args[only + 1] ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean);
     if (!names.length) throw new Error('--only needs scenario names, e.g. --only hold,confirm');
     options.only = names;
   }
@@ -190,7 +193,10 @@ async function main(): Promise<void> {
   let host: HostProcess | undefined;
   let http: ReturnType<typeof keepAliveClient> | undefined;
   try {
-    const load = os.loadavg().map((value) => value.toFixed(2)).join(' ');
+    const load = os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ');
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load average ${load}, ${new Date().toISOString()}`);
     if (options.observabilityOnly) {
       await benchObservability();

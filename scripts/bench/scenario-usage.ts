@@ -15,7 +15,8 @@ const usageInput: UsageInput = { Meter: USAGE_METERS[0], Usage: 1.25, ExtraInfo:
 export const recordUsageScenario: Scenario = {
   name: 'POST usage entry',
   service: ({ post }) => post(METERS_PATH, usageInput),
-  bare: ({ operatorId }) => documentClient().send(new TransactWriteCommand(usageRecordTransaction(prepareUsageRecord(operatorId, usageInput)))),
+  bare: ({ operatorId }) =>
+    documentClient().send(new TransactWriteCommand(usageRecordTransaction(prepareUsageRecord(operatorId, usageInput)))),
 };
 
 /** Fixed once: the seeded days, even if the bench runs past midnight UTC. */

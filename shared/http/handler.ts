@@ -52,10 +52,20 @@ export const created = (data: unknown, { location, replayed }: CreatedOptions = 
 
 const emptyObject = (value: unknown) => value ?? {};
 
-/** Header names arrive in any case; domain code reads them lower-cased. */
+/**
+ * Header names arrive in any case; domain code reads them lower-cased. The
+ * client names the keys, so the map has no prototype: a header called
+ * `constructor` or `__proto__` is a header like any other, never an inherited member.
+ */
 function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers']): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const lowerCased: Record<string, string | undefined> = Object.create(null);
+  for (const [name, value] of Object.entries(headers ?? {})) lowerCased[name.toLowerCase()] = value;
+  return lowerCased;
 }
+
+/** Query parameters as a map without a prototype, for the same reason. */
+const queryParameters = (query: APIGatewayProxyEvent['queryStringParameters']): Record<string, string | undefined> =>
+  Object.assign(Object.create(null), query);
 
 const propertyNames = (schema: SchemaObject | undefined): ReadonlySet<string> => new Set(Object.keys(schema?.properties ?? {}));
 
@@ -94,7 +104,8 @@ const jsonContentType = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> =>
     if (!JSON_MEDIA_TYPE.test(contentType.split(';')[0].trim())) {
       throw new UnsupportedMediaTypeError();
     }
-    request.event.headers = { ...headers, 'content-type': contentType };
+    headers['content-type'] = contentType;
+    request.event.headers = headers;
   },
 });
 
@@ -117,7 +128,7 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
     fn({
       caller: fromAuthorizerContext(event.requestContext?.authorizer),
       path: validatePath(emptyObject(event.pathParameters)),
-      query: validateQuery(emptyObject(event.queryStringParameters)),
+      query: validateQuery(queryParameters(event.queryStringParameters)),
       body: validateBody(event.body),
       headers: lowerCaseHeaders(event.headers),
       event: event as unknown as APIGatewayProxyEvent,

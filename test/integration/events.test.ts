@@ -4,6 +4,7 @@ import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { handler } from '../../functions/events/record-platform-event';
 import { eventRules } from '../../shared/api/event-rules';
 import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
+import { sigV4Authorization } from '../support/raw-http';
 import { documentClient, tableName } from '../../shared/db/client';
 import { usageKeys } from '../../shared/db/keys';
 import { recordPlatformEvent as recordEventEntry } from '../../shared/usage/platform-events';
@@ -22,7 +23,7 @@ let errorLog: jest.SpyInstance;
 let logs: CapturedOutput;
 
 beforeAll(async () => {
-  host = await startLocalHost({ authorizerCacheTtlSeconds: 1, eventBus: { retryDelaysMs: [10, 20] } });
+  host = await startLocalHost({ eventBus: { retryDelaysMs: [10, 20] } });
   request = httpClient(host);
   events = new EventBridgeClient({ endpoint: host.url, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 });
@@ -142,7 +143,7 @@ describe('PutEvents on the local host', () => {
     const detail = (basket: string) => JSON.stringify({ OperatorID: operator.operatorId, BasketID: basket });
     const response = await fetch(`${host.url}/`, {
       method: 'POST',
-      headers: { 'X-Amz-Target': 'AWSEvents.PutEvents', 'Content-Type': 'application/x-amz-json-1.1' },
+      headers: { 'X-Amz-Target': 'AWSEvents.PutEvents', 'Content-Type': 'application/x-amz-json-1.1', Authorization: sigV4Authorization() },
       body: JSON.stringify({
         Entries: [
           { Source: 'platform.orders', DetailType: 'Order Completed', Detail: detail('b_t1'), Time: Date.parse('2026-05-10T08:00:00Z') / 1000 },
