@@ -9,6 +9,9 @@ import { cancelOperatorBooking, recordOperatorBooking } from '../shared/booking/
 import { importCatalog } from '../shared/catalog/import-catalog';
 import { configure } from '../shared/core/config';
 import { rebuildUsageAggregates } from '../shared/usage/rebuild';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
+import { API_STAGE, DEFAULT_KEY_LIMITS, usagePlanName } from '../shared/api/gateway';
+import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../scripts/usage-plans';
 import { DomainError } from '../shared/core/errors';
 
 /**
@@ -21,6 +24,8 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--aws --table NAME]
 Commands:
   create-operator   --id ID --name NAME --time-zone ZONE
   create-key        --operator ID --scopes ota,usage:read,... [--name LABEL]
+                    [--rate REQUESTS_PER_SECOND --burst REQUESTS]  (default ${DEFAULT_KEY_LIMITS.rateLimit} and ${DEFAULT_KEY_LIMITS.burstLimit})
+  set-key-limits    --operator ID --key KEY_ID --rate REQUESTS_PER_SECOND --burst REQUESTS
   list-keys         --operator ID
   revoke-key        --operator ID --key KEY_ID
   import-catalogue  --operator ID --file catalogue.json
@@ -40,7 +45,10 @@ Commands:
                     --endpoint says otherwise, or the account's default bus with --aws)
 
 Without --aws the CLI uses DynamoDB Local at DYNAMODB_ENDPOINT
-(default http://127.0.0.1:${LOCAL_DYNAMODB_PORT}) and table TABLE_NAME (default ${LOCAL_TABLE_NAME}).`;
+(default http://127.0.0.1:${LOCAL_DYNAMODB_PORT}) and table TABLE_NAME (default ${LOCAL_TABLE_NAME}).
+With --aws, create-key, set-key-limits and revoke-key also keep the key's API Gateway
+API key and usage plan: give --api-id ID (the stack's ApiId output, or API_ID) and
+optionally --stage (default ${API_STAGE}).`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -53,6 +61,10 @@ const { values, positionals } = parseArgs({
     operator: { type: 'string' },
     scopes: { type: 'string' },
     key: { type: 'string' },
+    rate: { type: 'string' },
+    burst: { type: 'string' },
+    'api-id': { type: 'string' },
+    stage: { type: 'string' },
     file: { type: 'string' },
     channel: { type: 'string' },
     reference: { type: 'string' },
@@ -89,6 +101,22 @@ function configureTarget(): string {
   return `table ${tableName} at ${dynamoEndpoint}`;
 }
 
+/** --rate and --burst, or the defaults when both are absent. */
+function limitsOption(required: boolean): apiKeys.KeyLimits {
+  if (!required && values.rate === undefined && values.burst === undefined) return DEFAULT_KEY_LIMITS;
+  return apiKeys.checkKeyLimits({ rateLimit: Number(option('rate')), burstLimit: Number(option('burst')) });
+}
+
+/** The deployed API whose usage plans throttle the keys, in --aws mode only. */
+function apiTarget(): ApiTarget | undefined {
+  if (!values.aws) return undefined;
+  const apiId = values['api-id'] ?? process.env.API_ID;
+  if (!apiId) throw new UsageError('With --aws, give --api-id ID (the stack output ApiId), or set API_ID');
+  return { client: new APIGatewayClient({}), apiId, stage: values.stage ?? API_STAGE };
+}
+
+const describeLimits = ({ rateLimit, burstLimit }: apiKeys.KeyLimits) => `${rateLimit} requests/s, burst ${burstLimit}`;
+
 function readJsonFile(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -112,22 +140,52 @@ async function run(command: string | undefined): Promise<void> {
     }
     case 'create-key': {
       const scopes = apiKeys.parseScopes(option('scopes'));
-      const { record, secret } = await apiKeys.createApiKey(option('operator'), scopes, values.name ?? 'API key');
-      console.log(`Created key ${record.KeyID} for ${record.OperatorID} with scopes ${scopes.join(', ')}.`);
+      const limits = limitsOption(false);
+      const api = apiTarget();
+      const { record, secret } = await apiKeys.createApiKey(option('operator'), scopes, values.name ?? 'API key', limits);
+      console.log(
+        `Created key ${record.KeyID} for ${record.OperatorID} with scopes ${scopes.join(', ')}, limited to ${describeLimits(limits)}.`,
+      );
       console.log(`Secret (shown only now; store it safely): ${secret}`);
+      if (api) {
+        const gatewayKeyId = await createGatewayKey(api, record, limits);
+        await apiKeys.setApiGatewayKeyId(record.OperatorID, record.KeyID, gatewayKeyId);
+        console.log(`API Gateway key ${gatewayKeyId} is in the usage plan ${usagePlanName(api.apiId, api.stage, limits)}.`);
+      }
+      return;
+    }
+    case 'set-key-limits': {
+      const limits = limitsOption(true);
+      const api = apiTarget();
+      const record = await apiKeys.setApiKeyLimits(option('operator'), option('key'), limits);
+      console.log(`Key ${record.KeyID} is now limited to ${describeLimits(limits)}; the change applies once cached authorizations expire.`);
+      if (api) {
+        if (record.ApiGatewayKeyId) await moveGatewayKey(api, record.ApiGatewayKeyId, limits);
+        else await apiKeys.setApiGatewayKeyId(record.OperatorID, record.KeyID, await createGatewayKey(api, record, limits));
+        console.log(`Its API Gateway key is in the usage plan ${usagePlanName(api.apiId, api.stage, limits)}.`);
+      }
       return;
     }
     case 'list-keys': {
       const keys = await apiKeys.listApiKeys(option('operator'));
       if (!keys.length) console.log('No keys.');
       for (const key of keys) {
-        console.log(`${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${key.CreatedAt}  ${key.Name}`);
+        const { rateLimit, burstLimit } = apiKeys.keyLimits(key);
+        console.log(
+          `${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${rateLimit}/s burst ${burstLimit}  ${key.CreatedAt}  ${key.Name}`,
+        );
       }
       return;
     }
     case 'revoke-key': {
+      const api = apiTarget();
       await apiKeys.revokeApiKey(option('operator'), option('key'));
       console.log(`Revoked ${values.key}; calls with it fail once cached authorizations expire.`);
+      const { ApiGatewayKeyId } = await apiKeys.getApiKey(option('operator'), option('key'));
+      if (api && ApiGatewayKeyId) {
+        await deleteGatewayKey(api, ApiGatewayKeyId);
+        console.log(`Deleted its API Gateway key ${ApiGatewayKeyId}.`);
+      }
       return;
     }
     case 'import-catalogue': {
@@ -156,7 +214,9 @@ async function run(command: string | undefined): Promise<void> {
     case 'cancel-booking': {
       const booking = await cancelOperatorBooking(option('operator'), option('reference'), option('reason'));
       const by = booking.CancelledBy === 'operator' ? '' : ` (it was already cancelled by the ${booking.CancelledBy ?? 'partner'})`;
-      console.log(`${booking.BookingReference}  ${booking.Status}${booking.CancelledAt ? ` at ${booking.CancelledAt}` : ''}${by}  in ${target}`);
+      console.log(
+        `${booking.BookingReference}  ${booking.Status}${booking.CancelledAt ? ` at ${booking.CancelledAt}` : ''}${by}  in ${target}`,
+      );
       return;
     }
     case 'seed-demo': {

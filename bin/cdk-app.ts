@@ -1,4 +1,5 @@
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { OtaUsageStack } from '../lib/aws/stack';
 
 const app = new App();
@@ -7,4 +8,9 @@ new OtaUsageStack(app, 'OtaUsageService', {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   // `cdk deploy -c problemBaseUrl=https://...` publishes absolute problem type URIs.
   problemBaseUrl: app.node.tryGetContext('problemBaseUrl'),
+  // `-c logLevel=DEBUG` for every function; `-c alarmEmail=ops@example.com` subscribes an address to the alarms.
+  logLevel: app.node.tryGetContext('logLevel'),
+  alarmEmail: app.node.tryGetContext('alarmEmail'),
 });
+// AWS's own best-practice rules: synth fails on any finding not acknowledged in code with a reason.
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -9,6 +9,7 @@ import { ensureTable } from '../lib/local/table';
 import { configure } from '../shared/core/config';
 import { PROJECT_ROOT } from '../shared/api/routes';
 import { benchBundles } from './bench/bundles';
+import { benchObservability } from './bench/observability';
 import { DEFAULT_CONCURRENCY, compare, fixed, printTable, ratio, type Stats } from './bench/harness';
 import { keepAliveClient } from './bench/http';
 import type { BenchContext } from './bench/scenario';
@@ -29,7 +30,8 @@ import { benchUsageScaling } from './bench/usage-scaling';
  *
  * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
  * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`;
- * the bundles are then left out; `--only usage` also runs usage at scale), --usage-entries N (default 100000),
+ * the bundles are then left out; `--only usage` also runs usage at scale); --observability (only what the
+ * observability middlewares add, per request and to each bundle's load); --usage-entries N (default 100000),
  * --summary-calls N (default 200), --single-entries N (default 2000), --usage-concurrency N (default 4:
  * requests in flight while loading and in the batch-vs-single comparison).
  */
@@ -38,6 +40,8 @@ const TABLE_NAME = 'ota-usage-bench';
 const P50_GOAL = 1.5;
 
 interface Options {
+  /** Only the observability figures and the bundle table. */
+  observabilityOnly: boolean;
   calls: number;
   warmup: number;
   concurrency: number;
@@ -53,6 +57,7 @@ const NUMBER_OPTIONS = ['calls', 'warmup', 'concurrency', 'usage-entries', 'summ
 
 function parseOptions(args: string[]): Options {
   const options: Options = {
+    observabilityOnly: args.includes('--observability'),
     calls: 2000,
     warmup: 200,
     concurrency: DEFAULT_CONCURRENCY,
@@ -80,7 +85,7 @@ function parseOptions(args: string[]): Options {
     if (!names.length) throw new Error('--only needs scenario names, e.g. --only hold,confirm');
     options.only = names;
   }
-  const known = new Set(['--quick', '--only', ...NUMBER_OPTIONS.map((name) => `--${name}`)]);
+  const known = new Set(['--quick', '--observability', '--only', ...NUMBER_OPTIONS.map((name) => `--${name}`)]);
   const unknown = args.filter((arg, i) => arg.startsWith('--') && !known.has(arg) && !known.has(args[i - 1]));
   if (unknown.length) throw new Error(`Unknown option(s): ${unknown.join(' ')}`);
   return options;
@@ -211,6 +216,11 @@ async function main(): Promise<void> {
       .map((value) => value.toFixed(2))
       .join(' ');
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load average ${load}, ${new Date().toISOString()}`);
+    if (options.observabilityOnly) {
+      await benchObservability();
+      await benchBundles(tempDir);
+      return;
+    }
 
     dynamoLocal = await startDynamoDbLocal();
     configure({ tableName: TABLE_NAME, dynamoEndpoint: dynamoLocal.endpoint, dynamoCredentials: LOCAL_CREDENTIALS });
@@ -268,7 +278,10 @@ async function main(): Promise<void> {
     // The bundles need neither: stopping them first keeps the load-time figures free of their noise.
     await host.stop();
     await dynamoLocal.stop();
-    if (!options.only) await benchBundles(tempDir);
+    if (!options.only) {
+      await benchObservability();
+      await benchBundles(tempDir);
+    }
   } finally {
     http?.close();
     await host?.stop();

@@ -16,7 +16,8 @@ export interface SentSample {
  */
 export async function emitSampleEvents(operatorId: string, options: { meter?: string; endpoint?: string } = {}): Promise<SentSample[]> {
   const rules = eventRules.filter((rule) => !options.meter || rule.meter === options.meter);
-  if (!rules.length) throw new Error(`'${options.meter}' is not a built-in meter; one of: ${eventRules.map((rule) => rule.meter).join(', ')}`);
+  if (!rules.length)
+    throw new Error(`'${options.meter}' is not a built-in meter; one of: ${eventRules.map((rule) => rule.meter).join(', ')}`);
   const entries = rules.map((rule) => ({
     EventBusName: PLATFORM_EVENT_BUS,
     Source: rule.source,
@@ -34,9 +35,18 @@ export async function emitSampleEvents(operatorId: string, options: { meter?: st
   try {
     const { Entries = [], FailedEntryCount = 0 } = await client.send(new PutEventsCommand({ Entries: entries }));
     if (FailedEntryCount > 0) {
-      throw new Error(`EventBridge refused ${FailedEntryCount} event(s): ${Entries.map((entry) => entry.ErrorMessage).filter(Boolean).join('; ')}`);
+      throw new Error(
+        `EventBridge refused ${FailedEntryCount} event(s): ${Entries.map((entry) => entry.ErrorMessage)
+          .filter(Boolean)
+          .join('; ')}`,
+      );
     }
-    return entries.map((entry, i) => ({ source: entry.Source, detailType: entry.DetailType, detail: entry.Detail, eventId: Entries[i]?.EventId ?? '' }));
+    return entries.map((entry, i) => ({
+      source: entry.Source,
+      detailType: entry.DetailType,
+      detail: entry.Detail,
+      eventId: Entries[i]?.EventId ?? '',
+    }));
   } finally {
     client.destroy();
   }

@@ -1,27 +1,31 @@
+import middy from '@middy/core';
 import type { EventBridgeEvent } from 'aws-lambda';
+import { OPERATOR_FIELD } from '../../shared/api/event-rules';
+import { countBusinessEvent } from '../../shared/core/metrics';
+import { observedEvents, type EventOutcome } from '../../shared/http/observability';
 import { recordPlatformEvent, UnrecordablePlatformEvent } from '../../shared/usage/platform-events';
 
+const namedOperator = (event: EventBridgeEvent<string, unknown>) => {
+  const operatorId = (event.detail as Record<string, unknown> | null)?.[OPERATOR_FIELD];
+  return typeof operatorId === 'string' ? operatorId : undefined;
+};
+
 /**
- * Target of the platform event rules (lib/event-rules.ts). Invoked
+ * Target of the platform event rules (shared/api/event-rules.ts). Invoked
  * asynchronously: a thrown error makes Lambda retry and then hand the event
- * to the dead-letter queue, so every failure is logged and rethrown.
+ * to the dead-letter queue; every failure is logged with its stack (observability.ts) and rethrown.
  */
-export async function handler(event: EventBridgeEvent<string, unknown>): Promise<void> {
-  try {
-    const { entry, replayed } = await recordPlatformEvent(event);
-    const message = replayed ? 'Platform event already recorded' : 'Platform event recorded';
-    console.log(JSON.stringify({ level: 'info', message, eventId: event.id, entryId: entry.ID, meter: entry.Meter }));
-  } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        message: 'Platform event not recorded',
-        reason: error instanceof Error ? error.message : String(error),
-        // False for events that no retry can record (malformed, unknown operator): they are bound for the dead-letter queue.
-        retryable: !(error instanceof UnrecordablePlatformEvent),
-        event,
-      }),
-    );
-    throw error;
-  }
-}
+export const handler = middy<EventBridgeEvent<string, unknown>, EventOutcome>()
+  .use(observedEvents())
+  .handler(async (event): Promise<EventOutcome> => {
+    try {
+      const { entry, replayed } = await recordPlatformEvent(event);
+      const operatorId = namedOperator(event);
+      if (!replayed) countBusinessEvent('PlatformEvents', 'recorded', operatorId);
+      return { outcome: replayed ? 'replayed' : 'recorded', entryId: entry.ID, meter: entry.Meter, operatorId };
+    } catch (error) {
+      // Events no retry can record (malformed, unknown operator) are bound for the dead-letter queue.
+      if (error instanceof UnrecordablePlatformEvent) countBusinessEvent('PlatformEvents', 'rejected', namedOperator(event));
+      throw error;
+    }
+  });

@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { DeliveryMessage } from '../../shared/webhooks/model';
+import { log } from '../../shared/http/observability';
 import { attemptDelivery } from '../../shared/webhooks/sender';
 
 /**
@@ -12,7 +13,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const results = await Promise.allSettled(event.Records.map((record) => attemptDelivery(JSON.parse(record.body) as DeliveryMessage)));
   const batchItemFailures = results.flatMap((result, index) => {
     if (result.status === 'fulfilled') return [];
-    console.error(JSON.stringify({ level: 'error', message: 'Webhook delivery attempt failed', error: String(result.reason) }));
+    log().error('Webhook delivery attempt failed', { messageId: event.Records[index].messageId, error: result.reason });
     return [{ itemIdentifier: event.Records[index].messageId }];
   });
   return { batchItemFailures };

@@ -1,3 +1,6 @@
+import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { BuildOptions } from 'esbuild';
+
 /**
  * esbuild options for every function bundle. The stack passes them to
  * NodejsFunction; the benchmark bundles with the same options to measure
@@ -11,7 +14,7 @@ const LAMBDA_NODE_TARGET = 'node22';
  */
 export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
 
-export const bundlingOptions = {
+export const bundlingOptions: BundlingOptions = {
   minify: true,
   sourceMap: true,
   // Line mappings without the sources' text: a map a fraction of the size, which Node parses at every cold start.
@@ -37,3 +40,25 @@ export const bundlingOptions = {
   // CommonJS builds of the AWS SDK prevent (about 30% of each bundle).
   mainFields: ['module', 'main'],
 };
+
+/**
+ * The esbuild options NodejsFunction derives from `bundlingOptions`, for
+ * bundling outside CDK exactly as the stack does (the bench, the bundle test).
+ * An option this does not translate fails rather than build a different bundle.
+ */
+export function esbuildOptions(options: BundlingOptions = bundlingOptions): BuildOptions {
+  const { minify, sourceMap, sourcesContent, target, externalModules, mainFields, ...others } = options;
+  const unknown = Object.keys(others);
+  if (unknown.length) throw new Error(`lib/aws/bundling.ts sets option(s) esbuildOptions does not translate: ${unknown.join(', ')}`);
+  return {
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    minify,
+    sourcemap: sourceMap,
+    sourcesContent,
+    target,
+    external: externalModules,
+    mainFields,
+  };
+}

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus, Rule, type IEventBus } from 'aws-cdk-lib/aws-events';
@@ -6,6 +6,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { LogLevel } from '../../shared/core/config';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/api/problem-types';
 import { ServiceFunction } from './service-function';
 import { eventRules, PLATFORM_EVENT_BUS, recordPlatformEventEntry } from '../../shared/api/event-rules';
@@ -16,6 +17,7 @@ export interface PlatformEventsProps {
   /** The bus the platform publishes on; the account's default bus when absent. */
   eventBus?: IEventBus;
   problemBaseUrl?: string;
+  logLevel?: LogLevel;
 }
 
 /** How long, and how often, EventBridge keeps trying to hand an event to the function. */
@@ -46,12 +48,17 @@ export class PlatformEvents extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the dead-letter queue of the platform event rules and function',
+    });
 
     this.function = new ServiceFunction(this, 'RecordPlatformEvent', {
       entry: recordPlatformEventEntry,
       table: props.table,
       tableAccess: 'readWrite',
       problemBaseUrl: props.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL,
+      logLevel: props.logLevel,
     });
     this.function.configureAsyncInvoke({ ...FUNCTION_RETRY, onFailure: new SqsDestination(this.deadLetterQueue) });
 

@@ -1,8 +1,10 @@
 import path from 'node:path';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../../shared/api/metrics';
+import type { LogLevel } from '../../shared/core/config';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -17,6 +19,8 @@ export interface ServiceFunctionProps {
   table: ITable;
   tableAccess: Route['tableAccess'];
   problemBaseUrl: string;
+  /** LOG_LEVEL of the function (INFO unless the app's context says otherwise). */
+  logLevel?: LogLevel;
   /** Longer than the API's for work no request waits on (the webhook sender, the sweeps). */
   timeoutSeconds?: number;
   /** Where the function queues webhook deliveries; it is granted sending to it, and nothing else of it. */
@@ -46,13 +50,29 @@ export class ServiceFunction extends NodejsFunction {
         TABLE_NAME: props.table.tableName,
         PROBLEM_BASE_URL: props.problemBaseUrl,
         NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
+        LOG_LEVEL: props.logLevel ?? 'INFO',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
         ...(props.webhookQueue ? { WEBHOOK_QUEUE_URL: props.webhookQueue.queueUrl } : {}),
       },
+      // Every invocation is traced; the functions add a subsegment per DynamoDB call (shared/http/observability.ts).
+      tracing: Tracing.ACTIVE,
       // An explicit log group, because the one Lambda creates on its own keeps logs forever.
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
     });
     if (props.tableAccess === 'readWrite') props.table.grantReadWriteData(this);
     else props.table.grantReadData(this);
+    const tableArn = `<${Stack.of(this).getLogicalId(props.table.node.defaultChild as CfnElement)}.Arn>`;
+    const acknowledged: [string, string][] = [
+      ['AwsSolutions-L1', `The service runs on ${Runtime.NODEJS_22_X.name}, the runtime its bundles target and its tests run against`],
+      [
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        'Lambda’s basic execution role grants writing to the function’s own log group only',
+      ],
+      ['AwsSolutions-IAM5[Resource::*]', 'X-Ray’s PutTraceSegments and PutTelemetryRecords have no resource-level permissions'],
+      [`AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, 'Queries of the table’s own global secondary indexes, and of no other table'],
+    ];
+    for (const [id, reason] of acknowledged) Validations.of(this).acknowledge({ id, reason });
     props.webhookQueue?.grantSendMessages(this);
   }
 }

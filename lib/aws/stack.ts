@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   AuthorizationType,
@@ -6,6 +6,8 @@ import {
   IdentitySource,
   LambdaIntegration,
   LogGroupLogDestination,
+  MethodLoggingLevel,
+  ApiKeySourceType,
   RequestAuthorizer,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
@@ -14,7 +16,9 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { tableDesign } from '../../shared/db/table-design';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/api/problem-types';
-import { AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING } from '../../shared/api/gateway';
+import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, DEFAULT_KEY_LIMITS, THROTTLING, usagePlanName } from '../../shared/api/gateway';
+import type { LogLevel } from '../../shared/core/config';
+import { Monitoring } from './monitoring';
 import { addOpenApiDocumentMethod } from './openapi-document-method';
 import { addProblemGatewayResponses } from './problem-gateway-responses';
 import { DashboardSite } from './dashboard-site';
@@ -23,11 +27,13 @@ import { ServiceFunction } from './service-function';
 import { BackgroundWork } from './background-work';
 import { authorizerEntry, routes } from '../../shared/api/routes';
 
-export const API_STAGE = 'v1';
-
 export interface OtaUsageStackProps extends StackProps {
   /** Base of the problem `type` URIs, for the functions and the gateway's own responses alike. */
   problemBaseUrl?: string;
+  /** Every function's LOG_LEVEL; INFO when absent. */
+  logLevel?: LogLevel;
+  /** An address subscribed to the alarm topic. */
+  alarmEmail?: string;
 }
 
 /**
@@ -39,6 +45,7 @@ export class OtaUsageStack extends Stack {
   /** Route functions by route id. */
   readonly routeFunctions: ReadonlyMap<string, ServiceFunction>;
   readonly authorizerFunction: ServiceFunction;
+  readonly monitoring: Monitoring;
   readonly background: BackgroundWork;
 
   constructor(scope: Construct, id: string, props: OtaUsageStackProps = {}) {
@@ -64,11 +71,13 @@ export class OtaUsageStack extends Stack {
       });
     }
 
+    const { logLevel } = props;
     this.authorizerFunction = new ServiceFunction(this, 'Authorizer', {
       entry: authorizerEntry,
       table,
       tableAccess: 'read',
       problemBaseUrl,
+      logLevel,
     });
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: this.authorizerFunction,
@@ -89,19 +98,42 @@ export class OtaUsageStack extends Stack {
           new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH }),
         ),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        // Execution logs of failures, X-Ray traces from the front door, and metrics per method (the dashboard's per-route signals).
+        loggingLevel: MethodLoggingLevel.ERROR,
+        tracingEnabled: true,
+        metricsEnabled: true,
       },
+      // The authorizer names each key's API Gateway API key (usageIdentifierKey); its usage plan throttles the key.
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // Access logging needs the account-wide API Gateway CloudWatch role; it is kept on stack deletion
       // because other APIs in the account may rely on it.
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
-      defaultMethodOptions: { authorizer, authorizationType: AuthorizationType.CUSTOM },
+      defaultMethodOptions: { authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true },
     });
+    // The plan of keys with the default limits; the admin CLI makes the plans of other limits (scripts/usage-plans.ts).
+    const defaultPlan = api.addUsagePlan('DefaultKeyPlan', {
+      name: usagePlanName(api.restApiId, API_STAGE, DEFAULT_KEY_LIMITS),
+      description: `API keys limited to ${DEFAULT_KEY_LIMITS.rateLimit} requests/s, ${DEFAULT_KEY_LIMITS.burstLimit} at once`,
+      throttle: { rateLimit: DEFAULT_KEY_LIMITS.rateLimit, burstLimit: DEFAULT_KEY_LIMITS.burstLimit },
+      apiStages: [{ api, stage: api.deploymentStage }],
+    });
+    const acknowledged: [string, string][] = [
+      ['AwsSolutions-APIG2', 'Each function validates its request against the JSON Schemas the OpenAPI document publishes, answering problem+json'],
+      ['AwsSolutions-APIG3', 'A WAF web ACL is the platform team’s account-level choice; per-key usage plans and the stage throttle bound every caller'],
+      ['AwsSolutions-COG4', 'Partners and clients authenticate with API keys through the REQUEST authorizer, not with Cognito user pools'],
+      [
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        'The account’s API Gateway logging role: AWS’s managed policy is the documented way to grant it',
+      ],
+    ];
+    for (const [id, reason] of acknowledged) Validations.of(api).acknowledge({ id, reason });
     addProblemGatewayResponses(api, problemBaseUrl);
     // The API reference is public: the one method without the key authorizer.
     addOpenApiDocumentMethod(api, problemBaseUrl);
 
     // Hold expiry, webhook deliveries and their retries: the work no request waits on.
-    this.background = new BackgroundWork(this, 'Background', { table, problemBaseUrl });
+    this.background = new BackgroundWork(this, 'Background', { table, problemBaseUrl, logLevel });
 
     const routeFunctions = new Map<string, ServiceFunction>();
     for (const route of routes) {
@@ -110,6 +142,7 @@ export class OtaUsageStack extends Stack {
         table,
         tableAccess: route.tableAccess,
         problemBaseUrl,
+        logLevel,
         ...(route.sendsWebhooks ? { webhookQueue: this.background.webhookQueue } : {}),
       });
       // resourceForPath reuses the resources of shared path prefixes, so rows can nest freely.
@@ -121,12 +154,28 @@ export class OtaUsageStack extends Stack {
     this.routeFunctions = routeFunctions;
 
     // Built-in meters: the platform's EventBridge events, recorded by the same usage code as the API.
-    new PlatformEvents(this, 'PlatformEvents', { table, problemBaseUrl });
+    const platformEvents = new PlatformEvents(this, 'PlatformEvents', { table, problemBaseUrl, logLevel });
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      api,
+      table,
+      routeFunctions: new Map(routes.map((route) => [route, routeFunctions.get(route.id) as ServiceFunction])),
+      otherFunctions: {
+        authorizer: this.authorizerFunction,
+        'record-platform-event': platformEvents.function,
+        'webhook-sender': this.background.sender,
+        ...Object.fromEntries(this.background.scheduled),
+      },
+      alarms: [platformEvents.deadLetterAlarm, this.background.deadLetterAlarm],
+      alarmEmail: props.alarmEmail,
+    });
 
     // The operator dashboard: CloudFront in front of its S3 files and of this API under /api/*.
     new DashboardSite(this, 'Dashboard', { api, stage: api.deploymentStage });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the API stage' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'The single DynamoDB table' });
+    new CfnOutput(this, 'ApiId', { value: api.restApiId, description: 'For the admin CLI: --aws --api-id' });
+    new CfnOutput(this, 'DefaultUsagePlanId', { value: defaultPlan.usagePlanId, description: 'Usage plan of keys with the default limits' });
   }
 }

@@ -9,35 +9,34 @@ import type {
 } from 'aws-lambda';
 import { policyAllows } from '../../shared/http/authorizer-policy';
 import { problem, problemResponse } from '../../shared/http/problem';
-import { statusTitle } from '../../shared/api/problem-types';
-import {
-  AUTHORIZER_CACHE_TTL_SECONDS,
-  FUNCTION_TIMEOUT_SECONDS,
-  MAX_REQUEST_BODY_BYTES,
-  gatewayProblems,
-  type GatewayResponseType,
-} from '../../shared/api/gateway';
+import { systemClock, type Clock } from '../../shared/core/clock';
+import { AUTHORIZER_CACHE_TTL_SECONDS, MAX_REQUEST_BODY_BYTES, gatewayProblems, type GatewayResponseType } from '../../shared/api/gateway';
+import { authorizerEntry, routes, type Route } from '../../shared/api/routes';
+import { loadHandler } from '../../functions/load-handler';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
 import { createLocalScheduler, type LocalScheduler, type LocalSchedulerOptions } from './scheduler';
 import { configureLocalQueue, createLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue';
 import { serveDashboard, servesDashboard } from './dashboard';
 import { serveDocs, servesDocs } from './docs';
-import { authorizerEntry, routes, type Route } from '../../shared/api/routes';
-import { loadHandler } from '../../functions/load-handler';
+import { authorizerCache } from './authorizer-cache';
+import { failSafely, guardServerEdge, missingHost, requestTarget, sendProblem } from './http-edge';
+import { lambdaContext } from './lambda-context';
+import { BodyTooLarge, readBody, utf8Text } from './request-body';
+import { LOCAL_ACCOUNT, LOCAL_HTTP_HOST, LOCAL_REGION } from './defaults';
+import { createRateLimiter, rateLimited, withRateLimitHeaders } from './rate-limit';
 
 /**
  * Plays API Gateway on one machine: matches requests against the route
- * table, runs the very same authorizer (with a result cache) and handlers,
- * and answers with the same gateway problems the stack configures. EventBridge
- * PutEvents calls to the same port go to the local event bus.
+ * table, runs the very same authorizer (with a bounded result cache) and
+ * handlers, and answers with the same gateway problems the stack configures.
+ * EventBridge PutEvents calls to the same port go to the local event bus.
  */
 
 const STAGE = 'local';
-const ARN_PREFIX = `arn:aws:execute-api:local:000000000000:local/${STAGE}`;
+const ARN_PREFIX = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:local/${STAGE}`;
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
-
 
 interface CompiledRoute {
   route: Route;
@@ -54,44 +53,31 @@ function compile(route: Route): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}$`), parameterNames };
 }
 
-function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + FUNCTION_TIMEOUT_SECONDS * 1000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
-class BodyTooLarge extends Error {}
-
-async function readBody(request: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_REQUEST_BODY_BYTES) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return chunks.length ? Buffer.concat(chunks).toString('utf8') : null;
-}
-
+/**
+ * API Gateway's single- and multi-value maps of headers or query parameters.
+ * The request names the keys, so they are gathered in a Map (a name such as
+ * `__proto__` or `constructor` is just a name) and handed over as API Gateway
+ * hands them: plain JSON objects with those names as own properties.
+ */
 function singleAndMulti(entries: Iterable<[string, string]>) {
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of entries) (multi[name] ??= []).push(value);
-  const names = Object.keys(multi);
-  if (!names.length) return { single: null, multi: null };
-  // API Gateway's single-value form keeps the last value of a repeated name.
-  return { single: Object.fromEntries(names.map((name) => [name, multi[name].at(-1) as string])), multi };
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of entries) {
+    const values = multi.get(name);
+    if (values) values.push(value);
+    else multi.set(name, [value]);
+  }
+  if (!multi.size) return { single: null, multi: null, last: () => undefined };
+  return {
+    // API Gateway's single-value form keeps the last value of a repeated name.
+    single: Object.fromEntries([...multi].map(([name, values]) => [name, values.at(-1) as string])),
+    multi: Object.fromEntries(multi),
+    /** The last value of a name in any case (header names are case-insensitive). */
+    last: (wanted: string) =>
+      [...multi]
+        .filter(([name]) => name.toLowerCase() === wanted)
+        .at(-1)?.[1]
+        .at(-1),
+  };
 }
 
 function headerEntries(request: IncomingMessage): [string, string][] {
@@ -116,6 +102,9 @@ export interface LocalHostOptions {
   port?: number;
   host?: string;
   authorizerCacheTtlSeconds?: number;
+  authorizerCacheMaxEntries?: number;
+  /** The host's "now": authorizer cache expiry, the per-key token buckets (rate-limit.ts), request times and the functions' remaining time. */
+  clock?: Clock;
   eventBus?: LocalEventBusOptions;
   scheduler?: LocalSchedulerOptions;
 }
@@ -123,21 +112,28 @@ export interface LocalHostOptions {
 export interface LocalHost {
   url: string;
   server: Server;
-  /** EventBridge's PutEvents on the same port (see lib/local-event-bus.ts). */
+  /** EventBridge's PutEvents on the same port (see event-bus.ts). */
   eventBus: LocalEventBus;
-  /** SQS's SendMessage calls to the same port, drained by the webhook sender in process (see lib/local/webhook-queue.ts). */
+  /** How many authorizer results are cached now. */
+  authorizerCacheSize(): number;
+  /** SQS's SendMessage calls to the same port, drained by the webhook sender in process (see webhook-queue.ts). */
   webhookQueue: LocalWebhookQueue;
-  /** The scheduled functions (see lib/local/scheduler.ts). */
+  /** The scheduled functions (see scheduler.ts). */
   scheduler: LocalScheduler;
   close(): Promise<void>;
 }
 
 export async function startLocalHost(options: LocalHostOptions = {}): Promise<LocalHost> {
+  const clock = options.clock ?? systemClock;
   const compiled = routes.map(compile);
-  const cacheTtlMs = (options.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000;
-  const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
+  const cache = authorizerCache<APIGatewayAuthorizerResult>({
+    ttlMs: (options.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000,
+    maxEntries: options.authorizerCacheMaxEntries,
+    clock,
+  });
   const handlers = new Map<string, ProxyHandler>();
   const authorize = loadHandler<AuthorizerHandler>(authorizerEntry);
+  const takeToken = createRateLimiter(clock);
 
   const handlerOf = (route: Route): ProxyHandler => {
     let handler = handlers.get(route.id);
@@ -145,14 +141,14 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
     return handler;
   };
 
-  /** Like API Gateway: no identity header means 401 without calling the authorizer; results are cached per header value. */
+  /** Like API Gateway: no identity header means 401 without calling the authorizer; results are cached per identity. */
   async function authorizerResult(event: APIGatewayRequestAuthorizerEvent, authorization: string | undefined) {
     if (!authorization) return undefined;
-    const cached = authorizerCache.get(authorization);
-    if (cached && cached.expires > Date.now()) return cached.result;
+    const cached = cache.get(authorization);
+    if (cached) return cached;
     try {
       const result = await authorize(event);
-      if (cacheTtlMs > 0) authorizerCache.set(authorization, { result, expires: Date.now() + cacheTtlMs });
+      cache.set(authorization, result);
       return result;
     } catch (error) {
       if (error instanceof Error && error.message === 'Unauthorized') return undefined;
@@ -161,9 +157,10 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   }
 
   async function handle(request: IncomingMessage): Promise<APIGatewayProxyResult> {
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    const target = requestTarget(request.url);
+    if (!target) return problemResponse(problem(400, 'bad-request', 'The request target must be a path that begins with /', '/'));
     const method = request.method ?? 'GET';
-    const requestPath = url.pathname;
+    const requestPath = target.path;
     if (method === 'GET' && requestPath === '/health') {
       return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ status: 'ok' }) };
     }
@@ -180,25 +177,24 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
     } catch {
       return problemResponse(problem(400, 'bad-request', 'A path parameter is not valid percent-encoding', requestPath));
     }
-    let body: string | null;
+    let bytes: Buffer;
     try {
-      body = await readBody(request);
+      bytes = await readBody(request, MAX_REQUEST_BODY_BYTES);
     } catch (error) {
       if (error instanceof BodyTooLarge) return gatewayProblem('REQUEST_TOO_LARGE', requestPath);
       throw error;
     }
     const headers = singleAndMulti(headerEntries(request));
-    const query = singleAndMulti(url.searchParams.entries());
+    const query = singleAndMulti(target.query.entries());
     const methodArn = `${ARN_PREFIX}/${method}${requestPath}`;
-    const authorization = Object.entries(headers.single ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
     const requestContextBase = {
-      accountId: '000000000000',
+      accountId: LOCAL_ACCOUNT,
       apiId: 'local',
       httpMethod: method,
       path: `/${STAGE}${requestPath}`,
       protocol: `HTTP/${request.httpVersion}`,
       requestId: randomUUID(),
-      requestTimeEpoch: Date.now(),
+      requestTimeEpoch: clock().getTime(),
       resourceId: route.id,
       resourcePath: route.path,
       stage: STAGE,
@@ -219,10 +215,14 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
       stageVariables: {},
       requestContext: requestContextBase,
     } as unknown as APIGatewayRequestAuthorizerEvent;
-    const authorized = await authorizerResult(authorizerEvent, authorization);
+    const authorized = await authorizerResult(authorizerEvent, headers.last('authorization'));
     if (!authorized) return gatewayProblem('UNAUTHORIZED', requestPath);
     if (!policyAllows(authorized.policyDocument, methodArn)) return gatewayProblem('ACCESS_DENIED', requestPath);
+    const rate = takeToken(authorized);
+    if (!rate.allowed) return rateLimited(requestPath, rate);
 
+    const body = bytes.length ? utf8Text(bytes) : null;
+    if (body === undefined) return problemResponse(problem(400, 'malformed-json', 'The request body is not valid UTF-8', requestPath));
     const event = {
       resource: route.path,
       path: requestPath,
@@ -237,53 +237,45 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
       isBase64Encoded: false,
       requestContext: { ...requestContextBase, authorizer: { ...authorized.context, principalId: authorized.principalId } },
     } as unknown as APIGatewayProxyEvent;
-    return handlerOf(route)(event, lambdaContext(route.id));
+    return withRateLimitHeaders(await handlerOf(route)(event, lambdaContext(route.id, clock)), rate);
   }
 
-  const eventBus = createLocalEventBus(options.eventBus);
+  const eventBus = createLocalEventBus({ ...options.eventBus, clock });
   const webhookQueue = createLocalWebhookQueue();
-  const server = createServer((request, response) => {
-    if (eventBus.accepts(request)) {
-      void eventBus.serve(request, response);
-      return;
-    }
-    if (webhookQueue.accepts(request)) {
-      void webhookQueue.serve(request, response);
-      return;
-    }
-    if (servesDashboard(request)) {
-      void serveDashboard(request, response);
-      return;
-    }
+
+  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const noHost = missingHost(request);
+    if (noHost) return sendProblem(response, noHost, { Connection: 'close' });
+    if (eventBus.accepts(request)) return eventBus.serve(request, response);
+    if (webhookQueue.accepts(request)) return webhookQueue.serve(request, response);
+    if (servesDashboard(request)) return serveDashboard(request, response);
     if (servesDocs(request)) return serveDocs(request, response);
-    handle(request)
-      .then((result) => send(response, result))
-      .catch((error) => {
-        console.error(JSON.stringify({ level: 'error', message: 'Local host failure', error: String(error?.stack ?? error) }));
-        send(response, gatewayProblem('DEFAULT_5XX', request.url ?? '/'));
-      });
+    send(response, await handle(request));
+  }
+
+  // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    serve(request, response).catch((error) => failSafely(request, response, error, 'Local host'));
   });
-  // Requests Node refuses before any handler sees them (headers over 16 KB, broken HTTP) still get a problem.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return;
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const status = tooLarge ? 431 : 400;
-    const detail = tooLarge ? 'The request line and headers are too large' : 'The request is not valid HTTP';
-    const body = JSON.stringify(problem(status, tooLarge ? 'headers-too-large' : 'bad-request', detail, '/'));
-    socket.end(
-      `HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  });
+  guardServerEdge(server);
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  const host = options.host ?? LOCAL_HTTP_HOST;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as { port: number };
-  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   configureLocalQueue(url);
   const scheduler = createLocalScheduler(options.scheduler);
   return {
     url,
     server,
     eventBus,
+    authorizerCacheSize: () => cache.size,
     webhookQueue,
     scheduler,
     close: async () => {

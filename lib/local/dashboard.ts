@@ -23,7 +23,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-const SECURITY_HEADERS = {
+/** Sent with every page the local host serves to a browser (the dashboard and /docs). */
+export const SECURITY_HEADERS = {
   'Content-Security-Policy': DASHBOARD_CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',

@@ -1,21 +1,39 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../../shared/core/config';
-import { PROBLEM_CONTENT_TYPE, problem } from '../../shared/http/problem';
+import { problem } from '../../shared/http/problem';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { routeSchemas } from '../../functions/load-handler';
+import { SECURITY_HEADERS } from './dashboard';
+import { requestTarget, sendProblem } from './http-edge';
 
 /**
  * The API reference on the local host, without authentication: the OpenAPI
  * document at /api/v2/openapi.json (as the stack publishes it) and a Redoc
- * page at /docs. Redoc's standalone bundle comes from node_modules, so the
- * page needs no network.
+ * page at /docs. Redoc's standalone bundle comes from node_modules, and the
+ * page is served with the dashboard's security headers (its CSP allows
+ * nothing from another origin), so it needs no network and loads nothing
+ * from outside.
  */
 
 export const DOCS_PATH = '/docs';
 const REDOC_SCRIPT_PATH = `${DOCS_PATH}/redoc.standalone.js`;
+const INIT_SCRIPT_PATH = `${DOCS_PATH}/init.js`;
 
-const page = `<!doctype html>
+/** Redoc's sidebar shows a logo from Redocly's CDN; an empty image takes its place. */
+const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const EMPTY_IMAGE = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')}`;
+
+/**
+ * Redoc's styles are made at run time (styled-components), so the page's CSP
+ * is the dashboard's with one addition: style elements carrying this page's
+ * nonce, which Redoc puts on the styles it makes. Browsers hide a `nonce`
+ * attribute from scripts, so the nonce travels as a data attribute to
+ * init.js (a file: the CSP allows no inline script). Search runs in a worker
+ * made from a blob: URL, which the CSP forbids, so it is off.
+ */
+const page = (nonce: string) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
@@ -23,15 +41,23 @@ const page = `<!doctype html>
     <title>OTA booking and meter usage API</title>
   </head>
   <body>
-    <redoc spec-url="${OPENAPI_PATH}"></redoc>
+    <div id="redoc" data-spec-url="${OPENAPI_PATH}" data-style-nonce="${nonce}"></div>
     <script src="${REDOC_SCRIPT_PATH}"></script>
+    <script src="${INIT_SCRIPT_PATH}"></script>
   </body>
 </html>
 `;
 
+const initScript = `const element = document.getElementById('redoc');
+Redoc.init(element.dataset.specUrl, { nonce: element.dataset.styleNonce, disableSearch: true }, element);
+`;
+
+const withStyleNonce = (policy: string, nonce: string) =>
+  policy.replace(/style-src ([^;]*)/, (_, sources: string) => `style-src ${sources} 'nonce-${nonce}'`);
+
 interface Asset {
   contentType: string;
-  body: () => string | Buffer;
+  body: (nonce: string) => string | Buffer;
 }
 
 const once = <T>(make: () => T): (() => T) => {
@@ -39,39 +65,49 @@ const once = <T>(make: () => T): (() => T) => {
   return () => (value ??= make());
 };
 
-const assets: Record<string, Asset> = {
-  [OPENAPI_PATH]: {
-    contentType: 'application/json',
-    body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl, schemasOf: routeSchemas }))),
-  },
-  [DOCS_PATH]: { contentType: 'text/html; charset=utf-8', body: () => page },
-  [REDOC_SCRIPT_PATH]: {
-    contentType: 'text/javascript; charset=utf-8',
-    body: once(() => readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'))),
-  },
-};
+const assets = new Map<string, Asset>([
+  [
+    OPENAPI_PATH,
+    {
+      contentType: 'application/json',
+      body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl, schemasOf: routeSchemas }))),
+    },
+  ],
+  [DOCS_PATH, { contentType: 'text/html; charset=utf-8', body: page }],
+  [INIT_SCRIPT_PATH, { contentType: 'text/javascript; charset=utf-8', body: () => initScript }],
+  [
+    REDOC_SCRIPT_PATH,
+    {
+      contentType: 'text/javascript; charset=utf-8',
+      body: once(() => readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8').replaceAll(REDOC_CDN_LOGO, EMPTY_IMAGE)),
+    },
+  ],
+]);
+
+const assetPath = (request: IncomingMessage) => requestTarget(request.url)?.path ?? '';
 
 /** GET and HEAD of the document, the page and its script; anything else falls through to the API. */
 export const servesDocs = (request: IncomingMessage): boolean =>
-  (request.method === 'GET' || request.method === 'HEAD') && Object.hasOwn(assets, (request.url ?? '/').split('?')[0]);
+  (request.method === 'GET' || request.method === 'HEAD') && assets.has(assetPath(request));
 
 export function serveDocs(request: IncomingMessage, response: ServerResponse): void {
-  const requestPath = (request.url ?? '/').split('?')[0];
-  const asset = assets[requestPath];
+  const requestPath = assetPath(request);
+  const asset = assets.get(requestPath) as Asset;
+  const nonce = randomBytes(16).toString('base64');
   let body: string | Buffer;
   try {
-    body = asset.body();
+    body = asset.body(nonce);
   } catch (error) {
-    console.error(JSON.stringify({ level: 'error', message: 'API reference unavailable', error: String((error as Error)?.stack ?? error) }));
-    const failure = problem(500, 'internal', 'The API reference could not be built', requestPath);
-    response.writeHead(500, { 'Content-Type': PROBLEM_CONTENT_TYPE });
-    response.end(JSON.stringify(failure));
-    return;
+    console.error(
+      JSON.stringify({ level: 'error', message: 'API reference unavailable', error: String((error as Error)?.stack ?? error) }),
+    );
+    return sendProblem(response, problem(500, 'internal', 'The API reference could not be built', requestPath));
   }
   response.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Security-Policy': withStyleNonce(SECURITY_HEADERS['Content-Security-Policy'], nonce),
     'Content-Type': asset.contentType,
     'Content-Length': Buffer.byteLength(body),
-    'X-Content-Type-Options': 'nosniff',
   });
   response.end(request.method === 'HEAD' ? undefined : body);
 }

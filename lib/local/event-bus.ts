@@ -1,32 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import type { EventBridgeEvent } from 'aws-lambda';
 import { loadHandler } from '../../functions/load-handler';
-import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { PLATFORM_EVENT_BUS, recordPlatformEventEntry, ruleFor } from '../../shared/api/event-rules';
+import { systemClock, type Clock } from '../../shared/core/clock';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from './defaults';
+import { lambdaContext } from './lambda-context';
+import { BodyTooLarge, readBody, utf8Text } from './request-body';
+import { localSignatureFault } from './sigv4';
 
 /**
  * Plays EventBridge on one machine: answers the PutEvents call of the AWS
  * SDK (JSON 1.1 protocol) on the local host's port, matches each entry
- * against the rules of lib/event-rules.ts, and invokes the rules' function
- * asynchronously, as EventBridge and Lambda do: PutEvents is answered at once;
- * a failed invocation is retried, and one that keeps failing is logged and
- * kept as a dead letter.
+ * against the rules of shared/api/event-rules.ts, and invokes the rules'
+ * function asynchronously, as EventBridge and Lambda do: PutEvents is
+ * answered at once; a failed invocation is retried, and one that keeps
+ * failing is logged and kept as a dead letter. Only calls signed (SigV4) with
+ * the local credentials are taken, as EventBridge takes only signed calls.
  */
 
-const ACCOUNT = '000000000000';
-/** PutEvents limits: entries per call and bytes per entry. */
+/** PutEvents limits: entries per call, bytes per entry, bytes per call. */
 const MAX_ENTRIES = 10;
 const MAX_ENTRY_BYTES = 256 * 1024;
 const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Lambda retries a failed asynchronous invocation twice; locally the pauses are short. */
 const DEFAULT_RETRY_DELAYS_MS = [100, 500];
 
-type EventHandler = (event: EventBridgeEvent<string, unknown>, context: Context) => Promise<void>;
+type EventHandler = (event: EventBridgeEvent<string, unknown>, context: ReturnType<typeof lambdaContext>) => Promise<void>;
 
 export interface LocalEventBusOptions {
   /** Pauses before each retry of a failed invocation; their count is the number of retries. */
   retryDelaysMs?: number[];
+  /** "Now" for entries sent without Time, and for the function's remaining time. */
+  clock?: Clock;
 }
 
 export interface DeadLetter {
@@ -64,14 +71,41 @@ class AwsError extends Error {
   }
 }
 
-const REGION = process.env.AWS_REGION || 'local';
+const isStructure = (value: unknown) => typeof value === 'object' && value !== null;
+
+/**
+ * A call whose entries hold a structure where PutEvents takes a scalar (or a
+ * list of strings) cannot be read at all, as with EventBridge's own
+ * deserialiser: the whole call is refused, and nothing of it is walked.
+ */
+function checkShape(entries: unknown[]): void {
+  const misfit = entries.findIndex(
+    (entry) =>
+      !isStructure(entry) ||
+      Array.isArray(entry) ||
+      (['Source', 'DetailType', 'Detail', 'EventBusName', 'Time', 'TraceHeader'] as const).some((field) =>
+        isStructure((entry as Record<string, unknown>)[field]),
+      ) ||
+      (isStructure((entry as PutEventsEntry).Resources) &&
+        (!Array.isArray((entry as PutEventsEntry).Resources) || ((entry as PutEventsEntry).Resources as unknown[]).some(isStructure))),
+  );
+  if (misfit >= 0) throw new AwsError('SerializationException', `Entries[${misfit}] does not have the shape of a PutEvents entry`);
+}
 
 const isDefaultBus = (name: unknown) =>
   name === undefined || name === PLATFORM_EVENT_BUS || (typeof name === 'string' && name.endsWith(`:event-bus/${PLATFORM_EVENT_BUS}`));
 
+/** EventBridge's own measure of an entry: Time 14 bytes, and the UTF-8 bytes of Source, DetailType, Detail and each Resource. */
+const entrySize = (entry: PutEventsEntry) =>
+  (entry.Time === undefined ? 0 : 14) +
+  [entry.Source, entry.DetailType, entry.Detail, ...((entry.Resources as unknown[] | undefined) ?? [])].reduce<number>(
+    (sum, value) => sum + (typeof value === 'string' ? Buffer.byteLength(value) : 0),
+    0,
+  );
+
 /** The entry's Time (Unix seconds on the wire), or now when it has none; undefined when it is not a usable instant. */
-function entryTime(entry: PutEventsEntry): Date | undefined {
-  if (entry.Time === undefined || entry.Time === null) return new Date();
+function entryTime(entry: PutEventsEntry, clock: Clock): Date | undefined {
+  if (entry.Time === undefined || entry.Time === null) return clock();
   const time = typeof entry.Time === 'number' ? new Date(entry.Time * 1000) : undefined;
   return time && !Number.isNaN(time.getTime()) ? time : undefined;
 }
@@ -83,9 +117,9 @@ function envelope(entry: PutEventsEntry, detail: unknown, time: Date): EventBrid
     id: randomUUID(),
     'detail-type': entry.DetailType as string,
     source: entry.Source as string,
-    account: ACCOUNT,
+    account: LOCAL_ACCOUNT,
     time: time.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    region: REGION,
+    region: LOCAL_REGION,
     resources: (entry.Resources as string[] | undefined) ?? [],
     detail,
   };
@@ -100,33 +134,30 @@ function parseDetail(detail: string): unknown {
   }
 }
 
-function lambdaContext(functionName: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => 10_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
+/** A log line that cannot fail: a Detail nested thousands deep is legal, yet too deep for JSON.stringify. */
+function logError(fields: Record<string, unknown>, event: unknown): void {
+  let line: string;
+  try {
+    line = JSON.stringify({ level: 'error', ...fields, event });
+  } catch (error) {
+    line = JSON.stringify({ level: 'error', ...fields, event: `(not serialisable: ${String((error as Error)?.message ?? error)})` });
+  }
+  console.error(line);
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_REQUEST_BYTES) throw new AwsError('ValidationException', 'Total size of the entries in the request is over the limit.');
-    chunks.push(chunk as Buffer);
-  }
+  let bytes: Buffer;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    bytes = await readBody(request, MAX_REQUEST_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLarge)
+      throw new AwsError('ValidationException', 'Total size of the entries in the request is over the limit.');
+    throw error;
+  }
+  const text = utf8Text(bytes);
+  if (text === undefined) throw new AwsError('SerializationException', 'The request body is not valid UTF-8');
+  try {
+    return JSON.parse(text || '{}');
   } catch {
     throw new AwsError('SerializationException', 'The request body is not valid JSON');
   }
@@ -139,6 +170,7 @@ const reply = (response: ServerResponse, status: number, body: unknown) => {
 
 export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEventBus {
   const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const clock = options.clock ?? systemClock;
   const pending = new Set<Promise<void>>();
   const deadLetters: DeadLetter[] = [];
   let handler: EventHandler | undefined;
@@ -148,13 +180,13 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
     handler ??= loadHandler<EventHandler>(recordPlatformEventEntry);
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await handler(event, lambdaContext(functionName));
+        await handler(event, lambdaContext(functionName, clock));
         return;
       } catch (error) {
         if (attempt > retryDelaysMs.length) {
           const message = error instanceof Error ? error.message : String(error);
           deadLetters.push({ event, error: message, attempts: attempt });
-          console.error(JSON.stringify({ level: 'error', message: 'Dead letter: platform event not recorded', attempts: attempt, error: message, event }));
+          logError({ message: 'Dead letter: platform event not recorded', attempts: attempt, error: message }, event);
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, retryDelaysMs[attempt - 1]));
@@ -164,18 +196,25 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
 
   function dispatch(event: EventBridgeEvent<string, unknown>): void {
     if (!ruleFor(event)) return;
-    const delivery = deliver(event).finally(() => pending.delete(delivery));
+    const delivery = deliver(event)
+      // Delivery runs after the call was answered: nothing may escape it and stop the host.
+      .catch((error) =>
+        logError({ message: 'Local event bus delivery failure', error: String((error as Error)?.stack ?? error) }, event.id),
+      )
+      .finally(() => pending.delete(delivery));
     pending.add(delivery);
   }
 
   function putEntry(entry: PutEventsEntry): EntryResult {
-    if (typeof entry !== 'object' || entry === null) return { ErrorCode: 'InvalidArgument', ErrorMessage: 'Entry is not an object.' };
     for (const field of ['Source', 'DetailType', 'Detail'] as const) {
       if (typeof entry[field] !== 'string' || !entry[field]) {
         return { ErrorCode: 'InvalidArgument', ErrorMessage: `Parameter ${field} is not valid. Reason: ${field} is a required argument.` };
       }
     }
-    if (Buffer.byteLength(JSON.stringify(entry)) > MAX_ENTRY_BYTES) {
+    if (entry.Resources !== undefined && !(Array.isArray(entry.Resources) && entry.Resources.every((r) => typeof r === 'string'))) {
+      return { ErrorCode: 'InvalidArgument', ErrorMessage: 'Parameter Resources is not valid: a list of ARNs.' };
+    }
+    if (entrySize(entry) > MAX_ENTRY_BYTES) {
       return { ErrorCode: 'InvalidArgument', ErrorMessage: 'Entry size is over the 256 KB limit.' };
     }
     if (!isDefaultBus(entry.EventBusName)) {
@@ -183,22 +222,23 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
     }
     const detail = parseDetail(entry.Detail as string);
     if (detail === undefined) return { ErrorCode: 'MalformedDetail', ErrorMessage: 'Detail is malformed.' };
-    const time = entryTime(entry);
+    const time = entryTime(entry, clock);
     if (!time) return { ErrorCode: 'InvalidArgument', ErrorMessage: 'Parameter Time is not valid.' };
-    if (entry.Resources !== undefined && !(Array.isArray(entry.Resources) && entry.Resources.every((r) => typeof r === 'string'))) {
-      return { ErrorCode: 'InvalidArgument', ErrorMessage: 'Parameter Resources is not valid: a list of ARNs.' };
-    }
     const event = envelope(entry, detail, time);
     dispatch(event);
     return { EventId: event.id };
   }
 
   async function putEvents(request: IncomingMessage): Promise<{ FailedEntryCount: number; Entries: EntryResult[] }> {
-    const body = (await readJson(request)) as { Entries?: unknown };
+    const body = (await readJson(request)) as { Entries?: unknown } | null;
     const entries = body?.Entries;
     if (!Array.isArray(entries) || entries.length < 1 || entries.length > MAX_ENTRIES) {
-      throw new AwsError('ValidationException', `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and ${MAX_ENTRIES}`);
+      throw new AwsError(
+        'ValidationException',
+        `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and ${MAX_ENTRIES}`,
+      );
     }
+    checkShape(entries);
     const results = entries.map((entry: PutEventsEntry) => putEntry(entry));
     return { FailedEntryCount: results.filter((result) => 'ErrorCode' in result).length, Entries: results };
   }
@@ -208,12 +248,15 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
     accepts: (request) => request.method === 'POST' && String(request.headers['x-amz-target'] ?? '').startsWith('AWSEvents.'),
     async serve(request, response) {
       try {
+        const signatureFault = localSignatureFault(request, 'events');
+        if (signatureFault) throw new AwsError(signatureFault.type, signatureFault.message);
         const operation = String(request.headers['x-amz-target']).slice('AWSEvents.'.length);
-        if (operation !== 'PutEvents') throw new AwsError('UnknownOperationException', `The local event bus does not support ${operation}`);
+        if (operation !== 'PutEvents')
+          throw new AwsError('UnknownOperationException', `The local event bus does not support ${operation.slice(0, 100)}`);
         reply(response, 200, await putEvents(request));
       } catch (error) {
         if (error instanceof AwsError) return reply(response, 400, { __type: error.type, message: error.message });
-        console.error(JSON.stringify({ level: 'error', message: 'Local event bus failure', error: String((error as Error)?.stack ?? error) }));
+        logError({ message: 'Local event bus failure', error: String((error as Error)?.stack ?? error) }, undefined);
         reply(response, 500, { __type: 'InternalException', message: 'The local event bus failed' });
       }
     },

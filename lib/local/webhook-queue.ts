@@ -4,6 +4,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { loadHandler } from '../../functions/load-handler';
 import { webhookSender } from '../../shared/api/background';
 import { config, configure } from '../../shared/core/config';
+import { BodyTooLarge, readBody, utf8Text } from './request-body';
+import { localSignatureFault } from './sigv4';
 
 /**
  * Plays the webhook delivery queue (SQS) and its event source mapping on one
@@ -46,16 +48,18 @@ class SqsError extends Error {
 const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
 
 async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_REQUEST_BYTES) throw new SqsError('AWS.SimpleQueueService.BatchRequestTooLong', 'The request is over 256 KB.');
-    chunks.push(chunk as Buffer);
-  }
+  let bytes: Buffer;
   try {
-    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-    if (typeof parsed !== 'object' || parsed === null) throw new Error();
+    bytes = await readBody(request, MAX_REQUEST_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) throw new SqsError('AWS.SimpleQueueService.BatchRequestTooLong', 'The request is over 256 KB.');
+    throw error;
+  }
+  const text = utf8Text(bytes);
+  if (text === undefined) throw new SqsError('SerializationException', 'The request body is not valid UTF-8');
+  try {
+    const parsed: unknown = JSON.parse(text || '{}');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error();
     return parsed as Record<string, unknown>;
   } catch {
     throw new SqsError('SerializationException', 'The request body is not valid JSON');
@@ -114,7 +118,19 @@ export function createLocalWebhookQueue(): LocalWebhookQueue {
   function enqueue(body: unknown): { MessageId: string; MD5OfMessageBody: string } {
     if (typeof body !== 'string' || !body) throw new SqsError('AWS.SimpleQueueService.InvalidParameterValue', 'MessageBody is required.');
     const messageId = randomUUID();
-    const consumed = consume(body, messageId).finally(() => pending.delete(consumed));
+    const consumed = consume(body, messageId)
+      // Consumption runs after the call was answered: nothing may escape it and stop the host.
+      .catch((error) =>
+        console.error(
+          JSON.stringify({
+            level: 'error',
+            message: 'Local queue delivery failure',
+            messageId,
+            error: String((error as Error)?.stack ?? error),
+          }),
+        ),
+      )
+      .finally(() => pending.delete(consumed));
     pending.add(consumed);
     return { MessageId: messageId, MD5OfMessageBody: md5(body) };
   }
@@ -129,8 +145,21 @@ export function createLocalWebhookQueue(): LocalWebhookQueue {
       if (!Array.isArray(entries) || entries.length < 1 || entries.length > MAX_BATCH) {
         throw new SqsError('AWS.SimpleQueueService.TooManyEntriesInBatchRequest', `A batch takes 1 to ${MAX_BATCH} entries.`);
       }
+      // An entry that is not an object with a string Id cannot be read: the whole call is refused before anything is queued.
+      if (
+        !entries.every(
+          (entry) =>
+            typeof entry === 'object' &&
+            entry !== null &&
+            typeof entry.Id === 'string' &&
+            typeof entry.MessageBody === 'string' &&
+            entry.MessageBody,
+        )
+      ) {
+        throw new SqsError('AWS.SimpleQueueService.InvalidParameterValue', 'Every entry takes an Id and a MessageBody, both strings.');
+      }
       return {
-        Successful: entries.map((entry: { Id: string; MessageBody: unknown }) => ({ Id: entry.Id, ...enqueue(entry.MessageBody) })),
+        Successful: entries.map((entry: { Id: string; MessageBody: string }) => ({ Id: entry.Id, ...enqueue(entry.MessageBody) })),
         Failed: [],
       };
     }
@@ -142,6 +171,8 @@ export function createLocalWebhookQueue(): LocalWebhookQueue {
     accepts: (request) => request.method === 'POST' && String(request.headers['x-amz-target'] ?? '').startsWith('AmazonSQS.'),
     async serve(request, response) {
       try {
+        const signatureFault = localSignatureFault(request, 'sqs');
+        if (signatureFault) throw new SqsError(signatureFault.type, signatureFault.message);
         const operation = String(request.headers['x-amz-target']).slice('AmazonSQS.'.length);
         reply(response, 200, await operate(operation, await readJson(request)));
       } catch (error) {

@@ -2,11 +2,18 @@ import { execFile } from 'node:child_process';
 import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { FUNCTION_NODE_OPTIONS, bundlingOptions } from '../../lib/aws/bundling';
-import { authorizerEntry, entryPath, routes } from '../../shared/api/routes';
+import { build, type Metafile } from 'esbuild';
+import { FUNCTION_NODE_OPTIONS, bundlingOptions, esbuildOptions } from '../../lib/aws/bundling';
+import { recordPlatformEventEntry } from '../../shared/api/event-rules';
+import { authorizerEntry, entryPath, PROJECT_ROOT, routes } from '../../shared/api/routes';
 import { fixed, median, printTable, ratio } from './harness';
+
+const POWERTOOLS_MODULES = [
+  '@aws-lambda-powertools/logger',
+  '@aws-lambda-powertools/metrics',
+  '@aws-lambda-powertools/tracer',
+  '@aws-lambda-powertools/tracer/middleware',
+];
 
 const SIZE_BUDGET_KB = 400;
 const LOAD_BUDGET_MS = 100;
@@ -41,34 +48,13 @@ function largestShares(metafile: Metafile, outfile: string): string {
     .join(', ');
 }
 
-/**
- * The esbuild options NodejsFunction derives from lib/bundling.ts. An option
- * this does not translate stops the bench rather than measure a different bundle.
- */
-function esbuildOptions(options: BundlingOptions): BuildOptions {
-  const { minify, sourceMap, sourcesContent, target, externalModules, mainFields, ...others } = options;
-  const unknown = Object.keys(others);
-  if (unknown.length) throw new Error(`lib/bundling.ts sets option(s) the bench does not apply: ${unknown.join(', ')}`);
-  return {
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    minify,
-    sourcemap: sourceMap,
-    sourcesContent,
-    target,
-    external: externalModules,
-    mainFields,
-  };
-}
-
 /** Bundles one function as the stack does. */
-async function bundle(name: string, entry: string, outDir: string): Promise<Bundle> {
+async function bundle(name: string, entry: string | { contents: string }, outDir: string): Promise<Bundle> {
   const outfile = path.join(outDir, name, 'index.js');
   const result = await build({
-    entryPoints: [entryPath(entry)],
+    ...(typeof entry === 'string' ? { entryPoints: [entryPath(entry)] } : { stdin: { ...entry, resolveDir: PROJECT_ROOT, loader: 'js' } }),
     outfile,
-    ...esbuildOptions(bundlingOptions),
+    ...esbuildOptions(),
     metafile: true,
     logLevel: 'warning',
   });
@@ -104,7 +90,13 @@ function timeFreshNode(file: string | undefined): Promise<{ requireMs: number; p
 
 /** Bundle size and cold module load time of every route and the authorizer. */
 export async function benchBundles(outDir: string): Promise<void> {
-  const targets = [...routes.map((route) => ({ name: route.id, entry: route.entry })), { name: 'authorizer', entry: authorizerEntry }];
+  const targets = [
+    ...routes.map((route) => ({ name: route.id, entry: route.entry })),
+    { name: 'authorizer', entry: authorizerEntry },
+    { name: 'record-platform-event', entry: recordPlatformEventEntry },
+    // Not a function: what the observability libraries (Powertools logger, metrics, tracer with X-Ray) cost to load by themselves.
+    { name: '(Powertools alone)', entry: { contents: POWERTOOLS_MODULES.map((name) => `require('${name}');`).join('') } },
+  ];
   const bundles: Bundle[] = [];
   for (const target of targets) bundles.push(await bundle(target.name, target.entry, outDir));
 
@@ -122,7 +114,7 @@ export async function benchBundles(outDir: string): Promise<void> {
   const empty = runs.get('')!;
   const emptyProcessMs = median(empty.processMs);
 
-  const { minify, sourceMap, target, mainFields, externalModules }: BundlingOptions = bundlingOptions;
+  const { minify, sourceMap, target, mainFields, externalModules } = bundlingOptions;
   console.log(
     `\nBundles: esbuild with lib/bundling.ts (minify ${minify}, source map ${sourceMap}, target ${target}, platform node, cjs, ` +
       `main fields ${mainFields?.join(',') ?? 'default'}, ${externalModules?.length ?? 0} externals); KB = the .js file, map not counted`,

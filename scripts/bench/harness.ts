@@ -97,7 +97,11 @@ export async function compare<K extends string>(
   return Object.fromEntries(names.map((name) => [name, summarise(runs[name])])) as Record<K, Stats>;
 }
 
-export const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 50);
+export const median = (values: number[]): number =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 export type Align = 'left' | 'right';
 

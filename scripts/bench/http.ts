@@ -16,7 +16,8 @@ export function keepAliveClient(baseUrl: string, apiKey: string, sockets: number
   const send = (method: string, path: string, expected: number, payload?: string, extraHeaders: OutgoingHttpHeaders = {}) =>
     new Promise<string>((resolve, reject) => {
       const headers: OutgoingHttpHeaders = { ...authorization, ...extraHeaders };
-      if (payload !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
+      if (payload !== undefined)
+        Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
       const outgoing = request({ agent, hostname, port, method, path, headers }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

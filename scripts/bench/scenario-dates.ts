@@ -8,9 +8,10 @@ const RANGE_DAYS = 31;
 export const listDatesScenario: Scenario = {
   name: 'GET dates (31 days)',
   service: ({ get, activityId, firstDate }) =>
-    get(
-      `/api/v2/ota/marketplace/availability/${activityId}/dates?StartDate=${firstDate}&EndDate=${addDays(firstDate, RANGE_DAYS - 1)}`,
-    ),
+    get(`/api/v2/ota/marketplace/availability/${activityId}/dates?StartDate=${firstDate}&EndDate=${addDays(firstDate, RANGE_DAYS - 1)}`),
   bare: ({ operatorId, activityId, firstDate }) =>
-    Promise.all([getProduct(operatorId, activityId), queryTimeslots(operatorId, activityId, firstDate, addDays(firstDate, RANGE_DAYS - 1))]),
+    Promise.all([
+      getProduct(operatorId, activityId),
+      queryTimeslots(operatorId, activityId, firstDate, addDays(firstDate, RANGE_DAYS - 1)),
+    ]),
 };

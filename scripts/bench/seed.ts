@@ -1,4 +1,4 @@
-import { createApiKey } from '../../shared/accounts/api-keys';
+import { createApiKey, MAX_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import type { CatalogueProduct } from '../../shared/catalog/catalog-file';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator } from '../../shared/accounts/operators';
@@ -115,7 +115,7 @@ export async function seedBenchOperator(): Promise<SeededOperator> {
   await createOperator(BENCH_OPERATOR);
   const catalogue: CatalogFile = { Products: Array.from({ length: PRODUCT_COUNT }, (_, index) => product(index, firstDate)) };
   const summary = await importCatalog(BENCH_OPERATOR.OperatorID, catalogue);
-  const { secret, record } = await createApiKey(BENCH_OPERATOR.OperatorID, ['ota', 'usage:read', 'usage:write'], 'bench');
+  const { secret, record } = await createApiKey(BENCH_OPERATOR.OperatorID, ['ota', 'usage:read', 'usage:write'], 'bench', MAX_KEY_LIMITS);
   const usageEntries = await seedUsage(BENCH_OPERATOR.OperatorID);
   return {
     operatorId: BENCH_OPERATOR.OperatorID,

@@ -19,4 +19,22 @@ export interface ApiKeyRecord {
   Status: 'ACTIVE' | 'REVOKED';
   CreatedAt: string;
   RevokedAt?: string;
+  /** Requests per second the key's token bucket refills with; the default's when absent (keys made before limits). */
+  RateLimit?: number;
+  /** The bucket's size: how many requests the key may send at once. */
+  BurstLimit?: number;
+  /**
+   * The value of the key's API Gateway API key, which the authorizer hands to
+   * API Gateway so that the key's usage plan throttles it. Not a credential:
+   * with the API's key source AUTHORIZER, a client cannot present it.
+   */
+  UsageIdentifierKey?: string;
+  /** The ID of that API Gateway API key, once the admin CLI has made it (--aws). */
+  ApiGatewayKeyId?: string;
+}
+
+/** A key's token bucket: `rateLimit` requests per second on average, `burstLimit` at once. */
+export interface KeyLimits {
+  rateLimit: number;
+  burstLimit: number;
 }

@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws
 import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { transactionCancellation } from '../db/transaction-errors';
-import type { ApiKeyRecord, Operator } from './model';
+import type { ApiKeyRecord, KeyLimits, Operator } from './model';
 
 /** One function per accounts access pattern; see the README's access-pattern table. */
 
@@ -70,7 +70,8 @@ export async function queryOperatorApiKeys(operatorId: string): Promise<ApiKeyRe
       TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
-      ProjectionExpression: 'KeyID, OperatorID, Scopes, #name, #status, CreatedAt, RevokedAt',
+      ProjectionExpression:
+        'KeyID, OperatorID, Scopes, #name, #status, CreatedAt, RevokedAt, RateLimit, BurstLimit, UsageIdentifierKey, ApiGatewayKeyId',
       ExpressionAttributeNames: { '#name': 'Name', '#status': 'Status' },
     }),
   );
@@ -101,3 +102,47 @@ export async function writeRevocation(operatorId: string, keyId: string, secretH
     throw error;
   }
 }
+
+/** One update of both views of a key at once; false when either view is gone. */
+async function updateBothViews(
+  operatorId: string,
+  keyId: string,
+  secretHash: string,
+  update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+): Promise<boolean> {
+  const conditioned = { ...update, ConditionExpression: 'attribute_exists(PK)' };
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { TableName: tableName(), Key: keys.operatorApiKey(operatorId, keyId), ...conditioned } },
+          { Update: { TableName: tableName(), Key: keys.apiKeyByHash(secretHash), ...conditioned } },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    const cancellation = transactionCancellation(error);
+    if (cancellation && (cancellation.conditionFailed(0) || cancellation.conditionFailed(1))) return false;
+    throw error;
+  }
+}
+
+/** Sets a key's limits; a key made before limits also gets the usage identifier given. */
+export const writeKeyLimits = (
+  operatorId: string,
+  keyId: string,
+  secretHash: string,
+  limits: KeyLimits,
+  usageIdentifierKey: string,
+): Promise<boolean> =>
+  updateBothViews(operatorId, keyId, secretHash, {
+    UpdateExpression: 'SET RateLimit = :rate, BurstLimit = :burst, UsageIdentifierKey = if_not_exists(UsageIdentifierKey, :usage)',
+    ExpressionAttributeValues: { ':rate': limits.rateLimit, ':burst': limits.burstLimit, ':usage': usageIdentifierKey },
+  });
+
+export const writeApiGatewayKeyId = (operatorId: string, keyId: string, secretHash: string, apiGatewayKeyId: string): Promise<boolean> =>
+  updateBothViews(operatorId, keyId, secretHash, {
+    UpdateExpression: 'SET ApiGatewayKeyId = :id',
+    ExpressionAttributeValues: { ':id': apiGatewayKeyId },
+  });

@@ -6,8 +6,25 @@ export const AUTHORIZER_CACHE_TTL_SECONDS = 60;
 /** The largest request body accepted: Lambda's synchronous payload limit. */
 export const MAX_REQUEST_BODY_BYTES = 6 * 1024 * 1024;
 
-/** Stage-wide throttling (requests per second, burst) before API Gateway answers 429. */
-export const THROTTLING = { rateLimit: 100, burstLimit: 200 };
+/**
+ * Stage-wide throttling (requests per second, burst) before API Gateway
+ * answers 429: the ceiling over all keys together, above any one key's plan.
+ */
+export const THROTTLING = { rateLimit: 500, burstLimit: 1000 };
+
+/**
+ * A key's own token bucket unless its operator gives it other limits
+ * (`create-key --rate --burst`, `set-key-limits`): 50 requests per second,
+ * 100 at once. One partner at its limit leaves the stage room for nine more.
+ */
+export const DEFAULT_KEY_LIMITS = { rateLimit: 50, burstLimit: 100 };
+
+/** The stage every API deployment serves. */
+export const API_STAGE = 'v1';
+
+/** The usage plan of the keys with these limits; the stack makes the default one, the admin CLI the others. */
+export const usagePlanName = (apiId: string, stage: string, limits: { rateLimit: number; burstLimit: number }): string =>
+  `${apiId}-${stage}-rate-${limits.rateLimit}-burst-${limits.burstLimit}`;
 
 export const FUNCTION_TIMEOUT_SECONDS = 10;
 
@@ -42,7 +59,13 @@ export const gatewayProblems: Record<GatewayResponseType, GatewayProblem> = {
   },
   ACCESS_DENIED: { status: 403, kind: 'forbidden', detail: 'The API key does not carry the scope this route requires' },
   MISSING_AUTHENTICATION_TOKEN: { status: 404, kind: 'not-found', detail: 'No route matches this method and path' },
-  THROTTLED: { status: 429, kind: 'rate-limited', detail: 'Too many requests; retry after a short pause' },
+  // API Gateway cannot compute a wait, so its 429 says one second: a token bucket of rate 1 or more refills within it.
+  THROTTLED: {
+    status: 429,
+    kind: 'rate-limited',
+    detail: 'Too many requests for this API key; retry after the time in Retry-After',
+    headers: { 'Retry-After': '1' },
+  },
   REQUEST_TOO_LARGE: { status: 413, kind: 'payload-too-large', detail: 'The request body is too large' },
   INTEGRATION_TIMEOUT: { status: 504, kind: 'timeout', detail: 'The request took too long; it is safe to retry' },
   DEFAULT_4XX: { status: 400, kind: 'bad-request', detail: 'The request could not be accepted' },

@@ -17,6 +17,7 @@ const titles: Record<number, string> = {
   409: 'Conflict',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  417: 'Expectation Failed',
   422: 'Unprocessable Content',
   431: 'Request Header Fields Too Large',
   429: 'Too Many Requests',

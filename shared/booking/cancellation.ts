@@ -1,3 +1,4 @@
+import { countBusinessEvent } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
 import { deliveryFor, dispatch } from '../webhooks/events';
 import { toBooking, type Booking, type BookingItem, type CancelledBy } from './model';
@@ -47,6 +48,7 @@ export async function cancelBooking(item: BookingItem, options: CancelOptions): 
       releaseTransaction(current, { to: 'CANCELLED', at, by: options.by, reason: options.reason }, delivery),
     );
     if (outcome === 'done') {
+      countBusinessEvent('Bookings', 'cancelled', current.OperatorID);
       await dispatch([delivery]);
       return toBooking(cancelled);
     }

@@ -1,6 +1,7 @@
 import { getProduct } from '../catalog/repository';
 import { config } from '../core/config';
 import { ValidationError } from '../core/errors';
+import { countBusinessEvent } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
 import type { Caller } from '../core/caller';
 import { deliveryFor, dispatch, newDelivery, partnerListens } from '../webhooks/events';
@@ -57,6 +58,7 @@ export async function confirmHold(
     const delivery = listens ? newDelivery(caller, 'booking.confirmed', toBooking(confirmed), now) : undefined;
     const outcome = await writeTransition(confirmationTransaction(item, confirmation, now, delivery));
     if (outcome === 'done') {
+      countBusinessEvent('Bookings', 'confirmed', caller.operatorId);
       await dispatch([delivery]);
       return toBooking(confirmed);
     }
@@ -78,7 +80,9 @@ async function expire(hold: BookingItem, now: Date): Promise<{ expired: boolean;
       : undefined;
   // A hold confirmed or cancelled meanwhile is refused by the status condition; a contended one is due again next sweep.
   const outcome = await writeTransition(releaseTransaction(hold, { to: 'EXPIRED', at: now.toISOString() }, delivery));
-  return outcome === 'done' ? { expired: true, delivery } : { expired: false };
+  if (outcome !== 'done') return { expired: false };
+  countBusinessEvent('Bookings', 'expired', hold.OperatorID);
+  return { expired: true, delivery };
 }
 
 /** The one-minute sweep: expires every hold due at `now` and gives its places back. Returns how many it expired. */

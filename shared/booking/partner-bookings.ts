@@ -8,7 +8,7 @@ import type { Caller } from '../core/caller';
 import { cancelBooking } from './cancellation';
 import { TimeslotStartedError } from './errors';
 import { toBooking, type Booking, type BookingItem, type BookingRequest } from './model';
-import { checkNotStarted, checkParticipants, place, replay, type BookingResult, type IdempotencyContext } from './placement';
+import { checkNotStarted, checkParticipants, countedReplay, place, replay, type BookingResult, type IdempotencyContext } from './placement';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
 
@@ -39,7 +39,7 @@ export async function createPartnerBooking(
     idempotency = { keyId: caller.keyId, keyHash: hashIdempotencyKey(idempotencyKey), requestHash: requestHash(request) };
     // A retry is answered from the record even when the timeslot has since filled up or started.
     const earlier = await replay(caller.operatorId, idempotency, now);
-    if (earlier) return earlier;
+    if (earlier) return countedReplay(earlier, caller.operatorId);
   }
   const product = await requireActivity(caller, request.ActivityID);
   checkParticipants(product, request.Participants);

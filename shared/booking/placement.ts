@@ -1,6 +1,7 @@
 import type { ProductItem } from '../catalog/model';
 import { wallClock, zonedIso } from '../core/calendar';
 import { CapacityError, ValidationError } from '../core/errors';
+import { countBusinessEvent } from '../core/metrics';
 import { expiresAt, idempotencyKeyReused, isLive } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
 import { timeslotStarted } from '../catalog/timeslot-start';
@@ -123,6 +124,12 @@ export async function replay(operatorId: string, idempotency: IdempotencyContext
 }
 
 /** Writes the booking, its places and its idempotency record in one transaction. */
+/** An Idempotency-Key answered again, counted as such. */
+export function countedReplay(result: BookingResult, operatorId: string): BookingResult {
+  countBusinessEvent('Bookings', 'replayed', operatorId);
+  return result;
+}
+
 export async function place(placement: Placement): Promise<BookingResult> {
   const { request, idempotency, operatorId, now } = placement;
   const waiverStatus = checkAnswers(placement.product.Questions, request.Answers);
@@ -136,13 +143,17 @@ export async function place(placement: Placement): Promise<BookingResult> {
     });
     switch (result.outcome) {
       case 'written':
+        countBusinessEvent('Bookings', booking.Status === 'ON_HOLD' ? 'held' : 'created', operatorId);
         return { booking: toBooking(booking), replayed: false };
-      case 'idempotency-key-taken':
+      case 'idempotency-key-taken': {
         // A simultaneous request with the same key won the race: answer as it did.
-        return (idempotency && (await replay(operatorId, idempotency, now))) || RETRY;
+        const earlier = idempotency && (await replay(operatorId, idempotency, now));
+        return earlier ? countedReplay(earlier, operatorId) : RETRY;
+      }
       case 'timeslot-missing':
         throw noSuchTimeslot(request);
       case 'timeslot-full':
+        countBusinessEvent('Bookings', 'refused-capacity', operatorId);
         throw insufficientCapacity(request, result.vacancies);
       case 'reference-taken':
         reference = newBookingReference();

@@ -28,6 +28,19 @@ export interface Config {
    * only `configure` can set it, never the environment.
    */
   webhookTargets: WebhookTargets;
+  /** Least severe log level written; LOG_LEVEL, INFO unless set. */
+  logLevel: LogLevel;
+}
+
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+function logLevelFromEnvironment(): LogLevel {
+  const value = (process.env.LOG_LEVEL || 'INFO').toUpperCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${process.env.LOG_LEVEL}'`);
+  }
+  return value as LogLevel;
 }
 
 export const WEBHOOK_TARGETS = ['public-https', 'loopback-http'] as const;
@@ -47,6 +60,7 @@ function fromEnvironment(): Config {
     region: process.env.AWS_REGION || 'eu-west-1',
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
     problemBaseUrl: process.env.PROBLEM_BASE_URL || DEFAULT_PROBLEM_BASE_URL,
+    logLevel: logLevelFromEnvironment(),
     clock: systemClock,
     webhookQueueUrl: process.env.WEBHOOK_QUEUE_URL || undefined,
     // Never from the environment: loopback targets exist only where `configure` says so (the local host).
@@ -64,6 +78,7 @@ export function configure(values: Partial<Config> & Pick<Config, 'tableName'>): 
   current = {
     region: process.env.AWS_REGION || 'eu-west-1',
     problemBaseUrl: process.env.PROBLEM_BASE_URL || DEFAULT_PROBLEM_BASE_URL,
+    logLevel: logLevelFromEnvironment(),
     clock: systemClock,
     webhookTargets: 'public-https',
     ...values,

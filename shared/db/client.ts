@@ -8,9 +8,17 @@ import { config } from '../core/config';
  */
 let clients: { attributes: DynamoDBClient; documents: DynamoDBDocumentClient } | undefined;
 
+type Instrumentation = (client: DynamoDBClient) => DynamoDBClient;
+let instrument: Instrumentation = (client) => client;
+
+/** Wraps the client when it is created (tracing); set by the functions' observability before any request. */
+export function instrumentDynamoDbClient(next: Instrumentation): void {
+  instrument = next;
+}
+
 function create() {
   const { region, dynamoEndpoint, dynamoCredentials } = config();
-  const attributes = new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: dynamoCredentials });
+  const attributes = instrument(new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: dynamoCredentials }));
   return { attributes, documents: DynamoDBDocumentClient.from(attributes, { marshallOptions: { removeUndefinedValues: true } }) };
 }
 

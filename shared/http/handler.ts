@@ -7,6 +7,7 @@ import type { Caller } from '../core/caller';
 import { compileValidator, type Validator } from '../core/validation';
 import { fromAuthorizerContext } from './caller';
 import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError, type RequestFields } from './errors';
+import { observedRequests } from './observability';
 import { problem, problemResponse } from './problem';
 
 
@@ -51,17 +52,27 @@ export const created = (data: unknown, { location, replayed }: CreatedOptions = 
 
 const emptyObject = (value: unknown) => value ?? {};
 
-/** Header names arrive in any case; domain code reads them lower-cased. */
+/**
+ * Header names arrive in any case; domain code reads them lower-cased. The
+ * client names the keys, so the map has no prototype: a header called
+ * `constructor` or `__proto__` is a header like any other, never an inherited member.
+ */
 function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers']): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const lowerCased: Record<string, string | undefined> = Object.create(null);
+  for (const [name, value] of Object.entries(headers ?? {})) lowerCased[name.toLowerCase()] = value;
+  return lowerCased;
 }
+
+/** Query parameters as a map without a prototype, for the same reason. */
+const queryParameters = (query: APIGatewayProxyEvent['queryStringParameters']): Record<string, string | undefined> =>
+  Object.assign(Object.create(null), query);
 
 const propertyNames = (schema: SchemaObject | undefined): ReadonlySet<string> => new Set(Object.keys(schema?.properties ?? {}));
 
-/** Maps every failure to RFC 7807; unexpected ones are logged and answered without internals. */
+/** Maps every failure to RFC 7807; unexpected ones are answered without internals. */
 const problemErrors = (fields: RequestFields): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
   onError: async (request) => {
-    const { event, context } = request;
+    const { event } = request;
     const instance = event.path;
     // The media type was checked before the body parser ran, so the parser fails only on the JSON itself.
     const error =
@@ -73,15 +84,7 @@ const problemErrors = (fields: RequestFields): MiddlewareObj<ParsedEvent, APIGat
       request.response = problemResponse(problem(outline.status, outline.kind, outline.detail, instance, outline.extensions));
       return;
     }
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        message: 'Unhandled error',
-        requestId: context?.awsRequestId,
-        path: instance,
-        error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-      }),
-    );
+    // The request line logs the error with its stack (observability.ts).
     request.response = problemResponse(
       problem(500, 'internal', 'The server could not complete the request; it is safe to retry', instance),
     );
@@ -101,7 +104,8 @@ const jsonContentType = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> =>
     if (!JSON_MEDIA_TYPE.test(contentType.split(';')[0].trim())) {
       throw new UnsupportedMediaTypeError();
     }
-    request.event.headers = { ...headers, 'content-type': contentType };
+    headers['content-type'] = contentType;
+    request.event.headers = headers;
   },
 });
 
@@ -119,11 +123,12 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
   const validateBody: Validator<B> = schemas.body ? compileValidator<B>(schemas.body, 'The request body') : (value) => value as B;
   const fields: RequestFields = { path: propertyNames(schemas.path), query: propertyNames(schemas.query) };
 
-  const handler = middy<ParsedEvent, APIGatewayProxyResult>().handler(async (event) =>
+  // Observability first: it sees the request before anything can fail, and the final answer after the problem middleware.
+  const handler = middy<ParsedEvent, APIGatewayProxyResult>().use(observedRequests()).handler(async (event) =>
     fn({
       caller: fromAuthorizerContext(event.requestContext?.authorizer),
       path: validatePath(emptyObject(event.pathParameters)),
-      query: validateQuery(emptyObject(event.queryStringParameters)),
+      query: validateQuery(queryParameters(event.queryStringParameters)),
       body: validateBody(event.body),
       headers: lowerCaseHeaders(event.headers),
       event: event as unknown as APIGatewayProxyEvent,

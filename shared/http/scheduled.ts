@@ -1,3 +1,5 @@
+import { log } from './observability';
+
 /**
  * The handler of a scheduled function: runs the work and logs what it did
  * as one structured line; a failure is logged and rethrown, so that the
@@ -7,10 +9,10 @@ export function scheduledHandler<T extends Record<string, number>>(name: string,
   return async (): Promise<T> => {
     try {
       const result = await work();
-      console.log(JSON.stringify({ level: 'info', message: `${name} done`, ...result }));
+      log().info(`${name} done`, result);
       return result;
     } catch (error) {
-      console.error(JSON.stringify({ level: 'error', message: `${name} failed`, error: String(error) }));
+      log().error(`${name} failed`, { error });
       throw error;
     }
   };

@@ -15,8 +15,8 @@ export const USAGE_RULE = `must be a number greater than 0 and at most ${MAX_USA
 /** ExtraInfo is free text (often JSON) of at most this many characters. */
 export const MAX_EXTRA_INFO_LENGTH = 4096;
 
-/** OccurredAt lies from the Unix epoch through 9999-12-31T23:59:59Z. */
-export const MAX_OCCURRED_AT = 253_402_300_799;
+/** OccurredAt lies from the Unix epoch through 9998-12-31T23:59:59Z, the last second a summary's `to` (SUPPORTED_DAYS) reaches. */
+export const MAX_OCCURRED_AT = 253_370_764_799;
 
 /** The longest from..to span a summary accepts, both days included: a leap year, for annual billing. */
 export const MAX_SUMMARY_DAYS = 366;

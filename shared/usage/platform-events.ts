@@ -6,6 +6,9 @@ import { MAX_OCCURRED_AT } from './model';
 
 /** An event that can never be recorded; thrown so the delivery fails and ends in the dead-letter queue. */
 export class UnrecordablePlatformEvent extends Error {
+  /** No retry can record it: it is bound for the dead-letter queue. */
+  readonly retryable = false;
+
   constructor(reason: string) {
     super(reason);
     this.name = 'UnrecordablePlatformEvent';
@@ -27,7 +30,7 @@ export async function recordPlatformEvent(event: EventBridgeEvent<string, unknow
   if (typeof event.id !== 'string' || !event.id) throw new UnrecordablePlatformEvent('The event has no id');
   const occurredAtMs = typeof event.time === 'string' ? Date.parse(event.time) : Number.NaN;
   if (!Number.isFinite(occurredAtMs) || occurredAtMs < 0 || occurredAtMs / 1000 > MAX_OCCURRED_AT) {
-    throw new UnrecordablePlatformEvent('The event time is not an ISO 8601 instant from 1970 to 9999');
+    throw new UnrecordablePlatformEvent('The event time is not an ISO 8601 instant from 1970 through 9998');
   }
   const detail = event.detail as Record<string, unknown> | null;
   if (typeof detail !== 'object' || detail === null || Array.isArray(detail)) {

@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '../core/clock';
 import { ValidationError } from '../core/errors';
+import { countBusinessEvent } from '../core/metrics';
 import { isLive } from '../core/idempotency';
 import type { BatchEntryInput, BatchEntryResult, UsageInput } from './model';
 import { getIdempotencyRecords } from './repository';
@@ -67,6 +68,9 @@ export async function recordUsageBatch(
     entry.result = { entry: record.Entry, replayed: true };
   }
 
+  // Answered from earlier batches or repeated inside this one; what is written below counts itself.
+  const answeredAgain = pending.filter((entry, i) => sameAs[i] !== i || entry.result).length;
+  if (answeredAgain) countBusinessEvent('UsageEntries', 'replayed', operatorId, answeredAgain);
   await writeEntries(
     operatorId,
     pending.filter((entry, i) => sameAs[i] === i && !entry.result),

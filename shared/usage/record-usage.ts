@@ -1,4 +1,5 @@
 import { systemClock, unixSeconds, type Clock } from '../core/clock';
+import { countBusinessEvent } from '../core/metrics';
 import { ValidationError } from '../core/errors';
 import { checkIdempotencyKey, hashIdempotencyKey, idempotencyKeyReused, isLive, requestHash } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
@@ -130,6 +131,9 @@ export async function writeEntries(operatorId: string, entries: PendingEntry[], 
   const outcomes = await Promise.allSettled(transactionGroups(entries).map((group) => writeGroup(operatorId, group, clock)));
   const failure = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failure) throw failure.reason;
+  const replayed = entries.filter((pending) => pending.result?.replayed).length;
+  if (entries.length > replayed) countBusinessEvent('UsageEntries', 'recorded', operatorId, entries.length - replayed);
+  if (replayed) countBusinessEvent('UsageEntries', 'replayed', operatorId, replayed);
 }
 
 /**

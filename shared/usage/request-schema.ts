@@ -27,7 +27,7 @@ const entryProperties = {
     type: 'integer',
     minimum: 0,
     maximum: MAX_OCCURRED_AT,
-    errorMessage: `must be an integer Unix timestamp in seconds from 0 to ${MAX_OCCURRED_AT} (9999-12-31T23:59:59Z)`,
+    errorMessage: `must be an integer Unix timestamp in seconds from 0 to ${MAX_OCCURRED_AT} (9998-12-31T23:59:59Z)`,
   },
 };
 

@@ -1,5 +1,6 @@
 import { systemClock, unixSeconds, type Clock } from '../core/clock';
 import { NotFoundError } from '../core/errors';
+import { countBusinessEvent } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
 import { shardOf } from './ids';
@@ -28,6 +29,7 @@ export async function voidUsageEntry(operatorId: string, idText: string, clock: 
     const voidedAt = unixSeconds(clock());
     try {
       await writeTransaction(voidEntryTransaction(operatorId, shard, entry, voidedAt));
+      countBusinessEvent('UsageEntries', 'voided', operatorId);
       return { ...entry, VoidedAt: voidedAt };
     } catch (error) {
       const cancellation = transactionCancellation(error);

@@ -1,11 +1,11 @@
 import { routeSchemas } from '../../functions/load-handler';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { AUTHORIZER_CACHE_TTL_SECONDS, FUNCTION_TIMEOUT_SECONDS, THROTTLING, gatewayProblems } from '../../shared/api/gateway';
+import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, FUNCTION_TIMEOUT_SECONDS, THROTTLING, gatewayProblems } from '../../shared/api/gateway';
 import { renderVelocityLiteral } from '../../lib/aws/openapi-document-method';
 import { problemTemplate } from '../../lib/aws/problem-gateway-responses';
 import type { ServiceFunction } from '../../lib/aws/service-function';
-import { API_STAGE, OtaUsageStack } from '../../lib/aws/stack';
+import { OtaUsageStack } from '../../lib/aws/stack';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { routes } from '../../shared/api/routes';
 import { scheduledFunctions } from '../../shared/api/background';

@@ -74,6 +74,30 @@ describe('admin CLI', () => {
     expect((await admin('list-keys', '--operator', operatorId)).out).toMatch(new RegExp(`${keyId}\\s+REVOKED`));
   });
 
+  it('issues keys with the default limits or given ones, changes them, and refuses impossible limits', async () => {
+    const standard = await admin('create-key', '--operator', operatorId, '--scopes', 'ota');
+    expect(standard.out).toMatch(/limited to 50 requests\/s, burst 100/);
+    const limited = await admin('create-key', '--operator', operatorId, '--scopes', 'ota', '--rate', '5', '--burst', '10');
+    expect(limited.out).toMatch(/limited to 5 requests\/s, burst 10/);
+    const keyId = /key_[A-Za-z0-9]+/.exec(limited.out)?.[0] as string;
+    expect((await admin('list-keys', '--operator', operatorId)).out).toMatch(new RegExp(`${keyId}\\s+ACTIVE\\s+ota\\s+5/s burst 10`));
+
+    expect((await admin('set-key-limits', '--operator', operatorId, '--key', keyId, '--rate', '20.5', '--burst', '40')).code).toBe(0);
+    expect((await admin('list-keys', '--operator', operatorId)).out).toMatch(new RegExp(`${keyId}\\s+ACTIVE\\s+ota\\s+20.5/s burst 40`));
+
+    expect(await admin('set-key-limits', '--operator', operatorId, '--key', keyId, '--rate', '0', '--burst', '40')).toEqual({
+      code: 1,
+      out: expect.stringMatching(/'rate' must be a number of requests per second above 0/),
+    });
+    expect((await admin('create-key', '--operator', operatorId, '--scopes', 'ota', '--rate', '5')).out).toMatch(/Missing --burst/);
+    expect((await admin('set-key-limits', '--operator', operatorId, '--key', 'key_nothere', '--rate', '1', '--burst', '1')).out).toMatch(/has no key/);
+  });
+
+  it('asks for the API with --aws before it touches anything', async () => {
+    const result = await admin('create-key', '--aws', '--table', 'any', '--operator', operatorId, '--scopes', 'ota');
+    expect(result).toEqual({ code: 1, out: expect.stringMatching(/With --aws, give --api-id ID/) });
+  });
+
   it('rejects a bad catalogue naming the entry, and writes nothing', async () => {
     const bad = testCatalogue({ start });
     bad.Products[0].Schedules![0].Capacity = 0;

@@ -1,10 +1,13 @@
-import type { LocalHost } from '../../lib/local/api-gateway';
+import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
+import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../shared/api/gateway';
+import { manualClock } from '../../shared/core/clock';
 import { revokeApiKey, listApiKeys } from '../../shared/accounts/api-keys';
 import { testCatalogue, tomorrow } from '../support/catalogue';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
+import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
 
 const PRODUCTS = '/api/v2/ota/marketplace/products';
 
+const clock = manualClock();
 let host: LocalHost;
 let request: HttpClient;
 let operatorA: TestOperator;
@@ -12,7 +15,7 @@ let operatorB: TestOperator;
 
 beforeAll(async () => {
   [operatorA, operatorB] = await Promise.all([createTestOperator(testCatalogue()), createTestOperator()]);
-  host = await startTestHost(1);
+  host = await startLocalHost({ clock });
   request = httpClient(host);
 });
 
@@ -51,8 +54,8 @@ describe('authentication', () => {
     expect((await request('GET', PRODUCTS, { key })).status).toBe(200);
     const [record] = (await listApiKeys(operatorA.operatorId)).filter((k) => k.Status === 'ACTIVE' && k.Scopes.join() === 'ota');
     await revokeApiKey(operatorA.operatorId, record.KeyID);
-    // The test host caches authorizations for 1 s, as API Gateway does for AUTHORIZER_CACHE_TTL_SECONDS.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // The host caches authorizations for AUTHORIZER_CACHE_TTL_SECONDS, as API Gateway does; its clock moves past that.
+    clock.advance(AUTHORIZER_CACHE_TTL_SECONDS * 1000);
     expectUnauthorized(await request('GET', PRODUCTS, { key }));
     // Revoking again is harmless.
     await expect(revokeApiKey(operatorA.operatorId, record.KeyID)).resolves.toBeUndefined();

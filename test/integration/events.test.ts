@@ -1,23 +1,29 @@
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { EventBridgeEvent } from 'aws-lambda';
-import { handler as recordPlatformEvent } from '../../functions/events/record-platform-event';
+import type { Context, EventBridgeEvent } from 'aws-lambda';
+import { handler } from '../../functions/events/record-platform-event';
 import { eventRules } from '../../shared/api/event-rules';
 import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
+import { sigV4Authorization } from '../support/raw-http';
 import { documentClient, tableName } from '../../shared/db/client';
 import { usageKeys } from '../../shared/db/keys';
 import { recordPlatformEvent as recordEventEntry } from '../../shared/usage/platform-events';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { AGGREGATE_SHARDS } from '../../shared/usage/model';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
+import { captureOutput, type CapturedOutput } from '../support/logs';
+
+/** The function as EventBridge invokes it (asynchronously, with a Lambda context). */
+const recordPlatformEvent = (event: EventBridgeEvent<string, unknown>) => handler(event, {} as Context);
 
 let host: LocalHost;
 let request: HttpClient;
 let events: EventBridgeClient;
 let errorLog: jest.SpyInstance;
+let logs: CapturedOutput;
 
 beforeAll(async () => {
-  host = await startLocalHost({ authorizerCacheTtlSeconds: 1, eventBus: { retryDelaysMs: [10, 20] } });
+  host = await startLocalHost({ eventBus: { retryDelaysMs: [10, 20] } });
   request = httpClient(host);
   events = new EventBridgeClient({ endpoint: host.url, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 });
@@ -30,7 +36,7 @@ afterAll(async () => {
 beforeEach(() => {
   // Failed deliveries are logged; the tests below read the log instead of printing it.
   errorLog = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  logs = captureOutput();
 });
 
 afterEach(() => jest.restoreAllMocks());
@@ -137,7 +143,7 @@ describe('PutEvents on the local host', () => {
     const detail = (basket: string) => JSON.stringify({ OperatorID: operator.operatorId, BasketID: basket });
     const response = await fetch(`${host.url}/`, {
       method: 'POST',
-      headers: { 'X-Amz-Target': 'AWSEvents.PutEvents', 'Content-Type': 'application/x-amz-json-1.1' },
+      headers: { 'X-Amz-Target': 'AWSEvents.PutEvents', 'Content-Type': 'application/x-amz-json-1.1', Authorization: sigV4Authorization() },
       body: JSON.stringify({
         Entries: [
           { Source: 'platform.orders', DetailType: 'Order Completed', Detail: detail('b_t1'), Time: Date.parse('2026-05-10T08:00:00Z') / 1000 },
@@ -188,9 +194,10 @@ describe('PutEvents on the local host', () => {
       'detail.MultiBookingID missing or not an identifier',
       'detail.OperatorID is missing or not an operator ID',
     ]);
-    const logged = errorLog.mock.calls.map(([line]) => JSON.parse(line as string));
-    expect(logged.filter((line) => line.message === 'Platform event not recorded' && line.retryable === false)).toHaveLength(9);
-    expect(logged.filter((line) => line.message === 'Dead letter: platform event not recorded')).toHaveLength(3);
+    const failures = logs.lines().filter((line) => line.message === 'Platform event not recorded');
+    expect(failures.filter((line) => line.level === 'ERROR' && line.retryable === false && line.error?.stack)).toHaveLength(9);
+    const deadLetters = errorLog.mock.calls.map(([line]) => JSON.parse(line as string));
+    expect(deadLetters.filter((line) => line.message === 'Dead letter: platform event not recorded')).toHaveLength(3);
   });
 });
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createApiKey } from '../../shared/accounts/api-keys';
+import { createApiKey, MAX_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import type { Scope } from '../../shared/accounts/scopes';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator } from '../../shared/accounts/operators';
-import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
+import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../lib/local/api-gateway';
 
 /** A fresh operator ID, so that every test file (and test) has a tenant of its own in the shared table. */
 export const uniqueOperatorId = (stem = 'op') => `${stem}-${randomBytes(5).toString('hex')}`;
@@ -22,7 +22,8 @@ export async function createTestOperator(
   const operatorId = uniqueOperatorId(options.stem);
   await createOperator({ OperatorID: operatorId, Name: `Test ${operatorId}`, TimeZone: options.timeZone ?? 'Europe/Lisbon' });
   if (catalogue) await importCatalog(operatorId, catalogue);
-  const keyWith = async (scopes: Scope[]) => (await createApiKey(operatorId, scopes, 'test')).secret;
+  // At the highest limits, so that only the rate-limit tests (which make keys of their own) meet a 429.
+  const keyWith = async (scopes: Scope[]) => (await createApiKey(operatorId, scopes, 'test', MAX_KEY_LIMITS)).secret;
   return { operatorId, key: await keyWith(['ota', 'usage:read', 'usage:write', 'bookings:read', 'bookings:write']), keyWith };
 }
 
@@ -54,5 +55,5 @@ export function httpClient(host: LocalHost) {
 
 export type HttpClient = ReturnType<typeof httpClient>;
 
-/** Starts the local host with the authorizer cache short enough for revocation tests. */
-export const startTestHost = (authorizerCacheTtlSeconds = 1) => startLocalHost({ authorizerCacheTtlSeconds });
+/** Starts the local host on a free port; tests that move time pass a clock. */
+export const startTestHost = (options: LocalHostOptions = {}) => startLocalHost(options);

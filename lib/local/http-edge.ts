@@ -1,0 +1,134 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { gatewayProblems } from '../../shared/api/gateway';
+import { statusTitle } from '../../shared/api/problem-types';
+import { PROBLEM_CONTENT_TYPE, problem, type Problem } from '../../shared/http/problem';
+
+/**
+ * What the local host does at the edge of HTTP, before a route is chosen, so
+ * that every answer is a problem+json that matches what happened: requests
+ * Node refuses itself (broken HTTP, headers over 16 KB, `Expect` other than
+ * 100-continue), a request without Host, a request target that is not a path,
+ * and any failure of a request's own handling.
+ */
+
+export interface RequestTarget {
+  /** The path as sent (percent-encoded), which is also a problem's `instance`. */
+  path: string;
+  query: URLSearchParams;
+}
+
+/**
+ * The path and query of a request target. Only the origin form (`/path?query`)
+ * names a resource here; anything else (`*`, an absolute URL) is undefined.
+ * The target is split, not resolved as a URL, so `//x:99999/` is a path (of no
+ * route), not a host and port.
+ */
+export function requestTarget(url: string | undefined): RequestTarget | undefined {
+  if (!url?.startsWith('/')) return undefined;
+  const queryAt = url.indexOf('?');
+  const path = queryAt < 0 ? url : url.slice(0, queryAt);
+  return { path, query: new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)) };
+}
+
+/** The request's path for a problem's `instance`: the path of the target when it has one, else `/`. */
+export const instanceOf = (request: IncomingMessage): string => requestTarget(request.url)?.path ?? '/';
+
+export function sendProblem(response: ServerResponse, body: Problem, headers: Record<string, string> = {}): void {
+  if (response.headersSent) {
+    // Too late for a status: cut the connection so the client sees a failure, not a truncated success.
+    response.destroy();
+    return;
+  }
+  response.writeHead(body.status, { ...headers, 'Content-Type': PROBLEM_CONTENT_TYPE });
+  response.end(JSON.stringify(body));
+}
+
+const CLOSED_EARLY = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET']);
+
+/** The last resort of a request's handling: logs the failure and answers 500, and the host keeps serving. */
+export function failSafely(request: IncomingMessage, response: ServerResponse, error: unknown, where: string): void {
+  // The connection closed before the request was read (the client left, or its bytes were answered as broken HTTP): nothing failed here.
+  if (CLOSED_EARLY.has((error as NodeJS.ErrnoException)?.code ?? '')) return void response.destroy();
+  try {
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        message: `${where} failure`,
+        path: instanceOf(request),
+        error: String((error as Error)?.stack ?? error),
+      }),
+    );
+  } catch {
+    // Logging must never be what takes the host down.
+  }
+  const { status, kind, detail } = gatewayProblems.DEFAULT_5XX;
+  sendProblem(response, problem(status, kind, detail, instanceOf(request)));
+}
+
+function rawProblem(socket: Duplex, body: Problem): void {
+  const text = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${body.status} ${statusTitle(body.status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+/**
+ * Installs the edge on a server created with `requireHostHeader: false` (the
+ * Host check is `missingHost` below, so that its answer is a problem too).
+ */
+export function guardServerEdge(server: Server): void {
+  // Requests still being answered, per connection: a parse error after a
+  // complete request (a stray byte behind a valid body) must not be answered
+  // before that request's own answer, or a client is told 400 about a write that happened.
+  const inFlight = new WeakMap<Duplex, Map<IncomingMessage, ServerResponse>>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const pending = inFlight.get(request.socket) ?? new Map<IncomingMessage, ServerResponse>();
+    inFlight.set(request.socket, pending);
+    pending.set(request, response);
+    response.once('close', () => pending.delete(request));
+  });
+
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const body = tooLarge
+      ? problem(431, 'headers-too-large', 'The request line and headers are too large', '/')
+      : problem(400, 'bad-request', 'The request is not valid HTTP', '/');
+    const answer = () => {
+      if (socket.writable) rawProblem(socket, body);
+      else socket.destroy();
+    };
+    const pending = [...(inFlight.get(socket) ?? [])].filter(([, response]) => !response.writableFinished);
+    // A request whose own body is broken (a bad chunk) is the one at fault: its handler is still
+    // waiting for the body, so it has written nothing, and the 400 is its answer (closing the
+    // connection ends that wait).
+    const complete = pending.filter(([request]) => request.complete);
+    if (!complete.length) return answer();
+    let left = complete.length;
+    for (const [, response] of complete) response.once('close', () => --left === 0 && answer());
+  });
+
+  // Node answers an Expect it does not know with a bare 417; this one says why.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const expectation = String(request.headers.expect);
+    sendProblem(
+      response,
+      problem(
+        417,
+        'expectation-failed',
+        `Only 'Expect: 100-continue' is supported, not '${expectation.slice(0, 100)}'`,
+        instanceOf(request),
+      ),
+      {
+        Connection: 'close',
+      },
+    );
+  });
+}
+
+/** HTTP/1.1 requires Host (RFC 9112, 3.2); its absence is answered as Node would, but as a problem. */
+export const missingHost = (request: IncomingMessage): Problem | undefined =>
+  request.httpVersion === '1.1' && request.headers.host === undefined
+    ? problem(400, 'bad-request', 'An HTTP/1.1 request needs a Host header', instanceOf(request))
+    : undefined;

@@ -1,0 +1,159 @@
+import { rawRequest, sigV4Authorization } from '../../test/support/raw-http';
+import { deep, HOSTILE_JSON_VALUES, HOSTILE_STRINGS, PROTOTYPE_NAMES, type FuzzCase, type random } from './hostile-values';
+
+/** The hostile requests of `npm run fuzz` at the edge of HTTP, and the PutEvents calls to the local bus. */
+
+export function edgeCases(): FuzzCase[] {
+  const raw = (label: string, text: string | Buffer): FuzzCase => ({ kind: 'edge', label, bytes: Buffer.from(text) });
+  return [
+    raw('not HTTP', 'HELLO\r\n\r\n'),
+    raw('no Host', 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n'),
+    raw('HTTP/1.0 without Host', 'GET /api/v2/ota/marketplace/products HTTP/1.0\r\n\r\n'),
+    raw('HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'),
+    raw('header overflow', `GET /health HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`),
+    raw('bad header name', 'GET /health HTTP/1.1\r\nHost: a\r\nBad Header: 1\r\nConnection: close\r\n\r\n'),
+    raw('bad Content-Length', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n'),
+    raw('two Content-Lengths', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n{}'),
+    raw('bad chunk', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'),
+    raw('Expect: junk', 'GET /health HTTP/1.1\r\nHost: a\r\nExpect: junk\r\nConnection: close\r\n\r\n'),
+    raw('asterisk', 'OPTIONS * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'),
+    raw('absolute URL', 'GET http://evil.example/health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'),
+    ...[
+      '//[',
+      '//x:99999/',
+      '//%zz/',
+      '/%zz',
+      '/docs/../dashboard',
+      '/dashboard/..%2Fsite.ts',
+      '/dashboard/%zz',
+      '/api/v2/openapi.json?x=%zz',
+      '/docs?constructor=1',
+    ].map((t) => raw(`target ${t}`, `GET ${t} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`)),
+    raw('NUL in path', Buffer.from('GET /he\u0000alth HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', 'latin1')),
+    raw('8-bit path', Buffer.from('GET /h\u00e9alth HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', 'latin1')),
+  ];
+}
+
+export function busCases(rng: ReturnType<typeof random>, count: number, operatorId: string): FuzzCase[] {
+  const entry = (fields: Record<string, unknown>) => ({
+    Source: 'platform.orders',
+    DetailType: 'Order Completed',
+    Detail: JSON.stringify({ OperatorID: operatorId, BasketID: 'b_1' }),
+    ...fields,
+  });
+  const hostileEntries: string[] = [
+    `{"Entries":${deep(10_000)}}`,
+    `{"Entries":[{"Source":"platform.orders","DetailType":"Order Completed","Detail":${JSON.stringify(`{"x":${deep(10_000)}}`)}}]}`,
+    ...['Source', 'DetailType', 'Detail', 'EventBusName', 'Time', 'Resources', 'Extra'].map((field) =>
+      JSON.stringify({ Entries: [entry({ [field]: '@DEEP@' })] }).replace('"@DEEP@"', deep(10_000)),
+    ),
+    '{',
+    '',
+    'null',
+    '[]',
+    '{"Entries":null}',
+    '{"Entries":[]}',
+    JSON.stringify({ Entries: Array.from({ length: 11 }, () => entry({})) }),
+    '{"Entries":[1,"x",null,[]]}',
+    JSON.stringify({ Entries: [entry({ Detail: 'x'.repeat(300_000) })] }),
+    `{"Entries":[{"Source":"${'x'.repeat(1_100_000)}"}]}`,
+  ];
+  const cases: FuzzCase[] = [];
+  const call = (
+    label: string,
+    body: string | Buffer,
+    headers: [string, string][] = [['Authorization', sigV4Authorization()]],
+    target = 'AWSEvents.PutEvents',
+  ) =>
+    cases.push({
+      kind: 'bus',
+      label: `PutEvents ${label}`,
+      bytes: rawRequest(
+        'POST',
+        '/',
+        [
+          ['Host', 'localhost'],
+          ['X-Amz-Target', target],
+          ['Content-Type', 'application/x-amz-json-1.1'],
+          ['Connection', 'close'],
+          ...headers,
+        ],
+        body,
+      ),
+    });
+  hostileEntries.forEach((body, i) => call(`hostile #${i}`, body));
+  call('invalid UTF-8', Buffer.concat([Buffer.from('{"Entries":[{"Source":"'), Buffer.from([0xff]), Buffer.from('"}]}')]));
+  for (const authorization of [
+    '',
+    'Bearer x',
+    sigV4Authorization('AKIAEXAMPLE'),
+    'AWS4-HMAC-SHA256 Credential=local',
+    sigV4Authorization('local', 'zz'),
+  ])
+    call(
+      `Authorization ${authorization.slice(0, 30)}`,
+      JSON.stringify({ Entries: [entry({})] }),
+      authorization ? [['Authorization', authorization]] : [],
+    );
+  call('unknown operation', JSON.stringify({}), [['Authorization', sigV4Authorization()]], 'AWSEvents.DeleteEventBus');
+  for (let i = 0; i < count; i += 1) {
+    const fields: Record<string, unknown> = {};
+    for (let m = 1 + Math.floor(rng.next() * 3); m > 0; m -= 1)
+      fields[rng.pick(['Source', 'DetailType', 'Detail', 'EventBusName', 'Time', 'Resources', ...PROTOTYPE_NAMES])] = rng.pick([
+        ...HOSTILE_JSON_VALUES,
+        ...HOSTILE_STRINGS.slice(0, 12),
+      ]);
+    // OperatorID of an operator that does not exist: an accepted event is dead-lettered, and writes nothing.
+    call(
+      `random #${i}`,
+      JSON.stringify({ Entries: [entry({ Detail: JSON.stringify({ OperatorID: 'no-such-operator', BasketID: 'b' }), ...fields })] }),
+    );
+  }
+  return cases;
+}
+
+/** SendMessage calls to the local delivery queue that it must refuse: unsigned, mis-signed, or not of its shape. */
+export function queueCases(): FuzzCase[] {
+  const queueUrl = 'http://localhost/000000000000/webhook-deliveries';
+  const call = (
+    label: string,
+    operation: string,
+    body: string | Buffer,
+    authorization: string | null = sigV4Authorization('local', 'a'.repeat(64), 'sqs'),
+  ): FuzzCase => ({
+    kind: 'bus',
+    label: `SQS ${label}`,
+    bytes: rawRequest(
+      'POST',
+      '/',
+      [
+        ['Host', 'localhost'],
+        ['X-Amz-Target', `AmazonSQS.${operation}`],
+        ['Content-Type', 'application/x-amz-json-1.0'],
+        ['Connection', 'close'],
+        ...(authorization ? ([['Authorization', authorization]] as [string, string][]) : []),
+      ],
+      body,
+    ),
+  });
+  const batch = (entries: string) => `{"QueueUrl":"${queueUrl}","Entries":${entries}}`;
+  return [
+    call('unsigned', 'SendMessage', `{"QueueUrl":"${queueUrl}","MessageBody":"x"}`, null),
+    call(
+      'another access key',
+      'SendMessage',
+      `{"QueueUrl":"${queueUrl}","MessageBody":"x"}`,
+      sigV4Authorization('AKIAEXAMPLE', 'a'.repeat(64), 'sqs'),
+    ),
+    call('signed for events', 'SendMessage', `{"QueueUrl":"${queueUrl}","MessageBody":"x"}`, sigV4Authorization()),
+    ...['[null]', '[1]', '["x"]', '[[]]', '[{"Id":1,"MessageBody":"x"}]', '[{"Id":"a"}]', deep(10_000), '[]', 'null'].map((entries) =>
+      call(`batch ${entries.slice(0, 12)}`, 'SendMessageBatch', batch(entries)),
+    ),
+    call('deep MessageBody', 'SendMessage', `{"QueueUrl":"${queueUrl}","MessageBody":${deep(10_000)}}`),
+    call('another queue', 'SendMessage', '{"QueueUrl":"http://localhost/000000000000/other","MessageBody":"x"}'),
+    call('not JSON', 'SendMessage', '{'),
+    call('a list', 'SendMessage', '[]'),
+    call('invalid UTF-8', 'SendMessage', Buffer.from([0x7b, 0xff, 0x7d])),
+    call('unknown operation', 'PurgeQueue', `{"QueueUrl":"${queueUrl}"}`),
+  ];
+}

@@ -1,0 +1,360 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, EventBridgeEvent } from 'aws-lambda';
+import { build } from 'esbuild';
+import { FUNCTION_NODE_OPTIONS, esbuildOptions } from '../../lib/aws/bundling';
+import { scheduledFunctions, webhookSender } from '../../shared/api/background';
+import { recordPlatformEventEntry } from '../../shared/api/event-rules';
+import { authorizerEntry, entryPath, routes, type Route } from '../../shared/api/routes';
+import { loadHandler } from '../../functions/load-handler';
+import { createPartnerBooking, getPartnerBooking } from '../../shared/booking/partner-bookings';
+import { testCatalogue, tomorrow } from '../support/catalogue';
+import { createTestOperator, type TestOperator } from '../support/fixtures';
+
+/**
+ * The bundles `cdk deploy` ships, proven: every function is bundled with the
+ * stack's own esbuild options (lib/aws/bundling.ts) and its `handler` invoked
+ * in a fresh Node process configured only by its environment, as on Lambda,
+ * against DynamoDB Local: one accepted and one refused request per route, the
+ * authorizer and the platform-event recorder. Each answer must equal what the
+ * TypeScript sources answer. A dynamic require or a missing external fails here.
+ */
+const execute = promisify(execFile);
+const outDir = mkdtempSync(path.join(tmpdir(), 'bundles-'));
+const date = tomorrow();
+
+interface Invocation {
+  name: string;
+  event: unknown;
+}
+type Outcome = { result: unknown } | { error: string };
+
+/** Runs in the fresh process: loads the bundle, invokes its handler with each event in turn, writes the outcomes. */
+const RUNNER = `
+const [bundle, eventsFile, outFile] = process.argv.slice(1);
+const { readFileSync, writeFileSync } = require('node:fs');
+(async () => {
+  const { handler } = require(bundle);
+  const outcomes = [];
+  for (const { name, event } of JSON.parse(readFileSync(eventsFile, 'utf8'))) {
+    const context = { awsRequestId: name, functionName: name, getRemainingTimeInMillis: () => 10000 };
+    try { outcomes.push({ result: await handler(event, context) }); } catch (error) { outcomes.push({ error: error.message }); }
+  }
+  writeFileSync(outFile, JSON.stringify(outcomes));
+})().catch((error) => { console.error(error); process.exit(1); });`;
+
+async function bundle(name: string, entry: string): Promise<string> {
+  const outfile = path.join(outDir, name, 'index.js');
+  await build({ entryPoints: [entryPath(entry)], outfile, ...esbuildOptions(), logLevel: 'error' });
+  return outfile;
+}
+
+/** What the bundle answers, from a process that has only a function's environment (and DynamoDB Local's address). */
+async function invokeBundle(file: string, invocations: Invocation[]): Promise<Outcome[]> {
+  const eventsFile = `${file}.events.json`;
+  const outFile = `${file}.outcomes.json`;
+  writeFileSync(eventsFile, JSON.stringify(invocations));
+  const environment = {
+    PATH: process.env.PATH ?? '',
+    NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    LOG_LEVEL: 'ERROR',
+    ...Object.fromEntries(
+      ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'].map((name) => [
+        name,
+        process.env[name],
+      ]),
+    ),
+  };
+  await execute(process.execPath, ['-e', RUNNER, file, eventsFile, outFile], { env: environment });
+  return JSON.parse(readFileSync(outFile, 'utf8')) as Outcome[];
+}
+
+/** What the TypeScript sources answer, in this process. */
+async function invokeSources(entry: string, invocations: Invocation[]): Promise<Outcome[]> {
+  const handler = loadHandler<(event: unknown, context: Context) => Promise<unknown>>(entry);
+  const outcomes: Outcome[] = [];
+  for (const { name, event } of invocations) {
+    try {
+      outcomes.push({ result: JSON.parse(JSON.stringify((await handler(event, { awsRequestId: name } as Context)) ?? null)) });
+    } catch (error) {
+      outcomes.push({ error: (error as Error).message });
+    }
+  }
+  return outcomes;
+}
+
+let operator: TestOperator;
+/** Bookings the routes that move one act on: a hold to confirm, a booking the operator cancels. */
+const made = new Map<string, string>();
+beforeAll(async () => {
+  operator = await createTestOperator(testCatalogue({ start: date, days: 2, capacity: 10 }), { stem: 'bundled' });
+  const caller = { operatorId: operator.operatorId, keyId: 'key_bundled', scopes: ['ota'], timeZone: 'Europe/Lisbon' };
+  const hold = await createPartnerBooking(caller, { ...booking(1), Hold: { ExpiresInMinutes: 30 } });
+  made.set('confirm-booking', hold.booking.BookingReference);
+  made.set('cancel-operator-booking', (await createPartnerBooking(caller, booking(1))).booking.BookingReference);
+});
+
+interface RequestParts {
+  /** The calling key; the sources call as another key of the operator where each side needs state of its own. */
+  keyId?: string;
+  path?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The event API Gateway hands a route's function after the authorizer let the operator's key through. */
+function apiEvent(route: Route, parts: RequestParts): APIGatewayProxyEvent {
+  const requestPath = route.path.replace(/\{([^}]+)\}/g, (_, name: string) => parts.path?.[name] ?? '');
+  const headers = { ...(parts.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...parts.headers };
+  return {
+    resource: route.path,
+    path: requestPath,
+    httpMethod: route.method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    queryStringParameters: parts.query ?? null,
+    multiValueQueryStringParameters: parts.query
+      ? Object.fromEntries(Object.entries(parts.query).map(([name, value]) => [name, [value]]))
+      : null,
+    pathParameters: parts.path ?? null,
+    stageVariables: null,
+    body: parts.body === undefined ? null : JSON.stringify(parts.body),
+    isBase64Encoded: false,
+    requestContext: {
+      resourcePath: route.path,
+      httpMethod: route.method,
+      path: `/v1${requestPath}`,
+      stage: 'v1',
+      requestId: `bundle-${route.id}`,
+      authorizer: {
+        operatorId: operator.operatorId,
+        keyId: parts.keyId ?? 'key_bundled',
+        scopes: 'ota usage:read usage:write bookings:read bookings:write',
+        timeZone: 'Europe/Lisbon',
+      },
+    },
+  } as unknown as APIGatewayProxyEvent;
+}
+
+const booking = (participants: number) => ({
+  ActivityID: 's_walk1',
+  Date: date,
+  Time: '09:00',
+  Participants: participants,
+  Customer: { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com', Phone: '+351912345678' },
+});
+
+/**
+ * One accepted and one refused request per route. Writes carry an
+ * Idempotency-Key (or, for cancel, are idempotent themselves), so the sources,
+ * invoked after the bundle, answer with the very response the bundle wrote.
+ */
+interface RouteCase {
+  accepted: RequestParts;
+  refused: RequestParts;
+  refusedStatus: number;
+  /** Each side calls as a key of its own (webhook endpoints are per key); members of `data` made anew on each side are masked. */
+  ownKeys?: { masked: string[] };
+}
+
+const cases: Record<string, (references: Map<string, string>) => RouteCase> = {
+  'list-products': () => ({ accepted: {}, refused: { query: { name: 'x'.repeat(201) } }, refusedStatus: 422 }),
+  'resolve-product': () => ({ accepted: { query: { ID: '501' } }, refused: { query: { ID: 'zero' } }, refusedStatus: 422 }),
+  'list-available-dates': () => ({
+    accepted: { path: { ActivityID: 's_walk1' }, query: { StartDate: date, EndDate: date } },
+    refused: { path: { ActivityID: 's_walk1' }, query: { StartDate: date } },
+    refusedStatus: 422,
+  }),
+  'list-available-timeslots': () => ({
+    accepted: { path: { ActivityID: 's_walk1' }, query: { Date: date } },
+    refused: { path: { ActivityID: 's_nothing' }, query: { Date: date } },
+    refusedStatus: 404,
+  }),
+  'get-marketplace-questions': () => ({
+    accepted: { path: { ActivityID: 's_walk1' } },
+    refused: { path: { ActivityID: 's_nothing' } },
+    refusedStatus: 404,
+  }),
+  'get-core-questions': () => ({
+    accepted: { path: { ActivityID: 's_walk1' } },
+    refused: { path: { ActivityID: 's_nothing' } },
+    refusedStatus: 404,
+  }),
+  'create-booking': () => ({
+    accepted: { body: booking(2), headers: { 'Idempotency-Key': 'bundled-booking-1' } },
+    refused: { body: { ...booking(2), Participants: 0 } },
+    refusedStatus: 422,
+  }),
+  'get-booking': (references) => ({
+    accepted: { path: { BookingReference: references.get('create-booking') as string } },
+    refused: { path: { BookingReference: 'ZZZZZZZZZZ' } },
+    refusedStatus: 404,
+  }),
+  'cancel-booking': (references) => ({
+    accepted: { path: { BookingReference: references.get('create-booking') as string } },
+    refused: { path: { BookingReference: 'ZZZZZZZZZZ' } },
+    refusedStatus: 404,
+  }),
+  'confirm-booking': () => ({
+    accepted: { path: { BookingReference: made.get('confirm-booking') as string }, body: {} },
+    refused: { path: { BookingReference: 'ZZZZZZZZZZ' }, body: {} },
+    refusedStatus: 404,
+  }),
+  'cancel-operator-booking': () => ({
+    accepted: { path: { BookingReference: made.get('cancel-operator-booking') as string }, body: { Reason: 'Storm warning' } },
+    refused: { path: { BookingReference: made.get('cancel-operator-booking') as string }, body: {} },
+    refusedStatus: 422,
+  }),
+  'put-webhook': () => ({
+    accepted: { body: { Url: 'https://hooks.partner.example/ota' } },
+    refused: { body: { Url: 'http://hooks.partner.example/ota' } },
+    refusedStatus: 422,
+    ownKeys: { masked: ['Secret', 'CreatedAt'] },
+  }),
+  'get-webhook': () => ({
+    accepted: {},
+    refused: { keyId: 'key_without_webhook' },
+    refusedStatus: 404,
+    ownKeys: { masked: ['CreatedAt'] },
+  }),
+  'delete-webhook': () => ({ accepted: {}, refused: { keyId: 'key_without_webhook' }, refusedStatus: 404, ownKeys: { masked: [] } }),
+  'list-bookings': () => ({ accepted: { query: { from: date, to: date } }, refused: { query: { from: date } }, refusedStatus: 422 }),
+  'record-usage': () => ({
+    accepted: { body: { Meter: 'api-calls', Usage: 1.5 }, headers: { 'Idempotency-Key': 'bundled-usage-1' } },
+    refused: { body: { Meter: 'api-calls', Usage: -1 } },
+    refusedStatus: 422,
+  }),
+  'get-usage-summary': () => ({ accepted: { query: { from: date, to: date } }, refused: { query: { from: date } }, refusedStatus: 422 }),
+};
+
+/**
+ * An answer as both must give it: the body as JSON (a replayed write comes back
+ * from the table, its members in another order), and the headers both share:
+ * the sources answer a replayed write with Idempotent-Replayed on top.
+ */
+const comparable = (masked: string[]) => (outcome: Outcome) => {
+  if (!('result' in outcome)) return outcome;
+  const { headers, body, ...rest } = outcome.result as APIGatewayProxyResult;
+  const { 'Idempotent-Replayed': _replayed, ...shared } = headers ?? {};
+  const parsed = body ? JSON.parse(body) : body;
+  for (const name of masked) if (parsed?.data?.[name] !== undefined) parsed.data[name] = '(made on each side)';
+  return { ...rest, body: parsed, headers: shared };
+};
+
+describe('the deployed bundles', () => {
+  const references = new Map<string, string>();
+
+  it('has a case for every route', () => {
+    expect(Object.keys(cases).sort()).toEqual(routes.map((route) => route.id).sort());
+  });
+
+  // In route table order: get-booking and cancel-booking use the booking create-booking made, the webhook routes go put, get, delete.
+  it.each(routes.map((route) => [route.id, route] as const))('%s answers as its sources do', async (_, route) => {
+    const { accepted, refused, refusedStatus, ownKeys } = cases[route.id](references);
+    const invocations = (keyId?: string) => [
+      { name: 'accepted', event: apiEvent(route, { ...accepted, ...(keyId ? { keyId } : {}) }) },
+      { name: 'refused', event: apiEvent(route, refused) },
+    ];
+    const fromBundle = await invokeBundle(await bundle(route.id, route.entry), invocations());
+    const fromSources = await invokeSources(route.entry, invocations(ownKeys ? 'key_sources' : undefined));
+
+    const [acceptedAnswer, refusedAnswer] = fromBundle.map((outcome) =>
+      'result' in outcome ? (outcome.result as APIGatewayProxyResult) : outcome,
+    );
+    expect(acceptedAnswer).toMatchObject({ statusCode: expect.any(Number) });
+    expect((acceptedAnswer as APIGatewayProxyResult).statusCode).toBeLessThan(300);
+    expect(refusedAnswer).toMatchObject({ statusCode: refusedStatus, headers: { 'Content-Type': 'application/problem+json' } });
+    const masked = ownKeys?.masked ?? [];
+    expect(fromSources.map(comparable(masked))).toEqual(fromBundle.map(comparable(masked)));
+    if (route.id === 'create-booking')
+      references.set(route.id, JSON.parse((acceptedAnswer as APIGatewayProxyResult).body).data.BookingReference);
+  });
+
+  it('authorizer: allows a real key with its usage plan identifier and refuses an unknown one', async () => {
+    const event = (key: string) => ({
+      type: 'REQUEST',
+      methodArn: 'arn:aws:execute-api:eu-west-1:000000000000:api/v1/GET/api/v2/ota/marketplace/products',
+      headers: { Authorization: `Bearer ${key}` },
+    });
+    const invocations = [
+      { name: 'accepted', event: event(operator.key) },
+      { name: 'refused', event: event('ak_never-issued') },
+    ];
+    const fromBundle = await invokeBundle(await bundle('authorizer', authorizerEntry), invocations);
+    expect(fromBundle[0]).toMatchObject({
+      result: {
+        principalId: expect.stringMatching(/^key_/),
+        usageIdentifierKey: expect.stringMatching(/^uk_/),
+        policyDocument: { Statement: [{ Effect: 'Allow' }] },
+        context: { operatorId: operator.operatorId },
+      },
+    });
+    expect(fromBundle[1]).toEqual({ error: 'Unauthorized' });
+    expect(await invokeSources(authorizerEntry, invocations)).toEqual(fromBundle);
+  });
+
+  it('send-webhooks: takes an SQS batch, passing over a delivery that is not pending, and fails on a body that is not JSON', async () => {
+    const record = (body: string) => ({
+      messageId: `m-${body.length}`,
+      body,
+      attributes: {},
+      messageAttributes: {},
+      eventSource: 'aws:sqs',
+    });
+    const invocations = [
+      { name: 'accepted', event: { Records: [record(JSON.stringify({ OperatorID: operator.operatorId, DeliveryID: 'dlv_none' }))] } },
+      { name: 'refused', event: { Records: [record('not json')] } },
+    ];
+    const fromBundle = await invokeBundle(await bundle(webhookSender.id, webhookSender.entry), invocations);
+    expect(fromBundle[0]).toEqual({ result: { batchItemFailures: [] } });
+    expect(fromBundle[1]).toEqual({ error: expect.stringMatching(/JSON/) });
+    expect(await invokeSources(webhookSender.entry, invocations)).toEqual(fromBundle);
+  });
+
+  it('expire-holds: the bundled sweep expires a hold that is due', async () => {
+    // Placed two hours ago for 30 minutes: due now.
+    const caller = { operatorId: operator.operatorId, keyId: 'key_bundled', scopes: ['ota'], timeZone: 'Europe/Lisbon' };
+    const placedAt = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    const { booking: hold } = await createPartnerBooking(caller, { ...booking(1), Hold: { ExpiresInMinutes: 30 } }, undefined, placedAt);
+    expect(hold.Status).toBe('ON_HOLD');
+
+    const sweep = scheduledFunctions.find((row) => row.id === 'expire-holds')!;
+    const [fromBundle] = await invokeBundle(await bundle(sweep.id, sweep.entry), [{ name: 'scheduled', event: {} }]);
+    expect(fromBundle).toEqual({ result: { expired: expect.any(Number) } });
+    expect((fromBundle as { result: { expired: number } }).result.expired).toBeGreaterThanOrEqual(1);
+    expect((await getPartnerBooking(caller, hold.BookingReference)).Status).toBe('EXPIRED');
+  });
+
+  it('record-platform-event: records an EventBridge event, and fails on one it can never record', async () => {
+    const event = (id: string, detail: Record<string, unknown>): EventBridgeEvent<string, unknown> => ({
+      version: '0',
+      id,
+      'detail-type': 'Order Completed',
+      source: 'platform.orders',
+      account: '000000000000',
+      time: `${date}T10:00:00Z`,
+      region: 'eu-west-1',
+      resources: [],
+      detail,
+    });
+    const invocations = [
+      {
+        name: 'accepted',
+        event: event('5b0c1d2e-0000-4000-8000-00000000b001', { OperatorID: operator.operatorId, BasketID: 'b_bundled' }),
+      },
+      { name: 'refused', event: event('5b0c1d2e-0000-4000-8000-00000000b002', { OperatorID: operator.operatorId }) },
+    ];
+    const fromBundle = await invokeBundle(await bundle('record-platform-event', recordPlatformEventEntry), invocations);
+    expect(fromBundle[0]).toMatchObject({ result: { outcome: 'recorded', meter: 'order-completed', operatorId: operator.operatorId } });
+    expect(fromBundle[1]).toEqual({ error: expect.stringMatching(/BasketID/) });
+    // The sources see the same event again: the same entry, as a replay.
+    const fromSources = await invokeSources(recordPlatformEventEntry, invocations);
+    expect(fromSources[0]).toEqual({ result: { ...(fromBundle[0] as { result: object }).result, outcome: 'replayed' } });
+    expect(fromSources[1]).toEqual(fromBundle[1]);
+  });
+});

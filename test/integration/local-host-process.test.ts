@@ -1,0 +1,155 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { connect, createServer, type Server } from 'node:net';
+import path from 'node:path';
+import { rawExchange, rawRequest, sigV4Authorization } from '../support/raw-http';
+
+/**
+ * `npm start` as a process: what happens to DynamoDB Local when the host is
+ * killed, what a start on a taken port says, and that a hostile event does
+ * not stop the host. Each waits on events (output lines, socket closes), not time.
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+
+// Each test starts DynamoDB Local (Java) once or twice, which takes long on a busy machine.
+jest.setTimeout(180_000);
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /** Resolves when the output (stdout and stderr) first matches `pattern`. */
+  waitFor: (pattern: RegExp) => Promise<void>;
+}
+
+function npmStart(env: Record<string, string>): Started & { ready: () => Promise<string>; exited: Promise<number | null> } {
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    DYNAMODB_IN_MEMORY: '1',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    ...env,
+  };
+  delete childEnv.DYNAMODB_ENDPOINT;
+  delete childEnv.TABLE_NAME;
+  // node itself, not a wrapper, so that a SIGKILL kills the host and nothing else.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const waiter of waiters.filter(({ pattern }) => pattern.test(output))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const waitFor = (pattern: RegExp) =>
+    pattern.test(output) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ pattern, resolve }));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const started: Started & { ready: () => Promise<string>; exited: Promise<number | null> } = {
+    child,
+    url: '',
+    output: () => output,
+    waitFor,
+    exited,
+    ready: () =>
+      Promise.race([
+        waitFor(/API listening on (\S+)/).then(() => (started.url = /API listening on (\S+)/.exec(output)![1])),
+        exited.then((code) => Promise.reject(new Error(`npm start exited (${code}):\n${output}`))),
+      ]),
+  };
+  return started;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const connectionRefused = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+
+describe('npm start', () => {
+  it('leaves no DynamoDB Local behind when the host is killed with SIGKILL, so the next start gets the port', async () => {
+    const dynamoPort = await freePort();
+    const first = npmStart({ DYNAMODB_LOCAL_PORT: String(dynamoPort) });
+    await first.ready();
+    // A connection to DynamoDB Local closes when its process ends: the test waits on that, not on time.
+    const toDynamo = connect(dynamoPort, '127.0.0.1');
+    await once(toDynamo, 'connect');
+    const closed = once(toDynamo, 'close');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await closed;
+    expect(await connectionRefused(dynamoPort)).toBe(true);
+
+    const second = npmStart({ DYNAMODB_LOCAL_PORT: String(dynamoPort), HOST: '0.0.0.0' });
+    await second.ready();
+    expect(second.output()).toMatch(/Warning: HOST=0\.0\.0\.0 makes the local host reachable from other machines/);
+    const health = await fetch(`http://127.0.0.1:${new URL(second.url).port}/health`);
+    expect(health.status).toBe(200);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(await connectionRefused(dynamoPort)).toBe(true);
+  });
+
+  it('says which port is taken, and by what, instead of talking to whatever holds it', async () => {
+    const holder: Server = createServer().listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    const heldPort = (holder.address() as { port: number }).port;
+    const byOther = npmStart({ DYNAMODB_LOCAL_PORT: String(heldPort) });
+    expect(await byOther.exited).toBe(1);
+    expect(byOther.output()).toMatch(new RegExp(`Port ${heldPort} is in use by another program`));
+    holder.close();
+
+    // The test run's own DynamoDB Local stands in for one left behind by an earlier start.
+    const dynamoPort = new URL(process.env.DYNAMODB_ENDPOINT as string).port;
+    const byDynamo = npmStart({ DYNAMODB_LOCAL_PORT: dynamoPort });
+    expect(await byDynamo.exited).toBe(1);
+    expect(byDynamo.output()).toMatch(new RegExp(`A DynamoDB already answers on port ${dynamoPort}.*DYNAMODB_ENDPOINT=`));
+  });
+
+  it('keeps serving after an event nested 10,000 deep has failed its delivery', async () => {
+    const started = npmStart({ DYNAMODB_LOCAL_PORT: String(await freePort()) });
+    await started.ready();
+    const detail = `{"x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    const body = `{"Entries":[{"Source":"platform.orders","DetailType":"Order Completed","Detail":${JSON.stringify(detail)}}]}`;
+    const [answer] = await rawExchange(
+      started.url,
+      rawRequest(
+        'POST',
+        '/',
+        [
+          ['Host', 'localhost'],
+          ['X-Amz-Target', 'AWSEvents.PutEvents'],
+          ['Authorization', sigV4Authorization()],
+          ['Connection', 'close'],
+        ],
+        body,
+      ),
+    );
+    expect(answer.status).toBe(200);
+    await started.waitFor(/Dead letter: platform event not recorded/);
+    expect((await fetch(`${started.url}/health`)).status).toBe(200);
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+  });
+});
