@@ -8,6 +8,7 @@ import * as operators from '../shared/accounts/operators';
 import { cancelOperatorBooking, recordOperatorBooking } from '../shared/booking/operator-bookings';
 import { importCatalog } from '../shared/catalog/import-catalog';
 import { configure } from '../shared/core/config';
+import { rebuildUsageAggregates } from '../shared/usage/rebuild';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { API_STAGE, DEFAULT_KEY_LIMITS, usagePlanName } from '../shared/api/gateway';
 import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../scripts/usage-plans';
@@ -31,6 +32,10 @@ Commands:
   seed-demo         (the demo operator and catalogue that npm start seeds)
   record-booking    --operator ID --channel online|pos --file booking.json
                     (one booking, or a list of them, as in the partner API's booking body)
+  rebuild-usage-aggregates --operator ID
+                    (recomputes the operator's hour, day and month usage aggregates from
+                    its stored entries: after an upgrade that adds aggregate levels, or to
+                    repair drift; run it while the operator records nothing)
   cancel-booking    --operator ID --reference REF --reason TEXT
                     (any booking of any channel; the places go back at once, and the partner
                     who sold it is sent booking.cancelled by the running service within two minutes)
@@ -138,7 +143,9 @@ async function run(command: string | undefined): Promise<void> {
       const limits = limitsOption(false);
       const api = apiTarget();
       const { record, secret } = await apiKeys.createApiKey(option('operator'), scopes, values.name ?? 'API key', limits);
-      console.log(`Created key ${record.KeyID} for ${record.OperatorID} with scopes ${scopes.join(', ')}, limited to ${describeLimits(limits)}.`);
+      console.log(
+        `Created key ${record.KeyID} for ${record.OperatorID} with scopes ${scopes.join(', ')}, limited to ${describeLimits(limits)}.`,
+      );
       console.log(`Secret (shown only now; store it safely): ${secret}`);
       if (api) {
         const gatewayKeyId = await createGatewayKey(api, record, limits);
@@ -164,7 +171,9 @@ async function run(command: string | undefined): Promise<void> {
       if (!keys.length) console.log('No keys.');
       for (const key of keys) {
         const { rateLimit, burstLimit } = apiKeys.keyLimits(key);
-        console.log(`${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${rateLimit}/s burst ${burstLimit}  ${key.CreatedAt}  ${key.Name}`);
+        console.log(
+          `${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${rateLimit}/s burst ${burstLimit}  ${key.CreatedAt}  ${key.Name}`,
+        );
       }
       return;
     }
@@ -185,13 +194,15 @@ async function run(command: string | undefined): Promise<void> {
       return;
     }
     case 'record-booking': {
-            const input = readJsonFile(option('file'));
+      const input = readJsonFile(option('file'));
       const entries = Array.isArray(input) ? input : [input];
       // One by one, in file order: each takes its places by its own transaction.
       for (const [index, entry] of entries.entries()) {
         try {
           const booking = await recordOperatorBooking(option('operator'), { ...(entry as object), Channel: option('channel') });
-          console.log(`${booking.BookingReference}  ${booking.Channel}  ${booking.ActivityID} ${booking.Date} ${booking.Time}  x${booking.Participants}`);
+          console.log(
+            `${booking.BookingReference}  ${booking.Channel}  ${booking.ActivityID} ${booking.Date} ${booking.Time}  x${booking.Participants}`,
+          );
         } catch (error) {
           const done = index ? ` (entries before it are recorded)` : '';
           throw new Error(`Entry ${index} of ${values.file}: ${explain(error)}${done}`);
@@ -203,17 +214,27 @@ async function run(command: string | undefined): Promise<void> {
     case 'cancel-booking': {
       const booking = await cancelOperatorBooking(option('operator'), option('reference'), option('reason'));
       const by = booking.CancelledBy === 'operator' ? '' : ` (it was already cancelled by the ${booking.CancelledBy ?? 'partner'})`;
-      console.log(`${booking.BookingReference}  ${booking.Status}${booking.CancelledAt ? ` at ${booking.CancelledAt}` : ''}${by}  in ${target}`);
+      console.log(
+        `${booking.BookingReference}  ${booking.Status}${booking.CancelledAt ? ` at ${booking.CancelledAt}` : ''}${by}  in ${target}`,
+      );
       return;
     }
     case 'seed-demo': {
-            const { newKey } = await seedDemo();
+      const { newKey } = await seedDemo();
       console.log(`Demo operator ${DEMO_OPERATOR.OperatorID} seeded in ${target}`);
       if (newKey) console.log(`Its first key ${newKey.keyId} (every scope; shown only now): ${newKey.secret}`);
       return;
     }
+    case 'rebuild-usage-aggregates': {
+      const report = await rebuildUsageAggregates(option('operator'));
+      console.log(
+        `Rebuilt usage aggregates of ${values.operator} in ${target}: ${report.entries} entries read (${report.voided} voided, not counted), ` +
+          `${report.aggregates} aggregates written, ${report.removed} stale ones removed`,
+      );
+      return;
+    }
     case 'emit-event': {
-            const endpoint = values.aws ? undefined : (values.endpoint ?? `http://127.0.0.1:${LOCAL_HTTP_PORT}`);
+      const endpoint = values.aws ? undefined : (values.endpoint ?? `http://127.0.0.1:${LOCAL_HTTP_PORT}`);
       const sent = await emitSampleEvents(option('operator'), { meter: values.event, endpoint });
       for (const event of sent) console.log(`Sent ${event.source} '${event.detailType}' ${event.detail} as event ${event.eventId}`);
       console.log(`(sent to ${endpoint ?? 'the default event bus in AWS'})`);

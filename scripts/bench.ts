@@ -15,6 +15,7 @@ import { keepAliveClient } from './bench/http';
 import type { BenchContext } from './bench/scenario';
 import { scenarios } from './bench/scenarios';
 import { seedBenchOperator } from './bench/seed';
+import { benchUsageScaling } from './bench/usage-scaling';
 
 /**
  * `npm run bench`: latency of catalogue reads, bookings and usage recording
@@ -23,10 +24,16 @@ import { seedBenchOperator } from './bench/seed';
  * load time of every function bundle. Every figure is measured in this run
  * and read against a baseline measured beside it.
  *
+ * Then usage at scale (scripts/bench/usage-scaling.ts): summaries after
+ * 1,000 and after 100,000 entries, a year's summary beside a month's, and the
+ * batch route's entries/s beside the single-entry route's.
+ *
  * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
  * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`;
- * the bundles are then left out); --observability (only what the observability middlewares add,
- * per request and to each bundle's load).
+ * the bundles are then left out; `--only usage` also runs usage at scale); --observability (only what the
+ * observability middlewares add, per request and to each bundle's load); --usage-entries N (default 100000),
+ * --summary-calls N (default 200), --single-entries N (default 2000), --usage-concurrency N (default 4:
+ * requests in flight while loading and in the batch-vs-single comparison).
  */
 
 const TABLE_NAME = 'ota-usage-bench';
@@ -40,7 +47,13 @@ interface Options {
   concurrency: number;
   rounds: number;
   only?: string[];
+  'usage-entries': number;
+  'summary-calls': number;
+  'single-entries': number;
+  'usage-concurrency': number;
 }
+
+const NUMBER_OPTIONS = ['calls', 'warmup', 'concurrency', 'usage-entries', 'summary-calls', 'single-entries', 'usage-concurrency'] as const;
 
 function parseOptions(args: string[]): Options {
   const options: Options = {
@@ -49,9 +62,14 @@ function parseOptions(args: string[]): Options {
     warmup: 200,
     concurrency: DEFAULT_CONCURRENCY,
     rounds: 4,
+    'usage-entries': 100_000,
+    'summary-calls': 200,
+    'single-entries': 2000,
+    // 4 batches of 100 in flight are 400 entries at once: more than DynamoDB Local on a small machine finishes within the function timeout.
+    'usage-concurrency': 4,
   };
   if (args.includes('--quick')) Object.assign(options, { calls: 300, warmup: 50, rounds: 2 });
-  for (const name of ['calls', 'warmup', 'concurrency'] as const) {
+  for (const name of NUMBER_OPTIONS) {
     const at = args.indexOf(`--${name}`);
     if (at < 0) continue;
     const value = Number(args[at + 1]);
@@ -67,7 +85,7 @@ function parseOptions(args: string[]): Options {
     if (!names.length) throw new Error('--only needs scenario names, e.g. --only hold,confirm');
     options.only = names;
   }
-  const known = new Set(['--quick', '--observability', '--calls', '--warmup', '--concurrency', '--only']);
+  const known = new Set(['--quick', '--observability', '--only', ...NUMBER_OPTIONS.map((name) => `--${name}`)]);
   const unknown = args.filter((arg, i) => arg.startsWith('--') && !known.has(arg) && !known.has(args[i - 1]));
   if (unknown.length) throw new Error(`Unknown option(s): ${unknown.join(' ')}`);
   return options;
@@ -245,9 +263,19 @@ async function main(): Promise<void> {
       results.push({ name: scenario.name, bareNote: scenario.bareNote, answer, ...stats });
     }
     printLatency(results, options);
+    http.close();
+
+    if (!options.only || options.only.includes('usage')) {
+      await benchUsageScaling({
+        url: host.url,
+        entries: options['usage-entries'],
+        concurrency: options['usage-concurrency'],
+        summaryCalls: options['summary-calls'],
+        singleEntries: options['single-entries'],
+      });
+    }
 
     // The bundles need neither: stopping them first keeps the load-time figures free of their noise.
-    http.close();
     await host.stop();
     await dynamoLocal.stop();
     if (!options.only) {

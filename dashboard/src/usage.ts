@@ -6,18 +6,32 @@ import { byId, cell, setStatus, type Panel } from './dom';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
-interface DayPoint {
-  Date: string;
+interface Point {
   Usage: number;
   Events: number;
 }
+
+type Granularity = 'hour' | 'day' | 'month';
 
 interface MeterSummary {
   Meter: string;
   TotalUsage: number;
   EventCount: number;
-  Days: DayPoint[];
+  Hours?: (Point & { Start: string })[];
+  Days?: (Point & { Date: string })[];
+  Months?: (Point & { Month: string })[];
 }
+
+/** How each granularity's series is named in the summary, labelled on the chart and headed in the CSV. */
+const SERIES: Record<Granularity, { words: string; column: string; points: (meter: MeterSummary) => { label: string; point: Point }[] }> = {
+  hour: {
+    words: 'Hourly',
+    column: 'Hour',
+    points: (meter) => (meter.Hours ?? []).map((point) => ({ label: point.Start.slice(0, 16).replace('T', ' '), point })),
+  },
+  day: { words: 'Daily', column: 'Date', points: (meter) => (meter.Days ?? []).map((point) => ({ label: point.Date, point })) },
+  month: { words: 'Monthly', column: 'Month', points: (meter) => (meter.Months ?? []).map((point) => ({ label: point.Month, point })) },
+};
 
 interface UsageSummary {
   Period: { From: string; To: string; TimeZone: string };
@@ -36,6 +50,9 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
   const from = byId<HTMLInputElement>('usage-from');
   const to = byId<HTMLInputElement>('usage-to');
   const timeZone = byId<HTMLInputElement>('usage-tz');
+  const granularity = byId<HTMLSelectElement>('usage-granularity');
+  const year = byId<HTMLButtonElement>('usage-year');
+  const caption = byId('usage-caption');
   const csv = byId<HTMLButtonElement>('usage-csv');
   const status = byId('usage-status');
   const figure = byId('usage-figure');
@@ -45,7 +62,7 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
   to.value = isoDay(new Date());
 
   let chart: Chart<'bar'> | undefined;
-  let summary: UsageSummary | undefined;
+  let summary: { data: UsageSummary; granularity: Granularity } | undefined;
   let request = 0;
 
   function clear(): void {
@@ -56,16 +73,17 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
     csv.disabled = true;
   }
 
-  function draw(data: UsageSummary): void {
-    const days = data.Meters[0]?.Days.map((day) => day.Date) ?? [];
+  function draw(data: UsageSummary, per: Granularity): void {
+    const series = SERIES[per];
     figure.hidden = false;
+    caption.textContent = `${series.words} usage per meter; the totals are in the table below.`;
     chart = new Chart(canvas, {
       type: 'bar',
       data: {
-        labels: days,
+        labels: data.Meters[0] ? series.points(data.Meters[0]).map(({ label }) => label) : [],
         datasets: data.Meters.map((meter, i) => ({
           label: meter.Meter,
-          data: meter.Days.map((day) => day.Usage),
+          data: series.points(meter).map(({ point }) => point.Usage),
           backgroundColor: SERIES_COLOURS[i % SERIES_COLOURS.length],
         })),
       },
@@ -73,7 +91,10 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
         // Drawn at once: an operator reads the numbers, and the picture is final as soon as it appears.
         animation: false,
         maintainAspectRatio: false,
-        scales: { x: { title: { display: true, text: `Day (${data.Period.TimeZone})` } }, y: { beginAtZero: true, title: { display: true, text: 'Usage' } } },
+        scales: {
+          x: { title: { display: true, text: `${series.column} (${data.Period.TimeZone})` } },
+          y: { beginAtZero: true, title: { display: true, text: 'Usage' } },
+        },
         plugins: { legend: { position: 'bottom' } },
       },
     });
@@ -99,22 +120,27 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
     clear();
     setStatus(status, 'loading', 'Loading usage…');
     form.setAttribute('aria-busy', 'true');
+    const per = granularity.value as Granularity;
     try {
       const data = await apiGet<UsageSummary>('/api/v2/usage/meters', {
         from: from.value,
         to: to.value,
         tz: timeZone.value.trim() || 'UTC',
-        granularity: 'day',
+        granularity: per,
       });
       if (mine !== request) return;
-      summary = data;
+      summary = { data, granularity: per };
       if (!data.Meters.length) {
         setStatus(status, 'empty', 'No usage was recorded in this range.');
         return;
       }
-      draw(data);
+      draw(data, per);
       csv.disabled = false;
-      setStatus(status, 'done', `${data.Meters.length} meter${data.Meters.length === 1 ? '' : 's'}, ${data.Totals.Events} entries from ${data.Period.From} to ${data.Period.To} (${data.Period.TimeZone}).`);
+      setStatus(
+        status,
+        'done',
+        `${data.Meters.length} meter${data.Meters.length === 1 ? '' : 's'}, ${data.Totals.Events} entries from ${data.Period.From} to ${data.Period.To} (${data.Period.TimeZone}).`,
+      );
     } catch (error) {
       if (mine !== request || onUnauthorized(error)) return;
       setStatus(status, 'error', error, 'usage:read');
@@ -127,11 +153,21 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
     event.preventDefault();
     if (form.reportValidity()) void load();
   });
+  // A year of monthly totals, the view an operator bills from: the summary takes up to 366 days.
+  year.addEventListener('click', () => {
+    const today = new Date();
+    to.value = isoDay(today);
+    from.value = isoDay(new Date(today.getFullYear(), today.getMonth() - 11, 1));
+    granularity.value = 'month';
+    void load();
+  });
   csv.addEventListener('click', () => {
     if (!summary) return;
-    const rows: (string | number)[][] = [['Meter', 'Date', 'Usage', 'Events']];
-    for (const meter of summary.Meters) for (const day of meter.Days) rows.push([meter.Meter, day.Date, day.Usage, day.Events]);
-    download(`usage-${summary.Period.From}-to-${summary.Period.To}.csv`, csvText(rows));
+    const series = SERIES[summary.granularity];
+    const rows: (string | number)[][] = [['Meter', series.column, 'Usage', 'Events']];
+    for (const meter of summary.data.Meters)
+      for (const { label, point } of series.points(meter)) rows.push([meter.Meter, label, point.Usage, point.Events]);
+    download(`usage-${summary.data.Period.From}-to-${summary.data.Period.To}.csv`, csvText(rows));
   });
 
   return {

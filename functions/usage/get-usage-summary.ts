@@ -1,5 +1,6 @@
 import { httpHandler, ok } from '../../shared/http/handler';
 import { dayRangeQuery } from '../../shared/core/day-schemas';
+import { GRANULARITIES } from '../../shared/usage/model';
 import { summarizeUsage, type UsageSummaryRequest } from '../../shared/usage/summary';
 
 const query = {
@@ -8,7 +9,11 @@ const query = {
   properties: {
     ...dayRangeQuery.properties,
     tz: { type: 'string', minLength: 1, maxLength: 64, errorMessage: 'must be an IANA time zone name such as Europe/Lisbon' },
-    granularity: { type: 'string', enum: ['day'], errorMessage: "must be 'day' when given" },
+    granularity: {
+      type: 'string',
+      enum: [...GRANULARITIES],
+      errorMessage: `must be one of ${GRANULARITIES.map((g) => `'${g}'`).join(', ')} when given`,
+    },
   },
 };
 

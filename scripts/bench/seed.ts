@@ -3,7 +3,8 @@ import type { CatalogueProduct } from '../../shared/catalog/catalog-file';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator } from '../../shared/accounts/operators';
 import { addDays, wallClock } from '../../shared/core/calendar';
-import { recordUsage } from '../../shared/usage/record-usage';
+import { MAX_BATCH_ENTRIES } from '../../shared/usage/model';
+import { recordUsageBatch } from '../../shared/usage/record-batch';
 import { runCalls } from './harness';
 
 export const BENCH_OPERATOR = { OperatorID: 'bench-operator', Name: 'Bench Coast Tours', TimeZone: 'Europe/Lisbon' };
@@ -83,23 +84,26 @@ export function usageRange(now = new Date()): { from: string; to: string } {
   return { from: addDays(today, -USAGE_DAYS), to: addDays(today, -1) };
 }
 
-/** Records the usage the summary scenario reads, through the service's own recording path. */
+/** Records the usage the summary scenario reads, through the service's own batch recording path. */
 async function seedUsage(operatorId: string): Promise<number> {
   const { from } = usageRange();
   const start = Date.parse(`${from}T00:00:00Z`) / 1000;
-  const entries = USAGE_DAYS * 24 * USAGE_METERS.length;
+  const entries = Array.from({ length: USAGE_DAYS * 24 * USAGE_METERS.length }, (_, index) => ({
+    Meter: USAGE_METERS[index % USAGE_METERS.length],
+    Usage: 1 + (index % 7) * 0.25,
+    OccurredAt: start + Math.floor(index / USAGE_METERS.length) * 3600 + 600,
+  }));
   let next = 0;
   await runCalls(
     () => {
-      const index = next++;
-      const hour = Math.floor(index / USAGE_METERS.length);
-      const meter = USAGE_METERS[index % USAGE_METERS.length];
-      return recordUsage(operatorId, { Meter: meter, Usage: 1 + (index % 7) * 0.25, OccurredAt: start + hour * 3600 + 600 });
+      const batch = entries.slice(next, next + MAX_BATCH_ENTRIES);
+      next += MAX_BATCH_ENTRIES;
+      return recordUsageBatch(operatorId, batch);
     },
-    entries,
-    16,
+    Math.ceil(entries.length / MAX_BATCH_ENTRIES),
+    4,
   );
-  return entries;
+  return entries.length;
 }
 
 /**

@@ -55,7 +55,18 @@ export const booking = {
 };
 export const heldBooking = { ...booking, Status: 'ON_HOLD', HoldExpiresAt: '2026-06-20T09:30:02.123Z' };
 export const usageEntry = { ID: 3303523819094016, Meter: 'storage-gb', Usage: 0.25, OccurredAt: 1773146096 };
-
+export const usageBatchRequest = {
+  Entries: [
+    { Meter: 'storage-gb', Usage: 0.25, OccurredAt: 1773146096, Identifier: 'evt_01' },
+    { Meter: 'api-calls', Usage: 12, ExtraInfo: '{"Endpoint":"/v1/reports"}', Identifier: 'evt_02' },
+  ],
+};
+export const usageBatchResult = {
+  Entries: [
+    { ID: 3303523819094016, Meter: 'storage-gb', Usage: 0.25, OccurredAt: 1773146096, Identifier: 'evt_01', Replayed: true },
+    { ID: 3303530402357251, Meter: 'api-calls', Usage: 12, OccurredAt: 1773147703, Identifier: 'evt_02', Replayed: false },
+  ],
+};
 
 /** The examples by name, for code that shows them. */
 export const example = { customer, answers, product, questions, bookingRequest, booking, heldBooking, usageEntry };

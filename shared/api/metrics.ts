@@ -14,7 +14,7 @@ export const OUTCOME_DIMENSION = 'outcome';
 
 export const businessMetrics = {
   Bookings: ['created', 'held', 'confirmed', 'expired', 'replayed', 'refused-capacity', 'cancelled'],
-  UsageEntries: ['recorded', 'replayed'],
+  UsageEntries: ['recorded', 'replayed', 'voided'],
   PlatformEvents: ['recorded', 'rejected'],
   Authorizations: ['allowed', 'denied'],
 } as const;

@@ -37,7 +37,16 @@ const Money = moneySchema;
 const Product = {
   type: 'object',
   additionalProperties: false,
-  required: ['ProductID', 'ActivityID', 'Name', 'Description', 'DurationMinutes', 'MaxParticipantsPerBooking', 'PricePerParticipant', 'TimeZone'],
+  required: [
+    'ProductID',
+    'ActivityID',
+    'Name',
+    'Description',
+    'DurationMinutes',
+    'MaxParticipantsPerBooking',
+    'PricePerParticipant',
+    'TimeZone',
+  ],
   properties: {
     ProductID: { ...productId, description: "The operator's numeric product ID; what resolve-product's `ID` takes" },
     ActivityID: { ...activityId, description: 'What availability, questions and bookings take' },
@@ -244,6 +253,37 @@ const UsageEntry = {
   },
 } as const;
 
+const BatchEntry = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['ID', 'Meter', 'Usage', 'OccurredAt', 'Replayed'],
+  properties: {
+    ...UsageEntry.properties,
+    Identifier: { type: 'string', description: 'As sent' },
+    Replayed: {
+      type: 'boolean',
+      description:
+        'True when the Identifier was seen before (in an earlier batch or earlier in this one): this is the original entry, not counted again',
+    },
+  },
+} as const;
+
+const UsageBatchResult = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Entries'],
+  properties: { Entries: { type: 'array', items: BatchEntry, description: 'One per entry sent, in the same order' } },
+} as const;
+
+const VoidedUsageEntry = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['ID', 'Meter', 'Usage', 'OccurredAt', 'VoidedAt'],
+  properties: { ...UsageEntry.properties, VoidedAt: { type: 'integer', minimum: 0, description: 'Unix seconds of the (first) void' } },
+} as const;
+
+const seriesPoint = { Usage: { type: 'number', minimum: 0 }, Events: count } as const;
+
 const UsageSummary = {
   type: 'object',
   additionalProperties: false,
@@ -278,6 +318,20 @@ const UsageSummary = {
           Meter: { type: 'string' },
           TotalUsage: { type: 'number', minimum: 0 },
           EventCount: count,
+          Hours: {
+            type: 'array',
+            description: 'granularity=hour only: one point per hour of the period',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['Start', 'Timestamp', 'Usage', 'Events'],
+              properties: {
+                Start: { type: 'string', format: 'date-time', description: "The hour's start, local to the zone, with its UTC offset" },
+                Timestamp: { type: 'integer', description: "Unix seconds of the hour's start" },
+                ...seriesPoint,
+              },
+            },
+          },
           Days: {
             type: 'array',
             description: 'granularity=day only: one point per day of the period',
@@ -285,7 +339,18 @@ const UsageSummary = {
               type: 'object',
               additionalProperties: false,
               required: ['Date', 'Usage', 'Events'],
-              properties: { Date: date, Usage: { type: 'number', minimum: 0 }, Events: count },
+              properties: { Date: date, ...seriesPoint },
+            },
+          },
+          Months: {
+            type: 'array',
+            description:
+              'granularity=month only: one point per calendar month of the zone that the period touches; the first and last count only the days inside the period',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['Month', 'Usage', 'Events'],
+              properties: { Month: { type: 'string', pattern: '^\\d{4}-\\d{2}$', description: 'YYYY-MM' }, ...seriesPoint },
             },
           },
         },
@@ -304,6 +369,19 @@ const Problem = {
     detail: { type: 'string', description: 'Names the offending parameter or field' },
     instance: { type: 'string', description: 'The request path' },
     missingQuestions: { ...stringList, description: 'The required waiver questions a booking left unanswered' },
+    errors: {
+      type: 'array',
+      description: 'A batch with invalid entries: every invalid field, by entry index',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['field', 'detail'],
+        properties: {
+          field: { type: 'string', description: 'e.g. Entries[3].Usage' },
+          detail: { type: 'string', description: 'The rule it breaks' },
+        },
+      },
+    },
   },
 } as const;
 
@@ -324,6 +402,8 @@ export const responseSchemas = {
   WebhookEndpoint,
   IssuedWebhookEndpoint,
   UsageEntry,
+  UsageBatchResult,
+  VoidedUsageEntry,
   UsageSummary,
   Problem,
 } as const;

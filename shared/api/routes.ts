@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { SchemaObject } from 'ajv';
 import type { Scope } from '../accounts/scopes';
-import { booking, bookingRequest, confirmedHold, product, questions, usageEntry, webhookEndpoint } from './examples';
+import { booking, bookingRequest, confirmedHold, product, questions, usageBatchRequest, usageBatchResult, usageEntry, webhookEndpoint } from './examples';
 import type { ResponseSchemaName } from './response-schemas';
 
 /** The schemas a handler validates its request with; path faults are 400, query and body faults 422. */
@@ -358,6 +358,43 @@ export const routes: readonly Route[] = [
     },
   },
   {
+    id: 'record-usage-batch',
+    method: 'POST',
+    path: '/api/v2/usage/meters/batch',
+    entry: 'functions/usage/record-usage-batch.ts',
+    scope: 'usage:write',
+    tableAccess: 'readWrite',
+    docs: {
+      tag: 'Usage',
+      summary: 'Record up to 100 usage entries',
+      description:
+        "Each entry is as in `POST /api/v2/usage/meters`, plus an optional `Identifier` (1–255 visible ASCII characters): the entry's idempotency key, in the same space as the Idempotency-Key header and kept 7 days. A repeated Identifier, in this batch or a later one, counts once and answers the original entry with `Replayed: true`; the same Identifier with different fields is 422. Every entry is checked first: any invalid entry is 422 naming each one (`Entries[3].Usage`, all of them in `errors`) and nothing is written. A 5xx may leave part of the batch written: send it again, and entries with an Identifier count once.",
+      success: {
+        status: 201,
+        description: 'Every entry in the order sent: recorded, or the original entry of a repeated Identifier',
+        data: 'UsageBatchResult',
+        example: usageBatchResult,
+      },
+      requestExample: usageBatchRequest,
+    },
+  },
+  {
+    id: 'void-usage-entry',
+    method: 'POST',
+    path: '/api/v2/usage/meters/{ID}/void',
+    entry: 'functions/usage/void-usage-entry.ts',
+    scope: 'usage:write',
+    tableAccess: 'readWrite',
+    docs: {
+      tag: 'Usage',
+      summary: 'Void a usage entry',
+      description:
+        "Takes one entry of the calling operator (built-in ones included) back out of every total, in one transaction, and marks it `VoidedAt`; the entry is kept. Voiding a voided entry answers it unchanged. Takes no body. An ID that is not one of the operator's entries is 404.",
+      success: { status: 200, description: 'The voided entry', data: 'VoidedUsageEntry', example: { ...usageEntry, VoidedAt: 1773150000 } },
+      errors: [404],
+    },
+  },
+  {
     id: 'get-usage-summary',
     method: 'GET',
     path: '/api/v2/usage/meters',
@@ -368,7 +405,7 @@ export const routes: readonly Route[] = [
       tag: 'Usage',
       summary: 'Usage summary per meter',
       description:
-        'Exact per-meter totals over whole days from `from` to `to` (both included, at most 92 days) in the zone `tz` (default UTC; zones whose midnight is not on a whole UTC hour are refused). `granularity=day` adds a daily series to every meter.',
+        'Exact per-meter totals over whole days from `from` to `to` (both included, at most 366 days) in the zone `tz` (default UTC; zones whose midnight is not on a whole UTC hour are refused). `granularity` adds a series to every meter: `hour` (`Hours`, ranges of at most 7 days), `day` (`Days`) or `month` (`Months`, calendar months of the zone, the first and last cut to the range). Voided entries are not counted. The items read depend on the range and the meters, never on the number of entries.',
       success: {
         status: 200,
         description: 'The summary',

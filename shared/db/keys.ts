@@ -124,13 +124,23 @@ export const webhookKeys = {
 };
 
 /*
- * Usage metering. Entries and hourly aggregates are spread over numbered
- * shards, each a partition of its own, so that one busy operator or meter
- * does not exceed a partition's or an item's write limit. An entry lives in
- * the shard its ID selects; its aggregate of (hour, meter) in the same shard.
+ * Usage metering. Entries and their aggregates are spread over numbered
+ * shards so that one busy operator or meter does not exceed a partition's or
+ * an item's write limit. An entry lives in the shard its ID selects, and is
+ * added to the hour, day and month aggregates of its meter in the same shard;
+ * each level of aggregate has a partition of its own per shard, so one entry
+ * writes to four partitions, each at most once.
  */
-const usageShardPartition = (operatorId: string, kind: 'ENTRIES' | 'AGGREGATES', shard: number) =>
-  `${operatorPartition(operatorId)}#USAGE#${kind}#${shard}`;
+export type UsageLevel = 'hour' | 'day' | 'month';
+
+const USAGE_LEVEL_SEGMENT: Record<UsageLevel, { partition: string; prefix: string }> = {
+  // The hour aggregates keep the partition name they had before day and month roll-ups existed.
+  hour: { partition: 'AGGREGATES', prefix: 'HOUR' },
+  day: { partition: 'DAYS', prefix: 'DAY' },
+  month: { partition: 'MONTHS', prefix: 'MONTH' },
+};
+
+const usageShardPartition = (operatorId: string, kind: string, shard: number) => `${operatorPartition(operatorId)}#USAGE#${kind}#${shard}`;
 
 export type IdempotencyOrigin = 'client' | 'platform-event';
 
@@ -141,19 +151,28 @@ export const usageKeys = {
     SK: `ENTRY#${String(id).padStart(16, '0')}`,
   }),
   entryPrefix: (operatorId: string, shard: number) => ({ PK: usageShardPartition(operatorId, 'ENTRIES', shard), SKPrefix: 'ENTRY#' }),
-  /** `hour` is the bucket's UTC start `YYYY-MM-DDTHH`. */
-  aggregate: (operatorId: string, shard: number, hour: string, meter: string): ItemKey => ({
-    PK: usageShardPartition(operatorId, 'AGGREGATES', shard),
-    SK: `HOUR#${hour}#${meter}`,
+  /** `bucket` is the UTC hour `YYYY-MM-DDTHH`, day `YYYY-MM-DD` or month `YYYY-MM`. */
+  aggregate: (operatorId: string, shard: number, level: UsageLevel, bucket: string, meter: string): ItemKey => ({
+    PK: usageShardPartition(operatorId, USAGE_LEVEL_SEGMENT[level].partition, shard),
+    SK: `${USAGE_LEVEL_SEGMENT[level].prefix}#${bucket}#${meter}`,
   }),
-  /** Inclusive SK bounds covering every meter's aggregate from the first hour bucket to the last. */
-  aggregateRange: (operatorId: string, shard: number, firstHour: string, lastHour: string) => ({
-    PK: usageShardPartition(operatorId, 'AGGREGATES', shard),
-    SKFrom: `HOUR#${firstHour}#`,
-    // '~' sorts after every character a meter name can contain, so every meter of the last hour is included.
-    SKTo: `HOUR#${lastHour}#~`,
+  /** Inclusive SK bounds covering every meter's aggregate of one level from the first bucket to the last. */
+  aggregateRange: (operatorId: string, shard: number, level: UsageLevel, firstBucket: string, lastBucket: string) => ({
+    PK: usageShardPartition(operatorId, USAGE_LEVEL_SEGMENT[level].partition, shard),
+    SKFrom: `${USAGE_LEVEL_SEGMENT[level].prefix}#${firstBucket}#`,
+    // '~' sorts after every character a meter name can contain, so every meter of the last bucket is included.
+    SKTo: `${USAGE_LEVEL_SEGMENT[level].prefix}#${lastBucket}#~`,
   }),
-  /** Clients' Idempotency-Key values and platform event IDs are kept apart, so neither can block the other. */
+  /** Every aggregate of one level in one shard (the rebuild's view). */
+  aggregatePrefix: (operatorId: string, shard: number, level: UsageLevel) => ({
+    PK: usageShardPartition(operatorId, USAGE_LEVEL_SEGMENT[level].partition, shard),
+    SKPrefix: `${USAGE_LEVEL_SEGMENT[level].prefix}#`,
+  }),
+  /**
+   * Clients' idempotency keys (the Idempotency-Key header and batch entries'
+   * Identifiers share one space) and platform event IDs are kept apart, so
+   * neither can block the other.
+   */
   idempotencyRecord: (operatorId: string, origin: IdempotencyOrigin, idempotencyKeyHash: string): ItemKey => ({
     PK: `${operatorPartition(operatorId)}#USAGE#IDEMPOTENCY#${origin === 'client' ? 'CLIENT' : 'EVENT'}#${idempotencyKeyHash}`,
     SK: 'IDEMPOTENCY',

@@ -43,6 +43,8 @@ export function addDecimals(a: Decimal, b: Decimal): Decimal {
   return normalise({ units: rescale(a, scale) + rescale(b, scale), scale });
 }
 
+export const negateDecimal = ({ units, scale }: Decimal): Decimal => ({ units: -units, scale });
+
 export function compareDecimals(a: Decimal, b: Decimal): number {
   const scale = Math.max(a.scale, b.scale);
   const difference = rescale(a, scale) - rescale(b, scale);

@@ -18,13 +18,23 @@ export const MAX_EXTRA_INFO_LENGTH = 4096;
 /** OccurredAt lies from the Unix epoch through 9998-12-31T23:59:59Z, the last second a summary's `to` (SUPPORTED_DAYS) reaches. */
 export const MAX_OCCURRED_AT = 253_370_764_799;
 
-/** The longest from..to span a summary accepts, both days included. */
-export const MAX_SUMMARY_DAYS = 92;
+/** The longest from..to span a summary accepts, both days included: a leap year, for annual billing. */
+export const MAX_SUMMARY_DAYS = 366;
+/** The longest span of a summary with granularity=hour (at most 7 × 25 points per meter). */
+export const MAX_HOURLY_DAYS = 7;
+
+export const GRANULARITIES = ['hour', 'day', 'month'] as const;
+export type Granularity = (typeof GRANULARITIES)[number];
+
+/** Entries of one batch request. */
+export const MAX_BATCH_ENTRIES = 100;
 
 /**
- * Each entry adds to one of this many aggregate items of its meter and hour,
- * chosen at random, so a hot meter spreads its writes over as many items (and
- * partitions). Raising it is safe at any time; lowering it would hide the
+ * Each entry adds to one of this many aggregate items of its meter and hour
+ * (and day, and month), chosen at random, so a hot meter spreads its writes
+ * over as many items and partitions. A summary reads every shard, so raising
+ * it raises the write ceiling (README, "Cost model") and the items a summary
+ * reads alike. Raising it is safe at any time; lowering it would hide the
  * aggregates of the dropped shards from summaries.
  */
 export const AGGREGATE_SHARDS = 8;
@@ -39,6 +49,11 @@ export interface UsageInput {
   OccurredAt?: number;
 }
 
+/** One entry of a batch: an input with its own idempotency key. */
+export interface BatchEntryInput extends UsageInput {
+  Identifier?: string;
+}
+
 /** The recorded entry as the API returns it. */
 export interface UsageEntry {
   ID: number;
@@ -47,12 +62,33 @@ export interface UsageEntry {
   OccurredAt: number;
 }
 
+/** A batch entry as answered: the entry recorded, or for a repeated Identifier the original one. */
+export interface BatchEntryResult extends UsageEntry {
+  Identifier?: string;
+  Replayed: boolean;
+}
+
+/** A voided entry: kept, marked, and no longer counted. */
+export interface VoidedUsageEntry extends UsageEntry {
+  /** Unix seconds of the void. */
+  VoidedAt: number;
+}
+
+export interface SeriesPoint {
+  Usage: number;
+  Events: number;
+}
+
 export interface UsageSummaryMeter {
   Meter: string;
   TotalUsage: number;
   EventCount: number;
+  /** Only with granularity=hour: one point per hour of the period, `Start` in the zone's local time with its offset. */
+  Hours?: (SeriesPoint & { Start: string; Timestamp: number })[];
   /** Only with granularity=day: one point per day of the period, days without entries included. */
-  Days?: { Date: string; Usage: number; Events: number }[];
+  Days?: (SeriesPoint & { Date: string })[];
+  /** Only with granularity=month: one point per calendar month the period touches; the first and last may be partial. */
+  Months?: (SeriesPoint & { Month: string })[];
 }
 
 export interface UsageSummary {

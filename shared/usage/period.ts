@@ -1,47 +1,85 @@
 import { ValidationError } from '../core/errors';
-import { addDays, canonicalTimeZone, zonedInstant } from '../core/calendar';
+import { addDays, canonicalTimeZone, wallClock, zonedInstant } from '../core/calendar';
 import { checkDayRange } from '../core/day-range';
-import { MAX_SUMMARY_DAYS } from './model';
+import { MAX_HOURLY_DAYS, MAX_SUMMARY_DAYS, type Granularity } from './model';
 
 /**
- * Aggregates are kept per UTC hour. A day in a zone whose midnights fall on
- * whole UTC hours is then an exact run of hour buckets (23, 24 or 25 of them
- * around DST changes); zones with :30 or :45 offsets at a midnight cannot be
- * cut from hour buckets and are refused.
+ * Summary periods: whole days of a zone from `from` to `to`, cut into the
+ * points of a series. Aggregates are kept per UTC hour, day and month, so a
+ * day of a zone whose midnights fall on whole UTC hours is an exact run of
+ * hour buckets (23, 24 or 25 of them around DST changes); zones with :30 or
+ * :45 offsets at a midnight cannot be cut from hour buckets and are refused.
  */
 export const HOUR_SECONDS = 3600;
 
-/** The hour bucket an instant falls in, as its UTC start `YYYY-MM-DDTHH`; sorts as it orders. */
-export const hourBucket = (unixSeconds: number): string => new Date(unixSeconds * 1000).toISOString().slice(0, 13);
-
-export const hourStart = (unixSeconds: number): number => unixSeconds - (((unixSeconds % HOUR_SECONDS) + HOUR_SECONDS) % HOUR_SECONDS);
-
-export interface PeriodDay {
-  date: string;
-  /** Unix seconds of the day's first instant and of the next day's first instant. */
+/** A span of time: Unix seconds, start included, end excluded, both on whole UTC hours. */
+export interface Interval {
   start: number;
   end: number;
 }
 
-export interface SummaryPeriod {
+/** One point of a series and how the answer labels it. */
+export type SeriesPoint = Interval &
+  (
+    | { granularity: 'hour'; label: { Start: string; Timestamp: number } }
+    | { granularity: 'day'; label: { Date: string } }
+    | { granularity: 'month'; label: { Month: string } }
+  );
+
+export interface SummaryPeriod extends Interval {
   from: string;
   to: string;
   timeZone: string;
-  days: PeriodDay[];
-  /** First and last hour bucket covered. */
-  firstHour: string;
-  lastHour: string;
+  /** The points of the requested series, which together are the whole period; empty without a granularity. */
+  points: SeriesPoint[];
 }
 
 const midnight = (date: string, timeZone: string): number => zonedInstant(date, '00:00', timeZone) / 1000;
 
-/** Checks `from`, `to` and `tz` of a summary request and cuts the period into days of that zone. */
-export function summaryPeriod(from: string, to: string, requestedZone = 'UTC'): SummaryPeriod {
-  const span = checkDayRange({ name: 'from', date: from }, { name: 'to', date: to }, MAX_SUMMARY_DAYS);
+function checkTimeZone(requestedZone: string): string {
   const timeZone = canonicalTimeZone(requestedZone);
-  if (!timeZone) {
+  if (!timeZone)
     throw new ValidationError(`must be an IANA time zone name such as Europe/Lisbon; '${requestedZone}' is not one`, { field: 'tz' });
+  return timeZone;
+}
+
+/** ISO 8601 local date-time of an instant in a zone, with the zone's offset at that instant. */
+function localIso(unixSeconds: number, timeZone: string): string {
+  const { date, time } = wallClock(timeZone, new Date(unixSeconds * 1000));
+  const offset = Math.round((Date.parse(`${date}T${time}:00Z`) / 1000 - unixSeconds) / 60);
+  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
+  const minutes = String(Math.abs(offset) % 60).padStart(2, '0');
+  return `${date}T${time}:00${offset < 0 ? '-' : '+'}${hours}:${minutes}`;
+}
+
+function hourPoints({ start, end }: Interval, timeZone: string): SeriesPoint[] {
+  return Array.from({ length: (end - start) / HOUR_SECONDS }, (_, i) => {
+    const at = start + i * HOUR_SECONDS;
+    return { granularity: 'hour', start: at, end: at + HOUR_SECONDS, label: { Start: localIso(at, timeZone), Timestamp: at } };
+  });
+}
+
+/** The calendar months of the zone that the days touch, each cut to the days inside the period. */
+function monthPoints(days: { date: string; start: number; end: number }[]): SeriesPoint[] {
+  const points: SeriesPoint[] = [];
+  for (const day of days) {
+    const month = day.date.slice(0, 7);
+    const last = points[points.length - 1];
+    if (last?.granularity === 'month' && last.label.Month === month) last.end = day.end;
+    else points.push({ granularity: 'month', start: day.start, end: day.end, label: { Month: month } });
   }
+  return points;
+}
+
+/** Checks `from`, `to`, `tz` and `granularity` of a summary request and cuts the period into the series' points. */
+export function summaryPeriod(from: string, to: string, requestedZone = 'UTC', granularity?: Granularity): SummaryPeriod {
+  const span = checkDayRange({ name: 'from', date: from }, { name: 'to', date: to }, MAX_SUMMARY_DAYS);
+  if (granularity === 'hour' && span + 1 > MAX_HOURLY_DAYS) {
+    throw new ValidationError(`may be 'hour' for ranges of at most ${MAX_HOURLY_DAYS} days; this one spans ${span + 1}`, {
+      field: 'granularity',
+    });
+  }
+  const timeZone = checkTimeZone(requestedZone);
   const boundaries = Array.from({ length: span + 2 }, (_, i) => midnight(addDays(from, i), timeZone));
   const offHour = boundaries.findIndex((instant) => instant % HOUR_SECONDS !== 0);
   if (offHour >= 0) {
@@ -51,12 +89,14 @@ export function summaryPeriod(from: string, to: string, requestedZone = 'UTC'): 
     );
   }
   const days = boundaries.slice(0, -1).map((start, i) => ({ date: addDays(from, i), start, end: boundaries[i + 1] }));
-  return {
-    from,
-    to,
-    timeZone,
-    days,
-    firstHour: hourBucket(days[0].start),
-    lastHour: hourBucket(days[days.length - 1].end - HOUR_SECONDS),
-  };
+  const whole: Interval = { start: boundaries[0], end: boundaries[boundaries.length - 1] };
+  const points: SeriesPoint[] =
+    granularity === 'hour'
+      ? hourPoints(whole, timeZone)
+      : granularity === 'day'
+        ? days.map(({ date, start, end }) => ({ granularity: 'day', start, end, label: { Date: date } }))
+        : granularity === 'month'
+          ? monthPoints(days)
+          : [];
+  return { from, to, timeZone, ...whole, points };
 }

@@ -1,17 +1,15 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { builtInMeters } from '../api/event-rules';
+import { systemClock, unixSeconds, type Clock } from '../core/clock';
 import { countBusinessEvent } from '../core/metrics';
-import { documentClient } from '../db/client';
 import { ValidationError } from '../core/errors';
-import { checkIdempotencyKey, idempotencyKeyReused, isLive } from '../core/idempotency';
-import { numberPrecision } from './decimal';
-import { MAX_USAGE_DECIMAL_PLACES, MAX_USAGE_SIGNIFICANT_DIGITS, USAGE_RULE, type UsageEntry, type UsageInput } from './model';
-import { getIdempotencyRecord } from './repository';
-import { prepareUsageRecord, usageRecordTransaction } from './usage-writes';
-
-/** Attempts of one record call: ID collisions, transactions racing on the same key or aggregate, and throttling are retried. */
-const MAX_ATTEMPTS = 6;
+import { checkIdempotencyKey, hashIdempotencyKey, idempotencyKeyReused, isLive, requestHash } from '../core/idempotency';
+import { RETRY, retrying } from '../core/retry';
+import { transactionCancellation } from '../db/transaction-errors';
+import type { IdempotencyOrigin } from '../db/keys';
+import { newUsageIds, randomShard } from './ids';
+import { AGGREGATE_SHARDS, type UsageEntry, type UsageInput } from './model';
+import { getIdempotencyRecords, writeTransaction, type IdempotencyKeyRef } from './repository';
+import { usageInputViolations } from './request-schema';
+import { aggregateKeysOf, recordEntriesTransaction } from './usage-writes';
 
 export interface RecordedUsage {
   entry: UsageEntry;
@@ -19,63 +17,143 @@ export interface RecordedUsage {
   replayed: boolean;
 }
 
-/** The rules a schema cannot state: the precision of Usage, and meter names kept for platform events. */
-function checkUsageInput(input: UsageInput, options: { builtIn?: boolean } = {}): void {
-  const { significantDigits, decimalPlaces } = numberPrecision(input.Usage);
-  if (decimalPlaces > MAX_USAGE_DECIMAL_PLACES || significantDigits > MAX_USAGE_SIGNIFICANT_DIGITS) {
-    throw new ValidationError(USAGE_RULE, { field: 'Usage' });
-  }
-  // Case-insensitively, so that no custom meter can pass for a built-in one in a summary.
-  if (!options.builtIn && builtInMeters.has(input.Meter.toLowerCase())) {
-    throw new ValidationError(`names the built-in meter '${input.Meter}', which only platform events record`, { field: 'Meter' });
-  }
+/** An entry on its way in: its input, its idempotency key, and once settled, what it recorded or replayed. */
+export interface PendingEntry {
+  input: UsageInput;
+  idempotency?: IdempotencyKeyRef & { requestHash: string; field: string };
+  result?: RecordedUsage;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The idempotency key of an input: one scheme for the Idempotency-Key header, batch Identifiers and platform event IDs. */
+export const idempotencyOf = (
+  key: string,
+  input: UsageInput,
+  origin: IdempotencyOrigin,
+  field: string,
+): NonNullable<PendingEntry['idempotency']> => ({
+  origin,
+  keyHash: hashIdempotencyKey(key),
+  requestHash: requestHash({ Meter: input.Meter, Usage: input.Usage, ExtraInfo: input.ExtraInfo, OccurredAt: input.OccurredAt }),
+  field,
+});
+
+export const keyReused = (field: string, entryId: number) => idempotencyKeyReused(`usage entry ${entryId}`, field);
+
+/** DynamoDB takes at most 100 items in one transaction. */
+const MAX_TRANSACTION_ITEMS = 100;
+
+/**
+ * Splits entries into transactions: each entry brings its item (and key
+ * record) and the aggregates no earlier entry of its transaction touches.
+ * Entries are taken in order of hour and meter, so that those sharing
+ * aggregates share a transaction and each aggregate is written as few times as possible.
+ */
+export function transactionGroups(entries: PendingEntry[]): PendingEntry[][] {
+  const byAggregate = (pending: PendingEntry) => aggregateKeysOf(pending.input as Required<UsageInput>)[0];
+  const ordered = [...entries].sort((a, b) => (byAggregate(a) < byAggregate(b) ? -1 : byAggregate(a) > byAggregate(b) ? 1 : 0));
+  const groups: PendingEntry[][] = [];
+  let group: PendingEntry[] = [];
+  let items = 0;
+  let aggregates = new Set<string>();
+  for (const pending of ordered) {
+    const keys = aggregateKeysOf(pending.input as Required<UsageInput>);
+    const itemsOf = (known: Set<string>) => (pending.idempotency ? 2 : 1) + keys.filter((key) => !known.has(key)).length;
+    if (group.length && items + itemsOf(aggregates) > MAX_TRANSACTION_ITEMS) {
+      groups.push(group);
+      [group, items, aggregates] = [[], 0, new Set<string>()];
+    }
+    group.push(pending);
+    items += itemsOf(aggregates);
+    keys.forEach((key) => aggregates.add(key));
+  }
+  if (group.length) groups.push(group);
+  return groups;
+}
+
+/**
+ * Writes one transaction's entries until each is recorded or found to be a
+ * replay. Each attempt puts the open entries in one random shard with fresh
+ * IDs; a cancelled attempt tells which key records already exist (those
+ * entries are replays, or a key reused for another request) and whether an
+ * ID collided or a racing transaction held an item (then it tries again).
+ */
+async function writeGroup(operatorId: string, group: PendingEntry[], clock: Clock): Promise<void> {
+  await retrying('Recording usage entries', async () => {
+    const open = group.filter((pending) => !pending.result);
+    if (!open.length) return true;
+    const now = clock();
+    const shard = randomShard(AGGREGATE_SHARDS);
+    const ids = newUsageIds(now.getTime(), shard, AGGREGATE_SHARDS, open.length);
+    const writes = open.map(({ input, idempotency }, i) => ({
+      entry: { ID: ids[i], Meter: input.Meter, Usage: input.Usage, OccurredAt: input.OccurredAt as number },
+      extraInfo: input.ExtraInfo,
+      idempotency,
+    }));
+    const { input, positions } = recordEntriesTransaction(operatorId, shard, writes, now);
+    try {
+      await writeTransaction(input);
+    } catch (error) {
+      const cancellation = transactionCancellation(error);
+      if (!cancellation) throw error;
+      const keyTaken = open.filter(
+        (_, i) => positions[i].idempotency !== undefined && cancellation.conditionFailed(positions[i].idempotency!),
+      );
+      const idTaken = open.some((_, i) => cancellation.conditionFailed(positions[i].entry));
+      const records = await getIdempotencyRecords(
+        operatorId,
+        keyTaken.map((pending) => pending.idempotency!),
+      );
+      for (const pending of keyTaken) {
+        const existing = records.get(pending.idempotency!.keyHash);
+        // A record that expired since the write was tried is gone: the next attempt records afresh.
+        if (!existing || !isLive(existing, now)) continue;
+        if (existing.RequestHash !== pending.idempotency!.requestHash) throw keyReused(pending.idempotency!.field, existing.Entry.ID);
+        pending.result = { entry: existing.Entry, replayed: true };
+      }
+      const settled = keyTaken.length > 0 || idTaken;
+      if (!settled && !cancellation.retryable) throw error;
+      return RETRY;
+    }
+    open.forEach((pending, i) => (pending.result = { entry: writes[i].entry, replayed: false }));
+    return true;
+  });
+}
+
+/**
+ * Records entries (already validated), in as few transactions as DynamoDB
+ * allows, written side by side. An entry without OccurredAt happened when it
+ * arrived; its idempotency key was fingerprinted with the fields as sent.
+ */
+export async function writeEntries(operatorId: string, entries: PendingEntry[], clock: Clock): Promise<void> {
+  const arrivedAt = unixSeconds(clock());
+  for (const pending of entries) pending.input = { ...pending.input, OccurredAt: pending.input.OccurredAt ?? arrivedAt };
+  // Every transaction settles before an error is answered, so that nothing is still being written when the client retries.
+  const outcomes = await Promise.allSettled(transactionGroups(entries).map((group) => writeGroup(operatorId, group, clock)));
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+  const replayed = entries.filter((pending) => pending.result?.replayed).length;
+  if (entries.length > replayed) countBusinessEvent('UsageEntries', 'recorded', operatorId, entries.length - replayed);
+  if (replayed) countBusinessEvent('UsageEntries', 'replayed', operatorId, replayed);
+}
 
 /**
  * Records one usage entry for an operator. With an idempotency key, the
  * first request records and every later one with the same key (concurrent
  * ones included) gets that first entry back without counting again; the same
- * key with different fields is a conflict.
+ * key with different fields is refused.
  */
 export async function recordUsage(
   operatorId: string,
   input: UsageInput,
-  options: { idempotencyKey?: string; builtIn?: boolean } = {},
+  options: { idempotencyKey?: string; builtIn?: boolean; clock?: Clock } = {},
 ): Promise<RecordedUsage> {
-  checkUsageInput(input, options);
-  if (options.idempotencyKey !== undefined) checkIdempotencyKey(options.idempotencyKey);
-  for (let attempt = 1; ; attempt += 1) {
-    const record = prepareUsageRecord(operatorId, input, {
-      idempotencyKey: options.idempotencyKey,
-      origin: options.builtIn ? 'platform-event' : 'client',
-    });
-    try {
-      await documentClient().send(new TransactWriteCommand(usageRecordTransaction(record)));
-      countBusinessEvent('UsageEntries', 'recorded', operatorId);
-      return { entry: record.entry, replayed: false };
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const reasons = (error.CancellationReasons ?? []).map((reason) => reason.Code);
-      const [idempotencyReason, entryReason] = record.idempotency ? reasons : [undefined, reasons[0]];
-      if (record.idempotency && idempotencyReason === 'ConditionalCheckFailed') {
-        const existing = await getIdempotencyRecord(operatorId, record.idempotency.origin, record.idempotency.keyHash);
-        if (existing && isLive(existing, record.recordedAt)) {
-          if (existing.RequestHash !== record.idempotency.requestHash) {
-            throw idempotencyKeyReused(`usage entry ${existing.Entry.ID}`);
-          }
-          countBusinessEvent('UsageEntries', 'replayed', operatorId);
-          return { entry: existing.Entry, replayed: true };
-        }
-        // The record expired between the write and this read: record afresh.
-      } else {
-        const retryable = entryReason === 'ConditionalCheckFailed' || reasons.includes('TransactionConflict') || reasons.includes('ThrottlingError');
-        if (!retryable) throw error;
-      }
-      if (attempt >= MAX_ATTEMPTS) throw error;
-      // An ID collision, a racing transaction holding one of the items, or a busy partition: try again shortly.
-      await pause(10 * attempt + Math.random() * 20);
-    }
+  const [violation] = usageInputViolations(input, options);
+  if (violation) throw new ValidationError(violation.message, { field: violation.field });
+  const pending: PendingEntry = { input };
+  if (options.idempotencyKey !== undefined) {
+    checkIdempotencyKey(options.idempotencyKey);
+    pending.idempotency = idempotencyOf(options.idempotencyKey, input, options.builtIn ? 'platform-event' : 'client', 'Idempotency-Key');
   }
+  await writeEntries(operatorId, [pending], options.clock ?? systemClock);
+  return pending.result as RecordedUsage;
 }

@@ -1,10 +1,23 @@
 import { QueryCommand, type AttributeValue, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, attributeClient, tableName } from '../db/client';
-import { usageKeys, type IdempotencyOrigin } from '../db/keys';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  NumberValue,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { RETRY, retrying } from '../core/retry';
+import { attributeClient, documentClient, tableName } from '../db/client';
+import { usageKeys, type IdempotencyOrigin, type ItemKey, type UsageLevel } from '../db/keys';
 import type { UsageEntry } from './model';
 
-/** One function per usage access pattern; see the README's access-pattern table. */
+/**
+ * Every DynamoDB call of usage metering, one function per access pattern
+ * (see the README's access-pattern table). Totals are read with the
+ * low-level client, so that DynamoDB's decimal text never passes through a
+ * JavaScript float, and written as NumberValue for the same reason.
+ */
 
 export interface IdempotencyRecordItem {
   Entry: UsageEntry;
@@ -12,74 +25,219 @@ export interface IdempotencyRecordItem {
   ExpiresAt: number;
 }
 
-export async function getIdempotencyRecord(
-  operatorId: string,
-  origin: IdempotencyOrigin,
-  keyHash: string,
-): Promise<IdempotencyRecordItem | undefined> {
+export interface IdempotencyKeyRef {
+  origin: IdempotencyOrigin;
+  keyHash: string;
+}
+
+/** Writes one transaction (recording or voiding); cancellations reach the caller untouched. */
+export async function writeTransaction(input: TransactWriteCommandInput): Promise<void> {
+  await documentClient().send(new TransactWriteCommand(input));
+}
+
+const BATCH_GET_LIMIT = 100;
+const BATCH_WRITE_LIMIT = 25;
+
+const chunks = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/** The idempotency records of many keys at once (consistent reads), by key hash; keys without a record are absent. */
+export async function getIdempotencyRecords(operatorId: string, refs: IdempotencyKeyRef[]): Promise<Map<string, IdempotencyRecordItem>> {
+  const found = new Map<string, IdempotencyRecordItem>();
+  for (const part of chunks(refs, BATCH_GET_LIMIT)) {
+    let keys: Record<string, unknown>[] = part.map(({ origin, keyHash }) => ({
+      ...usageKeys.idempotencyRecord(operatorId, origin, keyHash),
+    }));
+    await retrying('Reading usage idempotency records', async () => {
+      const output = await documentClient().send(
+        new BatchGetCommand({
+          RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'PK, Entry, RequestHash, ExpiresAt' } },
+        }),
+      );
+      for (const item of output.Responses?.[tableName()] ?? []) {
+        // The key hash is the last segment of the partition key.
+        found.set(String(item.PK).split('#').pop() as string, item as IdempotencyRecordItem);
+      }
+      keys = output.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+      return keys.length ? RETRY : true;
+    });
+  }
+  return found;
+}
+
+/** Usage is a DynamoDB reserved word. */
+const ENTRY_PROJECTION = 'ID, #meter, #usage, OccurredAt, VoidedAt';
+const ENTRY_NAMES = { '#meter': 'Meter', '#usage': 'Usage' };
+
+/** An entry as stored. */
+export interface StoredEntry extends UsageEntry {
+  VoidedAt?: number;
+}
+
+export async function getEntry(operatorId: string, shard: number, id: number): Promise<StoredEntry | undefined> {
   const { Item } = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: usageKeys.idempotencyRecord(operatorId, origin, keyHash), ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName(),
+      Key: usageKeys.entry(operatorId, shard, id),
+      ConsistentRead: true,
+      ProjectionExpression: ENTRY_PROJECTION,
+      ExpressionAttributeNames: ENTRY_NAMES,
+    }),
   );
-  return Item as IdempotencyRecordItem | undefined;
+  return Item as StoredEntry | undefined;
 }
 
-/** An hourly aggregate with its numbers as DynamoDB's decimal text, never a float. */
+/** One aggregate as read: its bucket, meter and numbers, the usage as DynamoDB's decimal text. */
 export interface AggregateRow {
-  Meter: string;
-  BucketStart: number;
-  TotalUsage: string;
-  EventCount: number;
+  level: UsageLevel;
+  bucket: string;
+  meter: string;
+  usage: string;
+  events: number;
 }
 
-export interface AggregateRead {
-  rows: AggregateRow[];
-  /** Items DynamoDB read for the summary, and the read capacity they cost. */
+export interface ReadCost {
+  queries: number;
   itemsRead: number;
   capacityUnits: number;
 }
 
 const numberText = (value: AttributeValue | undefined): string => {
-  if (value?.N === undefined) throw new Error('Usage aggregate without a number attribute');
+  if (value?.N === undefined) throw new Error('Usage item without a number attribute');
   return value.N;
 };
 
+/** Pages of one key range read with the low-level client, each page's items handed to `each`. */
+async function queryAll(
+  condition: { PK: string; SKFrom?: string; SKTo?: string; SKPrefix?: string },
+  projection: { expression: string; names?: Record<string, string> },
+  each: (item: Record<string, AttributeValue>) => void,
+  cost?: ReadCost,
+): Promise<void> {
+  const values: Record<string, AttributeValue> = { ':pk': { S: condition.PK } };
+  let keyCondition: string;
+  if (condition.SKPrefix !== undefined) {
+    keyCondition = 'PK = :pk AND begins_with(SK, :prefix)';
+    values[':prefix'] = { S: condition.SKPrefix };
+  } else {
+    keyCondition = 'PK = :pk AND SK BETWEEN :from AND :to';
+    Object.assign(values, { ':from': { S: condition.SKFrom as string }, ':to': { S: condition.SKTo as string } });
+  }
+  let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
+  do {
+    const page: QueryCommandOutput = await attributeClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: keyCondition,
+        ProjectionExpression: projection.expression,
+        ExpressionAttributeNames: projection.names,
+        ExpressionAttributeValues: values,
+        ReturnConsumedCapacity: cost ? 'TOTAL' : undefined,
+        ExclusiveStartKey,
+      }),
+    );
+    (page.Items ?? []).forEach(each);
+    if (cost) {
+      cost.queries += 1;
+      cost.itemsRead += page.ScannedCount ?? 0;
+      cost.capacityUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}
+
+const AGGREGATE_PROJECTION = { expression: 'SK, TotalUsage, EventCount' };
+
+/** The sort key `<LEVEL>#<bucket>#<meter>` read back; meter names cannot contain '#'. */
+function aggregateRow(level: UsageLevel, item: Record<string, AttributeValue>): AggregateRow {
+  const [, bucket, meter] = (item.SK.S as string).split('#');
+  return { level, bucket, meter, usage: numberText(item.TotalUsage), events: Number(numberText(item.EventCount)) };
+}
+
 /**
- * Every shard's aggregates of every meter from the first hour bucket to the
- * last: a bounded number of items (hours × meters × shards at most) however
- * many entries they sum up. Sent as the low-level command so that the
- * document client's float conversion never touches the totals.
+ * The aggregates of one level and one shard from the first bucket to the
+ * last, every meter: at most (buckets × meters) items, however many entries
+ * they sum up. `cost` adds up what the reads cost.
  */
-export async function queryAggregates(operatorId: string, shards: number, firstHour: string, lastHour: string): Promise<AggregateRead> {
-  const read: AggregateRead = { rows: [], itemsRead: 0, capacityUnits: 0 };
-  await Promise.all(
-    Array.from({ length: shards }, async (_, shard) => {
-      const { PK, SKFrom, SKTo } = usageKeys.aggregateRange(operatorId, shard, firstHour, lastHour);
-      let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
-      do {
-        const page: QueryCommandOutput = await attributeClient().send(
-          new QueryCommand({
-            TableName: tableName(),
-            KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-            ProjectionExpression: '#meter, BucketStart, TotalUsage, EventCount',
-            ExpressionAttributeNames: { '#meter': 'Meter' },
-            ExpressionAttributeValues: { ':pk': { S: PK }, ':from': { S: SKFrom }, ':to': { S: SKTo } },
-            ReturnConsumedCapacity: 'TOTAL',
-            ExclusiveStartKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          read.rows.push({
-            Meter: item.Meter.S as string,
-            BucketStart: Number(numberText(item.BucketStart)),
-            TotalUsage: numberText(item.TotalUsage),
-            EventCount: Number(numberText(item.EventCount)),
-          });
-        }
-        read.itemsRead += page.ScannedCount ?? 0;
-        read.capacityUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
+export async function queryAggregates(
+  operatorId: string,
+  shard: number,
+  level: UsageLevel,
+  firstBucket: string,
+  lastBucket: string,
+  cost: ReadCost,
+): Promise<AggregateRow[]> {
+  const rows: AggregateRow[] = [];
+  await queryAll(
+    usageKeys.aggregateRange(operatorId, shard, level, firstBucket, lastBucket),
+    AGGREGATE_PROJECTION,
+    (item) => rows.push(aggregateRow(level, item)),
+    cost,
+  );
+  return rows;
+}
+
+/** Every aggregate of one level in one shard (for the rebuild). */
+export async function listAggregates(operatorId: string, shard: number, level: UsageLevel): Promise<AggregateRow[]> {
+  const rows: AggregateRow[] = [];
+  await queryAll(usageKeys.aggregatePrefix(operatorId, shard, level), AGGREGATE_PROJECTION, (item) => rows.push(aggregateRow(level, item)));
+  return rows;
+}
+
+/** An entry as the rebuild reads it: the usage as decimal text. */
+export interface EntryRow {
+  id: number;
+  meter: string;
+  usage: string;
+  occurredAt: number;
+  voided: boolean;
+}
+
+/** Every entry of one shard, in recording order, voided ones included. */
+export async function listEntries(operatorId: string, shard: number, each: (entry: EntryRow) => void): Promise<void> {
+  await queryAll(usageKeys.entryPrefix(operatorId, shard), { expression: ENTRY_PROJECTION, names: ENTRY_NAMES }, (item) =>
+    each({
+      id: Number(numberText(item.ID)),
+      meter: item.Meter.S as string,
+      usage: numberText(item.Usage),
+      occurredAt: Number(numberText(item.OccurredAt)),
+      voided: item.VoidedAt !== undefined,
     }),
   );
-  return read;
+}
+
+async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
+  for (const part of chunks(requests, BATCH_WRITE_LIMIT)) {
+    let pending = part;
+    await retrying('Writing usage aggregates', async () => {
+      const output = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = (output.UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
+      return pending.length ? RETRY : true;
+    });
+  }
+}
+
+/** Sets aggregates to the given totals (the rebuild's puts). */
+export async function putAggregates(operatorId: string, shard: number, rows: AggregateRow[]): Promise<void> {
+  await batchWrite(
+    rows.map((row) => ({
+      PutRequest: {
+        Item: {
+          ...usageKeys.aggregate(operatorId, shard, row.level, row.bucket, row.meter),
+          Entity: 'UsageAggregate',
+          Meter: row.meter,
+          TotalUsage: NumberValue.from(row.usage),
+          EventCount: row.events,
+        },
+      },
+    })),
+  );
+}
+
+export async function deleteAggregates(operatorId: string, shard: number, rows: AggregateRow[]): Promise<void> {
+  await batchWrite(
+    rows.map((row) => ({
+      DeleteRequest: { Key: usageKeys.aggregate(operatorId, shard, row.level, row.bucket, row.meter) satisfies ItemKey },
+    })),
+  );
 }

@@ -1,104 +1,159 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { NumberValue, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unixSeconds } from '../core/clock';
+import { expiresAt } from '../core/idempotency';
 import { tableName } from '../db/client';
-import { usageKeys, type IdempotencyOrigin } from '../db/keys';
-import { expiresAt, hashIdempotencyKey, requestHash } from '../core/idempotency';
-import { newUsageId, shardOf } from './ids';
-import { hourBucket, hourStart } from './period';
-import { AGGREGATE_SHARDS, IDEMPOTENCY_TTL_SECONDS, type UsageEntry, type UsageInput } from './model';
+import { usageKeys, type UsageLevel } from '../db/keys';
+import { bucketOf, LEVELS } from './buckets';
+import { addDecimals, formatDecimal, negateDecimal, parseDecimal, ZERO, type Decimal } from './decimal';
+import { IDEMPOTENCY_TTL_SECONDS, type UsageEntry } from './model';
+import type { IdempotencyKeyRef } from './repository';
 
-/** One usage entry, ready to be written. */
-export interface PreparedUsageRecord {
-  operatorId: string;
+/**
+ * The transactions of usage metering, built as plain inputs (the unit tests
+ * read them): recording entries of one shard, and voiding one entry. In both
+ * the entries and every aggregate they add to change together or not at all,
+ * so totals never disagree with the entries.
+ */
+
+/** An entry ready to be written: its ID chosen, and its idempotency key when it has one. */
+export interface EntryToWrite {
   entry: UsageEntry;
   extraInfo?: string;
-  shard: number;
-  recordedAt: Date;
-  idempotency?: { origin: IdempotencyOrigin; keyHash: string; requestHash: string; expiresAt: number };
+  idempotency?: IdempotencyKeyRef & { requestHash: string };
 }
 
-/** Gives a validated input its ID, shard and timestamp; a retry after an ID collision prepares it again. */
-export function prepareUsageRecord(
-  operatorId: string,
-  input: UsageInput,
-  options: { now?: Date; idempotencyKey?: string; origin?: IdempotencyOrigin } = {},
-): PreparedUsageRecord {
-  const now = options.now ?? new Date();
-  const id = newUsageId(now.getTime());
-  const nowSeconds = Math.floor(now.getTime() / 1000);
+/** Where each entry's items sit in TransactItems, to read a cancellation by. */
+export interface EntryPositions {
+  idempotency?: number;
+  entry: number;
+}
+
+export interface Increment {
+  level: UsageLevel;
+  bucket: string;
+  meter: string;
+  usage: Decimal;
+  events: number;
+}
+
+const incrementKey = (level: UsageLevel, bucket: string, meter: string) => `${level}|${bucket}|${meter}`;
+
+/** The aggregates an entry adds to: one bucket of each level. */
+export const aggregateKeysOf = (entry: Pick<UsageEntry, 'Meter' | 'OccurredAt'>): string[] =>
+  LEVELS.map((level) => incrementKey(level, bucketOf(level, entry.OccurredAt), entry.Meter));
+
+/** What entries add to each aggregate, summed exactly: entries of one meter and hour share one increment. */
+export function aggregateIncrements(
+  entries: { Meter: string; OccurredAt: number; Usage: number | string }[],
+  sign: 1 | -1 = 1,
+): Increment[] {
+  const increments = new Map<string, Increment>();
+  for (const entry of entries) {
+    const usage = parseDecimal(String(entry.Usage));
+    for (const level of LEVELS) {
+      const bucket = bucketOf(level, entry.OccurredAt);
+      const key = incrementKey(level, bucket, entry.Meter);
+      const increment = increments.get(key) ?? { level, bucket, meter: entry.Meter, usage: ZERO, events: 0 };
+      increment.usage = addDecimals(increment.usage, sign === 1 ? usage : negateDecimal(usage));
+      increment.events += sign;
+      increments.set(key, increment);
+    }
+  }
+  return [...increments.values()];
+}
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+function incrementItem(operatorId: string, shard: number, increment: Increment): TransactItem {
   return {
-    operatorId,
-    entry: { ID: id, Meter: input.Meter, Usage: input.Usage, OccurredAt: input.OccurredAt ?? nowSeconds },
-    extraInfo: input.ExtraInfo,
-    shard: shardOf(id, AGGREGATE_SHARDS),
-    recordedAt: now,
-    idempotency: options.idempotencyKey
-      ? {
-          origin: options.origin ?? 'client',
-          keyHash: hashIdempotencyKey(options.idempotencyKey),
-          requestHash: requestHash(input),
-          expiresAt: expiresAt(now, IDEMPOTENCY_TTL_SECONDS),
-        }
-      : undefined,
+    Update: {
+      TableName: tableName(),
+      Key: usageKeys.aggregate(operatorId, shard, increment.level, increment.bucket, increment.meter),
+      UpdateExpression: 'SET Entity = :entity, #meter = :meter ADD TotalUsage :usage, EventCount :events',
+      ExpressionAttributeNames: { '#meter': 'Meter' },
+      ExpressionAttributeValues: {
+        ':entity': 'UsageAggregate',
+        ':meter': increment.meter,
+        ':usage': NumberValue.from(formatDecimal(increment.usage)),
+        ':events': increment.events,
+      },
+    },
   };
 }
 
 /**
- * The one transaction that records a usage entry: the idempotency record
- * (when a key was given), the entry item, and the increment of its hourly
- * aggregate. All or nothing, so totals never disagree with the entries and a
- * replayed key never counts twice.
+ * Records entries that all live in `shard`: per entry its idempotency record
+ * (when it has a key; written only if none is live) and the entry item
+ * (written only if its ID is new), then one increment per aggregate the
+ * entries add to. At most 100 items, DynamoDB's limit for one transaction.
  */
-export function usageRecordTransaction(record: PreparedUsageRecord): TransactWriteCommandInput {
-  const { operatorId, entry, shard } = record;
-  const hour = hourBucket(entry.OccurredAt);
-  const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
-  if (record.idempotency) {
-    items.push({
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...usageKeys.idempotencyRecord(operatorId, record.idempotency.origin, record.idempotency.keyHash),
-          Entity: 'UsageIdempotencyRecord',
-          Entry: entry,
-          RequestHash: record.idempotency.requestHash,
-          ExpiresAt: record.idempotency.expiresAt,
+export function recordEntriesTransaction(
+  operatorId: string,
+  shard: number,
+  entries: EntryToWrite[],
+  now: Date,
+): { input: TransactWriteCommandInput; positions: EntryPositions[] } {
+  const items: TransactItem[] = [];
+  const positions: EntryPositions[] = [];
+  const recordedAt = now.toISOString();
+  for (const { entry, extraInfo, idempotency } of entries) {
+    const position: EntryPositions = { entry: -1 };
+    if (idempotency) {
+      position.idempotency = items.length;
+      items.push({
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...usageKeys.idempotencyRecord(operatorId, idempotency.origin, idempotency.keyHash),
+            Entity: 'UsageIdempotencyRecord',
+            Entry: entry,
+            RequestHash: idempotency.requestHash,
+            ExpiresAt: expiresAt(now, IDEMPOTENCY_TTL_SECONDS),
+          },
+          // Live strictly before ExpiresAt; TTL deletion lags, so a record at or past its time is treated as gone.
+          ConditionExpression: 'attribute_not_exists(PK) OR ExpiresAt <= :now',
+          ExpressionAttributeValues: { ':now': unixSeconds(now) },
         },
-        // TTL deletion lags; a record past its time is treated as gone.
-        ConditionExpression: 'attribute_not_exists(PK) OR ExpiresAt <= :now',
-        ExpressionAttributeValues: { ':now': Math.floor(record.recordedAt.getTime() / 1000) },
-      },
-    });
-  }
-  items.push(
-    {
+      });
+    }
+    position.entry = items.length;
+    items.push({
       Put: {
         TableName: tableName(),
         Item: {
           ...usageKeys.entry(operatorId, shard, entry.ID),
           Entity: 'UsageEntry',
           ...entry,
-          ...(record.extraInfo === undefined ? {} : { ExtraInfo: record.extraInfo }),
-          Hour: hour,
-          RecordedAt: record.recordedAt.toISOString(),
+          ...(extraInfo === undefined ? {} : { ExtraInfo: extraInfo }),
+          RecordedAt: recordedAt,
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
-    },
-    {
-      Update: {
-        TableName: tableName(),
-        Key: usageKeys.aggregate(operatorId, shard, hour, entry.Meter),
-        UpdateExpression: 'SET Entity = :entity, #meter = :meter, BucketStart = :start ADD TotalUsage :usage, EventCount :one',
-        ExpressionAttributeNames: { '#meter': 'Meter' },
-        ExpressionAttributeValues: {
-          ':entity': 'UsageAggregate',
-          ':meter': entry.Meter,
-          ':start': hourStart(entry.OccurredAt),
-          ':usage': entry.Usage,
-          ':one': 1,
+    });
+    positions.push(position);
+  }
+  for (const increment of aggregateIncrements(entries.map(({ entry }) => entry))) items.push(incrementItem(operatorId, shard, increment));
+  return { input: { TransactItems: items }, positions };
+}
+
+/**
+ * Voids one entry: marks it VoidedAt (only if it exists and is not voided
+ * yet; this condition is item 0) and takes its usage and count back out of
+ * every aggregate it was added to.
+ */
+export function voidEntryTransaction(operatorId: string, shard: number, entry: UsageEntry, voidedAt: number): TransactWriteCommandInput {
+  return {
+    TransactItems: [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: usageKeys.entry(operatorId, shard, entry.ID),
+          UpdateExpression: 'SET VoidedAt = :voidedAt',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(VoidedAt)',
+          ExpressionAttributeValues: { ':voidedAt': voidedAt },
         },
       },
-    },
-  );
-  return { TransactItems: items };
+      ...aggregateIncrements([entry], -1).map((increment) => incrementItem(operatorId, shard, increment)),
+    ],
+  };
 }

@@ -285,6 +285,32 @@ describe('operator dashboard', () => {
     expect(await page.locator('#usage-figure').isHidden()).toBe(true);
   });
 
+  it('shows a year per month, the view an operator bills from', async () => {
+    await setDate('#usage-from', '2025-04-01');
+    await setDate('#usage-to', '2026-03-31');
+    await page.locator('#usage-granularity').selectOption('month');
+    await page.locator('#usage-form button[type="submit"]').click();
+    await page.locator('#usage-status[data-state="done"]').waitFor();
+    expect(await text('#usage-status')).toBe('3 meters, 10 entries from 2025-04-01 to 2026-03-31 (UTC).');
+    expect(await text('#usage-caption')).toBe('Monthly usage per meter; the totals are in the table below.');
+    expect(await text('#usage-total')).toBe('132.75');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#usage-csv').click()]);
+    const csv = (await readFile((await download.path()) as string, 'utf8')).trimEnd().split('\r\n');
+    expect(csv[0]).toBe('Meter,Month,Usage,Events');
+    // One row per meter and month of the twelve; all the usage in March 2026.
+    expect(csv).toHaveLength(1 + 3 * 12);
+    expect(csv.filter((row) => !row.endsWith(',0,0'))).toEqual(['Meter,Month,Usage,Events', 'api-calls,2026-03,95,3', 'storage-gb,2026-03,32.75,2', 'order-completed,2026-03,5,5']);
+
+    // The preset asks for the twelve calendar months up to today.
+    await page.locator('#usage-granularity').selectOption('day');
+    await page.locator('#usage-year').click();
+    await page.locator('#usage-status[data-state]:not([data-state="loading"])').waitFor();
+    const today = new Date();
+    expect(await page.locator('#usage-from').inputValue()).toBe(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 11, 1)).toISOString().slice(0, 10));
+    expect(await page.locator('#usage-granularity').inputValue()).toBe('month');
+    expect(await page.locator('#usage-status').getAttribute('data-state')).not.toBe('error');
+  });
+
   it('shows a printable manifest of a day by timeslot, holds with their expiry, and cancels with a reason for a key with bookings:write', async () => {
     const held = await request('POST', '/api/v2/ota/marketplace/booking', {
       key: operator.key,

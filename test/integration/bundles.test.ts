@@ -229,6 +229,33 @@ const cases: Record<string, (references: Map<string, string>) => RouteCase> = {
     refused: { body: { Meter: 'api-calls', Usage: -1 } },
     refusedStatus: 422,
   }),
+  // The sources replay the bundle's Identifiers (Replayed: true where the bundle answered false): the entries are masked.
+  'record-usage-batch': () => ({
+    accepted: {
+      body: {
+        Entries: [
+          { Meter: 'api-calls', Usage: 0.5, Identifier: 'bundled-batch-1' },
+          { Meter: 'storage-gb', Usage: 2, Identifier: 'bundled-batch-2' },
+        ],
+      },
+    },
+    refused: {
+      body: {
+        Entries: [
+          { Meter: 'api-calls', Usage: 0.5 },
+          { Meter: 'order-completed', Usage: 1 },
+        ],
+      },
+    },
+    refusedStatus: 422,
+    ownKeys: { masked: ['Entries'] },
+  }),
+  // The entry record-usage made: the sources void it again and answer it unchanged.
+  'void-usage-entry': (references) => ({
+    accepted: { path: { ID: references.get('record-usage') as string } },
+    refused: { path: { ID: 'abc' } },
+    refusedStatus: 400,
+  }),
   'get-usage-summary': () => ({ accepted: { query: { from: date, to: date } }, refused: { query: { from: date } }, refusedStatus: 422 }),
 };
 
@@ -273,6 +300,7 @@ describe('the deployed bundles', () => {
     expect(fromSources.map(comparable(masked))).toEqual(fromBundle.map(comparable(masked)));
     if (route.id === 'create-booking')
       references.set(route.id, JSON.parse((acceptedAnswer as APIGatewayProxyResult).body).data.BookingReference);
+    if (route.id === 'record-usage') references.set(route.id, String(JSON.parse((acceptedAnswer as APIGatewayProxyResult).body).data.ID));
   });
 
   it('authorizer: allows a real key with its usage plan identifier and refuses an unknown one', async () => {

@@ -219,6 +219,21 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     415: () => sender(routeById('record-usage'))({ rawBody: '{"Meter":"storage-gb","Usage":1}', headers: plainText }),
     422: () => sender(routeById('record-usage'))({ body: { Meter: 'storage-gb', Usage: '1' } }),
   },
+  'record-usage-batch': {
+    201: () => sender(routeById('record-usage-batch'))({ body: { Entries: [{ Meter: 'storage-gb', Usage: 0.25, Identifier: 'contract-1' }, { Meter: 'api-calls', Usage: 2 }] } }),
+    400: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[', headers: { 'Content-Type': 'application/json' } }),
+    413: () => sender(routeById('record-usage-batch'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
+    415: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[]}', headers: plainText }),
+    422: () => sender(routeById('record-usage-batch'))({ body: { Entries: [{ Meter: 'a', Usage: 1 }, { Meter: 'b', Usage: 0.0000001 }, { Meter: 'order-completed', Usage: 1 }] } }),
+  },
+  'void-usage-entry': {
+    200: async () => {
+      const recorded = await sender(routeById('record-usage'))({ body: { Meter: 'storage-gb', Usage: 0.5 } });
+      return sender(routeById('void-usage-entry'), { ID: String(recorded.json.data.ID) })({});
+    },
+    400: () => sender(routeById('void-usage-entry'), { ID: 'abc' })({}),
+    404: () => sender(routeById('void-usage-entry'), { ID: '1' })({}),
+  },
   'get-usage-summary': {
     200: async () => {
       await sender(routeById('record-usage'))({ body: { Meter: 'api-calls', Usage: 3 } });
@@ -231,7 +246,7 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
 
 /** Every route's 401 (no key) and 403 (a key without its scope), with a valid request otherwise. */
 for (const route of routes) {
-  const send = sender(route, { ActivityID: 's_walk1', BookingReference: 'ABCDEFGHJK' });
+  const send = sender(route, { ActivityID: 's_walk1', BookingReference: 'ABCDEFGHJK', ID: '1' });
   const body = route.method === 'POST' || route.method === 'PUT' ? {} : undefined;
   cases[route.id] = {
     ...cases[route.id],

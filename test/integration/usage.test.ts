@@ -88,7 +88,11 @@ describe('POST /api/v2/usage/meters', () => {
     ];
     for (const [body, detail] of cases) expectProblem(await record(operator, body), 422, detail);
     // 1e400 is Infinity to a JSON parser: too large, not a number to store.
-    const infinite = await request('POST', METERS, { key: operator.key, rawBody: `{"Meter":"bad-input","Usage":1e400}`, headers: { 'Content-Type': 'application/json' } });
+    const infinite = await request('POST', METERS, {
+      key: operator.key,
+      rawBody: `{"Meter":"bad-input","Usage":1e400}`,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expectProblem(infinite, 422, /'Usage'/);
     expectProblem(await record(operator, valid, { 'Idempotency-Key': 'x'.repeat(256) }), 422, /Idempotency-Key/);
 
@@ -99,9 +103,17 @@ describe('POST /api/v2/usage/meters', () => {
   });
 
   it('answers 415 without a JSON content type and 400 for malformed JSON', async () => {
-    const wrongType = await request('POST', METERS, { key: operator.key, rawBody: '{"Meter":"m","Usage":1}', headers: { 'Content-Type': 'text/plain' } });
+    const wrongType = await request('POST', METERS, {
+      key: operator.key,
+      rawBody: '{"Meter":"m","Usage":1}',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(wrongType.status).toBe(415);
-    const malformed = await request('POST', METERS, { key: operator.key, rawBody: '{"Meter":', headers: { 'Content-Type': 'application/json' } });
+    const malformed = await request('POST', METERS, {
+      key: operator.key,
+      rawBody: '{"Meter":',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
   });
 
@@ -181,7 +193,13 @@ describe('GET /api/v2/usage/meters', () => {
     const response = await summary(operator, `from=${day}&to=${addDays(day, 1)}`);
     expect(response.status).toBe(200);
     expect(response.json.data).toEqual({
-      Period: { From: day, To: addDays(day, 1), FromTimestamp: at(day, '00:00:00'), ToTimestamp: at(addDays(day, 1), '23:59:59'), TimeZone: 'UTC' },
+      Period: {
+        From: day,
+        To: addDays(day, 1),
+        FromTimestamp: at(day, '00:00:00'),
+        ToTimestamp: at(addDays(day, 1), '23:59:59'),
+        TimeZone: 'UTC',
+      },
       Totals: { Usage: 9.3, Events: 14 },
       Meters: [
         { Meter: 'big', TotalUsage: 7, EventCount: 1 },
@@ -234,10 +252,11 @@ describe('GET /api/v2/usage/meters', () => {
       [`from=0000-01-01&to=0000-01-02`, /'from' must be a real calendar date .* from 1970-01-01/],
       [`from=9998-12-31&to=9999-12-31`, /'to'/],
       [`from=${day}&to=${addDays(day, -1)}`, /'to' must not be before 'from'/],
-      [`from=${day}&to=${addDays(day, MAX_SUMMARY_DAYS)}`, /at most 92/],
+      [`from=${day}&to=${addDays(day, MAX_SUMMARY_DAYS)}`, /at most 366/],
       [`from=${day}&to=${day}&tz=Mars/Olympus`, /'tz'/],
       [`from=${day}&to=${day}&tz=Asia/Kolkata`, /'tz'.*whole UTC hours/],
-      [`from=${day}&to=${day}&granularity=hour`, /'granularity'/],
+      [`from=${day}&to=${day}&granularity=week`, /'granularity'/],
+      [`from=${day}&to=${addDays(day, 7)}&granularity=hour`, /'granularity' may be 'hour' for ranges of at most 7 days/],
     ];
     for (const [query, detail] of cases) expectProblem(await summary(operator, query), 422, detail);
     expect((await summary(operator, `from=${day}&to=${addDays(day, MAX_SUMMARY_DAYS - 1)}`)).status).toBe(200);
@@ -258,7 +277,9 @@ describe('summary cost', () => {
     const occurredAt = at(day, '10:15:00');
     const recordMany = async (count: number) => {
       for (let i = 0; i < count; i += 10) {
-        await Promise.all(Array.from({ length: Math.min(10, count - i) }, () => record(operator, { Meter: 'hot', Usage: 0.01, OccurredAt: occurredAt })));
+        await Promise.all(
+          Array.from({ length: Math.min(10, count - i) }, () => record(operator, { Meter: 'hot', Usage: 0.01, OccurredAt: occurredAt })),
+        );
       }
     };
     await recordMany(20);

@@ -1,4 +1,12 @@
-import { addDecimals, compareDecimals, decimalToNumber, formatDecimal, numberPrecision, parseDecimal, ZERO } from '../../shared/usage/decimal';
+import {
+  addDecimals,
+  compareDecimals,
+  decimalToNumber,
+  formatDecimal,
+  numberPrecision,
+  parseDecimal,
+  ZERO,
+} from '../../shared/usage/decimal';
 
 const sum = (...values: string[]) => formatDecimal(values.map(parseDecimal).reduce(addDecimals, ZERO));
 

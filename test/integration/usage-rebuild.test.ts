@@ -1,0 +1,95 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { LEVELS } from '../../shared/usage/buckets';
+import { AGGREGATE_SHARDS } from '../../shared/usage/model';
+import { recordUsageBatch } from '../../shared/usage/record-batch';
+import { deleteAggregates, listAggregates, putAggregates } from '../../shared/usage/repository';
+import { summarizeUsage, type UsageSummaryRequest } from '../../shared/usage/summary';
+import { voidUsageEntry } from '../../shared/usage/void-entry';
+import { createTestOperator } from '../support/fixtures';
+import { at } from '../support/usage';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../..');
+
+/** `npm run admin -- rebuild-usage-aggregates` as an operator runs it, against the test run's DynamoDB Local. */
+async function rebuild(operatorId: string): Promise<string> {
+  const { stdout } = await run(
+    path.join(ROOT, 'node_modules/.bin/tsx'),
+    ['bin/admin.ts', 'rebuild-usage-aggregates', '--operator', operatorId],
+    {
+      cwd: ROOT,
+      env: { ...process.env },
+    },
+  );
+  return stdout;
+}
+
+const QUERIES: UsageSummaryRequest[] = [
+  { from: '2026-01-01', to: '2026-12-31' },
+  { from: '2026-03-01', to: '2026-04-30', tz: 'Europe/Lisbon', granularity: 'day' },
+  { from: '2025-12-15', to: '2026-12-14', tz: 'America/New_York', granularity: 'month' },
+  { from: '2026-03-27', to: '2026-04-02', tz: 'Asia/Tokyo', granularity: 'hour' },
+];
+
+const summaries = async (operatorId: string) =>
+  Promise.all(QUERIES.map(async (query) => (await summarizeUsage(operatorId, query)).summary));
+
+describe('npm run admin -- rebuild-usage-aggregates', () => {
+  it('recomputes the aggregates from the entries: summaries afterwards equal those before', async () => {
+    const operator = await createTestOperator(undefined, { stem: 'usage-rebuild' });
+    const days = ['2026-01-01', '2026-02-14', '2026-03-29', '2026-03-31', '2026-04-01', '2026-06-30', '2026-12-31'];
+    const recorded = await recordUsageBatch(
+      operator.operatorId,
+      days.flatMap((day, d) =>
+        Array.from({ length: 12 }, (_, i) => ({
+          Meter: `meter-${i % 4}`,
+          Usage: [0.1, 0.25, 3, 0.000001][i % 4] + d,
+          OccurredAt: at(day, `${String(i * 2).padStart(2, '0')}:30:00`),
+        })),
+      ),
+    );
+    for (const entry of recorded.filter((_, i) => i % 9 === 0)) await voidUsageEntry(operator.operatorId, String(entry.ID));
+    const before = await summaries(operator.operatorId);
+    expect(before[0].Totals.Events).toBe(recorded.length - Math.ceil(recorded.length / 9));
+
+    // As before day and month roll-ups existed: hour aggregates only, and one of them drifted.
+    for (let shard = 0; shard < AGGREGATE_SHARDS; shard += 1) {
+      for (const level of LEVELS.filter((level) => level !== 'hour'))
+        await deleteAggregates(operator.operatorId, shard, await listAggregates(operator.operatorId, shard, level));
+    }
+    const shards = await Promise.all(
+      Array.from({ length: AGGREGATE_SHARDS }, (_, shard) => listAggregates(operator.operatorId, shard, 'hour')),
+    );
+    const shard = shards.findIndex((hours) => hours.length > 0);
+    await putAggregates(operator.operatorId, shard, [{ ...shards[shard][0], usage: '999', events: 99 }]);
+    expect(await summaries(operator.operatorId)).not.toEqual(before);
+
+    expect(await rebuild(operator.operatorId)).toMatch(
+      new RegExp(
+        `Rebuilt usage aggregates of ${operator.operatorId} .*: ${recorded.length} entries read \\(${Math.ceil(recorded.length / 9)} voided, not counted\\), \\d+ aggregates written, \\d+ stale ones removed`,
+      ),
+    );
+    expect(await summaries(operator.operatorId)).toEqual(before);
+    // Aggregates left at zero by voids are stale too; a second run finds nothing more to remove.
+    expect(await rebuild(operator.operatorId)).toMatch(/, 0 stale ones removed/);
+    expect(await summaries(operator.operatorId)).toEqual(before);
+  });
+
+  it('removes aggregates that no entry supports', async () => {
+    const operator = await createTestOperator(undefined, { stem: 'usage-rebuild-stale' });
+    const [entry] = await recordUsageBatch(operator.operatorId, [{ Meter: 'only', Usage: 2, OccurredAt: at('2026-05-05') }]);
+    await putAggregates(operator.operatorId, 3, [{ level: 'day', bucket: '2026-05-06', meter: 'ghost', usage: '5', events: 1 }]);
+    expect((await summarizeUsage(operator.operatorId, { from: '2026-05-05', to: '2026-05-06' })).summary.Totals).toEqual({
+      Usage: 7,
+      Events: 2,
+    });
+    expect(await rebuild(operator.operatorId)).toMatch(
+      /1 entries read \(0 voided, not counted\), 3 aggregates written, 1 stale ones removed/,
+    );
+    const { summary } = await summarizeUsage(operator.operatorId, { from: '2026-05-05', to: '2026-05-06' });
+    expect(summary.Meters).toEqual([{ Meter: 'only', TotalUsage: 2, EventCount: 1 }]);
+    expect(entry.Replayed).toBe(false);
+  });
+});
