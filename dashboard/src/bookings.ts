@@ -11,7 +11,8 @@ interface BookingPage {
 const money = ({ Amount, Currency }: Money) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency: Currency }).format(Amount / 10 ** currencyDigits(Currency));
 
-const currencyDigits = (currency: string) => new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+const currencyDigits = (currency: string) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 
 function row(booking: Booking, actions: HTMLTableCellElement): HTMLTableRowElement {
   const tr = document.createElement('tr');
@@ -98,7 +99,8 @@ export function bookingsPanel(onUnauthorized: (error: unknown) => boolean): Pane
       table.hidden = page.Bookings.length === 0;
       const pageNumber = cursors.length;
       pageLabel.textContent = `Page ${pageNumber}`;
-      if (page.Bookings.length) setStatus(status, 'done', `${page.Bookings.length} booking${page.Bookings.length === 1 ? '' : 's'} on this page.`);
+      if (page.Bookings.length)
+        setStatus(status, 'done', `${page.Bookings.length} booking${page.Bookings.length === 1 ? '' : 's'} on this page.`);
       else setStatus(status, 'empty', pageNumber > 1 ? 'No more bookings in this range.' : 'No bookings were made in this range.');
       pager.hidden = cursors.length <= 1 && !nextCursor;
       previous.disabled = cursors.length <= 1;

@@ -18,7 +18,11 @@ const query = {
     },
     cursor: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', errorMessage: 'must be a NextCursor returned by this list' },
     date: { ...isoDate, description: "Manifest: the timeslots' day, in the operator's time zone" },
-    activity: { type: 'string', pattern: ACTIVITY_ID_PATTERN, errorMessage: "must be an ActivityID: 's_' followed by 1 to 64 letters or digits" },
+    activity: {
+      type: 'string',
+      pattern: ACTIVITY_ID_PATTERN,
+      errorMessage: "must be an ActivityID: 's_' followed by 1 to 64 letters or digits",
+    },
   },
 };
 

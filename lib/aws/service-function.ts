@@ -12,7 +12,6 @@ import { FUNCTION_TIMEOUT_SECONDS } from '../../shared/api/gateway';
 import { FUNCTION_NODE_OPTIONS, bundlingOptions } from './bundling';
 import { entryPath, PROJECT_ROOT, type Route } from '../../shared/api/routes';
 
-
 export interface ServiceFunctionProps {
   /** Handler module relative to the project root, as in the route table. */
   entry: string;

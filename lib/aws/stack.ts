@@ -94,9 +94,7 @@ export class OtaUsageStack extends Stack {
         stageName: API_STAGE,
         throttlingRateLimit: THROTTLING.rateLimit,
         throttlingBurstLimit: THROTTLING.burstLimit,
-        accessLogDestination: new LogGroupLogDestination(
-          new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH }),
-        ),
+        accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH })),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
         // Execution logs of failures, X-Ray traces from the front door, and metrics per method (the dashboard's per-route signals).
         loggingLevel: MethodLoggingLevel.ERROR,
@@ -119,8 +117,14 @@ export class OtaUsageStack extends Stack {
       apiStages: [{ api, stage: api.deploymentStage }],
     });
     const acknowledged: [string, string][] = [
-      ['AwsSolutions-APIG2', 'Each function validates its request against the JSON Schemas the OpenAPI document publishes, answering problem+json'],
-      ['AwsSolutions-APIG3', 'A WAF web ACL is the platform team’s account-level choice; per-key usage plans and the stage throttle bound every caller'],
+      [
+        'AwsSolutions-APIG2',
+        'Each function validates its request against the JSON Schemas the OpenAPI document publishes, answering problem+json',
+      ],
+      [
+        'AwsSolutions-APIG3',
+        'A WAF web ACL is the platform team’s account-level choice; per-key usage plans and the stage throttle bound every caller',
+      ],
       ['AwsSolutions-COG4', 'Partners and clients authenticate with API keys through the REQUEST authorizer, not with Cognito user pools'],
       [
         'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
@@ -146,9 +150,7 @@ export class OtaUsageStack extends Stack {
         ...(route.sendsWebhooks ? { webhookQueue: this.background.webhookQueue } : {}),
       });
       // resourceForPath reuses the resources of shared path prefixes, so rows can nest freely.
-      api.root
-        .resourceForPath(route.path)
-        .addMethod(route.method, new LambdaIntegration(fn, { allowTestInvoke: false }));
+      api.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn, { allowTestInvoke: false }));
       routeFunctions.set(route.id, fn);
     }
     this.routeFunctions = routeFunctions;
@@ -176,6 +178,9 @@ export class OtaUsageStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the API stage' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'The single DynamoDB table' });
     new CfnOutput(this, 'ApiId', { value: api.restApiId, description: 'For the admin CLI: --aws --api-id' });
-    new CfnOutput(this, 'DefaultUsagePlanId', { value: defaultPlan.usagePlanId, description: 'Usage plan of keys with the default limits' });
+    new CfnOutput(this, 'DefaultUsagePlanId', {
+      value: defaultPlan.usagePlanId,
+      description: 'Usage plan of keys with the default limits',
+    });
   }
 }

@@ -9,7 +9,9 @@ export const OPERATOR_ID_PATTERN = /^[a-z0-9][a-z0-9-]{1,39}$/;
 
 function checkOperator(input: { OperatorID: string; Name: string; TimeZone: string }): void {
   if (!OPERATOR_ID_PATTERN.test(input.OperatorID)) {
-    throw new ValidationError('must be 2 to 40 lower-case letters, digits or dashes, starting with a letter or digit', { field: 'OperatorID' });
+    throw new ValidationError('must be 2 to 40 lower-case letters, digits or dashes, starting with a letter or digit', {
+      field: 'OperatorID',
+    });
   }
   if (!input.Name.trim()) throw new ValidationError('must not be empty', { field: 'Name' });
   if (!isTimeZone(input.TimeZone)) throw new ValidationError(`'${input.TimeZone}' is not an IANA time zone name`, { field: 'TimeZone' });

@@ -1,7 +1,17 @@
 import path from 'node:path';
 import type { SchemaObject } from 'ajv';
 import type { Scope } from '../accounts/scopes';
-import { booking, bookingRequest, confirmedHold, product, questions, usageBatchRequest, usageBatchResult, usageEntry, webhookEndpoint } from './examples';
+import {
+  booking,
+  bookingRequest,
+  confirmedHold,
+  product,
+  questions,
+  usageBatchRequest,
+  usageBatchResult,
+  usageEntry,
+  webhookEndpoint,
+} from './examples';
 import type { ResponseSchemaName } from './response-schemas';
 
 /** The schemas a handler validates its request with; path faults are 400, query and body faults 422. */
@@ -277,7 +287,13 @@ export const routes: readonly Route[] = [
         status: 200,
         description: 'The cancelled booking',
         data: 'Booking',
-        example: { ...booking, Status: 'CANCELLED', CancelledAt: '2026-06-30T18:02:10.300Z', CancelledBy: 'operator', CancellationReason: 'Storm warning: no boats go out' },
+        example: {
+          ...booking,
+          Status: 'CANCELLED',
+          CancelledAt: '2026-06-30T18:02:10.300Z',
+          CancelledBy: 'operator',
+          CancellationReason: 'Storm warning: no boats go out',
+        },
       },
       errors: [404],
       requestExample: { Reason: 'Storm warning: no boats go out' },

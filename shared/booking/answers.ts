@@ -52,11 +52,15 @@ export function checkAnswers(questions: Question[], answers: Answer[] | undefine
     if (seen.has(answer.QuestionID)) throw new ValidationError(`'${answer.QuestionID}' is answered twice`, { field });
     seen.add(answer.QuestionID);
     const problem = valueProblem(question, answer.Value);
-    if (problem) throw new ValidationError(`(question '${answer.QuestionID}', ${question.Type}) ${problem}`, { field: `Answers[${index}].Value` });
+    if (problem)
+      throw new ValidationError(`(question '${answer.QuestionID}', ${question.Type}) ${problem}`, { field: `Answers[${index}].Value` });
   });
   const missing = required.filter((question) => !seen.has(question.QuestionID)).map((question) => question.QuestionID);
   if (missing.length) {
-    throw new ValidationError(`lacks required question(s): ${missing.join(', ')}`, { field: 'Answers', extensions: { missingQuestions: missing } });
+    throw new ValidationError(`lacks required question(s): ${missing.join(', ')}`, {
+      field: 'Answers',
+      extensions: { missingQuestions: missing },
+    });
   }
   return 'COMPLETE';
 }

@@ -46,7 +46,12 @@ export async function queryBookingsCreatedBetween(
       IndexName: GSI1,
       KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
       ...(options.channel ? { FilterExpression: 'Channel = :channel' } : {}),
-      ExpressionAttributeValues: { ':pk': GSI1PK, ':from': SKFrom, ':to': SKTo, ...(options.channel ? { ':channel': options.channel } : {}) },
+      ExpressionAttributeValues: {
+        ':pk': GSI1PK,
+        ':from': SKFrom,
+        ':to': SKTo,
+        ...(options.channel ? { ':channel': options.channel } : {}),
+      },
       ScanIndexForward: false,
       Limit: options.limit,
       ...(startAfter ? { ExclusiveStartKey: bookingKeys.bookingListStartKey(operatorId, startAfter) } : {}),

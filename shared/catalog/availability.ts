@@ -70,10 +70,12 @@ export async function listAvailableDates(
   return summariseDates(slots, caller.timeZone, now);
 }
 
-export async function listAvailableTimeslots(caller: Caller, activityId: string, date: string, now = new Date()): Promise<AvailableTimeslot[]> {
-  const [, slots] = await Promise.all([
-    requireActivity(caller, activityId),
-    queryTimeslots(caller.operatorId, activityId, date, date),
-  ]);
+export async function listAvailableTimeslots(
+  caller: Caller,
+  activityId: string,
+  date: string,
+  now = new Date(),
+): Promise<AvailableTimeslot[]> {
+  const [, slots] = await Promise.all([requireActivity(caller, activityId), queryTimeslots(caller.operatorId, activityId, date, date)]);
   return summariseTimeslots(slots, caller.timeZone, now);
 }

@@ -101,4 +101,3 @@ const catalogueSchema = {
 };
 
 export const validateCatalogFile = compileValidator<CatalogFile>(catalogueSchema, 'The catalogue');
-

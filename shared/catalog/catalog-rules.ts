@@ -85,4 +85,3 @@ export function checkAgainstStored(catalogue: CatalogFile, stored: Pick<ProductI
     }
   });
 }
-

@@ -89,13 +89,22 @@ export async function putProduct(operatorId: string, item: ProductItem): Promise
   await documentClient().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.product(operatorId, item.ActivityID), ...keys.productIdIndex(operatorId, item.ProductID), Entity: 'Product', ...item },
+      Item: {
+        ...keys.product(operatorId, item.ActivityID),
+        ...keys.productIdIndex(operatorId, item.ProductID),
+        Entity: 'Product',
+        ...item,
+      },
     }),
   );
 }
 
 /** Creates a timeslot or changes its capacity, keeping the places already booked on it. */
-export async function putTimeslotCapacity(operatorId: string, activityId: string, slot: Pick<TimeslotItem, 'Date' | 'Time' | 'Capacity'>): Promise<void> {
+export async function putTimeslotCapacity(
+  operatorId: string,
+  activityId: string,
+  slot: Pick<TimeslotItem, 'Date' | 'Time' | 'Capacity'>,
+): Promise<void> {
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName(),

@@ -27,9 +27,18 @@ export const moneySchema = {
   additionalProperties: false,
   required: ['Amount', 'Currency'],
   properties: {
-    Amount: { type: 'integer', minimum: 0, description: 'Minor units (cents)', errorMessage: 'must be a whole number of minor units (cents)' },
+    Amount: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Minor units (cents)',
+      errorMessage: 'must be a whole number of minor units (cents)',
+    },
     Currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code', errorMessage: 'must be an ISO 4217 code such as EUR' },
   },
 } as const;
 
-export const questionTypeSchema = { type: 'string', enum: [...QUESTION_TYPES], errorMessage: `must be one of ${QUESTION_TYPES.join(', ')}` } as const;
+export const questionTypeSchema = {
+  type: 'string',
+  enum: [...QUESTION_TYPES],
+  errorMessage: `must be one of ${QUESTION_TYPES.join(', ')}`,
+} as const;

@@ -58,7 +58,11 @@ function partsFormatter(timeZone: string): Intl.DateTimeFormat {
 
 /** The wall-clock date and time in `timeZone` at instant `at`. */
 export function wallClock(timeZone: string, at: Date = new Date()): { date: string; time: string; seconds: number } {
-  const parts = Object.fromEntries(partsFormatter(timeZone).formatToParts(at).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    partsFormatter(timeZone)
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
   return {
     // Intl writes years before 1000 with fewer than four digits.
     date: `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}`,

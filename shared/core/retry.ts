@@ -16,7 +16,11 @@ const DEFAULTS = { attempts: 8, baseMs: 10, capMs: 500 } as const;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function retrying<T>(what: string, attempt: (index: number) => Promise<T | typeof RETRY>, options: RetryOptions = {}): Promise<T> {
+export async function retrying<T>(
+  what: string,
+  attempt: (index: number) => Promise<T | typeof RETRY>,
+  options: RetryOptions = {},
+): Promise<T> {
   const { attempts, baseMs, capMs } = { ...DEFAULTS, ...options };
   for (let index = 0; index < attempts; index += 1) {
     const result = await attempt(index);

@@ -37,7 +37,12 @@ export function policyFor(
 }
 
 const wildcardToRegExp = (pattern: string) =>
-  new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 
 /** Whether a policy lets `methodArn` through, as API Gateway decides it: an explicit Deny wins, else any Allow. */
 export function policyAllows(policy: PolicyDocument, methodArn: string): boolean {

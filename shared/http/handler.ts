@@ -10,7 +10,6 @@ import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError, type Req
 import { observedRequests } from './observability';
 import { problem, problemResponse } from './problem';
 
-
 export interface HttpRequest<P, Q, B> {
   caller: Caller;
   path: P;
@@ -75,10 +74,7 @@ const problemErrors = (fields: RequestFields): MiddlewareObj<ParsedEvent, APIGat
     const { event } = request;
     const instance = event.path;
     // The media type was checked before the body parser ran, so the parser fails only on the JSON itself.
-    const error =
-      (request.error as { statusCode?: number } | null)?.statusCode === 415
-        ? new MalformedJsonError()
-        : request.error;
+    const error = (request.error as { statusCode?: number } | null)?.statusCode === 415 ? new MalformedJsonError() : request.error;
     const outline = problemOutline(error, fields);
     if (outline) {
       request.response = problemResponse(problem(outline.status, outline.kind, outline.detail, instance, outline.extensions));
@@ -124,16 +120,18 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
   const fields: RequestFields = { path: propertyNames(schemas.path), query: propertyNames(schemas.query) };
 
   // Observability first: it sees the request before anything can fail, and the final answer after the problem middleware.
-  const handler = middy<ParsedEvent, APIGatewayProxyResult>().use(observedRequests()).handler(async (event) =>
-    fn({
-      caller: fromAuthorizerContext(event.requestContext?.authorizer),
-      path: validatePath(emptyObject(event.pathParameters)),
-      query: validateQuery(queryParameters(event.queryStringParameters)),
-      body: validateBody(event.body),
-      headers: lowerCaseHeaders(event.headers),
-      event: event as unknown as APIGatewayProxyEvent,
-    }),
-  );
+  const handler = middy<ParsedEvent, APIGatewayProxyResult>()
+    .use(observedRequests())
+    .handler(async (event) =>
+      fn({
+        caller: fromAuthorizerContext(event.requestContext?.authorizer),
+        path: validatePath(emptyObject(event.pathParameters)),
+        query: validateQuery(queryParameters(event.queryStringParameters)),
+        body: validateBody(event.body),
+        headers: lowerCaseHeaders(event.headers),
+        event: event as unknown as APIGatewayProxyEvent,
+      }),
+    );
   if (schemas.body) handler.use(jsonContentType()).use(httpJsonBodyParser());
   // The schemas travel with the handler, so the OpenAPI document (shared/api/openapi.ts) is built from the very objects that validate.
   return Object.assign(handler.use(problemErrors(fields)), { schemas });

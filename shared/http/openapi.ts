@@ -128,7 +128,9 @@ function operation(route: Route, schemas: RequestSchemas, problems: Record<numbe
         ...(success.headers
           ? { headers: Object.fromEntries(success.headers.map((header) => [header, { $ref: `#/components/headers/${header}` }])) }
           : {}),
-        ...(success.data ? { content: { [JSON_CONTENT_TYPE]: { schema: dataEnvelope(success.data), example: { data: success.example } } } } : {}),
+        ...(success.data
+          ? { content: { [JSON_CONTENT_TYPE]: { schema: dataEnvelope(success.data), example: { data: success.example } } } }
+          : {}),
       },
       ...Object.fromEntries(
         errorStatuses(schemas, notes).map((status) => [status, { $ref: `#/components/responses/${problems[status].name}` }]),
@@ -231,7 +233,9 @@ export function openApiDocument(options: OpenApiOptions): OpenApiDocument {
             '.',
         },
       },
-      schemas: Object.fromEntries(Object.entries(responseSchemas).map(([name, schema]) => [name, documentSchema(schema, { inline: true })])),
+      schemas: Object.fromEntries(
+        Object.entries(responseSchemas).map(([name, schema]) => [name, documentSchema(schema, { inline: true })]),
+      ),
       parameters: {
         IdempotencyKey: {
           name: 'Idempotency-Key',

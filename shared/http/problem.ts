@@ -15,13 +15,7 @@ export interface Problem {
   [extension: string]: unknown;
 }
 
-export function problem(
-  status: number,
-  kind: string,
-  detail: string,
-  instance: string,
-  extensions: Record<string, unknown> = {},
-): Problem {
+export function problem(status: number, kind: string, detail: string, instance: string, extensions: Record<string, unknown> = {}): Problem {
   return { type: problemType(kind), title: statusTitle(status), status, detail, instance, ...extensions };
 }
 

@@ -56,7 +56,10 @@ beforeAll(async () => {
   // `npm test` builds first; a run of this file alone builds here when the build is missing or stale.
   ensureDashboardBuilt();
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-  operator = await createTestOperator(testCatalogue({ start: tomorrow(TIME_ZONE), days: 2, capacity: 40 }), { timeZone: TIME_ZONE, stem: 'dash' });
+  operator = await createTestOperator(testCatalogue({ start: tomorrow(TIME_ZONE), days: 2, capacity: 40 }), {
+    timeZone: TIME_ZONE,
+    stem: 'dash',
+  });
   host = await startTestHost();
   request = httpClient(host);
 
@@ -70,10 +73,16 @@ beforeAll(async () => {
     if (i === 1) posReference = made.BookingReference;
   }
   // Two partner bookings through the API, one of them cancelled.
-  const cancelled = await request('POST', '/api/v2/ota/marketplace/booking', { key: operator.key, body: bookingBody('09:00', { PaymentReference: 'ota-pay-2' }) });
+  const cancelled = await request('POST', '/api/v2/ota/marketplace/booking', {
+    key: operator.key,
+    body: bookingBody('09:00', { PaymentReference: 'ota-pay-2' }),
+  });
   cancelledReference = cancelled.json.data.BookingReference;
   expect((await request('POST', `/api/v2/ota/marketplace/booking/${cancelledReference}/cancel`, { key: operator.key })).status).toBe(200);
-  const ota = await request('POST', '/api/v2/ota/marketplace/booking', { key: operator.key, body: bookingBody('14:00', { PaymentReference: 'ota-pay-1' }) });
+  const ota = await request('POST', '/api/v2/ota/marketplace/booking', {
+    key: operator.key,
+    body: bookingBody('14:00', { PaymentReference: 'ota-pay-1' }),
+  });
   expect(ota.status).toBe(201);
   otaReference = ota.json.data.BookingReference;
 
@@ -81,7 +90,11 @@ beforeAll(async () => {
     await recordUsage(operator.operatorId, { Meter: meter, Usage: usage, OccurredAt: Date.parse(`${day}T10:00:00Z`) / 1000 });
   }
   for (let i = 0; i < ORDERS.count; i += 1) {
-    await recordUsage(operator.operatorId, { Meter: 'order-completed', Usage: 1, OccurredAt: Date.parse(`${ORDERS.day}T12:00:00Z`) / 1000 + i }, { builtIn: true });
+    await recordUsage(
+      operator.operatorId,
+      { Meter: 'order-completed', Usage: 1, OccurredAt: Date.parse(`${ORDERS.day}T12:00:00Z`) / 1000 + i },
+      { builtIn: true },
+    );
   }
 
   await mkdir(ARTIFACTS, { recursive: true });
@@ -89,7 +102,16 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 860 },
     deviceScaleFactor: 1,
     timezoneId: TIME_ZONE,
@@ -182,7 +204,9 @@ describe('operator dashboard', () => {
     const cancelled = page.locator(`#bookings-table tr[data-reference="${cancelledReference}"]`);
     expect(await cancelled.innerText()).toMatch(/Payment ota-pay-2[\s\S]*Cancelled\s+\d/);
     const pos = page.locator(`#bookings-table tr[data-reference="${posReference}"]`);
-    expect(await pos.innerText()).toMatch(/Point of sale\s+Payment till-1[\s\S]*Harbour Walking Tour[\s\S]*€20\.00[\s\S]*Inês Costa[\s\S]*Confirmed/);
+    expect(await pos.innerText()).toMatch(
+      /Point of sale\s+Payment till-1[\s\S]*Harbour Walking Tour[\s\S]*€20\.00[\s\S]*Inês Costa[\s\S]*Confirmed/,
+    );
     await screenshot('bookings');
 
     // Filter by channel with the keyboard: the select changes and the list reloads at once.
@@ -199,11 +223,15 @@ describe('operator dashboard', () => {
     await page.keyboard.press('Enter');
     await page.locator('#bookings-status[data-state="done"]').waitFor();
     expect(await rows().count()).toBe(10);
-    const firstPage = await rows().evaluateAll((trs) => trs.map((tr) => (tr as unknown as { dataset: { reference: string } }).dataset.reference));
+    const firstPage = await rows().evaluateAll((trs) =>
+      trs.map((tr) => (tr as unknown as { dataset: { reference: string } }).dataset.reference),
+    );
     await page.locator('#bookings-next').focus();
     await page.keyboard.press('Enter');
     await page.locator('#bookings-page', { hasText: 'Page 2' }).waitFor();
-    const secondPage = await rows().evaluateAll((trs) => trs.map((tr) => (tr as unknown as { dataset: { reference: string } }).dataset.reference));
+    const secondPage = await rows().evaluateAll((trs) =>
+      trs.map((tr) => (tr as unknown as { dataset: { reference: string } }).dataset.reference),
+    );
     expect(secondPage).toHaveLength(2);
     expect(new Set([...firstPage, ...secondPage]).size).toBe(12);
     expect(await page.locator('#bookings-next').isDisabled()).toBe(true);
@@ -249,9 +277,11 @@ describe('operator dashboard', () => {
     expect(await text('#usage-events')).toBe('10');
 
     // The chart is drawn: each meter's colour fills bars in the plot area.
-    const colours = await page.locator('#usage-table tbody .swatch').evaluateAll((swatches) =>
-      swatches.map((swatch) => (swatch as unknown as { style: { backgroundColor: string } }).style.backgroundColor),
-    );
+    const colours = await page
+      .locator('#usage-table tbody .swatch')
+      .evaluateAll((swatches) =>
+        swatches.map((swatch) => (swatch as unknown as { style: { backgroundColor: string } }).style.backgroundColor),
+      );
     const hex = colours.map((rgb) => `#${(rgb.match(/\d+/g) ?? []).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`);
     expect(hex).toHaveLength(3);
     const pixels = await plotPixelsByColour(hex);
@@ -299,14 +329,21 @@ describe('operator dashboard', () => {
     expect(csv[0]).toBe('Meter,Month,Usage,Events');
     // One row per meter and month of the twelve; all the usage in March 2026.
     expect(csv).toHaveLength(1 + 3 * 12);
-    expect(csv.filter((row) => !row.endsWith(',0,0'))).toEqual(['Meter,Month,Usage,Events', 'api-calls,2026-03,95,3', 'storage-gb,2026-03,32.75,2', 'order-completed,2026-03,5,5']);
+    expect(csv.filter((row) => !row.endsWith(',0,0'))).toEqual([
+      'Meter,Month,Usage,Events',
+      'api-calls,2026-03,95,3',
+      'storage-gb,2026-03,32.75,2',
+      'order-completed,2026-03,5,5',
+    ]);
 
     // The preset asks for the twelve calendar months up to today.
     await page.locator('#usage-granularity').selectOption('day');
     await page.locator('#usage-year').click();
     await page.locator('#usage-status[data-state]:not([data-state="loading"])').waitFor();
     const today = new Date();
-    expect(await page.locator('#usage-from').inputValue()).toBe(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 11, 1)).toISOString().slice(0, 10));
+    expect(await page.locator('#usage-from').inputValue()).toBe(
+      new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 11, 1)).toISOString().slice(0, 10),
+    );
     expect(await page.locator('#usage-granularity').inputValue()).toBe('month');
     expect(await page.locator('#usage-status').getAttribute('data-state')).not.toBe('error');
   });
@@ -314,7 +351,10 @@ describe('operator dashboard', () => {
   it('shows a printable manifest of a day by timeslot, holds with their expiry, and cancels with a reason for a key with bookings:write', async () => {
     const held = await request('POST', '/api/v2/ota/marketplace/booking', {
       key: operator.key,
-      body: bookingBody('14:00', { Customer: { FirstName: 'Zé', LastName: 'Almeida', Email: 'ze@example.com' }, Hold: { ExpiresInMinutes: 30 } }),
+      body: bookingBody('14:00', {
+        Customer: { FirstName: 'Zé', LastName: 'Almeida', Email: 'ze@example.com' },
+        Hold: { ExpiresInMinutes: 30 },
+      }),
     });
     expect(held.status).toBe(201);
     await page.locator('#tab-manifest').click();
@@ -372,7 +412,9 @@ describe('operator dashboard', () => {
 
     await signIn('ak_thisKeyDoesNotExist0000000000000000000000000');
     await page.locator('#sign-in-message:not([hidden])').waitFor();
-    expect(await text('#sign-in-message')).toBe('The API key was refused (401): it is invalid, expired or revoked. Sign in with a current key.');
+    expect(await text('#sign-in-message')).toBe(
+      'The API key was refused (401): it is invalid, expired or revoked. Sign in with a current key.',
+    );
     expect(await page.locator('#dashboard-screen').isHidden()).toBe(true);
     expect(await page.evaluate('sessionStorage.length')).toBe(0);
     expect(await unlabelledControls()).toEqual([]);

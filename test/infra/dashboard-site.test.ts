@@ -23,7 +23,12 @@ describe('dashboard site', () => {
   test('the bucket is private: public access blocked, TLS required, readable by the distribution only', () => {
     template.resourceCountIs('AWS::S3::Bucket', 1);
     template.hasResourceProperties('AWS::S3::Bucket', {
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
     });
     const policy = JSON.stringify(Object.values(template.findResources('AWS::S3::BucketPolicy'))[0].Properties.PolicyDocument);
     expect(policy).toContain('"aws:SecureTransport":"false"');
@@ -43,7 +48,10 @@ describe('dashboard site', () => {
   });
 
   test('viewers use HTTPS: the site redirects HTTP, serves index.html at the root, with a strict content security policy', () => {
-    expect(distribution()).toMatchObject({ DefaultRootObject: 'index.html', DefaultCacheBehavior: { ViewerProtocolPolicy: 'redirect-to-https' } });
+    expect(distribution()).toMatchObject({
+      DefaultRootObject: 'index.html',
+      DefaultCacheBehavior: { ViewerProtocolPolicy: 'redirect-to-https' },
+    });
     template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: {
         SecurityHeadersConfig: Match.objectLike({

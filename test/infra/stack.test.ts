@@ -19,8 +19,7 @@ const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 const stack = new OtaUsageStack(app, 'Test');
 const template = Template.fromStack(stack);
 
-const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const resourcesOf = (type: string) => template.findResources(type) as Record<string, Resource>;
 const onlyOne = (type: string): [string, Resource] => {
   const found = Object.entries(resourcesOf(type));
@@ -94,9 +93,7 @@ describe('API', () => {
     const paths = resourcePaths();
     for (const route of routes) {
       const functionId = logicalId(stack.routeFunctions.get(route.id)!);
-      const matching = methods().filter(
-        (method) => method.HttpMethod === route.method && paths.get(method.ResourceId.Ref) === route.path,
-      );
+      const matching = methods().filter((method) => method.HttpMethod === route.method && paths.get(method.ResourceId.Ref) === route.path);
       expect(matching).toHaveLength(1);
       expect(matching[0].Integration.Type).toBe('AWS_PROXY');
       expect(JSON.stringify(matching[0].Integration.Uri)).toContain(`"${functionId}","Arn"`);
@@ -136,7 +133,9 @@ describe('API', () => {
     expect(template.replace(/#set\(\$(dollar|hash) = '[$#]'\)|\$\{(dollar|hash)\}/g, '')).not.toMatch(/[$#]/);
     // A backslash would escape the reference after it (`\${dollar}` renders as written).
     expect(template).not.toMatch(/\\\$\{/);
-    expect(JSON.parse(renderVelocityLiteral(template))).toEqual(openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL, schemasOf: routeSchemas }));
+    expect(JSON.parse(renderVelocityLiteral(template))).toEqual(
+      openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL, schemasOf: routeSchemas }),
+    );
   });
 
   test('the authorizer is a cached REQUEST authorizer on the Authorization header, backed by its function', () => {

@@ -38,8 +38,12 @@ describe('admin CLI', () => {
   const start = tomorrow();
 
   it('creates an operator, imports a catalogue twice without change, and issues a working key', async () => {
-    expect(await admin('create-operator', '--id', operatorId, '--name', 'CLI Tours', '--time-zone', 'Europe/Lisbon')).toMatchObject({ code: 0 });
-    expect((await admin('create-operator', '--id', operatorId, '--name', 'CLI Tours', '--time-zone', 'Europe/Lisbon')).out).toMatch(/already exists/);
+    expect(await admin('create-operator', '--id', operatorId, '--name', 'CLI Tours', '--time-zone', 'Europe/Lisbon')).toMatchObject({
+      code: 0,
+    });
+    expect((await admin('create-operator', '--id', operatorId, '--name', 'CLI Tours', '--time-zone', 'Europe/Lisbon')).out).toMatch(
+      /already exists/,
+    );
 
     const file = path.join(dir, 'catalogue.json');
     writeFileSync(file, JSON.stringify(testCatalogue({ start, days: 3, capacity: 10 })));
@@ -90,7 +94,9 @@ describe('admin CLI', () => {
       out: expect.stringMatching(/'rate' must be a number of requests per second above 0/),
     });
     expect((await admin('create-key', '--operator', operatorId, '--scopes', 'ota', '--rate', '5')).out).toMatch(/Missing --burst/);
-    expect((await admin('set-key-limits', '--operator', operatorId, '--key', 'key_nothere', '--rate', '1', '--burst', '1')).out).toMatch(/has no key/);
+    expect((await admin('set-key-limits', '--operator', operatorId, '--key', 'key_nothere', '--rate', '1', '--burst', '1')).out).toMatch(
+      /has no key/,
+    );
   });
 
   it('asks for the API with --aws before it touches anything', async () => {

@@ -25,7 +25,12 @@ function expectUnauthorized(response: Awaited<ReturnType<HttpClient>>) {
   expect(response.status).toBe(401);
   expect(response.headers.get('content-type')).toBe('application/problem+json');
   expect(response.headers.get('www-authenticate')).toBe('Bearer');
-  expect(response.json).toMatchObject({ status: 401, title: 'Unauthorized', instance: PRODUCTS, type: expect.stringMatching(/unauthorized$/) });
+  expect(response.json).toMatchObject({
+    status: 401,
+    title: 'Unauthorized',
+    instance: PRODUCTS,
+    type: expect.stringMatching(/unauthorized$/),
+  });
 }
 
 describe('authentication', () => {

@@ -56,7 +56,9 @@ const book = (time: string, participants: number, index: number) =>
   });
 
 async function booked(time: string): Promise<number> {
-  const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.timeslot(operator.operatorId, 's_rush1', date, time) }));
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.timeslot(operator.operatorId, 's_rush1', date, time) }),
+  );
   return Item?.Booked as number;
 }
 

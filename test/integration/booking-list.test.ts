@@ -79,7 +79,14 @@ describe('GET /api/v2/bookings', () => {
     expect(ota.status).toBe(201);
     const today = wallClock(TIME_ZONE).date;
     const all = await list(`from=2025-03-01&to=${today}`);
-    expect(all.json.data.Bookings.map((item: { Channel: string }) => item.Channel)).toEqual(['ota', 'online', 'pos', 'online', 'pos', 'online']);
+    expect(all.json.data.Bookings.map((item: { Channel: string }) => item.Channel)).toEqual([
+      'ota',
+      'online',
+      'pos',
+      'online',
+      'pos',
+      'online',
+    ]);
     expect(all.json.data.Bookings[0]).toEqual(ota.json.data);
     expect(all.json.data.Bookings[0]).toMatchObject({ PartnerKeyID: expect.stringMatching(/^key_/), PaymentReference: 'ota-pay-1' });
     expect(all.json.data.Bookings[1]).toMatchObject({
@@ -99,7 +106,9 @@ describe('GET /api/v2/bookings', () => {
 
   it('pages with an opaque cursor, with and without a channel filter, without gaps or repeats', async () => {
     const today = wallClock(TIME_ZONE).date;
-    for (const [filter, limit] of ['', '&channel=online', '&channel=pos', '&channel=ota'].flatMap((f) => [1, 2, 3, 4].map((l) => [f, l] as const))) {
+    for (const [filter, limit] of ['', '&channel=online', '&channel=pos', '&channel=ota'].flatMap((f) =>
+      [1, 2, 3, 4].map((l) => [f, l] as const),
+    )) {
       const range = `from=2025-03-01&to=${today}${filter}`;
       const everything = refsOf(await list(range));
       const paged: string[] = [];
@@ -142,7 +151,8 @@ describe('GET /api/v2/bookings', () => {
     expectProblem(await list('from=2025-03-02&to=2025-03-01'), 422, /'to' must not be before 'from'/);
     expectProblem(await list('from=0999-01-01&to=1000-01-02'), 422, /'from' must be a real calendar date/);
     expectProblem(await list('from=2025-03-01&to=2025-03-02&channel=phone'), 422, /'channel' must be one of ota, online, pos/);
-    for (const limit of ['0', '201', '9999', '10000', 'ten', '1.5']) expectProblem(await list(`from=2025-03-01&to=2025-03-02&limit=${limit}`), 422, /'limit'/);
+    for (const limit of ['0', '201', '9999', '10000', 'ten', '1.5'])
+      expectProblem(await list(`from=2025-03-01&to=2025-03-02&limit=${limit}`), 422, /'limit'/);
     const outside = encodeCursor(`2025-04-01T00:00:00.000Z#${ref('2025-03-02T03:00:00.000Z')}`);
     const garbage = Buffer.from('{"PK":"OP#someone-else"}').toString('base64url');
     for (const cursor of [outside, garbage, 'AAAA', 'not+base64']) {
@@ -150,7 +160,7 @@ describe('GET /api/v2/bookings', () => {
     }
   });
 
-  it("shows an operator its own bookings only, whatever cursor it sends", async () => {
+  it('shows an operator its own bookings only, whatever cursor it sends', async () => {
     const other = await createTestOperator(testCatalogue({ start, days: 3 }), { timeZone: TIME_ZONE });
     const theirs = await list('from=2025-03-01&to=2025-03-03', other.key);
     expect(theirs.json.data).toEqual({ Bookings: [], NextCursor: null });
@@ -175,9 +185,21 @@ describe('bookings the operator records (online, pos)', () => {
       Participants: 5,
       Customer: customer,
     });
-    expect(hidden).toMatchObject({ Channel: 'pos', Status: 'CONFIRMED', ActivityName: 'Staff Only Tour', TotalPrice: { Amount: 5000, Currency: 'EUR' } });
+    expect(hidden).toMatchObject({
+      Channel: 'pos',
+      Status: 'CONFIRMED',
+      ActivityName: 'Staff Only Tour',
+      TotalPrice: { Amount: 5000, Currency: 'EUR' },
+    });
     await expect(
-      recordOperatorBooking(operator.operatorId, { Channel: 'pos', ActivityID: 's_hidden1', Date: start, Time: '10:00', Participants: 1, Customer: customer }),
+      recordOperatorBooking(operator.operatorId, {
+        Channel: 'pos',
+        ActivityID: 's_hidden1',
+        Date: start,
+        Time: '10:00',
+        Participants: 1,
+        Customer: customer,
+      }),
     ).rejects.toThrow(/0 place\(s\) left/);
   });
 
@@ -186,7 +208,9 @@ describe('bookings the operator records (online, pos)', () => {
     await expect(recordOperatorBooking(operator.operatorId, booking({ Channel: 'online', Participants: 0 }))).rejects.toThrow(
       expect.objectContaining({ field: 'Participants' }),
     );
-    await expect(recordOperatorBooking(operator.operatorId, booking({ Channel: 'online', Time: '12:00' }))).rejects.toThrow(/not a timeslot/);
+    await expect(recordOperatorBooking(operator.operatorId, booking({ Channel: 'online', Time: '12:00' }))).rejects.toThrow(
+      /not a timeslot/,
+    );
     await expect(recordOperatorBooking('no-such-operator', booking({ Channel: 'online' }))).rejects.toThrow(/does not exist/);
     const timeslots = await request('GET', `/api/v2/ota/marketplace/availability/s_walk1/timeslots?Date=${start}`, { key: operator.key });
     // 5 recorded bookings of one place each took 09:00 down to 15; the refused ones took nothing.

@@ -53,21 +53,30 @@ async function vacancies(date: string, time = '09:00', key = operator.key): Prom
 }
 
 async function booked(date: string, time = '09:00'): Promise<number> {
-  const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.timeslot(operator.operatorId, 's_walk1', date, time) }));
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.timeslot(operator.operatorId, 's_walk1', date, time) }),
+  );
   return Item?.Booked as number;
 }
 
 /** References of the operator's bookings created today or tomorrow (whatever the zone), read through the operator's list. */
 async function storedReferences(): Promise<string[]> {
   const today = wallClock('Europe/Lisbon').date;
-  const response = await request('GET', `/api/v2/bookings?from=${addDays(today, -1)}&to=${addDays(today, 1)}&limit=200`, { key: operator.key });
+  const response = await request('GET', `/api/v2/bookings?from=${addDays(today, -1)}&to=${addDays(today, 1)}&limit=200`, {
+    key: operator.key,
+  });
   return response.json.data.Bookings.map((booking: { BookingReference: string }) => booking.BookingReference);
 }
 
 function expectProblem(response: Awaited<ReturnType<HttpClient>>, status: number, detailPart?: RegExp) {
   expect({ status: response.status, body: response.json }).toEqual({
     status,
-    body: expect.objectContaining({ type: expect.stringMatching(/\/[a-z-]+$/), title: expect.any(String), status, detail: expect.any(String) }),
+    body: expect.objectContaining({
+      type: expect.stringMatching(/\/[a-z-]+$/),
+      title: expect.any(String),
+      status,
+      detail: expect.any(String),
+    }),
   });
   expect(response.headers.get('content-type')).toBe('application/problem+json');
   if (detailPart) expect(response.json.detail).toMatch(detailPart);
@@ -161,8 +170,19 @@ describe('POST booking', () => {
   });
 
   it('answers a body that is not JSON, or not sent as JSON, with a 4xx problem', async () => {
-    expectProblem(await request('POST', BOOKING, { key: operator.key, rawBody: '{"ActivityID": ', headers: { 'Content-Type': 'application/json' } }), 400, /not valid JSON/);
-    expectProblem(await request('POST', BOOKING, { key: operator.key, rawBody: JSON.stringify(bookingBody(freshDate())), headers: { 'Content-Type': 'text/plain' } }), 415);
+    expectProblem(
+      await request('POST', BOOKING, { key: operator.key, rawBody: '{"ActivityID": ', headers: { 'Content-Type': 'application/json' } }),
+      400,
+      /not valid JSON/,
+    );
+    expectProblem(
+      await request('POST', BOOKING, {
+        key: operator.key,
+        rawBody: JSON.stringify(bookingBody(freshDate())),
+        headers: { 'Content-Type': 'text/plain' },
+      }),
+      415,
+    );
     expectProblem(await request('POST', BOOKING, { key: operator.key, rawBody: JSON.stringify(bookingBody(freshDate())) }), 415);
     expectProblem(await request('POST', BOOKING, { key: operator.key, headers: { 'Content-Type': 'application/json' } }), 422);
   });
@@ -238,7 +258,13 @@ describe('Idempotency-Key', () => {
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     // The same body with its fields in another order is the same request.
-    const reordered = { Customer: { Phone: customer.Phone, Email: customer.Email, LastName: 'Silva', FirstName: 'Ana' }, Participants: 2, Time: '09:00', Date: date, ActivityID: 's_walk1' };
+    const reordered = {
+      Customer: { Phone: customer.Phone, Email: customer.Email, LastName: 'Silva', FirstName: 'Ana' },
+      Participants: 2,
+      Time: '09:00',
+      Date: date,
+      ActivityID: 's_walk1',
+    };
     const again = await book(reordered, { headers });
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -253,7 +279,11 @@ describe('Idempotency-Key', () => {
     const headers = { 'Idempotency-Key': `change-${date}` };
     const first = await book(bookingBody(date), { headers });
     const changed = await book(bookingBody(date, { Participants: 3 }), { headers });
-    expectProblem(changed, 422, new RegExp(`'Idempotency-Key' was already used for booking ${first.json.data.BookingReference} with a different request`));
+    expectProblem(
+      changed,
+      422,
+      new RegExp(`'Idempotency-Key' was already used for booking ${first.json.data.BookingReference} with a different request`),
+    );
     expect(await booked(date)).toBe(2);
   });
 
@@ -314,7 +344,12 @@ describe('reading back and cancelling', () => {
     expectProblem(await book(bookingBody(date, { Participants: 1 })), 409);
     const cancelled = await request('POST', `${BOOKING}/${reference}/cancel`, { key: operator.key });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.json.data).toEqual({ ...created.json.data, Status: 'CANCELLED', CancelledAt: expect.any(String), CancelledBy: 'partner' });
+    expect(cancelled.json.data).toEqual({
+      ...created.json.data,
+      Status: 'CANCELLED',
+      CancelledAt: expect.any(String),
+      CancelledBy: 'partner',
+    });
     expect(await vacancies(date)).toBe(10);
     const again = await request('POST', `${BOOKING}/${reference}/cancel`, { key: operator.key });
     expect(again.json.data).toEqual(cancelled.json.data);
@@ -329,14 +364,18 @@ describe('reading back and cancelling', () => {
     const date = freshDate();
     await book(bookingBody(date, { Participants: 3 }));
     const reference = (await book(bookingBody(date, { Participants: 4 }))).json.data.BookingReference;
-    const responses = await Promise.all(Array.from({ length: 8 }, () => request('POST', `${BOOKING}/${reference}/cancel`, { key: operator.key })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => request('POST', `${BOOKING}/${reference}/cancel`, { key: operator.key })),
+    );
     expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
     expect(await booked(date)).toBe(3);
   });
 
   it('reads a reference case-insensitively, 400 for a malformed one and 404 for an unknown one', async () => {
     const reference = (await book(bookingBody(freshDate()))).json.data.BookingReference as string;
-    expect((await request('GET', `${BOOKING}/${reference.toLowerCase()}`, { key: operator.key })).json.data.BookingReference).toBe(reference);
+    expect((await request('GET', `${BOOKING}/${reference.toLowerCase()}`, { key: operator.key })).json.data.BookingReference).toBe(
+      reference,
+    );
     expectProblem(await request('GET', `${BOOKING}/ABC`, { key: operator.key }), 400, /'BookingReference'/);
     expectProblem(await request('GET', `${BOOKING}/O0O0O0O0O0`, { key: operator.key }), 400);
     expectProblem(await request('GET', `${BOOKING}/AAAAAAAAAA`, { key: operator.key }), 404);
@@ -398,7 +437,9 @@ describe('races the transaction settles', () => {
     const catalogue = testCatalogue({ start, days: 40, capacity: 10 });
     catalogue.Products[0].Timeslots = [{ Date: date, Time: '09:00', Capacity: 3 }];
     interleave(() => importCatalog(operator.operatorId, catalogue));
-    await expect(createPartnerBooking(callerFor('key_a'), bookingBody(date, { Participants: 2 }))).resolves.toMatchObject({ replayed: false });
+    await expect(createPartnerBooking(callerFor('key_a'), bookingBody(date, { Participants: 2 }))).resolves.toMatchObject({
+      replayed: false,
+    });
     expect(await booked(date)).toBe(2);
     await expect(createPartnerBooking(callerFor('key_a'), bookingBody(date, { Participants: 2 }))).rejects.toThrow(/1 place\(s\) left/);
   });
@@ -467,12 +508,18 @@ describe('unexpected failures', () => {
     const date = freshDate();
     const client = documentClient();
     const realSend = client.send.bind(client);
-    jest.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string } }) =>
-      command.constructor.name === 'TransactWriteCommand'
-        ? Promise.reject(
-            new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: [{ Code: 'TransactionConflict' }] }),
-          )
-        : realSend(command as never)) as never);
+    jest
+      .spyOn(client, 'send')
+      .mockImplementation(((command: { constructor: { name: string } }) =>
+        command.constructor.name === 'TransactWriteCommand'
+          ? Promise.reject(
+              new TransactionCanceledException({
+                message: 'Transaction cancelled',
+                $metadata: {},
+                CancellationReasons: [{ Code: 'TransactionConflict' }],
+              }),
+            )
+          : realSend(command as never)) as never);
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
     expectProblem(await book(bookingBody(date)), 500, /safe to retry/);
     jest.restoreAllMocks();

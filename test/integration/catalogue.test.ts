@@ -111,12 +111,22 @@ describe('GET marketplace/availability/{ActivityID}/dates', () => {
     expectProblem(await get(`/marketplace/availability/s_walk1/dates?StartDate=${start}`), 422, path, /'EndDate' is required/);
     expectProblem(await get(`/marketplace/availability/s_walk1/dates?StartDate=2026-02-30&EndDate=2026-03-02`), 422, path, /'StartDate'/);
     expectProblem(await get(`/marketplace/availability/s_walk1/dates?StartDate=${start}&EndDate=tomorrow`), 422, path, /'EndDate'/);
-    expectProblem(await get(`/marketplace/availability/s_walk1/dates?StartDate=0999-01-01&EndDate=0999-01-02`), 422, path, /from 1970-01-01 to 9998-12-31/);
+    expectProblem(
+      await get(`/marketplace/availability/s_walk1/dates?StartDate=0999-01-01&EndDate=0999-01-02`),
+      422,
+      path,
+      /from 1970-01-01 to 9998-12-31/,
+    );
     expectProblem(await get(`/marketplace/availability/s_walk1/dates?StartDate=9998-12-31&EndDate=9999-12-31`), 422, path, /'EndDate'/);
   });
 
   it('answers 422 when EndDate is before StartDate or the range is too long', async () => {
-    expectProblem(await get(`/marketplace/availability/s_walk1/dates?StartDate=${start}&EndDate=${addDays(start, -1)}`), 422, path, /before/);
+    expectProblem(
+      await get(`/marketplace/availability/s_walk1/dates?StartDate=${start}&EndDate=${addDays(start, -1)}`),
+      422,
+      path,
+      /before/,
+    );
     const tooFar = addDays(start, MAX_DATE_RANGE_DAYS);
     expectProblem(await get(`/marketplace/availability/s_walk1/dates?StartDate=${start}&EndDate=${tooFar}`), 422, path, /at most 92/);
     expect((await get(`/marketplace/availability/s_walk1/dates?StartDate=${start}&EndDate=${addDays(tooFar, -1)}`)).status).toBe(200);
@@ -127,8 +137,16 @@ describe('GET marketplace/availability/{ActivityID}/dates', () => {
       const response = await get(`/marketplace/availability/${bad}/dates?StartDate=${start}&EndDate=${start}`);
       expectProblem(response, 400, `${OTA}/marketplace/availability/${bad}/dates`, /'ActivityID'/);
     }
-    expectProblem(await get(`/marketplace/availability/s_nothere/dates?StartDate=${start}&EndDate=${start}`), 404, `${OTA}/marketplace/availability/s_nothere/dates`);
-    expectProblem(await get(`/marketplace/availability/s_hidden1/dates?StartDate=${start}&EndDate=${start}`), 404, `${OTA}/marketplace/availability/s_hidden1/dates`);
+    expectProblem(
+      await get(`/marketplace/availability/s_nothere/dates?StartDate=${start}&EndDate=${start}`),
+      404,
+      `${OTA}/marketplace/availability/s_nothere/dates`,
+    );
+    expectProblem(
+      await get(`/marketplace/availability/s_hidden1/dates?StartDate=${start}&EndDate=${start}`),
+      404,
+      `${OTA}/marketplace/availability/s_hidden1/dates`,
+    );
   });
 });
 
@@ -145,7 +163,12 @@ describe('GET marketplace/availability/{ActivityID}/timeslots', () => {
 
   it('is empty for a date without timeslots, and 422 without Date', async () => {
     expect((await get(`/marketplace/availability/s_walk1/timeslots?Date=${addDays(start, 30)}`)).json.data).toEqual([]);
-    expectProblem(await get('/marketplace/availability/s_walk1/timeslots'), 422, `${OTA}/marketplace/availability/s_walk1/timeslots`, /'Date' is required/);
+    expectProblem(
+      await get('/marketplace/availability/s_walk1/timeslots'),
+      422,
+      `${OTA}/marketplace/availability/s_walk1/timeslots`,
+      /'Date' is required/,
+    );
   });
 });
 

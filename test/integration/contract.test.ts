@@ -138,7 +138,8 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     404: () => sender(routeById('get-core-questions'), { ActivityID: 's_nothing' })({}),
   },
   'create-booking': {
-    201: () => sender(routeById('create-booking'))({ body: bookingBody(), headers: { 'Idempotency-Key': `contract-${operator.operatorId}` } }),
+    201: () =>
+      sender(routeById('create-booking'))({ body: bookingBody(), headers: { 'Idempotency-Key': `contract-${operator.operatorId}` } }),
     400: () => sender(routeById('create-booking'))({ rawBody: '{"ActivityID":', headers: { 'Content-Type': 'application/json' } }),
     404: () => sender(routeById('create-booking'))({ body: bookingBody({ ActivityID: 's_nothing' }) }),
     409: async () => {
@@ -169,17 +170,26 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
       await sender(routeById('cancel-booking'), { BookingReference: reference })({});
       return sender(routeById('confirm-booking'), { BookingReference: reference })({ body: {} });
     },
-    413: () => sender(routeById('confirm-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
+    413: () =>
+      sender(routeById('confirm-booking'), { BookingReference: 'ABCDEFGHJK' })({
+        rawBody: tooLarge,
+        headers: { 'Content-Type': 'application/json' },
+      }),
     415: () => sender(routeById('confirm-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{}', headers: plainText }),
-    422: async () => sender(routeById('confirm-booking'), { BookingReference: await newHold() })({ body: { Customer: { ...customer, Email: 'no' } } }),
+    422: async () =>
+      sender(routeById('confirm-booking'), { BookingReference: await newHold() })({ body: { Customer: { ...customer, Email: 'no' } } }),
   },
   'cancel-operator-booking': {
     200: async () => sender(routeById('cancel-operator-booking'), { BookingReference: await newBooking() })({ body: { Reason: 'Storm' } }),
     400: () => sender(routeById('cancel-operator-booking'), { BookingReference: 'OOOOOOOOOO' })({ body: { Reason: 'Storm' } }),
     404: () => sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ body: { Reason: 'Storm' } }),
     413: () =>
-      sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{"Reason":"x"}', headers: plainText }),
+      sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({
+        rawBody: tooLarge,
+        headers: { 'Content-Type': 'application/json' },
+      }),
+    415: () =>
+      sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{"Reason":"x"}', headers: plainText }),
     422: () => sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ body: { Reason: '  ' } }),
   },
   'put-webhook': {
@@ -220,11 +230,28 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     422: () => sender(routeById('record-usage'))({ body: { Meter: 'storage-gb', Usage: '1' } }),
   },
   'record-usage-batch': {
-    201: () => sender(routeById('record-usage-batch'))({ body: { Entries: [{ Meter: 'storage-gb', Usage: 0.25, Identifier: 'contract-1' }, { Meter: 'api-calls', Usage: 2 }] } }),
+    201: () =>
+      sender(routeById('record-usage-batch'))({
+        body: {
+          Entries: [
+            { Meter: 'storage-gb', Usage: 0.25, Identifier: 'contract-1' },
+            { Meter: 'api-calls', Usage: 2 },
+          ],
+        },
+      }),
     400: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[', headers: { 'Content-Type': 'application/json' } }),
     413: () => sender(routeById('record-usage-batch'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
     415: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[]}', headers: plainText }),
-    422: () => sender(routeById('record-usage-batch'))({ body: { Entries: [{ Meter: 'a', Usage: 1 }, { Meter: 'b', Usage: 0.0000001 }, { Meter: 'order-completed', Usage: 1 }] } }),
+    422: () =>
+      sender(routeById('record-usage-batch'))({
+        body: {
+          Entries: [
+            { Meter: 'a', Usage: 1 },
+            { Meter: 'b', Usage: 0.0000001 },
+            { Meter: 'order-completed', Usage: 1 },
+          ],
+        },
+      }),
   },
   'void-usage-entry': {
     200: async () => {

@@ -25,7 +25,9 @@ describe('admin emit-event', () => {
   it('sends a sample of every built-in event through the local bus, each counted once', async () => {
     const operator = await createTestOperator(undefined, { stem: 'emit' });
     const { stdout } = await admin('emit-event', '--operator', operator.operatorId, '--endpoint', host.url);
-    expect(stdout).toMatch(/Sent platform\.orders 'Order Completed' \{"OperatorID":"[^"]+","BasketID":"sample-[0-9a-f]+"\} as event [0-9a-f-]{36}/);
+    expect(stdout).toMatch(
+      /Sent platform\.orders 'Order Completed' \{"OperatorID":"[^"]+","BasketID":"sample-[0-9a-f]+"\} as event [0-9a-f-]{36}/,
+    );
     expect(stdout.match(/^Sent /gm)).toHaveLength(3);
 
     await host.eventBus.idle();
@@ -41,7 +43,15 @@ describe('admin emit-event', () => {
 
   it('sends one kind when asked, and refuses a meter that is not built in', async () => {
     const operator = await createTestOperator(undefined, { stem: 'emit-one' });
-    const { stdout } = await admin('emit-event', '--operator', operator.operatorId, '--event', 'workflow-email-sent', '--endpoint', host.url);
+    const { stdout } = await admin(
+      'emit-event',
+      '--operator',
+      operator.operatorId,
+      '--event',
+      'workflow-email-sent',
+      '--endpoint',
+      host.url,
+    );
     expect(stdout.match(/^Sent /gm)).toEqual(['Sent ']);
     await expect(admin('emit-event', '--operator', operator.operatorId, '--event', 'nope', '--endpoint', host.url)).rejects.toMatchObject({
       stderr: expect.stringMatching(/'nope' is not a built-in meter/),

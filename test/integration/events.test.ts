@@ -58,7 +58,11 @@ async function entriesOf(operatorId: string) {
   for (let shard = 0; shard < AGGREGATE_SHARDS; shard += 1) {
     const { PK, SKPrefix } = usageKeys.entryPrefix(operatorId, shard);
     const { Items } = await documentClient().send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix } }),
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+      }),
     );
     items.push(...(Items ?? []));
   }
@@ -105,8 +109,13 @@ describe('PutEvents on the local host', () => {
   it('shows built-in meters next to custom meters', async () => {
     const operator = await createTestOperator(undefined, { stem: 'events-mixed' });
     const time = new Date('2026-05-06T08:00:00Z');
-    await request('POST', '/api/v2/usage/meters', { key: operator.key, body: { Meter: 'sms', Usage: 1.5, OccurredAt: time.getTime() / 1000 } });
-    await events.send(new PutEventsCommand({ Entries: [entry('order-completed', { OperatorID: operator.operatorId, BasketID: 'b_1' }, time)] }));
+    await request('POST', '/api/v2/usage/meters', {
+      key: operator.key,
+      body: { Meter: 'sms', Usage: 1.5, OccurredAt: time.getTime() / 1000 },
+    });
+    await events.send(
+      new PutEventsCommand({ Entries: [entry('order-completed', { OperatorID: operator.operatorId, BasketID: 'b_1' }, time)] }),
+    );
     await host.eventBus.idle();
     expect((await summary(operator, '2026-05-06')).Meters).toEqual([
       { Meter: 'sms', TotalUsage: 1.5, EventCount: 1 },
@@ -123,7 +132,12 @@ describe('PutEvents on the local host', () => {
         Entries: [
           { ...entry('order-completed', { OperatorID: operator.operatorId, BasketID: 'b_2' }, time), Detail: '{not json' },
           { ...entry('order-completed', { OperatorID: operator.operatorId, BasketID: 'b_3' }, time), EventBusName: 'elsewhere' },
-          { Source: 'platform.orders', DetailType: 'Order Refunded', Detail: JSON.stringify({ OperatorID: operator.operatorId }), Time: time },
+          {
+            Source: 'platform.orders',
+            DetailType: 'Order Refunded',
+            Detail: JSON.stringify({ OperatorID: operator.operatorId }),
+            Time: time,
+          },
           entry('order-completed', { OperatorID: operator.operatorId, BasketID: 'b_4' }, time),
         ],
       }),
@@ -146,7 +160,12 @@ describe('PutEvents on the local host', () => {
       headers: { 'X-Amz-Target': 'AWSEvents.PutEvents', 'Content-Type': 'application/x-amz-json-1.1', Authorization: sigV4Authorization() },
       body: JSON.stringify({
         Entries: [
-          { Source: 'platform.orders', DetailType: 'Order Completed', Detail: detail('b_t1'), Time: Date.parse('2026-05-10T08:00:00Z') / 1000 },
+          {
+            Source: 'platform.orders',
+            DetailType: 'Order Completed',
+            Detail: detail('b_t1'),
+            Time: Date.parse('2026-05-10T08:00:00Z') / 1000,
+          },
           { Source: 'platform.orders', DetailType: 'Order Completed', Detail: detail('b_t2'), Time: 1e30 },
           { Source: 'platform.orders', DetailType: 'Order Completed', Detail: detail('b_t3'), Time: 'soon' },
         ],
@@ -224,7 +243,11 @@ describe('redelivery', () => {
   it("keeps event IDs apart from clients' Idempotency-Key values", async () => {
     const operator = await createTestOperator(undefined, { stem: 'events-keys' });
     const id = 'b0b2c9a4-2f1e-4d8a-9b1f-0c6f1f7e2a11';
-    const clientEntry = await recordUsage(operator.operatorId, { Meter: 'api-calls', Usage: 1, OccurredAt: Date.parse('2026-05-09T08:00:00Z') / 1000 }, { idempotencyKey: id });
+    const clientEntry = await recordUsage(
+      operator.operatorId,
+      { Meter: 'api-calls', Usage: 1, OccurredAt: Date.parse('2026-05-09T08:00:00Z') / 1000 },
+      { idempotencyKey: id },
+    );
     const eventEntry = await recordEventEntry({
       version: '0',
       id,

@@ -1,7 +1,13 @@
 import { availabilityStatus, checkDateRange, summariseDates, summariseTimeslots } from '../../shared/catalog/availability';
 import { ValidationError } from '../../shared/core/errors';
 
-const slot = (Date: string, Time: string, Capacity: number, Booked: number) => ({ Date, Time, Capacity, Booked, Vacancies: Capacity - Booked });
+const slot = (Date: string, Time: string, Capacity: number, Booked: number) => ({
+  Date,
+  Time,
+  Capacity,
+  Booked,
+  Vacancies: Capacity - Booked,
+});
 // 2026-06-10 12:00 in Lisbon (UTC+1 in summer).
 const now = new Date('2026-06-10T11:00:00Z');
 

@@ -18,14 +18,19 @@ const complete = [
 describe('waiver answers', () => {
   it('are COMPLETE when every required question is answered, and optional ones may be added', () => {
     expect(checkAnswers(questions, complete)).toBe('COMPLETE');
-    expect(checkAnswers(questions, [...complete, { QuestionID: 'q_size', Value: 'M' }, { QuestionID: 'q_born', Value: '1990-02-28' }])).toBe(
-      'COMPLETE',
-    );
+    expect(
+      checkAnswers(questions, [...complete, { QuestionID: 'q_size', Value: 'M' }, { QuestionID: 'q_born', Value: '1990-02-28' }]),
+    ).toBe('COMPLETE');
   });
 
   it('leave the waiver PENDING when no answers are sent, unless nothing is required', () => {
     expect(checkAnswers(questions, undefined)).toBe('PENDING');
-    expect(checkAnswers(questions.filter((q) => !q.Required), undefined)).toBe('COMPLETE');
+    expect(
+      checkAnswers(
+        questions.filter((q) => !q.Required),
+        undefined,
+      ),
+    ).toBe('COMPLETE');
     expect(checkAnswers([], undefined)).toBe('COMPLETE');
     expect(checkAnswers([], [])).toBe('COMPLETE');
   });

@@ -1,4 +1,10 @@
-import { REFERENCE_ALPHABET, REFERENCE_LENGTH, REFERENCE_PATTERN, newBookingReference, normaliseReference } from '../../shared/booking/reference';
+import {
+  REFERENCE_ALPHABET,
+  REFERENCE_LENGTH,
+  REFERENCE_PATTERN,
+  newBookingReference,
+  normaliseReference,
+} from '../../shared/booking/reference';
 
 describe('booking references', () => {
   it('use no look-alike characters', () => {
@@ -22,6 +28,7 @@ describe('booking references', () => {
     expect(pattern.test('ABCDEFGH23')).toBe(true);
     expect(pattern.test('abcdefgh23')).toBe(true);
     expect(normaliseReference('abcdefgh23')).toBe('ABCDEFGH23');
-    for (const bad of ['ABCDEFGH2', 'ABCDEFGH234', 'ABCDEFGH10', 'ABCDEFGHIL', 'abcdefghio', 'ABCD-EFGH2']) expect(pattern.test(bad)).toBe(false);
+    for (const bad of ['ABCDEFGH2', 'ABCDEFGH234', 'ABCDEFGH10', 'ABCDEFGHIL', 'abcdefghio', 'ABCD-EFGH2'])
+      expect(pattern.test(bad)).toBe(false);
   });
 });

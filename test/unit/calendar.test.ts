@@ -1,4 +1,13 @@
-import { addDays, canonicalTimeZone, daysBetween, isSupportedDay, isTimeZone, wallClock, zonedInstant, zonedIso } from '../../shared/core/calendar';
+import {
+  addDays,
+  canonicalTimeZone,
+  daysBetween,
+  isSupportedDay,
+  isTimeZone,
+  wallClock,
+  zonedInstant,
+  zonedIso,
+} from '../../shared/core/calendar';
 
 describe('calendar', () => {
   it('adds days across month, year and leap-day boundaries', () => {

@@ -36,7 +36,9 @@ describe('catalogue validation', () => {
       /Products\[1\]\.ActivityID/,
     );
     expect(
-      rejection({ Products: [product({ Schedules: [{ From: '2026-06-01', To: '2026-06-02', Weekdays: ['MON'], Times: ['25:00'], Capacity: 2 }] })] }),
+      rejection({
+        Products: [product({ Schedules: [{ From: '2026-06-01', To: '2026-06-02', Weekdays: ['MON'], Times: ['25:00'], Capacity: 2 }] })],
+      }),
     ).toMatch(/Products\[0\]\.Schedules\[0\]\.Times\[0\]' must be a time in HH:MM/);
     expect(rejection({ Products: [product({ Extra: 1 } as Partial<CatalogueProduct>)] })).toMatch(/'Products\[0\]\.Extra' is not allowed/);
     expect(rejection({})).toMatch(/'Products' is required/);
@@ -58,7 +60,9 @@ describe('catalogue validation', () => {
   it('rejects reversed and over-long schedules', () => {
     const schedule = { From: '2026-06-02', To: '2026-06-01', Weekdays: ['MON' as const], Times: ['09:00'], Capacity: 2 };
     expect(rejection({ Products: [product({ Schedules: [schedule] })] })).toMatch(/To is before From/);
-    expect(rejection({ Products: [product({ Schedules: [{ ...schedule, From: '2026-01-01', To: '2027-06-01' }] })] })).toMatch(/at most 366/);
+    expect(rejection({ Products: [product({ Schedules: [{ ...schedule, From: '2026-01-01', To: '2027-06-01' }] })] })).toMatch(
+      /at most 366/,
+    );
   });
 });
 

@@ -57,7 +57,8 @@ describe('request schemas are the handlers’ own', () => {
       for (const parameter of documented) {
         const validated = schema!.properties[parameter.name];
         // The constraints a client must meet are the ones the handler enforces.
-        for (const keyword of ['type', 'pattern', 'enum', 'minLength', 'maxLength']) expect(parameter.schema[keyword]).toEqual(validated[keyword]);
+        for (const keyword of ['type', 'pattern', 'enum', 'minLength', 'maxLength'])
+          expect(parameter.schema[keyword]).toEqual(validated[keyword]);
         expect(parameter.required).toBe(location === 'path' || (schema!.required ?? []).includes(parameter.name));
       }
     }
@@ -72,11 +73,13 @@ describe('request schemas are the handlers’ own', () => {
     // The documented example is a request the handler accepts, and a body the document describes.
     const validate = compileValidator(schemas.body, 'The request body');
     expect(() => validate(body.example)).not.toThrow();
-    expect(errorsOf(['paths', route.path, route.method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema'], body.example)).toEqual(
-      [],
-    );
+    expect(
+      errorsOf(['paths', route.path, route.method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema'], body.example),
+    ).toEqual([]);
     // A field the document does not list is one the handler refuses.
-    expect(() => validate({ ...body.example, Undocumented: 1 })).toThrow(expect.objectContaining({ field: 'Undocumented', message: 'is not allowed' }));
+    expect(() => validate({ ...body.example, Undocumented: 1 })).toThrow(
+      expect.objectContaining({ field: 'Undocumented', message: 'is not allowed' }),
+    );
   });
 
   test('the validation annotations are translated, not published', () => {
@@ -138,6 +141,8 @@ describe('responses', () => {
   test('the record schemas are closed: an unknown field is refused', () => {
     const booking = operationOf(routes.find((route) => route.id === 'get-booking')!).responses[200].content['application/json'].example;
     expect(errorsOf(['components', 'schemas', 'Booking'], booking.data)).toEqual([]);
-    expect(errorsOf(['components', 'schemas', 'Booking'], { ...booking.data, Extra: true })).toEqual(['(root) must NOT have additional properties']);
+    expect(errorsOf(['components', 'schemas', 'Booking'], { ...booking.data, Extra: true })).toEqual([
+      '(root) must NOT have additional properties',
+    ]);
   });
 });

@@ -4,7 +4,9 @@ import { RETRY, retrying } from '../../shared/core/retry';
 describe('retrying', () => {
   it('returns the first settled result, attempting again only when asked', async () => {
     const attempts: number[] = [];
-    const result = await retrying('probe', async (index) => (attempts.push(index), index < 2 ? RETRY : `settled at ${index}`), { baseMs: 0 });
+    const result = await retrying('probe', async (index) => (attempts.push(index), index < 2 ? RETRY : `settled at ${index}`), {
+      baseMs: 0,
+    });
     expect(result).toBe('settled at 2');
     expect(attempts).toEqual([0, 1, 2]);
   });
