@@ -508,18 +508,16 @@ describe('unexpected failures', () => {
     const date = freshDate();
     const client = documentClient();
     const realSend = client.send.bind(client);
-    jest
-      .spyOn(client, 'send')
-      .mockImplementation(((command: { constructor: { name: string } }) =>
-        command.constructor.name === 'TransactWriteCommand'
-          ? Promise.reject(
-              new TransactionCanceledException({
-                message: 'Transaction cancelled',
-                $metadata: {},
-                CancellationReasons: [{ Code: 'TransactionConflict' }],
-              }),
-            )
-          : realSend(command as never)) as never);
+    jest.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string } }) =>
+      command.constructor.name === 'TransactWriteCommand'
+        ? Promise.reject(
+            new TransactionCanceledException({
+              message: 'Transaction cancelled',
+              $metadata: {},
+              CancellationReasons: [{ Code: 'TransactionConflict' }],
+            }),
+          )
+        : realSend(command as never)) as never);
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
     expectProblem(await book(bookingBody(date)), 500, /safe to retry/);
     jest.restoreAllMocks();
