@@ -1,3 +1,4 @@
+// Long because one browser session walks every screen of the dashboard; starting Chromium per file would cost more than it saves.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';

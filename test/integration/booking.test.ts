@@ -1,3 +1,4 @@
+// Long because it is the partner booking route end to end (validation, capacity, idempotency, races, cancellation) over one shared catalogue.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalHost } from '../../lib/local/api-gateway';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';

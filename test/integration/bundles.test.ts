@@ -1,3 +1,4 @@
+// Long because it is one table: an accepted and a refused request for every deployed bundle, compared with the sources.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// Long because it is one table: a real request for every documented status of every route, checked against the OpenAPI document.
 import { routeSchemas } from '../../functions/load-handler';
 import { readFileSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,3 +1,4 @@
+// Long because it holds one regression per hostile request found against the local host, each over a real socket.
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
 import { listApiKeys, revokeApiKey } from '../../shared/accounts/api-keys';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { connect, createServer, type Server } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { rawExchange, rawRequest, sigV4Authorization } from '../support/raw-http';
 
@@ -87,6 +87,23 @@ const connectionRefused = (port: number) =>
     socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
   });
 
+/** Resolves when a socket closes, whether cleanly or by a reset (events.once would reject on the reset's error). */
+const closeOf = (socket: Socket) => new Promise<void>((resolve) => socket.once('close', () => resolve()));
+
+/** Resolves once the port refuses connections; a connection that is still accepted is waited on until its server closes it. */
+async function refusedOnceClosed(port: number): Promise<void> {
+  for (;;) {
+    const socket = connect(port, '127.0.0.1');
+    const accepted = await new Promise<boolean>((resolve) => {
+      socket.once('connect', () => resolve(true));
+      socket.once('error', () => resolve(false));
+    });
+    if (!accepted) return;
+    socket.on('error', () => undefined);
+    await closeOf(socket);
+  }
+}
+
 describe('npm start', () => {
   it('leaves no DynamoDB Local behind when the host is killed with SIGKILL, so the next start gets the port', async () => {
     const dynamoPort = await freePort();
@@ -94,11 +111,15 @@ describe('npm start', () => {
     await first.ready();
     // A connection to DynamoDB Local closes when its process ends: the test waits on that, not on time.
     const toDynamo = connect(dynamoPort, '127.0.0.1');
+    // The end may come as a reset rather than a clean close; either way 'close' follows.
+    toDynamo.on('error', () => undefined);
     await once(toDynamo, 'connect');
-    const closed = once(toDynamo, 'close');
+    const closed = closeOf(toDynamo);
     first.child.kill('SIGKILL');
     await first.exited;
     await closed;
+    // The JVM may close its connections a moment before its listening socket: each try waits on a close, not on time.
+    await refusedOnceClosed(dynamoPort);
     expect(await connectionRefused(dynamoPort)).toBe(true);
 
     const second = npmStart({ DYNAMODB_LOCAL_PORT: String(dynamoPort), HOST: '0.0.0.0' });
