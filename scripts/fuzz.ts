@@ -192,6 +192,13 @@ async function main(): Promise<void> {
         const [first] = responses;
         if (first?.status === 201 && fuzzCase.write === 'booking') written.bookings.add(first.json.data.BookingReference);
         if (first?.status === 201 && fuzzCase.write === 'usage') written.usage.add(first.json.data.ID);
+        if (first?.status === 201 && fuzzCase.write === 'usage-batch') {
+          // Each new entry of a batch is written with the record of its Identifier, when it has one.
+          for (const entry of first.json.data.Entries as { ID: number; Identifier?: string; Replayed: boolean }[]) {
+            written.usage.add(entry.ID);
+            if (entry.Identifier !== undefined && !entry.Replayed) written.keys.add(`usage-batch:${entry.Identifier}`);
+          }
+        }
         if (first?.status === 201 && fuzzCase.idempotencyKey !== undefined && first.headers['idempotent-replayed'] !== 'true')
           written.keys.add(`${fuzzCase.write}:${fuzzCase.idempotencyKey}`);
       }

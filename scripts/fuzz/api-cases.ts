@@ -60,6 +60,7 @@ function withField(body: unknown, path: (string | number)[], value: unknown, rem
 const WRITES: Record<string, Write | undefined> = {
   'POST /api/v2/ota/marketplace/booking': 'booking',
   'POST /api/v2/usage/meters': 'usage',
+  'POST /api/v2/usage/meters/batch': 'usage-batch',
 };
 
 export function apiCases(op: Operation, context: FuzzContext, rng: ReturnType<typeof random>, randomCount: number): FuzzCase[] {
