@@ -10,7 +10,10 @@ import { attemptDelivery } from '../../shared/webhooks/sender';
  * retries it and finally moves it to the dead-letter queue.
  */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const results = await Promise.allSettled(event.Records.map((record) => attemptDelivery(JSON.parse(record.body) as DeliveryMessage)));
+  // Parsed inside each message's own promise: a body that is not JSON fails that message alone, not the batch.
+  const results = await Promise.allSettled(
+    event.Records.map(async (record) => attemptDelivery(JSON.parse(record.body) as DeliveryMessage)),
+  );
   const batchItemFailures = results.flatMap((result, index) => {
     if (result.status === 'fulfilled') return [];
     log().error('Webhook delivery attempt failed', { messageId: event.Records[index].messageId, error: result.reason });

@@ -1,7 +1,8 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
-import { bookingKeys, dueKeys } from '../db/keys';
-import { GSI1, GSI2, GSI3 } from '../db/table-design';
+import { queryDueItems } from '../db/due-work';
+import { bookingKeys } from '../db/keys';
+import { GSI1, GSI2 } from '../db/table-design';
 import { rawNumber, transactionCancellation } from '../db/transaction-errors';
 import type { BookingItem, Channel, IdempotencyRecord } from './model';
 import { BOOKING_TRANSACTION_ITEMS, TRANSITION_BOOKING_ITEM, bookingTransaction, type BookingWrite } from './transactions';
@@ -82,19 +83,8 @@ export async function queryManifest(operatorId: string, date: string, activityId
 }
 
 /** Up to `limit` holds whose HoldExpiresAt is `nowIso` or earlier, oldest first. */
-export async function queryExpiredHolds(nowIso: string, limit: number): Promise<BookingItem[]> {
-  const { GSI3PK, SKTo } = dueKeys.dueBy('HOLD', nowIso);
-  const { Items } = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: GSI3,
-      KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK <= :to',
-      ExpressionAttributeValues: { ':pk': GSI3PK, ':to': SKTo },
-      Limit: limit,
-    }),
-  );
-  return (Items ?? []) as BookingItem[];
-}
+export const queryExpiredHolds = (nowIso: string, limit: number): Promise<BookingItem[]> =>
+  queryDueItems<BookingItem>('HOLD', nowIso, limit);
 
 export type BookingWriteOutcome =
   | { outcome: 'written' }

@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
+import { queryDueItems } from '../db/due-work';
 import { dueKeys, webhookKeys } from '../db/keys';
-import { GSI3 } from '../db/table-design';
 import type { DeliveryItem, WebhookEndpointItem } from './model';
 
 /** One function per webhook access pattern; see the README's access-pattern table. */
@@ -57,19 +57,8 @@ export async function getDelivery(operatorId: string, deliveryId: string): Promi
 }
 
 /** Pending deliveries whose next attempt is due at `nowIso` or before, oldest first. */
-export async function queryDueDeliveries(nowIso: string, limit: number): Promise<DeliveryItem[]> {
-  const { GSI3PK, SKTo } = dueKeys.dueBy('WEBHOOK', nowIso);
-  const { Items } = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: GSI3,
-      KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK <= :to',
-      ExpressionAttributeValues: { ':pk': GSI3PK, ':to': SKTo },
-      Limit: limit,
-    }),
-  );
-  return (Items ?? []) as DeliveryItem[];
-}
+export const queryDueDeliveries = (nowIso: string, limit: number): Promise<DeliveryItem[]> =>
+  queryDueItems<DeliveryItem>('WEBHOOK', nowIso, limit);
 
 const conditionFailed = (error: unknown) => error instanceof ConditionalCheckFailedException;
 
