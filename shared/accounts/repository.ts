@@ -79,36 +79,23 @@ export async function queryOperatorApiKeys(operatorId: string): Promise<ApiKeyRe
 }
 
 /** Revokes both views of a key at once; false when either view is gone. Revoking a revoked key keeps its first RevokedAt. */
-export async function writeRevocation(operatorId: string, keyId: string, secretHash: string, revokedAt: string): Promise<boolean> {
-  const revoke = {
+export const writeRevocation = (operatorId: string, keyId: string, secretHash: string, revokedAt: string): Promise<boolean> =>
+  updateBothViews(operatorId, keyId, secretHash, {
     UpdateExpression: 'SET #status = :revoked, RevokedAt = if_not_exists(RevokedAt, :now)',
-    ConditionExpression: 'attribute_exists(PK)',
     ExpressionAttributeNames: { '#status': 'Status' },
     ExpressionAttributeValues: { ':revoked': 'REVOKED', ':now': revokedAt },
-  };
-  try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: { TableName: tableName(), Key: keys.operatorApiKey(operatorId, keyId), ...revoke } },
-          { Update: { TableName: tableName(), Key: keys.apiKeyByHash(secretHash), ...revoke } },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    const cancellation = transactionCancellation(error);
-    if (cancellation && (cancellation.conditionFailed(0) || cancellation.conditionFailed(1))) return false;
-    throw error;
-  }
-}
+  });
 
 /** One update of both views of a key at once; false when either view is gone. */
 async function updateBothViews(
   operatorId: string,
   keyId: string,
   secretHash: string,
-  update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+  update: {
+    UpdateExpression: string;
+    ExpressionAttributeNames?: Record<string, string>;
+    ExpressionAttributeValues: Record<string, unknown>;
+  },
 ): Promise<boolean> {
   const conditioned = { ...update, ConditionExpression: 'attribute_exists(PK)' };
   try {
