@@ -1,9 +1,6 @@
-import { countBusinessEvent } from '../core/metrics';
-import { RETRY, retrying } from '../core/retry';
-import { deliveryFor, dispatch } from '../webhooks/events';
-import { toBooking, type Booking, type BookingItem, type CancelledBy } from './model';
-import { writeTransition } from './repository';
+import type { Booking, BookingItem, CancelledBy } from './model';
 import { releaseTransaction } from './transactions';
+import { transitionBooking } from './transition';
 
 /**
  * Cancelling, by a partner or by the operator: one transaction moves the
@@ -21,39 +18,28 @@ export interface CancelOptions {
   check?: (item: BookingItem) => void;
 }
 
-export async function cancelBooking(item: BookingItem, options: CancelOptions): Promise<Booking> {
-  let current = item;
-  return retrying('The cancellation', async () => {
-    if (current.Status === 'CANCELLED' || current.Status === 'EXPIRED') return toBooking(current);
-    options.check?.(current);
-    const at = options.now.toISOString();
-    const cancelled: BookingItem = {
-      ...current,
-      Status: 'CANCELLED',
-      CancelledAt: at,
-      CancelledBy: options.by,
-      ...(options.reason ? { CancellationReason: options.reason } : {}),
-    };
+export function cancelBooking(item: BookingItem, options: CancelOptions): Promise<Booking> {
+  const at = options.now.toISOString();
+  return transitionBooking(item, {
+    what: 'The cancellation',
+    outcome: 'cancelled',
     // The partner who sold it hears of a cancellation it did not make itself.
-    const delivery =
-      options.by === 'operator' && current.Channel === 'ota' && current.PartnerKeyID
-        ? await deliveryFor(
-            { operatorId: current.OperatorID, keyId: current.PartnerKeyID },
-            'booking.cancelled',
-            toBooking(cancelled),
-            options.now,
-          )
-        : undefined;
-    const outcome = await writeTransition(
-      releaseTransaction(current, { to: 'CANCELLED', at, by: options.by, reason: options.reason }, delivery),
-    );
-    if (outcome === 'done') {
-      countBusinessEvent('Bookings', 'cancelled', current.OperatorID);
-      await dispatch([delivery]);
-      return toBooking(cancelled);
-    }
-    // Moved meanwhile by a simultaneous request or sweep, or contended: look again.
-    current = await options.read();
-    return RETRY;
+    event: options.by === 'operator' ? 'booking.cancelled' : undefined,
+    now: options.now,
+    reread: options.read,
+    step: (current) => {
+      if (current.Status === 'CANCELLED' || current.Status === 'EXPIRED') return { answer: current };
+      options.check?.(current);
+      return {
+        moved: {
+          ...current,
+          Status: 'CANCELLED',
+          CancelledAt: at,
+          CancelledBy: options.by,
+          ...(options.reason ? { CancellationReason: options.reason } : {}),
+        },
+        transaction: (delivery) => releaseTransaction(current, { to: 'CANCELLED', at, by: options.by, reason: options.reason }, delivery),
+      };
+    },
   });
 }

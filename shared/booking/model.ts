@@ -14,8 +14,6 @@ export type OperatorChannel = Exclude<Channel, 'ota'>;
  */
 export const BOOKING_STATUSES = ['ON_HOLD', 'CONFIRMED', 'CANCELLED', 'EXPIRED'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
-/** The statuses that hold places. */
-export const LIVE_STATUSES: readonly BookingStatus[] = ['ON_HOLD', 'CONFIRMED'];
 
 /** Hold lengths a partner may ask for, in minutes; a hold without ExpiresInMinutes lasts the default. */
 export const HOLD_MINUTES = { min: 1, max: 60, default: 15 } as const;

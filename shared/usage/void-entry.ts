@@ -1,4 +1,5 @@
-import { systemClock, unixSeconds, type Clock } from '../core/clock';
+import { unixSeconds } from '../core/clock';
+import { config } from '../core/config';
 import { NotFoundError } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
@@ -15,7 +16,7 @@ import { voidEntryTransaction } from './usage-writes';
  * voiding again, or twice at once, answers the entry as voided and takes
  * nothing out twice.
  */
-export async function voidUsageEntry(operatorId: string, idText: string, clock: Clock = systemClock): Promise<VoidedUsageEntry> {
+export async function voidUsageEntry(operatorId: string, idText: string, now: Date = config().clock()): Promise<VoidedUsageEntry> {
   const id = Number(idText);
   // IDs are safe integers: a larger number names no entry (and would round onto another ID).
   if (!Number.isSafeInteger(id)) throw new NotFoundError(`Usage entry ${idText} does not exist`);
@@ -26,7 +27,7 @@ export async function voidUsageEntry(operatorId: string, idText: string, clock: 
     if (!stored) throw new NotFoundError(`Usage entry ${id} does not exist`);
     const entry = { ID: stored.ID, Meter: stored.Meter, Usage: stored.Usage, OccurredAt: stored.OccurredAt };
     if (stored.VoidedAt !== undefined) return { ...entry, VoidedAt: stored.VoidedAt };
-    const voidedAt = unixSeconds(clock());
+    const voidedAt = unixSeconds(now);
     try {
       await writeTransaction(voidEntryTransaction(operatorId, shard, entry, voidedAt));
       countBusinessEvent('UsageEntries', 'voided', operatorId);

@@ -194,19 +194,20 @@ describe('POST /api/v2/usage/meters/batch', () => {
     const day = '2026-05-07';
     const clock = manualClock(new Date('2026-05-07T10:00:00Z'));
     const entry = { Meter: 'expiry', Usage: 1, OccurredAt: at(day), Identifier: 'expiry-1' };
-    const [first] = await recordUsageBatch(operator.operatorId, [entry], clock);
+    const [first] = await recordUsageBatch(operator.operatorId, [entry], clock());
     clock.advance(IDEMPOTENCY_TTL_SECONDS * 1000 - 1000);
-    const [lastSecond] = await recordUsageBatch(operator.operatorId, [entry], clock);
+    const [lastSecond] = await recordUsageBatch(operator.operatorId, [entry], clock());
     expect(lastSecond).toEqual({ ...first, Replayed: true });
     // At ExpiresAt the record is gone, whether or not DynamoDB's TTL has swept it: the entry is new, and its key is live again.
     clock.advance(1000);
-    const [afterExpiry] = await recordUsageBatch(operator.operatorId, [{ ...entry, Usage: 2 }], clock);
+    const [afterExpiry] = await recordUsageBatch(operator.operatorId, [{ ...entry, Usage: 2 }], clock());
     expect(afterExpiry).toEqual(expect.objectContaining({ Usage: 2, Replayed: false }));
     expect(afterExpiry.ID).not.toBe(first.ID);
     const { entry: single, replayed } = await recordUsage(
       operator.operatorId,
       { Meter: 'expiry', Usage: 2, OccurredAt: at(day) },
-      { idempotencyKey: 'expiry-1', clock },
+      { idempotencyKey: 'expiry-1' },
+      clock(),
     );
     expect([single.ID, replayed]).toEqual([afterExpiry.ID, true]);
     expect((await usage.summary(`from=${day}&to=${day}`)).Meters).toEqual([{ Meter: 'expiry', TotalUsage: 3, EventCount: 2 }]);
