@@ -14,7 +14,19 @@ const NO_DOMAIN = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'build/', 'coverage/', 'test-results/', 'dashboard/dist/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'cdk.out/',
+      '.data/',
+      'build/',
+      'coverage/',
+      'test-results/',
+      'dashboard/dist/',
+      '**/*.generated.js',
+      '**/*.generated.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,7 +1,6 @@
 import { Validations } from 'aws-cdk-lib';
 import { AuthorizationType, MockIntegration, PassthroughBehavior, type Method, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
-import { routeSchemas } from '../../functions/load-handler';
 
 /**
  * API Gateway renders mapping templates with Velocity, where `$` starts a
@@ -24,7 +23,7 @@ export const renderVelocityLiteral = (template: string): string =>
  * answers it, so no function runs.
  */
 export function addOpenApiDocumentMethod(api: RestApi, problemBaseUrl: string): Method {
-  const document = JSON.stringify(openApiDocument({ problemBaseUrl, schemasOf: routeSchemas }));
+  const document = JSON.stringify(openApiDocument({ problemBaseUrl }));
   const method = api.root.resourceForPath(OPENAPI_PATH).addMethod(
     'GET',
     new MockIntegration({

@@ -4,7 +4,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../../shared/core/config';
 import { problem } from '../../shared/http/problem';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
-import { routeSchemas } from '../../functions/load-handler';
 import { SECURITY_HEADERS } from './dashboard';
 import { requestTarget, sendProblem } from './http-edge';
 
@@ -70,7 +69,7 @@ const assets = new Map<string, Asset>([
     OPENAPI_PATH,
     {
       contentType: 'application/json',
-      body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl, schemasOf: routeSchemas }))),
+      body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl }))),
     },
   ],
   [DOCS_PATH, { contentType: 'text/html; charset=utf-8', body: page }],

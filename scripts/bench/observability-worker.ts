@@ -30,7 +30,7 @@ const context = { awsRequestId: 'bench' } as Context;
 const bare = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().handler(async () => answer);
 // The observed side also counts one business event, as a booking does: its EMF document is part of the cost.
 const observed = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-  .use(observedRequests() as unknown as MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>[])
+  .use(observedRequests('create-booking') as unknown as MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>[])
   .handler(async () => {
     countBusinessEvent('Bookings', 'created', 'bench-operator');
     return answer;

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { config } from '../core/config';
 import { NotFoundError, ValidationError } from '../core/errors';
 import { DEFAULT_KEY_LIMITS } from '../api/gateway';
 import type { ApiKeyRecord, KeyLimits } from './model';
@@ -76,7 +77,7 @@ export async function createApiKey(
     Scopes: scopes,
     Name: name,
     Status: 'ACTIVE',
-    CreatedAt: new Date().toISOString(),
+    CreatedAt: config().clock().toISOString(),
     RateLimit: limits.rateLimit,
     BurstLimit: limits.burstLimit,
     UsageIdentifierKey: newUsageIdentifierKey(),
@@ -97,7 +98,7 @@ export const listApiKeys = (operatorId: string): Promise<ApiKeyRecord[]> => quer
 /** Revokes both views of the key at once; revoking a revoked key changes nothing. */
 export async function revokeApiKey(operatorId: string, keyId: string): Promise<void> {
   const key = await getOperatorApiKey(operatorId, keyId);
-  if (!key || !(await writeRevocation(operatorId, keyId, key.SecretHash, new Date().toISOString()))) {
+  if (!key || !(await writeRevocation(operatorId, keyId, key.SecretHash, config().clock().toISOString()))) {
     throw new NotFoundError(`Operator '${operatorId}' has no key '${keyId}'`);
   }
 }

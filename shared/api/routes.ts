@@ -1,6 +1,10 @@
 import path from 'node:path';
-import type { SchemaObject } from 'ajv';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Scope } from '../accounts/scopes';
+import { bookingReferencePath, bookingsQuery, confirmationBody, operatorCancellationBody, partnerBookingBody } from '../booking/schemas';
+import { activityIdPath, availableDatesQuery, availableTimeslotsQuery, listProductsQuery, resolveProductQuery } from '../catalog/schemas';
+import { usageBatchBody, usageEntryBody, usageEntryPath, usageSummaryQuery } from '../usage/schemas';
+import { webhookEndpointBody } from '../webhooks/schemas';
 import {
   booking,
   bookingRequest,
@@ -14,11 +18,14 @@ import {
 } from './examples';
 import type { ResponseSchemaName } from './response-schemas';
 
-/** The schemas a handler validates its request with; path faults are 400, query and body faults 422. */
+/** A JSON Schema of an object, as the route table's request schemas are. */
+export type ObjectSchema = Extract<JSONSchema, { readonly type?: unknown }> & { readonly type: 'object' };
+
+/** The schemas a route's request is validated with; path faults are 400, query and body faults 422. */
 export interface RequestSchemas {
-  path?: SchemaObject;
-  query?: SchemaObject;
-  body?: SchemaObject;
+  path?: ObjectSchema;
+  query?: ObjectSchema;
+  body?: ObjectSchema;
 }
 
 /** What the code cannot say about an operation, for the OpenAPI document: its words, examples and the errors its domain raises. */
@@ -56,6 +63,8 @@ export interface Route {
   /** Handler module, relative to the project root; it exports `handler`. */
   entry: string;
   scope: Scope;
+  /** What the request may carry: the handler's validators are generated from these (scripts/validators.ts), and the OpenAPI document shows them. */
+  request?: RequestSchemas;
   /** The table access the function's role is granted. */
   tableAccess: 'read' | 'readWrite';
   /** The function queues webhook deliveries (its role may send to the delivery queue). */
@@ -63,12 +72,13 @@ export interface Route {
   docs: OperationDocs;
 }
 
-export const routes: readonly Route[] = [
+const routeTable = [
   {
     id: 'list-products',
     method: 'GET',
     path: '/api/v2/ota/marketplace/products',
     entry: 'functions/ota/list-products.ts',
+    request: { query: listProductsQuery },
     scope: 'ota',
     tableAccess: 'read',
     docs: {
@@ -84,6 +94,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/v2/ota/marketplace/resolve-product',
     entry: 'functions/ota/resolve-product.ts',
+    request: { query: resolveProductQuery },
     scope: 'ota',
     tableAccess: 'read',
     docs: {
@@ -99,6 +110,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/v2/ota/marketplace/availability/{ActivityID}/dates',
     entry: 'functions/ota/list-available-dates.ts',
+    request: { path: activityIdPath, query: availableDatesQuery },
     scope: 'ota',
     tableAccess: 'read',
     docs: {
@@ -120,6 +132,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/v2/ota/marketplace/availability/{ActivityID}/timeslots',
     entry: 'functions/ota/list-available-timeslots.ts',
+    request: { path: activityIdPath, query: availableTimeslotsQuery },
     scope: 'ota',
     tableAccess: 'read',
     docs: {
@@ -142,6 +155,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/v2/ota/marketplace/questions/{ActivityID}',
     entry: 'functions/ota/get-marketplace-questions.ts',
+    request: { path: activityIdPath },
     scope: 'ota',
     tableAccess: 'read',
     docs: {
@@ -162,6 +176,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/v2/ota/core/questions/{ActivityID}',
     entry: 'functions/ota/get-core-questions.ts',
+    request: { path: activityIdPath },
     scope: 'ota',
     tableAccess: 'read',
     docs: {
@@ -177,6 +192,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/v2/ota/marketplace/booking',
     entry: 'functions/ota/create-booking.ts',
+    request: { body: partnerBookingBody },
     scope: 'ota',
     tableAccess: 'readWrite',
     docs: {
@@ -201,6 +217,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/v2/ota/marketplace/booking/{BookingReference}',
     entry: 'functions/ota/get-booking.ts',
+    request: { path: bookingReferencePath },
     scope: 'ota',
     tableAccess: 'read',
     docs: {
@@ -216,6 +233,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/v2/ota/marketplace/booking/{BookingReference}/cancel',
     entry: 'functions/ota/cancel-booking.ts',
+    request: { path: bookingReferencePath },
     scope: 'ota',
     tableAccess: 'readWrite',
     docs: {
@@ -237,6 +255,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/v2/ota/marketplace/booking/{BookingReference}/confirm',
     entry: 'functions/ota/confirm-booking.ts',
+    request: { path: bookingReferencePath, body: confirmationBody },
     scope: 'ota',
     tableAccess: 'readWrite',
     sendsWebhooks: true,
@@ -255,6 +274,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/v2/bookings',
     entry: 'functions/bookings/list-bookings.ts',
+    request: { query: bookingsQuery },
     scope: 'bookings:read',
     tableAccess: 'read',
     docs: {
@@ -275,6 +295,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/v2/bookings/{BookingReference}/cancel',
     entry: 'functions/bookings/cancel-operator-booking.ts',
+    request: { path: bookingReferencePath, body: operatorCancellationBody },
     scope: 'bookings:write',
     tableAccess: 'readWrite',
     sendsWebhooks: true,
@@ -304,6 +325,7 @@ export const routes: readonly Route[] = [
     method: 'PUT',
     path: '/api/v2/ota/webhook',
     entry: 'functions/ota/put-webhook.ts',
+    request: { body: webhookEndpointBody },
     scope: 'ota',
     tableAccess: 'readWrite',
     docs: {
@@ -355,6 +377,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/v2/usage/meters',
     entry: 'functions/usage/record-usage.ts',
+    request: { body: usageEntryBody },
     scope: 'usage:write',
     tableAccess: 'readWrite',
     docs: {
@@ -378,6 +401,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/v2/usage/meters/batch',
     entry: 'functions/usage/record-usage-batch.ts',
+    request: { body: usageBatchBody },
     scope: 'usage:write',
     tableAccess: 'readWrite',
     docs: {
@@ -399,6 +423,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/v2/usage/meters/{ID}/void',
     entry: 'functions/usage/void-usage-entry.ts',
+    request: { path: usageEntryPath },
     scope: 'usage:write',
     tableAccess: 'readWrite',
     docs: {
@@ -415,6 +440,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/v2/usage/meters',
     entry: 'functions/usage/get-usage-summary.ts',
+    request: { query: usageSummaryQuery },
     scope: 'usage:read',
     tableAccess: 'read',
     docs: {
@@ -437,7 +463,22 @@ export const routes: readonly Route[] = [
       },
     },
   },
-];
+] as const satisfies readonly Route[];
+
+export const routes: readonly Route[] = routeTable;
+
+export type RouteId = (typeof routeTable)[number]['id'];
+type RouteRow<Id extends RouteId> = Extract<(typeof routeTable)[number], { id: Id }>;
+type Parsed<Row, Part extends keyof RequestSchemas> = Row extends { request: { [P in Part]: infer S extends JSONSchema } }
+  ? FromSchema<S>
+  : Record<string, never>;
+
+/** What a route's handler receives once its request has been validated: the types derived from the route's own schemas. */
+export interface RequestOf<Id extends RouteId> {
+  path: Parsed<RouteRow<Id>, 'path'>;
+  query: Parsed<RouteRow<Id>, 'query'>;
+  body: Parsed<RouteRow<Id>, 'body'>;
+}
 
 /** The authorizer is not a route, but is bundled and hosted the same way. */
 export const authorizerEntry = 'functions/auth/authorize.ts';

@@ -1,4 +1,5 @@
-import type { Booking, BookingItem, CancelledBy } from './model';
+import type { Booking, CancelledBy } from './schemas';
+import type { BookingItem } from './model';
 import { releaseTransaction } from './transactions';
 import { transitionBooking } from './transition';
 

@@ -2,33 +2,18 @@ import { requireOperator } from '../accounts/operators';
 import { getProduct } from '../catalog/repository';
 import { config } from '../core/config';
 import { NotFoundError, ValidationError } from '../core/errors';
-import { compileValidator } from '../core/validation';
+import { checkedBy } from '../core/validation';
 import { cancelBooking } from './cancellation';
-import { CHANNELS, type Booking, type BookingRequest, type OperatorChannel } from './model';
+import { operatorBooking } from './operator-booking.generated';
+import { cancellationReasonSchema, type Booking, type OperatorBookingInput } from './schemas';
 import { checkActivityId } from './partner-bookings';
 import { checkParticipants, place } from './placement';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
-import { bookingRequestProperties, bookingRequestRequired, cancellationReasonSchema } from './request-schema';
 
 /** The operator's side of bookings: its own sales, and cancelling any booking of any channel. */
 
-export interface OperatorBookingInput extends BookingRequest {
-  Channel: OperatorChannel;
-}
-
-const validateOperatorBooking = compileValidator<OperatorBookingInput>(
-  {
-    type: 'object',
-    additionalProperties: false,
-    required: ['Channel', ...bookingRequestRequired, 'Customer'],
-    properties: {
-      Channel: { type: 'string', enum: CHANNELS.filter((channel) => channel !== 'ota'), errorMessage: "must be 'online' or 'pos'" },
-      ...bookingRequestProperties,
-    },
-  },
-  'The booking',
-);
+const validateOperatorBooking = checkedBy<OperatorBookingInput>(operatorBooking, 'The booking');
 
 /**
  * A booking the operator records itself: an `online` sale of its own shop or

@@ -6,16 +6,8 @@ import { expiresAt, replayable } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
 import { timeslotStarted } from '../catalog/timeslot-start';
 import { checkAnswers } from './answers';
-import {
-  HOLD_MINUTES,
-  IDEMPOTENCY_TTL_SECONDS,
-  toBooking,
-  type Booking,
-  type BookingItem,
-  type BookingRequest,
-  type Channel,
-  type IdempotencyRecord,
-} from './model';
+import type { Booking, BookingRequest } from './schemas';
+import { HOLD_MINUTES, IDEMPOTENCY_TTL_SECONDS, toBooking, type BookingItem, type Channel, type IdempotencyRecord } from './model';
 import { newBookingReference } from './reference';
 import { getIdempotencyRecord, writeBooking } from './repository';
 

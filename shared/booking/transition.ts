@@ -4,7 +4,8 @@ import { countBusinessEvent } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
 import { dispatch, newDelivery, partnerListens } from '../webhooks/events';
 import type { DeliveryItem, WebhookEventType } from '../webhooks/model';
-import { toBooking, type Booking, type BookingItem } from './model';
+import type { Booking } from './schemas';
+import { toBooking, type BookingItem } from './model';
 import { writeTransition } from './repository';
 
 /**

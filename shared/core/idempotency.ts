@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { unixSeconds } from './clock';
 import { IdempotencyKeyReusedError, ValidationError } from './errors';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from './idempotency-key';
 
 /**
  * Safe retries, one scheme for every write. A client's idempotency key (the
@@ -11,10 +12,7 @@ import { IdempotencyKeyReusedError, ValidationError } from './errors';
  * writers alike, whether or not DynamoDB's TTL has swept it yet.
  */
 
-/** 1 to 255 visible ASCII characters, so UUIDs, ULIDs and base64 values all fit. */
-export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E]{1,255}$';
 const idempotencyKeyPattern = new RegExp(IDEMPOTENCY_KEY_PATTERN);
-export const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 visible ASCII characters';
 
 export interface IdempotencyRecordBase {
   RequestHash: string;

@@ -1,20 +1,19 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type { SchemaObject } from 'ajv';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { RequestSchemas } from '../api/routes';
+import type { RequestOf, RouteId } from '../api/routes';
 import type { Caller } from '../core/caller';
-import { compileValidator, type Validator } from '../core/validation';
+import { checkedBy, type GeneratedValidator, type Validator } from '../core/validation';
 import { fromAuthorizerContext } from './caller';
 import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError, type RequestFields } from './errors';
 import { observedRequests } from './observability';
 import { problem, problemResponse } from './problem';
 
-export interface HttpRequest<P, Q, B> {
+export interface HttpRequest<R extends { path: unknown; query: unknown; body: unknown }> {
   caller: Caller;
-  path: P;
-  query: Q;
-  body: B;
+  path: R['path'];
+  query: R['query'];
+  body: R['body'];
   headers: Record<string, string | undefined>;
   event: APIGatewayProxyEvent;
 }
@@ -66,7 +65,18 @@ function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers']): Record<stri
 const queryParameters = (query: APIGatewayProxyEvent['queryStringParameters']): Record<string, string | undefined> =>
   Object.assign(Object.create(null), query);
 
-const propertyNames = (schema: SchemaObject | undefined): ReadonlySet<string> => new Set(Object.keys(schema?.properties ?? {}));
+/** A route's generated validators (shared/api/validators/<route>.generated.ts): one per part of the request it takes. */
+export interface RouteValidators<Id extends RouteId> {
+  route: Id;
+  /** The names of the path and query parameters, to say where a field the domain names was sent. */
+  fields: { path: readonly string[]; query: readonly string[] };
+  path?: GeneratedValidator;
+  query?: GeneratedValidator;
+  body?: GeneratedValidator;
+}
+
+const checked = <T>(validate: GeneratedValidator | undefined, whole: string): Validator<T> =>
+  validate ? checkedBy<T>(validate, whole) : (value) => value as T;
 
 /** Maps every failure to RFC 7807; unexpected ones are answered without internals. */
 const problemErrors = (fields: RequestFields): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
@@ -107,21 +117,24 @@ const jsonContentType = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> =>
 
 /**
  * The one way to build an HTTP handler: parse the JSON body (when the route
- * takes one), validate path, query and body against schemas compiled at
- * load, hand the typed request to `fn`, and render every error as a problem.
+ * takes one), validate path, query and body with the route's validators
+ * (generated ahead of time from its schemas, so nothing is compiled at a
+ * cold start), hand the request, typed from the same schemas, to `fn`, and
+ * render every error as a problem.
  */
-export function httpHandler<P = Record<string, string>, Q = Record<string, string | undefined>, B = undefined>(
-  schemas: RequestSchemas,
-  fn: (request: HttpRequest<P, Q, B>) => Promise<APIGatewayProxyResult>,
+export function httpHandler<Id extends RouteId>(
+  validators: RouteValidators<Id>,
+  fn: (request: HttpRequest<RequestOf<Id>>) => Promise<APIGatewayProxyResult>,
 ) {
-  const validatePath: Validator<P> = schemas.path ? compileValidator<P>(schemas.path, 'The path') : (value) => value as P;
-  const validateQuery: Validator<Q> = schemas.query ? compileValidator<Q>(schemas.query, 'The query') : (value) => value as Q;
-  const validateBody: Validator<B> = schemas.body ? compileValidator<B>(schemas.body, 'The request body') : (value) => value as B;
-  const fields: RequestFields = { path: propertyNames(schemas.path), query: propertyNames(schemas.query) };
+  type Request = RequestOf<Id>;
+  const validatePath = checked<Request['path']>(validators.path, 'The path');
+  const validateQuery = checked<Request['query']>(validators.query, 'The query');
+  const validateBody = checked<Request['body']>(validators.body, 'The request body');
+  const fields: RequestFields = { path: new Set(validators.fields.path), query: new Set(validators.fields.query) };
 
   // Observability first: it sees the request before anything can fail, and the final answer after the problem middleware.
   const handler = middy<ParsedEvent, APIGatewayProxyResult>()
-    .use(observedRequests())
+    .use(observedRequests(validators.route))
     .handler(async (event) =>
       fn({
         caller: fromAuthorizerContext(event.requestContext?.authorizer),
@@ -132,7 +145,7 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
         event: event as unknown as APIGatewayProxyEvent,
       }),
     );
-  if (schemas.body) handler.use(jsonContentType()).use(httpJsonBodyParser());
-  // The schemas travel with the handler, so the OpenAPI document (shared/api/openapi.ts) is built from the very objects that validate.
-  return Object.assign(handler.use(problemErrors(fields)), { schemas });
+  if (validators.body) handler.use(jsonContentType()).use(httpJsonBodyParser());
+  // The route travels with the handler, so a test can hold each function to the validators of its own route.
+  return Object.assign(handler.use(problemErrors(fields)), { route: validators.route });
 }

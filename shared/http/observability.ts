@@ -6,7 +6,6 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, EventBridgeEvent } from 'aws-lambda';
 import { METRIC_NAMESPACE, OUTCOME_DIMENSION, SERVICE_NAME } from '../api/metrics';
 import { PROBLEM_CONTENT_TYPE } from '../api/problem-types';
-import { routes } from '../api/routes';
 import { config, type LogLevel } from '../core/config';
 import { publishBusinessEventsTo } from '../core/metrics';
 import { instrumentDynamoDbClient } from '../db/client';
@@ -52,8 +51,6 @@ export function log(): Logger {
 /** Headers worth seeing at DEBUG; every other header stays out of the logs. */
 const LOGGED_HEADERS = new Set(['accept', 'content-type', 'content-length', 'user-agent']);
 
-const routeIds = new Map(routes.map((route) => [`${route.method} ${route.path}`, route.id]));
-
 const traceIdFromHeader = (headers: Record<string, string | undefined> | null) =>
   /Root=([^;]+)/.exec(Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'x-amzn-trace-id')?.[1] ?? '')?.[1];
 
@@ -81,7 +78,7 @@ function problemTypeOf(response: APIGatewayProxyResult | undefined): string | un
 type HttpEvent = Omit<APIGatewayProxyEvent, 'body'> & { body: unknown };
 
 /** One line per request, at INFO, or at ERROR with the error and its stack when the answer is a 5xx. */
-function requestLogger(): MiddlewareObj<HttpEvent, APIGatewayProxyResult> {
+function requestLogger(route: string): MiddlewareObj<HttpEvent, APIGatewayProxyResult> {
   let coldStart = true;
   const startedAt = new WeakMap<object, number>();
   const logRequest = (request: { event: HttpEvent; context: Context; response: APIGatewayProxyResult | null; error: unknown }) => {
@@ -89,7 +86,7 @@ function requestLogger(): MiddlewareObj<HttpEvent, APIGatewayProxyResult> {
     const status = response?.statusCode ?? 500;
     const authorizer = event.requestContext?.authorizer;
     const line = {
-      route: routeIds.get(`${event.httpMethod} ${event.resource}`) ?? event.resource,
+      route,
       method: event.httpMethod,
       path: event.path,
       status,
@@ -125,8 +122,8 @@ function requestLogger(): MiddlewareObj<HttpEvent, APIGatewayProxyResult> {
 }
 
 /** The observability of an HTTP handler: the request line, and the invocation as an X-Ray segment. */
-export const observedRequests = (): MiddlewareObj<HttpEvent, APIGatewayProxyResult>[] => [
-  requestLogger(),
+export const observedRequests = (route: string): MiddlewareObj<HttpEvent, APIGatewayProxyResult>[] => [
+  requestLogger(route),
   captureLambdaHandler(tracer, { captureResponse: false }) as MiddlewareObj<HttpEvent, APIGatewayProxyResult>,
 ];
 

@@ -42,57 +42,7 @@ export const AGGREGATE_SHARDS = 8;
 /** How long an Idempotency-Key (or a platform event ID) is remembered. */
 export const IDEMPOTENCY_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-export interface UsageInput {
-  Meter: string;
-  Usage: number;
-  ExtraInfo?: string;
-  OccurredAt?: number;
-}
-
-/** One entry of a batch: an input with its own idempotency key. */
-export interface BatchEntryInput extends UsageInput {
-  Identifier?: string;
-}
-
-/** The recorded entry as the API returns it. */
-export interface UsageEntry {
-  ID: number;
-  Meter: string;
-  Usage: number;
-  OccurredAt: number;
-}
-
-/** A batch entry as answered: the entry recorded, or for a repeated Identifier the original one. */
-export interface BatchEntryResult extends UsageEntry {
-  Identifier?: string;
-  Replayed: boolean;
-}
-
-/** A voided entry: kept, marked, and no longer counted. */
-export interface VoidedUsageEntry extends UsageEntry {
-  /** Unix seconds of the void. */
-  VoidedAt: number;
-}
-
 export interface SeriesPoint {
   Usage: number;
   Events: number;
-}
-
-export interface UsageSummaryMeter {
-  Meter: string;
-  TotalUsage: number;
-  EventCount: number;
-  /** Only with granularity=hour: one point per hour of the period, `Start` in the zone's local time with its offset. */
-  Hours?: (SeriesPoint & { Start: string; Timestamp: number })[];
-  /** Only with granularity=day: one point per day of the period, days without entries included. */
-  Days?: (SeriesPoint & { Date: string })[];
-  /** Only with granularity=month: one point per calendar month the period touches; the first and last may be partial. */
-  Months?: (SeriesPoint & { Month: string })[];
-}
-
-export interface UsageSummary {
-  Period: { From: string; To: string; FromTimestamp: number; ToTimestamp: number; TimeZone: string };
-  Totals: { Usage: number; Events: number };
-  Meters: UsageSummaryMeter[];
 }

@@ -1,9 +1,9 @@
 import { config } from '../core/config';
 import { ValidationError } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
-import type { BatchEntryInput, BatchEntryResult, UsageInput } from './model';
+import type { BatchEntryInput, BatchEntryResult, UsageInput } from './schemas';
 import { getIdempotencyRecords } from './repository';
-import { usageInputViolations, type InputViolation } from './request-schema';
+import { usageInputViolations, type InputViolation } from './entry-rules';
 import { idempotencyOf, settleReplay, writeEntries, type PendingEntry } from './record-usage';
 
 /** One error naming every invalid entry: the first in the detail, all of them in `errors`. */

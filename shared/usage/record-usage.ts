@@ -7,9 +7,10 @@ import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
 import type { IdempotencyOrigin } from '../db/keys';
 import { newUsageIds, randomShard } from './ids';
-import { AGGREGATE_SHARDS, type UsageEntry, type UsageInput } from './model';
+import type { UsageEntry, UsageInput } from './schemas';
+import { AGGREGATE_SHARDS } from './model';
 import { getIdempotencyRecords, writeTransaction, type IdempotencyKeyRef, type IdempotencyRecordItem } from './repository';
-import { usageInputViolations } from './request-schema';
+import { usageInputViolations } from './entry-rules';
 import { aggregateKeysOf, recordEntriesTransaction } from './usage-writes';
 
 export interface RecordedUsage {

@@ -10,7 +10,7 @@ import {
 import { RETRY, retrying } from '../core/retry';
 import { attributeClient, documentClient, tableName } from '../db/client';
 import { usageKeys, type IdempotencyOrigin, type ItemKey, type UsageLevel } from '../db/keys';
-import type { UsageEntry } from './model';
+import type { UsageEntry } from './schemas';
 
 /**
  * Every DynamoDB call of usage metering, one function per access pattern

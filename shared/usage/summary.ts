@@ -2,17 +2,9 @@ import type { UsageLevel } from '../db/keys';
 import { bucketStart, cover, nextStart, type Cell } from './buckets';
 import { addDecimals, compareDecimals, decimalToNumber, negateDecimal, parseDecimal, ZERO, type Decimal } from './decimal';
 import { summaryPeriod, type Interval, type SeriesPoint } from './period';
-import { AGGREGATE_SHARDS, type Granularity, type UsageSummary, type UsageSummaryMeter } from './model';
+import type { UsageSummary, UsageSummaryMeter, UsageSummaryRequest } from './schemas';
+import { AGGREGATE_SHARDS } from './model';
 import { queryAggregates, type ReadCost } from './repository';
-
-export interface UsageSummaryRequest {
-  from: string;
-  to: string;
-  /** IANA zone whose midnights cut the days; UTC when absent. */
-  tz?: string;
-  /** Adds a series of this granularity to every meter. */
-  granularity?: Granularity;
-}
 
 export interface UsageSummaryResult {
   summary: UsageSummary;

@@ -5,7 +5,8 @@ import { countBusinessEvent } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
 import { shardOf } from './ids';
-import { AGGREGATE_SHARDS, type VoidedUsageEntry } from './model';
+import type { VoidedUsageEntry } from './schemas';
+import { AGGREGATE_SHARDS } from './model';
 import { getEntry, writeTransaction } from './repository';
 import { voidEntryTransaction } from './usage-writes';
 

@@ -4,6 +4,7 @@ import type { LocalHost } from '../../lib/local/api-gateway';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { cancelPartnerBooking, createPartnerBooking } from '../../shared/booking/partner-bookings';
 import * as referenceModule from '../../shared/booking/reference';
+import { REFERENCE_ALPHABET } from '../../shared/booking/model';
 import { importCatalog } from '../../shared/catalog/import-catalog';
 import { hashIdempotencyKey } from '../../shared/core/idempotency';
 import { documentClient, tableName } from '../../shared/db/client';
@@ -90,7 +91,7 @@ describe('POST booking', () => {
     expect(response.status).toBe(201);
     const data = response.json.data;
     expect(data).toEqual({
-      BookingReference: expect.stringMatching(new RegExp(`^[${referenceModule.REFERENCE_ALPHABET}]{10}$`)),
+      BookingReference: expect.stringMatching(new RegExp(`^[${REFERENCE_ALPHABET}]{10}$`)),
       Status: 'CONFIRMED',
       Channel: 'ota',
       PartnerKeyID: expect.stringMatching(/^key_/),
