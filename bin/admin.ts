@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { LOCAL_CREDENTIALS, LOCAL_DYNAMODB_PORT, LOCAL_HTTP_PORT, LOCAL_TABLE_NAME } from '../lib/local/defaults';
-import { emitSampleEvents } from '../scripts/sample-events';
-import { DEMO_OPERATOR, seedDemo } from '../scripts/demo-data';
+import { emitSampleEvents } from '../lib/aws/sample-events';
+import { DEMO_OPERATOR, seedDemo } from '../lib/local/demo-data';
 import * as apiKeys from '../shared/accounts/api-keys';
 import * as operators from '../shared/accounts/operators';
 import { cancelOperatorBooking, recordOperatorBooking } from '../shared/booking/operator-bookings';
@@ -10,8 +10,9 @@ import { importCatalog } from '../shared/catalog/import-catalog';
 import { configure } from '../shared/core/config';
 import { rebuildUsageAggregates } from '../shared/usage/rebuild';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { API_STAGE, DEFAULT_KEY_LIMITS, usagePlanName } from '../shared/api/gateway';
-import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../scripts/usage-plans';
+import { API_STAGE, usagePlanName } from '../shared/api/gateway';
+import { DEFAULT_KEY_LIMITS } from '../shared/accounts/api-keys';
+import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../lib/aws/gateway-keys';
 import { DomainError } from '../shared/core/errors';
 
 /**

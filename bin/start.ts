@@ -9,7 +9,7 @@ import {
 import { localClient, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { startLocalHost } from '../lib/local/api-gateway';
 import { ensureTable } from '../lib/local/table';
-import { seedDemo } from '../scripts/demo-data';
+import { seedDemo } from '../lib/local/demo-data';
 import { configure } from '../shared/core/config';
 
 /**

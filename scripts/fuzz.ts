@@ -6,7 +6,7 @@ import { LOCAL_CREDENTIALS, LOCAL_TABLE_NAME } from '../lib/local/defaults';
 import { createApiKey, MAX_KEY_LIMITS } from '../shared/accounts/api-keys';
 import { SCOPES, type Scope } from '../shared/accounts/scopes';
 import { configure } from '../shared/core/config';
-import { DEMO_OPERATOR } from './demo-data';
+import { DEMO_OPERATOR } from '../lib/local/demo-data';
 import { addDays, wallClock } from '../shared/core/calendar';
 import { rawExchange, type RawResponse } from '../test/support/raw-http';
 import { apiCases } from './fuzz/api-cases';

@@ -1,8 +1,9 @@
 import middy from '@middy/core';
 import type { EventBridgeEvent } from 'aws-lambda';
-import { OPERATOR_FIELD } from '../../shared/api/event-rules';
+import { ruleFor } from '../../shared/api/event-rules';
 import { countBusinessEvent } from '../../shared/core/metrics';
 import { observedEvents, type EventOutcome } from '../../shared/http/observability';
+import { OPERATOR_FIELD } from '../../shared/usage/built-in-meters';
 import { recordPlatformEvent, UnrecordablePlatformEvent } from '../../shared/usage/platform-events';
 
 const namedOperator = (event: EventBridgeEvent<string, unknown>) => {
@@ -19,7 +20,7 @@ export const handler = middy<EventBridgeEvent<string, unknown>, EventOutcome>()
   .use(observedEvents())
   .handler(async (event): Promise<EventOutcome> => {
     try {
-      const { entry, replayed } = await recordPlatformEvent(event);
+      const { entry, replayed } = await recordPlatformEvent(event, ruleFor(event)?.meter);
       const operatorId = namedOperator(event);
       if (!replayed) countBusinessEvent('PlatformEvents', 'recorded', operatorId);
       return { outcome: replayed ? 'replayed' : 'recorded', entryId: entry.ID, meter: entry.Meter, operatorId };

@@ -1,9 +1,10 @@
 /**
  * The service's CloudWatch metrics, one namespace, as the functions emit them
  * (EMF) and as the stack's dashboard and alarms read them. Each metric counts
- * one kind of business event; its `outcome` dimension says what happened. The
- * operator ID travels as an EMF property, searchable in Logs Insights, never as
- * a dimension: dimensions are few and fixed so the metric count stays small.
+ * one kind of business event (shared/core/metrics.ts names them); its
+ * `outcome` dimension says what happened. The operator ID travels as an EMF
+ * property, searchable in Logs Insights, never as a dimension: dimensions are
+ * few and fixed so the metric count stays small.
  */
 export const METRIC_NAMESPACE = 'OtaUsage';
 
@@ -11,13 +12,3 @@ export const METRIC_NAMESPACE = 'OtaUsage';
 export const SERVICE_NAME = 'ota-usage';
 
 export const OUTCOME_DIMENSION = 'outcome';
-
-export const businessMetrics = {
-  Bookings: ['created', 'held', 'confirmed', 'expired', 'replayed', 'refused-capacity', 'cancelled'],
-  UsageEntries: ['recorded', 'replayed', 'voided'],
-  PlatformEvents: ['recorded', 'rejected'],
-  Authorizations: ['allowed', 'denied'],
-} as const;
-
-export type BusinessMetric = keyof typeof businessMetrics;
-export type Outcome<M extends BusinessMetric> = (typeof businessMetrics)[M][number];

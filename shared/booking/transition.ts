@@ -1,6 +1,5 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Outcome } from '../api/metrics';
-import { countBusinessEvent } from '../core/metrics';
+import { countBusinessEvent, type Outcome } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
 import { dispatch, newDelivery, partnerListens } from '../webhooks/events';
 import type { DeliveryItem, WebhookEventType } from '../webhooks/model';

@@ -1,4 +1,3 @@
-import { DEFAULT_PROBLEM_BASE_URL } from '../api/problem-types';
 import { systemClock, type Clock } from './clock';
 
 /**
@@ -31,6 +30,9 @@ export interface Config {
   /** Least severe log level written; LOG_LEVEL, INFO unless set. */
   logLevel: LogLevel;
 }
+
+/** Where problem types live unless PROBLEM_BASE_URL says otherwise. */
+export const DEFAULT_PROBLEM_BASE_URL = '/problems';
 
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

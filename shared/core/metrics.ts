@@ -1,4 +1,13 @@
-import type { BusinessMetric, Outcome } from '../api/metrics';
+/** The business events the domains count, each with the outcomes it can have. */
+export const businessMetrics = {
+  Bookings: ['created', 'held', 'confirmed', 'expired', 'replayed', 'refused-capacity', 'cancelled'],
+  UsageEntries: ['recorded', 'replayed', 'voided'],
+  PlatformEvents: ['recorded', 'rejected'],
+  Authorizations: ['allowed', 'denied'],
+} as const;
+
+export type BusinessMetric = keyof typeof businessMetrics;
+export type Outcome<M extends BusinessMetric> = (typeof businessMetrics)[M][number];
 
 /**
  * The port through which domain code counts business events without knowing

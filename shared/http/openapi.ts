@@ -1,5 +1,6 @@
 import { SCOPES } from '../accounts/scopes';
-import { DEFAULT_PROBLEM_BASE_URL, PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../api/problem-types';
+import { PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../api/problem-types';
+import { DEFAULT_PROBLEM_BASE_URL } from '../core/config';
 import { responseSchemas } from '../api/response-schemas';
 import { routes, type OperationDocs, type RequestSchemas, type Route } from '../api/routes';
 import { problemCatalog, type ProblemStatus } from './problem-catalog';

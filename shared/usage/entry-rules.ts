@@ -1,4 +1,4 @@
-import { builtInMeters } from '../api/event-rules';
+import { isBuiltInMeter } from './built-in-meters';
 import { numberPrecision } from './decimal';
 import { MAX_USAGE_DECIMAL_PLACES, MAX_USAGE_SIGNIFICANT_DIGITS, USAGE_RULE } from './model';
 import type { UsageInput } from './schemas';
@@ -16,8 +16,7 @@ export function usageInputViolations(input: UsageInput, options: { builtIn?: boo
   if (decimalPlaces > MAX_USAGE_DECIMAL_PLACES || significantDigits > MAX_USAGE_SIGNIFICANT_DIGITS) {
     violations.push({ field: `${prefix}Usage`, message: USAGE_RULE });
   }
-  // Case-insensitively, so that no custom meter can pass for a built-in one in a summary.
-  if (!options.builtIn && builtInMeters.has(input.Meter.toLowerCase())) {
+  if (!options.builtIn && isBuiltInMeter(input.Meter)) {
     violations.push({ field: `${prefix}Meter`, message: `names the built-in meter '${input.Meter}', which only platform events record` });
   }
   return violations;

@@ -9,7 +9,8 @@ import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { routes } from '../../shared/api/routes';
 import { scheduledFunctions } from '../../shared/api/background';
 import { tableDesign } from '../../shared/db/table-design';
-import { DEFAULT_PROBLEM_BASE_URL, statusTitle } from '../../shared/api/problem-types';
+import { statusTitle } from '../../shared/api/problem-types';
+import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 

@@ -248,17 +248,20 @@ describe('redelivery', () => {
       { Meter: 'api-calls', Usage: 1, OccurredAt: Date.parse('2026-05-09T08:00:00Z') / 1000 },
       { idempotencyKey: id },
     );
-    const eventEntry = await recordEventEntry({
-      version: '0',
-      id,
-      'detail-type': 'Workflow Email Sent',
-      source: 'platform.workflows',
-      account: '000000000000',
-      time: '2026-05-09T09:00:00Z',
-      region: 'local',
-      resources: [],
-      detail: { OperatorID: operator.operatorId },
-    });
+    const eventEntry = await recordEventEntry(
+      {
+        version: '0',
+        id,
+        'detail-type': 'Workflow Email Sent',
+        source: 'platform.workflows',
+        account: '000000000000',
+        time: '2026-05-09T09:00:00Z',
+        region: 'local',
+        resources: [],
+        detail: { OperatorID: operator.operatorId },
+      },
+      'workflow-email-sent',
+    );
     expect(eventEntry.replayed).toBe(false);
     expect(eventEntry.entry.ID).not.toBe(clientEntry.entry.ID);
     expect((await summary(operator, '2026-05-09')).Meters).toEqual([
