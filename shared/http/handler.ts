@@ -1,12 +1,14 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { RequestOf, RouteId } from '../api/routes';
+import type { RequestOf } from '../api/operations';
+import type { RouteId } from '../api/routes';
 import type { Caller } from '../core/caller';
 import { checkedBy, type GeneratedValidator, type Validator } from '../core/validation';
 import { fromAuthorizerContext } from './caller';
 import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError, type RequestFields } from './errors';
-import { observedRequests } from './observability';
+import { noteFailure, observed } from '../core/observability';
+import { logReceived, requestLine } from './observability';
 import { problem, problemResponse } from './problem';
 
 export interface HttpRequest<R extends { path: unknown; query: unknown; body: unknown }> {
@@ -90,7 +92,8 @@ const problemErrors = (fields: RequestFields): MiddlewareObj<ParsedEvent, APIGat
       request.response = problemResponse(problem(outline.status, outline.kind, outline.detail, instance, outline.extensions));
       return;
     }
-    // The request line logs the error with its stack (observability.ts).
+    // The request line logs the error with its stack (shared/core/observability.ts).
+    noteFailure(request.error);
     request.response = problemResponse(
       problem(500, 'internal', 'The server could not complete the request; it is safe to retry', instance),
     );
@@ -132,9 +135,8 @@ export function httpHandler<Id extends RouteId>(
   const validateBody = checked<Request['body']>(validators.body, 'The request body');
   const fields: RequestFields = { path: new Set(validators.fields.path), query: new Set(validators.fields.query) };
 
-  // Observability first: it sees the request before anything can fail, and the final answer after the problem middleware.
   const handler = middy<ParsedEvent, APIGatewayProxyResult>()
-    .use(observedRequests(validators.route))
+    .before((request) => logReceived(request.event))
     .handler(async (event) =>
       fn({
         caller: fromAuthorizerContext(event.requestContext?.authorizer),
@@ -146,6 +148,8 @@ export function httpHandler<Id extends RouteId>(
       }),
     );
   if (validators.body) handler.use(jsonContentType()).use(httpJsonBodyParser());
+  handler.use(problemErrors(fields));
+  // Observed around everything: it sees the request before anything can fail, and the final answer after the problem middleware.
   // The route travels with the handler, so a test can hold each function to the validators of its own route.
-  return Object.assign(handler.use(problemErrors(fields)), { route: validators.route });
+  return Object.assign(observed(requestLine(validators.route), handler), { route: validators.route });
 }

@@ -2,7 +2,8 @@ import { SCOPES } from '../accounts/scopes';
 import { PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../api/problem-types';
 import { DEFAULT_PROBLEM_BASE_URL } from '../core/config';
 import { responseSchemas } from '../api/response-schemas';
-import { routes, type OperationDocs, type RequestSchemas, type Route } from '../api/routes';
+import { operations, type OperationDocs, type RequestSchemas } from '../api/operations';
+import { routes, type Route, type RouteId } from '../api/routes';
 import { problemCatalog, type ProblemStatus } from './problem-catalog';
 
 /**
@@ -99,9 +100,9 @@ const dataEnvelope = (data: NonNullable<OperationDocs['success']['data']>) => ({
   properties: { data: dataSchema(data) },
 });
 
-function operation(route: Route, problems: Record<number, ProblemStatus>) {
-  const notes = route.docs;
-  const schemas = route.request ?? {};
+function operation(route: Route & { id: RouteId }, problems: Record<number, ProblemStatus>) {
+  const notes = operations[route.id].docs;
+  const schemas = operations[route.id].request ?? {};
   const { success } = notes;
   return {
     operationId: route.id,

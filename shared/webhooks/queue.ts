@@ -1,5 +1,6 @@
 import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { config } from '../core/config';
+import { log, timedCalls } from '../core/observability';
 import type { DeliveryMessage } from './model';
 
 /**
@@ -21,6 +22,7 @@ function sqs(): SQSClient {
       sqs: new SQSClient({ region, ...(sqsEndpoint ? { endpoint: sqsEndpoint, credentials: LOCAL_CREDENTIALS } : {}) }),
       endpoint: sqsEndpoint,
     };
+    timedCalls(client.sqs, 'SQS');
   }
   return client.sqs;
 }
@@ -45,9 +47,7 @@ export async function enqueueDeliveries(messages: DeliveryMessage[]): Promise<bo
       if (Failed?.length) allSent = false;
     } catch (error) {
       allSent = false;
-      console.error(
-        JSON.stringify({ level: 'warn', message: 'Webhook deliveries not queued; the retry sweep will', error: String(error) }),
-      );
+      log().warn('Webhook deliveries not queued; the retry sweep will', { error: String(error) });
     }
   }
   return allSent;

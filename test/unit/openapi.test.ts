@@ -1,6 +1,7 @@
 import type { SchemaObject } from 'ajv';
 import { loadHandler } from '../../functions/load-handler';
 import { openApiDocument } from '../../shared/http/openapi';
+import { operations } from '../../shared/api/operations';
 import { routes, type Route } from '../../shared/api/routes';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/api/problem-types';
 import { checkedBy } from '../../shared/core/validation';
@@ -53,7 +54,7 @@ describe('request schemas are the handlers’ own', () => {
   });
 
   test.each(routes)('$id: parameters are exactly the path and query properties of the route schemas', (route) => {
-    const schemas = route.request ?? {};
+    const schemas = operations[route.id].request ?? {};
     const parameters = operationOf(route).parameters.filter((parameter: { $ref?: string }) => !parameter.$ref);
     for (const location of ['path', 'query'] as const) {
       const schema = schemas[location];
@@ -70,7 +71,7 @@ describe('request schemas are the handlers’ own', () => {
   });
 
   test.each(routes)('$id: a request body is documented exactly when the handler takes one, with the same fields', (route) => {
-    const schemas = route.request ?? {};
+    const schemas = operations[route.id].request ?? {};
     const body = operationOf(route).requestBody?.content['application/json'];
     expect(Boolean(body)).toBe(Boolean(schemas.body));
     if (!schemas.body) return;
@@ -101,7 +102,7 @@ describe('request schemas are the handlers’ own', () => {
 
 describe('responses', () => {
   test.each(routes)('$id: documents its success as JSON and every error status as problem+json', (route) => {
-    const schemas = route.request ?? {};
+    const schemas = operations[route.id].request ?? {};
     const responses = operationOf(route).responses;
     const statuses = Object.keys(responses).map(Number);
     const success = statuses.filter((status) => status < 300);
