@@ -228,7 +228,7 @@ async function main(): Promise<void> {
     }
 
     dynamoLocal = await startDynamoDbLocal();
-    configure({ tableName: TABLE_NAME, dynamoEndpoint: dynamoLocal.endpoint, dynamoCredentials: LOCAL_CREDENTIALS });
+    configure({ tableName: TABLE_NAME, dynamoEndpoint: dynamoLocal.endpoint, localCredentials: LOCAL_CREDENTIALS });
     const admin = localClient(dynamoLocal.endpoint);
     await ensureTable(admin, TABLE_NAME);
     admin.destroy();

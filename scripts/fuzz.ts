@@ -162,7 +162,7 @@ async function main(): Promise<void> {
     } as Record<string, Record<string, string>>,
   };
   for (const op of operations) if (op.path.endsWith('/booking')) op.body = bookingBody;
-  configure({ tableName: TABLE_NAME, dynamoEndpoint: host.dynamoEndpoint, dynamoCredentials: LOCAL_CREDENTIALS });
+  configure({ tableName: TABLE_NAME, dynamoEndpoint: host.dynamoEndpoint, localCredentials: LOCAL_CREDENTIALS });
   // Keys at the highest rate limit, so that the run reaches the handlers rather than the token bucket.
   const key = (await createApiKey(DEMO_OPERATOR.OperatorID, Object.keys(SCOPES) as Scope[], 'fuzz: every scope', MAX_KEY_LIMITS)).secret;
   const narrowKey = (await createApiKey(DEMO_OPERATOR.OperatorID, ['usage:read'], 'fuzz: usage:read only', MAX_KEY_LIMITS)).secret;

@@ -11,8 +11,8 @@ export interface Config {
   region: string;
   /** Set to reach DynamoDB Local; unset on Lambda. */
   dynamoEndpoint?: string;
-  /** Explicit credentials for DynamoDB Local; on Lambda the role's come from the default chain. */
-  dynamoCredentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Explicit credentials for the local stand-ins (DynamoDB Local, the local queue); on Lambda the role's come from the default chain. */
+  localCredentials?: { accessKeyId: string; secretAccessKey: string };
   problemBaseUrl: string;
   /** The source of "now" for every domain rule that depends on time; tests move a manual clock. */
   clock: Clock;

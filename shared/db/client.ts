@@ -10,8 +10,8 @@ import { timedCalls } from '../core/observability';
 let clients: { attributes: DynamoDBClient; documents: DynamoDBDocumentClient } | undefined;
 
 function create() {
-  const { region, dynamoEndpoint, dynamoCredentials } = config();
-  const attributes = new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: dynamoCredentials });
+  const { region, dynamoEndpoint, localCredentials } = config();
+  const attributes = new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: localCredentials });
   // Every call is timed: the invocation's line and the DependencyLatency metric show it (shared/core/observability.ts).
   timedCalls(attributes, 'DynamoDB');
   return { attributes, documents: DynamoDBDocumentClient.from(attributes, { marshallOptions: { removeUndefinedValues: true } }) };

@@ -11,15 +11,12 @@ import type { DeliveryMessage } from './model';
  */
 let client: { sqs: SQSClient; endpoint?: string } | undefined;
 
-/** The local stand-in accepts any credentials; on Lambda the role's come from the default chain. */
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
-
 /** Created on first use; again only when the configured endpoint moves (a local host started on another port). */
 function sqs(): SQSClient {
-  const { region, sqsEndpoint } = config();
+  const { region, sqsEndpoint, localCredentials } = config();
   if (!client || client.endpoint !== sqsEndpoint) {
     client = {
-      sqs: new SQSClient({ region, ...(sqsEndpoint ? { endpoint: sqsEndpoint, credentials: LOCAL_CREDENTIALS } : {}) }),
+      sqs: new SQSClient({ region, ...(sqsEndpoint ? { endpoint: sqsEndpoint, credentials: localCredentials } : {}) }),
       endpoint: sqsEndpoint,
     };
     timedCalls(client.sqs, 'SQS');
