@@ -1,3 +1,4 @@
+import type { KeyOperator } from '../../shared/accounts/schemas';
 /**
  * Calls the API on the dashboard's own origin (the local host, or CloudFront's
  * /api/* behaviour in front of API Gateway), so no CORS is involved. The key
@@ -8,7 +9,10 @@ const KEY_STORAGE = 'ota-dashboard.api-key';
 
 export const storedKey = (): string | null => sessionStorage.getItem(KEY_STORAGE);
 export const storeKey = (key: string): void => sessionStorage.setItem(KEY_STORAGE, key);
-export const forgetKey = (): void => sessionStorage.removeItem(KEY_STORAGE);
+export const forgetKey = (): void => {
+  sessionStorage.removeItem(KEY_STORAGE);
+  signedInAs = undefined;
+};
 
 /** An API answer other than 2xx, with the problem+json detail when the API sent one. */
 export class ApiError extends Error {
@@ -69,13 +73,19 @@ export async function apiPost<T>(path: string, body: unknown): Promise<T> {
   return dataOf<T>(await call(path, { method: 'POST', body }));
 }
 
-/**
- * Whether the key may cancel bookings (scope bookings:write), asked without
- * changing anything: a cancellation of a reference that cannot exist is
- * refused by the gateway (403) without the scope, and by the route's own
- * validation (400) with it.
- */
-export async function canCancelBookings(): Promise<boolean> {
-  const response = await call('/api/v2/bookings/-/cancel', { method: 'POST', body: { Reason: 'scope check' } });
-  return response.status !== 403 && response.status !== 401;
+let signedInAs: Promise<KeyOperator> | undefined;
+
+/** The key's operator (its name and time zone) and the key's scopes, asked once per sign-in. */
+export function keyOperator(): Promise<KeyOperator> {
+  signedInAs ??= apiGet<KeyOperator>('/api/v2/operator', {});
+  // A failure is not remembered: the next panel asks again.
+  signedInAs.catch(() => (signedInAs = undefined));
+  return signedInAs;
 }
+
+/** Whether the key may cancel bookings (scope bookings:write); false when that cannot be known. */
+export const canCancelBookings = (): Promise<boolean> =>
+  keyOperator().then(
+    (signedIn) => signedIn.Key.Scopes.includes('bookings:write'),
+    () => false,
+  );

@@ -86,7 +86,7 @@ export function bookingsPanel(onUnauthorized: (error: unknown) => boolean): Pane
         limit: limit.value,
         cursor: cursors.at(-1) ?? undefined,
       });
-      mayCancel ??= canCancelBookings().catch(() => false);
+      mayCancel ??= canCancelBookings();
       const allowed = await mayCancel;
       if (mine !== request) return;
       nextCursor = page.NextCursor;

@@ -1,5 +1,5 @@
 import './styles.css';
-import { ApiError, describeError, forgetKey, storedKey, storeKey } from './api';
+import { ApiError, describeError, forgetKey, keyOperator, storedKey, storeKey } from './api';
 import { bookingsPanel } from './bookings';
 import { manifestPanel } from './manifest';
 import { byId, type Panel } from './dom';
@@ -11,6 +11,7 @@ const signInForm = byId<HTMLFormElement>('sign-in-form');
 const keyInput = byId<HTMLInputElement>('api-key');
 const signInMessage = byId('sign-in-message');
 const signOut = byId<HTMLButtonElement>('sign-out');
+const signedInAs = byId('signed-in-as');
 
 /** A refused key ends the session: it is forgotten and the operator signs in again, told why. */
 function onUnauthorized(error: unknown): boolean {
@@ -53,6 +54,7 @@ function showSignIn(message = ''): void {
   for (const panel of Object.values(panels)) panel.reset();
   dashboardScreen.hidden = true;
   signOut.hidden = true;
+  signedInAs.hidden = true;
   signInScreen.hidden = false;
   signInMessage.textContent = message;
   signInMessage.hidden = !message;
@@ -60,11 +62,23 @@ function showSignIn(message = ''): void {
   keyInput.focus();
 }
 
+/** Names the operator signed in as, with its time zone, once the key says which it is. */
+function showSignedInAs(): void {
+  keyOperator().then(
+    (signedIn) => {
+      signedInAs.textContent = `${signedIn.Name} · ${signedIn.TimeZone}`;
+      signedInAs.hidden = false;
+    },
+    (error) => onUnauthorized(error),
+  );
+}
+
 function showDashboard(): void {
   signInScreen.hidden = true;
   signInMessage.hidden = true;
   dashboardScreen.hidden = false;
   signOut.hidden = false;
+  showSignedInAs();
   selectTab('bookings', true);
 }
 

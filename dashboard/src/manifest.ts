@@ -60,7 +60,7 @@ export function manifestPanel(onUnauthorized: (error: unknown) => boolean): Pane
     form.setAttribute('aria-busy', 'true');
     try {
       const manifest = await apiGet<Manifest>('/api/v2/bookings', { date: date.value, activity: activity.value.trim() || undefined });
-      mayCancel ??= canCancelBookings().catch(() => false);
+      mayCancel ??= canCancelBookings();
       const allowed = await mayCancel;
       if (mine !== request) return;
       const actionsFor = (booking: Booking): HTMLTableCellElement => {

@@ -1,7 +1,7 @@
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
 import type { Granularity, SeriesPoint } from '../../shared/usage/model';
 import type { UsageSummary, UsageSummaryMeter } from '../../shared/usage/schemas';
-import { apiGet } from './api';
+import { apiGet, keyOperator } from './api';
 import { csvText, download } from './csv';
 import { daysAgo, isoDay } from './dates';
 import { byId, cell, setStatus, type Panel } from './dom';
@@ -153,9 +153,21 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
     download(`usage-${summary.data.Period.From}-to-${summary.data.Period.To}.csv`, csvText(rows));
   });
 
+  /** The operator's time zone, until the operator chooses another. */
+  async function defaultTimeZone(): Promise<void> {
+    if (timeZone.dataset.chosen) return;
+    timeZone.value = await keyOperator().then(
+      (signedIn) => signedIn.TimeZone,
+      () => timeZone.value,
+    );
+  }
+  timeZone.addEventListener('change', () => (timeZone.dataset.chosen = 'true'));
+
   return {
-    show: () => void load(),
+    show: () => void defaultTimeZone().then(load),
     reset: () => {
+      delete timeZone.dataset.chosen;
+      timeZone.value = 'UTC';
       clear();
       setStatus(status, 'idle', '');
     },

@@ -1,7 +1,10 @@
 import { config } from '../core/config';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
 import { isTimeZone } from '../core/calendar';
+import type { Caller } from '../core/caller';
 import type { Operator } from './model';
+import { isScope } from './scopes';
+import type { KeyOperator } from './schemas';
 import { getOperatorItem, putNewOperator } from './repository';
 
 export type { Operator };
@@ -32,4 +35,15 @@ export async function requireOperator(operatorId: string): Promise<Operator> {
   const operator = await getOperatorItem(operatorId);
   if (!operator) throw new NotFoundError(`Operator '${operatorId}' does not exist`);
   return operator;
+}
+
+/** GET /api/v2/operator: who is calling, for a client (the dashboard) to set itself up: the operator, its time zone, the key's scopes. */
+export async function keyOperator(caller: Caller): Promise<KeyOperator> {
+  const operator = await requireOperator(caller.operatorId);
+  return {
+    OperatorID: operator.OperatorID,
+    Name: operator.Name,
+    TimeZone: operator.TimeZone,
+    Key: { KeyID: caller.keyId, Scopes: caller.scopes.filter(isScope) },
+  };
 }

@@ -73,3 +73,10 @@ export const example = { customer, answers, product, questions, bookingRequest, 
 
 export const confirmedHold = { ...booking, HoldExpiresAt: heldBooking.HoldExpiresAt, ConfirmedAt: '2026-06-20T09:21:40.002Z' };
 export const webhookEndpoint = { Url: 'https://partner.example.com/hooks/ota', CreatedAt: '2026-06-01T08:00:00.000Z' };
+
+export const keyOperator = {
+  OperatorID: 'demo',
+  Name: 'Atlantic Coast Adventures',
+  TimeZone: 'Europe/Lisbon',
+  Key: { KeyID: 'key_Xq3vN8aPz2Lm', Scopes: ['bookings:read', 'bookings:write', 'usage:read'] },
+};

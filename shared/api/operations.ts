@@ -6,6 +6,7 @@ import { webhookEndpointBody } from '../webhooks/schemas';
 import {
   booking,
   bookingRequest,
+  keyOperator,
   confirmedHold,
   product,
   questions,
@@ -29,7 +30,7 @@ export interface RequestSchemas {
 
 /** What the code cannot say about an operation, for the OpenAPI document: its words, examples and the errors its domain raises. */
 export interface OperationDocs {
-  tag: 'Catalogue' | 'Bookings' | 'Webhooks' | 'Usage';
+  tag: 'Catalogue' | 'Bookings' | 'Webhooks' | 'Usage' | 'Account';
   summary: string;
   description: string;
   success: {
@@ -266,6 +267,15 @@ const operationTable = {
       description: 'Nothing more is sent to it; deliveries still pending are given up. 404 when the key has none.',
       success: { status: 204, description: 'Removed' },
       errors: [404],
+    },
+  },
+  'get-operator': {
+    docs: {
+      tag: 'Account',
+      summary: 'The calling key and its operator',
+      description:
+        "Who is calling: the operator the key belongs to (its name and IANA time zone, in which every booking date and time is expressed) and the key's own ID and scopes, for a client to set itself up (the dashboard's default time zone, the actions it offers).",
+      success: { status: 200, description: 'The operator and the key', data: 'KeyOperator', example: keyOperator },
     },
   },
   'record-usage': {

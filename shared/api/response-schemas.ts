@@ -1,3 +1,4 @@
+import { keyOperatorSchema } from '../accounts/schemas';
 import {
   answersSchema,
   bookingListSchema,
@@ -57,6 +58,7 @@ const Problem = {
 
 /** Named so that the OpenAPI document lists each once, as a component, and refers to it everywhere else. */
 export const responseSchemas = {
+  KeyOperator: keyOperatorSchema,
   Money: moneySchema,
   Product: productSchema,
   AvailableDate: availableDateSchema,

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import type { Scope } from '../accounts/scopes';
 
+/** The scope of a route every valid key may call, whatever its scopes. */
+export const ANY_KEY = 'any-key';
+
 /**
  * The route table: one row per endpoint, how a request reaches its function.
  * The CDK stack makes one function and one API method per row; the local
@@ -18,7 +21,8 @@ export interface Route {
   path: string;
   /** Handler module, relative to the project root; it exports `handler`. */
   entry: string;
-  scope: Scope;
+  /** The scope a key needs, or ANY_KEY: every valid key. */
+  scope: Scope | typeof ANY_KEY;
   /** The table access the function's role is granted. */
   tableAccess: 'read' | 'readWrite';
   /** The function queues webhook deliveries (its role may send to the delivery queue). */
@@ -147,6 +151,14 @@ const routeTable = [
     entry: 'functions/ota/delete-webhook.ts',
     scope: 'ota',
     tableAccess: 'readWrite',
+  },
+  {
+    id: 'get-operator',
+    method: 'GET',
+    path: '/api/v2/operator',
+    entry: 'functions/accounts/get-operator.ts',
+    scope: ANY_KEY,
+    tableAccess: 'read',
   },
   {
     id: 'record-usage',

@@ -1,5 +1,5 @@
 import type { APIGatewayAuthorizerResult, PolicyDocument } from 'aws-lambda';
-import type { Route } from '../api/routes';
+import { ANY_KEY, type Route } from '../api/routes';
 import type { Scope } from '../accounts/scopes';
 
 /**
@@ -26,7 +26,7 @@ export function policyFor(
   context: APIGatewayAuthorizerResult['context'],
 ): APIGatewayAuthorizerResult {
   const prefix = apiArnPrefix(methodArn);
-  const allowed = routes.filter((route) => scopes.includes(route.scope)).map((route) => routeArn(prefix, route));
+  const allowed = routes.filter((route) => route.scope === ANY_KEY || scopes.includes(route.scope)).map((route) => routeArn(prefix, route));
   const policyDocument: PolicyDocument = {
     Version: '2012-10-17',
     Statement: allowed.length

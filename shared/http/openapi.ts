@@ -3,7 +3,7 @@ import { PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../api/proble
 import { DEFAULT_PROBLEM_BASE_URL } from '../core/config';
 import { responseSchemas } from '../api/response-schemas';
 import { operations, type OperationDocs, type RequestSchemas } from '../api/operations';
-import { routes, type Route, type RouteId } from '../api/routes';
+import { ANY_KEY, routes, type Route, type RouteId } from '../api/routes';
 import { problemCatalog, type ProblemStatus } from './problem-catalog';
 
 /**
@@ -29,9 +29,9 @@ const GATEWAY_STATUSES = [401, 403, 429, 500, 504];
 /** A route that takes a body may also get one that is not JSON, too large, or not sent as JSON. */
 const BODY_STATUSES = [400, 413, 415];
 
-/** The error statuses a route documents: implied by its schemas, plus those its domain raises. */
-function errorStatuses(schemas: RequestSchemas, notes: Pick<OperationDocs, 'errors'>): number[] {
-  const statuses = new Set([...GATEWAY_STATUSES, ...(notes.errors ?? [])]);
+/** The error statuses a route documents: implied by its schemas, plus those its domain raises. A route any key may call is never refused for scope. */
+function errorStatuses(route: Route, schemas: RequestSchemas, notes: Pick<OperationDocs, 'errors'>): number[] {
+  const statuses = new Set([...GATEWAY_STATUSES.filter((status) => status !== 403 || route.scope !== ANY_KEY), ...(notes.errors ?? [])]);
   if (schemas.path) statuses.add(400);
   if (schemas.query || schemas.body) statuses.add(422);
   if (schemas.body) BODY_STATUSES.forEach((status) => statuses.add(status));
@@ -108,8 +108,8 @@ function operation(route: Route & { id: RouteId }, problems: Record<number, Prob
     operationId: route.id,
     tags: [notes.tag],
     summary: notes.summary,
-    description: `${notes.description}\n\nRequires an API key with the scope \`${route.scope}\`.`,
-    'x-required-scope': route.scope,
+    description: `${notes.description}\n\n${route.scope === ANY_KEY ? 'Any valid API key may call it.' : `Requires an API key with the scope \`${route.scope}\`.`}`,
+    ...(route.scope === ANY_KEY ? {} : { 'x-required-scope': route.scope }),
     security: [{ [SECURITY_SCHEME]: [] }],
     parameters: [
       ...parameters(schemas.path, 'path'),
@@ -135,7 +135,7 @@ function operation(route: Route & { id: RouteId }, problems: Record<number, Prob
           : {}),
       },
       ...Object.fromEntries(
-        errorStatuses(schemas, notes).map((status) => [status, { $ref: `#/components/responses/${problems[status].name}` }]),
+        errorStatuses(route, schemas, notes).map((status) => [status, { $ref: `#/components/responses/${problems[status].name}` }]),
       ),
     },
   };
@@ -206,6 +206,7 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
     ],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: [
+      { name: 'Account', description: 'The calling key and its operator (any valid key).' },
       { name: 'Catalogue', description: 'Products, availability and waiver questions of the partner API (scope `ota`).' },
       {
         name: 'Bookings',

@@ -422,6 +422,29 @@ describe('operator dashboard', () => {
     await screenshot('sign-in');
   });
 
+  it("names the operator signed in as, and reads usage in the operator's own time zone until told another", async () => {
+    const lisbon = await createTestOperator(undefined, { timeZone: 'Europe/Lisbon', stem: 'dash-lisbon' });
+    await signIn(lisbon.key);
+    await page.locator('#signed-in-as:not([hidden])').waitFor();
+    expect(await text('#signed-in-as')).toBe(`Test ${lisbon.operatorId} · Europe/Lisbon`);
+    await page.locator('#tab-usage').click();
+    await page.locator('#usage-status[data-state="empty"]').waitFor();
+    expect(await page.locator('#usage-tz').inputValue()).toBe('Europe/Lisbon');
+    expect(await text('#usage-status')).toBe('No usage was recorded in this range.');
+    // Another zone, chosen by the operator, stays until sign-out.
+    await page.locator('#usage-tz').fill('Asia/Tokyo');
+    await page.locator('#usage-tz').dispatchEvent('change');
+    await page.locator('#tab-bookings').click();
+    await page.locator('#tab-usage').click();
+    expect(await page.locator('#usage-tz').inputValue()).toBe('Asia/Tokyo');
+    await page.locator('#sign-out').click();
+    await signIn(operator.key);
+    await page.locator('#tab-usage').click();
+    await page.locator('#usage-status[data-state]:not([data-state="loading"])').waitFor();
+    expect(await page.locator('#usage-tz').inputValue()).toBe('UTC');
+    await page.locator('#sign-out').click();
+  });
+
   it('keeps the key out of URLs, logs and persistent storage', async () => {
     await signIn(operator.key);
     await page.locator('#bookings-status[data-state="done"]').waitFor();

@@ -1,4 +1,4 @@
-import { routes } from '../../shared/api/routes';
+import { ANY_KEY, routes } from '../../shared/api/routes';
 import { apiArnPrefix, policyAllows, policyFor, routeArn } from '../../shared/http/authorizer-policy';
 
 const methodArn = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/GET/api/v2/ota/marketplace/products';
@@ -24,8 +24,23 @@ describe('authorizer policies', () => {
     expect(policyAllows(otaPolicy.policyDocument, arnFor('DELETE', '/api/v2/ota/marketplace/products'))).toBe(false);
   });
 
-  it('a policy with no granted route is an explicit deny', () => {
+  it('grants a key of any scopes the routes every key may call, and nothing more', () => {
     const policy = policyFor('key_1', methodArn, [], routes, {});
+    for (const route of routes) {
+      expect(policyAllows(policy.policyDocument, arnFor(route.method, route.path.replace(/\{[^}]+\}/g, 'x')))).toBe(
+        route.scope === ANY_KEY,
+      );
+    }
+  });
+
+  it('a policy with no granted route is an explicit deny', () => {
+    const policy = policyFor(
+      'key_1',
+      methodArn,
+      [],
+      routes.filter((route) => route.scope !== ANY_KEY),
+      {},
+    );
     expect(policy.policyDocument.Statement).toEqual([expect.objectContaining({ Effect: 'Deny' })]);
     expect(policyAllows(policy.policyDocument, methodArn)).toBe(false);
   });
