@@ -110,6 +110,8 @@ beforeAll(async () => {
 interface RequestParts {
   /** The calling key; the sources call as another key of the operator where each side needs state of its own. */
   keyId?: string;
+  /** The calling key's operator; an operator that no longer exists is the one refusal a route without input has. */
+  operatorId?: string;
   path?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
@@ -141,7 +143,7 @@ function apiEvent(route: Route, parts: RequestParts): APIGatewayProxyEvent {
       stage: 'v1',
       requestId: `bundle-${route.id}`,
       authorizer: {
-        operatorId: operator.operatorId,
+        operatorId: parts.operatorId ?? operator.operatorId,
         keyId: parts.keyId ?? 'key_bundled',
         scopes: 'ota usage:read usage:write bookings:read bookings:write',
         timeZone: 'Europe/Lisbon',
@@ -265,6 +267,7 @@ const cases: Record<string, (references: Map<string, string>) => RouteCase> = {
     refused: { path: { ID: 'abc' } },
     refusedStatus: 400,
   }),
+  'get-operator': () => ({ accepted: {}, refused: { operatorId: 'op_closed' }, refusedStatus: 404 }),
   'get-usage-summary': () => ({ accepted: { query: { from: date, to: date } }, refused: { query: { from: date } }, refusedStatus: 422 }),
 };
 
