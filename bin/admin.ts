@@ -8,6 +8,7 @@ import * as operators from '../shared/accounts/operators';
 import { cancelOperatorBooking, recordOperatorBooking } from '../shared/booking/operator-bookings';
 import { importCatalog } from '../shared/catalog/import-catalog';
 import { configure } from '../shared/core/config';
+import { checkNumbersAsSent } from '../shared/core/json-numbers';
 import { rebuildUsageAggregates } from '../shared/usage/rebuild';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { API_STAGE, DEFAULT_KEY_LIMITS, usagePlanName } from '../shared/api/gateway';
@@ -118,11 +119,17 @@ function apiTarget(): ApiTarget | undefined {
 const describeLimits = ({ rateLimit, burstLimit }: apiKeys.KeyLimits) => `${rateLimit} requests/s, burst ${burstLimit}`;
 
 function readJsonFile(file: string): unknown {
+  let text: string;
+  let parsed: unknown;
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
   }
+  // A price or a capacity is taken as written or not at all, as the API takes numbers.
+  checkNumbersAsSent(text);
+  return parsed;
 }
 
 async function run(command: string | undefined): Promise<void> {

@@ -33,6 +33,20 @@ const MAX_CAPACITY = 10_000;
 
 const capacity = { type: 'integer', minimum: 1, maximum: MAX_CAPACITY, errorMessage: `must be an integer from 1 to ${MAX_CAPACITY}` };
 
+/** The highest price per participant in minor units: times the largest party, a booking's TotalPrice is still an exact integer (under 2^53). */
+const MAX_PRICE_AMOUNT = 100_000_000_000;
+const priceSchema = {
+  ...moneySchema,
+  properties: {
+    ...moneySchema.properties,
+    Amount: {
+      ...moneySchema.properties.Amount,
+      maximum: MAX_PRICE_AMOUNT,
+      errorMessage: `must be a whole number of minor units (cents) from 0 to ${MAX_PRICE_AMOUNT}`,
+    },
+  },
+};
+
 const questionSchema = {
   type: 'object',
   additionalProperties: false,
@@ -68,7 +82,7 @@ const catalogueSchema = {
           Visible: { type: 'boolean' },
           DurationMinutes: { type: 'integer', minimum: 1, maximum: 10_080 },
           MaxParticipantsPerBooking: { type: 'integer', minimum: 1, maximum: MAX_CAPACITY },
-          PricePerParticipant: moneySchema,
+          PricePerParticipant: priceSchema,
           Questions: { type: 'array', maxItems: 100, items: questionSchema },
           Schedules: {
             type: 'array',

@@ -7,6 +7,7 @@ import type { Caller } from '../core/caller';
 import { compileValidator, type Validator } from '../core/validation';
 import { fromAuthorizerContext } from './caller';
 import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError, type RequestFields } from './errors';
+import { numbersAsSent } from './numbers-as-sent';
 import { observedRequests } from './observability';
 import { problem, problemResponse } from './problem';
 
@@ -132,7 +133,7 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
         event: event as unknown as APIGatewayProxyEvent,
       }),
     );
-  if (schemas.body) handler.use(jsonContentType()).use(httpJsonBodyParser());
+  if (schemas.body) handler.use(jsonContentType()).use(numbersAsSent(schemas.body)).use(httpJsonBodyParser());
   // The schemas travel with the handler, so the OpenAPI document (shared/api/openapi.ts) is built from the very objects that validate.
   return Object.assign(handler.use(problemErrors(fields)), { schemas });
 }

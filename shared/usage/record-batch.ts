@@ -1,21 +1,11 @@
 import { systemClock, type Clock } from '../core/clock';
-import { ValidationError } from '../core/errors';
+import { everyViolation } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
 import { isLive } from '../core/idempotency';
 import type { BatchEntryInput, BatchEntryResult, UsageInput } from './model';
 import { getIdempotencyRecords } from './repository';
-import { usageInputViolations, type InputViolation } from './request-schema';
+import { usageInputViolations } from './request-schema';
 import { idempotencyOf, keyReused, writeEntries, type PendingEntry } from './record-usage';
-
-/** One error naming every invalid entry: the first in the detail, all of them in `errors`. */
-function batchInvalid(violations: InputViolation[]): ValidationError {
-  const [first, ...others] = violations;
-  const more = others.length ? ` (and ${others.length} more: ${others.map((other) => other.field).join(', ')}; see errors)` : '';
-  return new ValidationError(`${first.message}${more}`, {
-    field: first.field,
-    extensions: { errors: violations.map(({ field, message }) => ({ field, detail: message })) },
-  });
-}
 
 const inputOf = ({ Meter, Usage, ExtraInfo, OccurredAt }: BatchEntryInput): UsageInput => ({ Meter, Usage, ExtraInfo, OccurredAt });
 
@@ -53,7 +43,7 @@ export async function recordUsageBatch(
     }
     return first;
   });
-  if (violations.length) throw batchInvalid(violations);
+  if (violations.length) throw everyViolation(violations);
 
   const keyed = [...firstWith.values()].map((i) => pending[i]);
   const existing = await getIdempotencyRecords(

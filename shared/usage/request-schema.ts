@@ -1,4 +1,5 @@
 import { builtInMeters } from '../api/event-rules';
+import type { FieldViolation } from '../core/errors';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from '../core/idempotency';
 import { numberPrecision } from './decimal';
 import {
@@ -65,15 +66,10 @@ export const usageBatchSchema = {
   },
 };
 
-export interface InputViolation {
-  field: string;
-  message: string;
-}
-
 /** The rules a schema cannot state: the precision of Usage, and meter names kept for platform events. */
-export function usageInputViolations(input: UsageInput, options: { builtIn?: boolean; prefix?: string } = {}): InputViolation[] {
+export function usageInputViolations(input: UsageInput, options: { builtIn?: boolean; prefix?: string } = {}): FieldViolation[] {
   const prefix = options.prefix ?? '';
-  const violations: InputViolation[] = [];
+  const violations: FieldViolation[] = [];
   const { significantDigits, decimalPlaces } = numberPrecision(input.Usage);
   if (decimalPlaces > MAX_USAGE_DECIMAL_PLACES || significantDigits > MAX_USAGE_SIGNIFICANT_DIGITS) {
     violations.push({ field: `${prefix}Usage`, message: USAGE_RULE });
