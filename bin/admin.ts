@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { LOCAL_CREDENTIALS, LOCAL_DYNAMODB_PORT, LOCAL_HTTP_PORT, LOCAL_TABLE_NAME } from '../lib/local/defaults';
+import { awaitCommits } from '../lib/local/dynamodb-local';
 import { emitSampleEvents } from '../scripts/sample-events';
 import { DEMO_OPERATOR, seedDemo } from '../scripts/demo-data';
 import * as apiKeys from '../shared/accounts/api-keys';
@@ -9,6 +10,7 @@ import { cancelOperatorBooking, recordOperatorBooking } from '../shared/booking/
 import { importCatalog } from '../shared/catalog/import-catalog';
 import { configure } from '../shared/core/config';
 import { checkNumbersAsSent } from '../shared/core/json-numbers';
+import { attributeClient } from '../shared/db/client';
 import { rebuildUsageAggregates } from '../shared/usage/rebuild';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { API_STAGE, DEFAULT_KEY_LIMITS, usagePlanName } from '../shared/api/gateway';
@@ -99,6 +101,8 @@ function configureTarget(): string {
     dynamoEndpoint: localEndpoint(),
     dynamoCredentials: LOCAL_CREDENTIALS,
   });
+  // What it prints as written is on disk when it is printed, as with npm start.
+  awaitCommits(attributeClient());
   return `table ${tableName} at ${dynamoEndpoint}`;
 }
 
