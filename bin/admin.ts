@@ -3,12 +3,15 @@ import { parseArgs } from 'node:util';
 import { LOCAL_CREDENTIALS, LOCAL_DYNAMODB_PORT, LOCAL_HTTP_PORT, LOCAL_TABLE_NAME } from '../lib/local/defaults';
 import { emitSampleEvents } from '../lib/aws/sample-events';
 import { DEMO_OPERATOR, seedDemo } from '../lib/local/demo-data';
+import { awaitCommits } from '../lib/local/dynamodb-local';
 import * as apiKeys from '../shared/accounts/api-keys';
 import * as operators from '../shared/accounts/operators';
 import { cancelOperatorBooking } from '../shared/booking/cancellation';
 import { recordOperatorBooking } from '../shared/booking/operator-bookings';
 import { importCatalog } from '../shared/catalog/import-catalog';
 import { configure } from '../shared/core/config';
+import { checkNumbersAsSent } from '../shared/core/json-numbers';
+import { attributeClient } from '../shared/db/client';
 import { rebuildUsageAggregates } from '../shared/usage/rebuild';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { API_STAGE, usagePlanName } from '../shared/api/gateway';
@@ -100,6 +103,8 @@ function configureTarget(): string {
     dynamoEndpoint: localEndpoint(),
     localCredentials: LOCAL_CREDENTIALS,
   });
+  // What it prints as written is on disk when it is printed, as with npm start.
+  awaitCommits(attributeClient());
   return `table ${tableName} at ${dynamoEndpoint}`;
 }
 
@@ -120,11 +125,17 @@ function apiTarget(): ApiTarget | undefined {
 const describeLimits = ({ rateLimit, burstLimit }: apiKeys.KeyLimits) => `${rateLimit} requests/s, burst ${burstLimit}`;
 
 function readJsonFile(file: string): unknown {
+  let text: string;
+  let parsed: unknown;
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
   }
+  // A price or a capacity is taken as written or not at all, as the API takes numbers.
+  checkNumbersAsSent(text);
+  return parsed;
 }
 
 /** One function per command, each given the table it works on (words for its messages). */

@@ -6,11 +6,13 @@ import {
   LOCAL_HTTP_PORT,
   LOCAL_TABLE_NAME,
 } from '../lib/local/defaults';
-import { localClient, startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { awaitCommits, localClient, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local';
 import { startLocalHost } from '../lib/local/api-gateway';
 import { ensureTable } from '../lib/local/table';
 import { seedDemo } from '../lib/local/demo-data';
 import { configure } from '../shared/core/config';
+import { attributeClient } from '../shared/db/client';
+import { log as logger, logError } from '../shared/core/observability';
 
 /**
  * `npm start`: DynamoDB Local (data under .data/, or in memory with
@@ -45,19 +47,60 @@ function keepServingOnEscapedErrors(): void {
   process.on('unhandledRejection', log('unhandled rejection'));
 }
 
+/** The demo key goes to the terminal, once, never to the log. */
+const printDemoKey = ({ keyId, secret }: { keyId: string; secret: string }) =>
+  console.log(`Demo operator's API key ${keyId} (every scope; shown this once): ${secret}`);
+
+/**
+ * The table and the demo operator: the table is made when it is missing, and
+ * the demo data with it, or on request (every start refreshes the demo
+ * catalogue so that its four weeks of timeslots start today).
+ */
+async function prepareData(endpoint: string, tableName: string, refreshDemo: boolean) {
+  const client = localClient(endpoint);
+  try {
+    const table = await ensureTable(client, tableName);
+    const demo = refreshDemo || table === 'created' ? await seedDemo() : {};
+    return { table, demo };
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Logs each stop and restart of DynamoDB Local, and makes its data ready again after a restart. */
+function superviseDynamoDbLocal(dynamoLocal: DynamoDbLocal, storage: string, tableName: string): void {
+  const seconds = (ms: number) => ms / 1000;
+  dynamoLocal.onChange((change) => {
+    if (change.kind === 'stopped') {
+      logError('DynamoDB Local stopped unexpectedly', { reason: change.reason, restartInSeconds: seconds(change.restartInMs ?? 0) });
+      return;
+    }
+    if (change.kind === 'restart-failed') {
+      const { attempt, reason, restartInMs } = change;
+      logError('DynamoDB Local restart failed', { attempt, reason, restartInSeconds: seconds(restartInMs) });
+      return;
+    }
+    logger().info('DynamoDB Local restarted', { attempt: change.attempt, downSeconds: seconds(change.downMs), storage });
+    // On disk the data is all there; in memory it starts empty, and is made again.
+    prepareData(dynamoLocal.endpoint, tableName, false)
+      .then(({ demo }) => demo.newKey && printDemoKey(demo.newKey))
+      .catch((error) => logError('DynamoDB Local restarted, but its table could not be made ready', { error }));
+  });
+}
+
 async function main(): Promise<void> {
   // Metrics are CloudWatch's (EMF): on one machine they are noise beside the request lines, unless asked for.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const inMemory = process.env.DYNAMODB_IN_MEMORY === '1';
+  const dataDir = process.env.DYNAMODB_DATA_DIR || LOCAL_DATA_DIR;
+  const storage = inMemory ? 'in memory' : dataDir;
   const dynamoLocal = process.env.DYNAMODB_ENDPOINT
     ? undefined
     : await startDynamoDbLocal({
         port: Number(process.env.DYNAMODB_LOCAL_PORT ?? LOCAL_DYNAMODB_PORT),
-        dataDir: inMemory ? undefined : LOCAL_DATA_DIR,
+        dataDir: inMemory ? undefined : dataDir,
+        supervise: true,
       });
-  dynamoLocal?.onUnexpectedExit((reason) =>
-    console.error(`DynamoDB Local stopped unexpectedly; every request will fail until npm start is restarted. ${reason}`),
-  );
   const endpoint = process.env.DYNAMODB_ENDPOINT ?? (dynamoLocal?.endpoint as string);
   const { tableName } = configure({
     tableName: process.env.TABLE_NAME ?? LOCAL_TABLE_NAME,
@@ -66,11 +109,11 @@ async function main(): Promise<void> {
     // Partners' test receivers on this machine (http://127.0.0.1:...) may be registered; on AWS never.
     webhookTargets: 'loopback-http',
   });
+  if (dynamoLocal) superviseDynamoDbLocal(dynamoLocal, storage, tableName);
+  // A booking or usage entry is answered once it is on disk (see awaitCommits); in memory there is no disk to wait for.
+  if (!inMemory) awaitCommits(attributeClient());
 
-  const client = localClient(endpoint);
-  const table = await ensureTable(client, tableName);
-  client.destroy();
-  const demo = await seedDemo();
+  const { table, demo } = await prepareData(endpoint, tableName, true);
   const hostName = process.env.HOST || LOCAL_HTTP_HOST;
   if (!LOOPBACK.has(hostName)) {
     console.warn(
@@ -86,10 +129,8 @@ async function main(): Promise<void> {
   });
   keepServingOnEscapedErrors();
 
-  console.log(`DynamoDB Local: ${endpoint} (${inMemory ? 'in memory' : LOCAL_DATA_DIR}), table ${tableName} ${table}`);
-  if (demo.newKey) {
-    console.log(`Demo operator's API key ${demo.newKey.keyId} (every scope; shown this once): ${demo.newKey.secret}`);
-  }
+  console.log(`DynamoDB Local: ${endpoint} (${storage}), table ${tableName} ${table}`);
+  if (demo.newKey) printDemoKey(demo.newKey);
   console.log(`API listening on ${host.url} (GET ${host.url}/health)`);
   demo.history?.then(
     ({ bookings, usageEntries }) => console.log(`Demo history written: ${bookings} bookings and ${usageEntries} usage entries`),

@@ -98,6 +98,7 @@ const isProblem = (response: RawResponse) =>
 
 function violation(fuzzCase: FuzzCase, responses: RawResponse[]): string | undefined {
   if (!responses.length) return 'no answer';
+  if (fuzzCase.mustRefuse && responses[0].status < 300) return `${responses[0].status} to ${fuzzCase.mustRefuse}`;
   for (const response of responses) {
     if (!response.status || response.status >= 500) return `status ${response.status}`;
     if (fuzzCase.head && response.status >= 400 && response.headers['content-type'] !== 'application/problem+json')

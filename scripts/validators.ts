@@ -47,10 +47,25 @@ interface Target {
   source: string;
   schemas: Record<string, SchemaObject>;
   /** The route whose validators the module exports as one `validators` object. */
-  route?: { id: string; path: string[]; query: string[] };
+  route?: { id: string; path: string[]; query: string[]; numberRules?: Record<string, string> };
 }
 
 const propertyNames = (schema?: SchemaObject) => Object.keys(schema?.properties ?? {});
+
+/**
+ * The rule of every number in a body, as its schema words it (`errorMessage`), by field
+ * (`Entries[].Usage`): what a refusal of a number not read as written
+ * (shared/http/numbers-as-sent.ts) quotes, without the schema in the bundle.
+ */
+function numberRules(schema: SchemaObject | undefined, field = ''): Record<string, string> {
+  if (!schema) return {};
+  const own = (schema.type === 'number' || schema.type === 'integer') && schema.errorMessage ? { [field]: schema.errorMessage } : {};
+  const items = schema.items ? numberRules(schema.items, `${field}[]`) : {};
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, SchemaObject>).map(([name, property]) =>
+    numberRules(property, field ? `${field}.${name}` : name),
+  );
+  return Object.assign(own, items, ...properties);
+}
 
 const routeTargets = (): Target[] =>
   routes.map((route) => {
@@ -60,7 +75,12 @@ const routeTargets = (): Target[] =>
       source: `the route '${route.id}' (shared/api/operations.ts)`,
       schemas: Object.fromEntries(Object.entries(request).filter(([, schema]) => schema !== undefined)) as Record<string, SchemaObject>,
       // The names of path and query parameters say where a field the domain names was sent.
-      route: { id: route.id, path: propertyNames(request.path), query: propertyNames(request.query) },
+      route: {
+        id: route.id,
+        path: propertyNames(request.path),
+        query: propertyNames(request.query),
+        ...(request.body ? { numberRules: numberRules(request.body) } : {}),
+      },
     };
   });
 
@@ -91,6 +111,7 @@ function javaScript(target: Target): string {
   const formatsImport = /\bformats\[/.test(code) ? `const { formats } = require('${relativeTo(target, 'shared/core/formats')}');\n` : '';
   const routeExport = target.route
     ? `exports.validators = { route: ${JSON.stringify(target.route.id)}, fields: ${JSON.stringify({ path: target.route.path, query: target.route.query })}` +
+      (target.route.numberRules ? `, numberRules: ${JSON.stringify(target.route.numberRules)}` : '') +
       names.map((name) => `, ${name}: exports.${name}`).join('') +
       ' };\n'
     : '';
@@ -103,6 +124,7 @@ function declarations(target: Target): string {
   const body = target.route
     ? `export declare const validators: {\n  readonly route: ${JSON.stringify(target.route.id)};\n` +
       `  readonly fields: { readonly path: readonly string[]; readonly query: readonly string[] };\n` +
+      (target.route.numberRules ? '  readonly numberRules: Readonly<Record<string, string>>;\n' : '') +
       names.map((name) => `  readonly ${name}: GeneratedValidator;\n`).join('') +
       '};\n'
     : names.map((name) => `export declare const ${name}: GeneratedValidator;\n`).join('');

@@ -21,7 +21,7 @@ import { serveDocs, servesDocs } from './docs';
 import { authorizerCache } from './authorizer-cache';
 import { failSafely, guardServerEdge, missingHost, requestTarget, sendProblem } from './http-edge';
 import { lambdaContext } from './lambda-context';
-import { BodyTooLarge, readBody, utf8Text } from './request-body';
+import { BodyTooLarge, finishReading, readBody, utf8Text } from './request-body';
 import { LOCAL_ACCOUNT, LOCAL_HTTP_HOST, LOCAL_REGION } from './defaults';
 import { createRateLimiter, rateLimited, withRateLimitHeaders } from './rate-limit';
 
@@ -245,12 +245,19 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const noHost = missingHost(request);
-    if (noHost) return sendProblem(response, noHost, { Connection: 'close' });
-    if (eventBus.accepts(request)) return eventBus.serve(request, response);
-    if (webhookQueue.accepts(request)) return webhookQueue.serve(request, response);
-    if (servesDashboard(request)) return serveDashboard(request, response);
-    if (servesDocs(request)) return serveDocs(request, response);
-    send(response, await handle(request));
+    // The event bus and the queue read their own bodies, and read what is left before they refuse (request-body.ts).
+    if (!noHost && eventBus.accepts(request)) return eventBus.serve(request, response);
+    if (!noHost && webhookQueue.accepts(request)) return webhookQueue.serve(request, response);
+    const answer = noHost
+      ? () => sendProblem(response, noHost, { Connection: 'close' })
+      : servesDashboard(request)
+        ? () => serveDashboard(request, response)
+        : servesDocs(request)
+          ? () => serveDocs(request, response)
+          : await handle(request).then((result) => () => send(response, result));
+    // An answer decided before the body was read (no route, a refused path, a body over the limit) waits for the rest of it.
+    await finishReading(request, response);
+    await answer();
   }
 
   // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.

@@ -7,7 +7,7 @@ import { PLATFORM_EVENT_BUS, recordPlatformEventEntry, ruleFor } from '../../sha
 import { systemClock, type Clock } from '../../shared/core/clock';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './defaults';
 import { lambdaContext } from './lambda-context';
-import { BodyTooLarge, readBody, utf8Text } from './request-body';
+import { BodyTooLarge, finishReading, readBody, utf8Text } from './request-body';
 import { localSignatureFault } from './sigv4';
 import { log, logError } from '../../shared/core/observability';
 
@@ -252,6 +252,8 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
           throw new AwsError('UnknownOperationException', `The local event bus does not support ${operation.slice(0, 100)}`);
         reply(response, 200, await putEvents(request));
       } catch (error) {
+        // Refused before its body was read to the end (a bad signature, too large): the rest is read first, so the answer arrives.
+        await finishReading(request, response);
         if (error instanceof AwsError) return reply(response, 400, { __type: error.type, message: error.message });
         logError('Local event bus failure', { error });
         reply(response, 500, { __type: 'InternalException', message: 'The local event bus failed' });

@@ -4,6 +4,7 @@ import { gatewayProblems } from '../../shared/api/gateway';
 import { statusTitle } from '../../shared/api/problem-types';
 import { PROBLEM_CONTENT_TYPE, problem, type Problem } from '../../shared/http/problem';
 import { logError } from '../../shared/core/observability';
+import { discardRest, finishReading } from './request-body';
 
 /**
  * What the local host does at the edge of HTTP, before a route is chosen, so
@@ -60,12 +61,22 @@ export function failSafely(request: IncomingMessage, response: ServerResponse, e
   sendProblem(response, problem(status, kind, detail, instanceOf(request)));
 }
 
-function rawProblem(socket: Duplex, body: Problem): void {
+/**
+ * Answers on a connection whose HTTP cannot be read any further, and closes
+ * it the way RFC 9112 (9.6) asks, so that the answer is not reset away: the
+ * answer and a half-close first, then what the client still sends is read and
+ * thrown away until it closes its side or the limits pass (request-body.ts).
+ */
+function answerAndClose(socket: Duplex, body: Problem): void {
   const text = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${body.status} ${statusTitle(body.status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
       `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
+  void discardRest(socket).then(() => {
+    if (socket.writableFinished) socket.destroy();
+    else socket.once('finish', () => socket.destroy());
+  });
 }
 
 /**
@@ -84,13 +95,17 @@ export function guardServerEdge(server: Server): void {
     response.once('close', () => pending.delete(request));
   });
 
+  // Connections already answered as broken: the parser reports every later chunk as another error, and each is ignored.
+  const refused = new WeakSet<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (refused.has(socket)) return;
+    refused.add(socket);
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
     const body = tooLarge
       ? problem(431, 'headers-too-large', 'The request line and headers are too large', '/')
       : problem(400, 'bad-request', 'The request is not valid HTTP', '/');
     const answer = () => {
-      if (socket.writable) rawProblem(socket, body);
+      if (socket.writable) answerAndClose(socket, body);
       else socket.destroy();
     };
     const pending = [...(inFlight.get(socket) ?? [])].filter(([, response]) => !response.writableFinished);
@@ -104,8 +119,10 @@ export function guardServerEdge(server: Server): void {
   });
 
   // Node answers an Expect it does not know with a bare 417; this one says why.
-  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+  // A client may wait for the 100 Continue that will not come, or send its body anyway: that is read first (request-body.ts).
+  server.on('checkExpectation', async (request: IncomingMessage, response: ServerResponse) => {
     const expectation = String(request.headers.expect);
+    await finishReading(request, response);
     sendProblem(
       response,
       problem(

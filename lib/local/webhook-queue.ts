@@ -4,7 +4,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { loadHandler } from '../../functions/load-handler';
 import { webhookSender } from '../../shared/api/background';
 import { config, configure } from '../../shared/core/config';
-import { BodyTooLarge, readBody, utf8Text } from './request-body';
+import { BodyTooLarge, finishReading, readBody, utf8Text } from './request-body';
 import { localSignatureFault } from './sigv4';
 import { log, logError } from '../../shared/core/observability';
 
@@ -168,6 +168,8 @@ export function createLocalWebhookQueue(): LocalWebhookQueue {
         const operation = String(request.headers['x-amz-target']).slice('AmazonSQS.'.length);
         reply(response, 200, await operate(operation, await readJson(request)));
       } catch (error) {
+        // Refused before its body was read to the end (a bad signature, too large): the rest is read first, so the answer arrives.
+        await finishReading(request, response);
         if (error instanceof SqsError) return reply(response, 400, { __type: error.type, message: error.message });
         logError('Local queue failure', { error });
         reply(response, 500, { __type: 'InternalError', message: 'The local queue failed' });

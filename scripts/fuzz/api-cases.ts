@@ -3,6 +3,7 @@ import {
   deep,
   HOSTILE_JSON_VALUES,
   HOSTILE_STRINGS,
+  INEXACT_NUMBERS,
   PROTOTYPE_NAMES,
   type FuzzCase,
   type FuzzContext,
@@ -75,7 +76,7 @@ export function apiCases(op: Operation, context: FuzzContext, rng: ReturnType<ty
     body: op.body ? JSON.stringify(op.body) : undefined,
   });
   const cases: FuzzCase[] = [];
-  const add = (label: string, parts: Parts) =>
+  const add = (label: string, parts: Parts, mustRefuse?: string) =>
     cases.push({
       kind: 'api',
       label: `${op.method} ${op.path} ${label}`,
@@ -83,6 +84,7 @@ export function apiCases(op: Operation, context: FuzzContext, rng: ReturnType<ty
       write,
       head: parts.method === 'HEAD',
       idempotencyKey: parts.headers.filter(([name]) => name.toLowerCase() === 'idempotency-key').at(-1)?.[1],
+      mustRefuse,
     });
 
   const authValues = [
@@ -147,6 +149,12 @@ export function apiCases(op: Operation, context: FuzzContext, rng: ReturnType<ty
           ...base(),
           body: JSON.stringify(withField(op.body, path, value)),
         });
+      for (const number of INEXACT_NUMBERS)
+        add(
+          `body ${path.join('.')}=${number}`,
+          { ...base(), body: JSON.stringify(withField(op.body, path, '@NUMBER@')).replace('"@NUMBER@"', number) },
+          'a number that would not be read as written',
+        );
       add(`body ${path.join('.')} deep`, {
         ...base(),
         body: JSON.stringify(withField(op.body, path, '@DEEP@')).replace('"@DEEP@"', deep(10_000)),

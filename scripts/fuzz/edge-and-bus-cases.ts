@@ -3,6 +3,8 @@ import { deep, HOSTILE_JSON_VALUES, HOSTILE_STRINGS, PROTOTYPE_NAMES, type FuzzC
 
 /** The hostile requests of `npm run fuzz` at the edge of HTTP, and the PutEvents calls to the local bus. */
 
+const FIVE_MB = Buffer.alloc(5 * 1024 * 1024, 'a');
+
 export function edgeCases(): FuzzCase[] {
   const raw = (label: string, text: string | Buffer): FuzzCase => ({ kind: 'edge', label, bytes: Buffer.from(text) });
   return [
@@ -31,6 +33,18 @@ export function edgeCases(): FuzzCase[] {
     ].map((t) => raw(`target ${t}`, `GET ${t} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`)),
     raw('NUL in path', Buffer.from('GET /he\u0000alth HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', 'latin1')),
     raw('8-bit path', Buffer.from('GET /h\u00e9alth HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', 'latin1')),
+    // Refused before the body is read, with megabytes still to come: the answer must arrive whole, not be reset away.
+    ...[
+      ['obs-fold', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nX-Folded: a\r\n b\r\n'],
+      ['bare LF', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\nX-Bare: lf\r\n'],
+      ['header overflow', `POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(20_000)}\r\n`],
+      ['no Host', 'POST /api/v2/usage/meters HTTP/1.1\r\n'],
+      ['no route', 'POST /api/v2/nothing HTTP/1.1\r\nHost: a\r\n'],
+      ['bad percent-encoding', 'POST /api/v2/usage/meters/%zz/void HTTP/1.1\r\nHost: a\r\n'],
+      ['Expect: junk', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nExpect: junk\r\n'],
+    ].map(([label, head]) =>
+      raw(`${label} with a 5 MB body`, Buffer.concat([Buffer.from(`${head}Content-Length: ${FIVE_MB.length}\r\n\r\n`), FIVE_MB])),
+    ),
   ];
 }
 

@@ -12,6 +12,8 @@ export interface FuzzCase {
   idempotencyKey?: string;
   /** A HEAD request, whose answers have no body. */
   head?: boolean;
+  /** Why no 2xx may answer it, when none may. */
+  mustRefuse?: string;
 }
 
 export interface Operation {
@@ -91,6 +93,16 @@ export const HOSTILE_JSON_VALUES: unknown[] = [
   '+1',
   'x@',
   1e-7,
+];
+
+/** JSON numbers that JSON.parse reads as another number (written into bodies as text: JSON.stringify cannot write them). */
+export const INEXACT_NUMBERS = [
+  '0.1000000000000000001',
+  '1000000000000.000001',
+  '9007199254740993',
+  '2.0000000000000001',
+  '1e400',
+  '1e-400',
 ];
 
 /** A seeded random source, so a run can be repeated (FUZZ_SEED). */

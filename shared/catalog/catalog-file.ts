@@ -15,6 +15,20 @@ const capacity = {
   errorMessage: `must be an integer from 1 to ${MAX_CAPACITY}`,
 } as const;
 
+/** The highest price per participant in minor units: times the largest party, a booking's TotalPrice is still an exact integer (under 2^53). */
+const MAX_PRICE_AMOUNT = 100_000_000_000;
+const priceSchema = {
+  ...moneySchema,
+  properties: {
+    ...moneySchema.properties,
+    Amount: {
+      ...moneySchema.properties.Amount,
+      maximum: MAX_PRICE_AMOUNT,
+      errorMessage: `must be a whole number of minor units (cents) from 0 to ${MAX_PRICE_AMOUNT}`,
+    },
+  },
+} as const;
+
 const catalogueQuestionSchema = {
   type: 'object',
   additionalProperties: false,
@@ -51,7 +65,7 @@ export const catalogueFileSchema = {
           Visible: { type: 'boolean' },
           DurationMinutes: { type: 'integer', minimum: 1, maximum: 10_080 },
           MaxParticipantsPerBooking: { type: 'integer', minimum: 1, maximum: MAX_CAPACITY },
-          PricePerParticipant: moneySchema,
+          PricePerParticipant: priceSchema,
           Questions: { type: 'array', maxItems: 100, items: catalogueQuestionSchema },
           Schedules: {
             type: 'array',

@@ -27,6 +27,22 @@ export abstract class DomainError extends Error {
 /** An input breaks a rule. */
 export class ValidationError extends DomainError {}
 
+/** One input and the rule it broke. */
+export interface FieldViolation {
+  field: string;
+  message: string;
+}
+
+/** One error naming every input at fault: the first in its message (with a count of the others), all of them in `errors`. */
+export function everyViolation(violations: FieldViolation[]): ValidationError {
+  const [first, ...others] = violations;
+  const more = others.length ? ` (and ${others.length} more: ${others.map((other) => other.field).join(', ')}; see errors)` : '';
+  return new ValidationError(`${first.message}${more}`, {
+    field: first.field,
+    extensions: { errors: violations.map(({ field, message }) => ({ field, detail: message })) },
+  });
+}
+
 /** The request's inputs contradict each other (e.g. both or neither of two alternatives). */
 export class InvalidRequestError extends DomainError {}
 

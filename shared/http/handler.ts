@@ -9,6 +9,7 @@ import { fromAuthorizerContext } from './caller';
 import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError, type RequestFields } from './errors';
 import { noteFailure, observed } from '../core/observability';
 import { logReceived, requestLine } from './observability';
+import { numbersAsSent } from './numbers-as-sent';
 import { problem, problemResponse } from './problem';
 
 export interface HttpRequest<R extends { path: unknown; query: unknown; body: unknown }> {
@@ -75,6 +76,8 @@ export interface RouteValidators<Id extends RouteId> {
   path?: GeneratedValidator;
   query?: GeneratedValidator;
   body?: GeneratedValidator;
+  /** The rule of every number the body holds, by field, for refusing one not read as written. */
+  numberRules?: Readonly<Record<string, string>>;
 }
 
 const checked = <T>(validate: GeneratedValidator | undefined, whole: string): Validator<T> =>
@@ -147,7 +150,11 @@ export function httpHandler<Id extends RouteId>(
         event: event as unknown as APIGatewayProxyEvent,
       }),
     );
-  if (validators.body) handler.use(jsonContentType()).use(httpJsonBodyParser());
+  if (validators.body)
+    handler
+      .use(jsonContentType())
+      .use(numbersAsSent(validators.numberRules ?? {}))
+      .use(httpJsonBodyParser());
   handler.use(problemErrors(fields));
   // Observed around everything: it sees the request before anything can fail, and the final answer after the problem middleware.
   // The route travels with the handler, so a test can hold each function to the validators of its own route.

@@ -15,8 +15,15 @@ export class UnrecordablePlatformEvent extends Error {
   }
 }
 
+/**
+ * An identifier of the detail, copied into ExtraInfo: a string, or a whole
+ * number. The function receives the detail already parsed, so a number is
+ * known only as the double it was read as; up to 2^53 - 1 every whole number
+ * is its own double, beyond that it may stand for its neighbours, and is refused.
+ */
 const isIdentifier = (value: unknown): value is string | number =>
   (typeof value === 'string' && value.length > 0 && value.length <= 128) || (Number.isSafeInteger(value) && (value as number) >= 0);
+const IDENTIFIER_RULE = `a string of 1 to 128 characters, or a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`;
 
 /**
  * Records the built-in meter entry of one platform event: Usage 1 at the
@@ -45,7 +52,9 @@ export async function recordPlatformEvent(
     throw new UnrecordablePlatformEvent(`detail.${OPERATOR_FIELD} is missing or not an operator ID`);
   }
   const missing = extraInfoFields.filter((field) => !isIdentifier(detail[field]));
-  if (missing.length) throw new UnrecordablePlatformEvent(`detail.${missing.join(', detail.')} missing or not an identifier`);
+  if (missing.length) {
+    throw new UnrecordablePlatformEvent(`detail.${missing.join(', detail.')} missing or not an identifier (${IDENTIFIER_RULE})`);
+  }
   // Retrying cannot make an unknown operator known; the dead-letter queue keeps the event for a redrive.
   if (!(await getOperator(operatorId))) throw new UnrecordablePlatformEvent(`Operator '${operatorId}' does not exist`);
 

@@ -1,20 +1,10 @@
 import { config } from '../core/config';
-import { ValidationError } from '../core/errors';
+import { everyViolation, type FieldViolation } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
 import type { BatchEntryInput, BatchEntryResult, UsageInput } from './schemas';
 import { getIdempotencyRecords } from './repository';
-import { usageInputViolations, type InputViolation } from './entry-rules';
+import { usageInputViolations } from './entry-rules';
 import { idempotencyOf, settleReplay, writeEntries, type PendingEntry } from './record-usage';
-
-/** One error naming every invalid entry: the first in the detail, all of them in `errors`. */
-function batchInvalid(violations: InputViolation[]): ValidationError {
-  const [first, ...others] = violations;
-  const more = others.length ? ` (and ${others.length} more: ${others.map((other) => other.field).join(', ')}; see errors)` : '';
-  return new ValidationError(`${first.message}${more}`, {
-    field: first.field,
-    extensions: { errors: violations.map(({ field, message }) => ({ field, detail: message })) },
-  });
-}
 
 const inputOf = ({ Meter, Usage, ExtraInfo, OccurredAt }: BatchEntryInput): UsageInput => ({ Meter, Usage, ExtraInfo, OccurredAt });
 
@@ -27,7 +17,7 @@ interface BatchEntry extends PendingEntry {
  * An Identifier repeated inside the batch counts once: a later entry answers
  * the first one's entry, and repeating it with other fields is a violation.
  */
-function linkRepeatedIdentifiers(pending: BatchEntry[], violations: InputViolation[]): void {
+function linkRepeatedIdentifiers(pending: BatchEntry[], violations: FieldViolation[]): void {
   const firstWith = new Map<string, number>();
   pending.forEach((entry, i) => {
     if (!entry.idempotency) return;
@@ -62,7 +52,7 @@ export async function recordUsageBatch(
     original: i,
   }));
   linkRepeatedIdentifiers(pending, violations);
-  if (violations.length) throw batchInvalid(violations);
+  if (violations.length) throw everyViolation(violations);
 
   const originals = pending.filter((entry, i) => entry.original === i);
   const identified = originals.filter((entry) => entry.idempotency);

@@ -117,6 +117,22 @@ describe('admin CLI', () => {
     expect(await queryTimeslots(other, 's_walk1', start, start)).toEqual([]);
   });
 
+  it('refuses a catalogue with a number that would not be read as written, naming the entry, and writes nothing', async () => {
+    const file = path.join(dir, 'inexact.json');
+    // As text: JSON.stringify cannot write a number a double does not hold.
+    writeFileSync(file, JSON.stringify(testCatalogue({ start })).replace('"Amount":2000', '"Amount":2000.0000000000000001'));
+    const other = uniqueOperatorId('cli');
+    await admin('create-operator', '--id', other, '--name', 'Other', '--time-zone', 'UTC');
+    const result = await admin('import-catalogue', '--operator', other, '--file', file);
+    expect(result).toEqual({
+      code: 1,
+      out: expect.stringContaining(
+        "Entry 'Products[0].PricePerParticipant.Amount' must be a number that is read as written (at most 15 significant digits): 2000.0000000000000001 would be read as 2000",
+      ),
+    });
+    expect(await queryTimeslots(other, 's_walk1', start, start)).toEqual([]);
+  });
+
   it('refuses a ProductID that belongs to another activity of the operator', async () => {
     const clash = testCatalogue({ start, days: 1 });
     clash.Products = [{ ...clash.Products[0], ActivityID: 's_walk2', Name: 'Another walk' }];

@@ -104,6 +104,27 @@ describe('PutEvents on the local host', () => {
     expect(stored.every((item) => item.OccurredAt === time.getTime() / 1000)).toBe(true);
   });
 
+  it('copies integer identifiers up to 2^53 - 1 exactly, and refuses larger ones, which may not be the number sent', async () => {
+    const operator = await createTestOperator(undefined, { stem: 'events-ids' });
+    const time = new Date('2026-05-06T10:00:00Z');
+    const before = host.eventBus.deadLetters.length;
+    // As text: the function sees the detail parsed, and 9007199254740993 arrives as 9007199254740992.
+    const order = (basketId: string) => ({
+      ...entry('order-completed', {}, time),
+      Detail: `{"OperatorID":"${operator.operatorId}","BasketID":${basketId}}`,
+    });
+    const output = await events.send(
+      new PutEventsCommand({ Entries: [order('9007199254740991'), order('9007199254740993'), order('12.5')] }),
+    );
+    expect(output.FailedEntryCount).toBe(0);
+    await host.eventBus.idle();
+    expect((await entriesOf(operator.operatorId)).map((item) => item.ExtraInfo)).toEqual(['{"BasketID":9007199254740991}']);
+    expect(host.eventBus.deadLetters.slice(before).map((letter) => letter.error)).toEqual([
+      'detail.BasketID missing or not an identifier (a string of 1 to 128 characters, or a whole number from 0 to 9007199254740991)',
+      'detail.BasketID missing or not an identifier (a string of 1 to 128 characters, or a whole number from 0 to 9007199254740991)',
+    ]);
+  });
+
   it('shows built-in meters next to custom meters', async () => {
     const operator = await createTestOperator(undefined, { stem: 'events-mixed' });
     const time = new Date('2026-05-06T08:00:00Z');
@@ -208,7 +229,7 @@ describe('PutEvents on the local host', () => {
     );
     expect(letters.map((letter) => letter.error).sort()).toEqual([
       "Operator 'no-such-operator-x1' does not exist",
-      'detail.MultiBookingID missing or not an identifier',
+      'detail.MultiBookingID missing or not an identifier (a string of 1 to 128 characters, or a whole number from 0 to 9007199254740991)',
       'detail.OperatorID is missing or not an operator ID',
     ]);
     const failures = logs.lines().filter((line) => line.message === 'Platform event not recorded');

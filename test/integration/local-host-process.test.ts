@@ -2,12 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
-import { rawExchange, rawRequest, sigV4Authorization } from '../support/raw-http';
+import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../support/raw-http';
 
 /**
  * `npm start` as a process: what happens to DynamoDB Local when the host is
- * killed, what a start on a taken port says, and that a hostile event does
- * not stop the host. Each waits on events (output lines, socket closes), not time.
+ * killed, what a start on a taken port says, that a hostile event does not
+ * stop the host, and that a refusal reaches a client still sending its body
+ * (a race that needs the host in a process of its own: in one process, client
+ * and host take turns on one event loop). Each waits on events (output lines,
+ * socket closes), not time.
  */
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -174,5 +177,77 @@ describe('npm start', () => {
     expect((await fetch(`${started.url}/health`)).status).toBe(200);
     started.child.kill('SIGTERM');
     expect(await started.exited).toBe(0);
+  });
+});
+
+describe('a refusal before the body is read', () => {
+  const USAGE = '/api/v2/usage/meters';
+  const FIVE_MB = Buffer.alloc(5 * 1024 * 1024, 'a');
+  // Past the limit, and past what the sockets' buffers hold, so that the host must read on for the upload to end.
+  const SIXTEEN_MB = Buffer.alloc(16 * 1024 * 1024, 'a');
+  type Connection = 'close' | 'keep-alive';
+  /** A request written from its head, up to where its framing headers and body go. */
+  const fromHead =
+    (head: string, payload = FIVE_MB) =>
+    (connection: Connection) =>
+      Buffer.concat([Buffer.from(`${head}Content-Length: ${payload.length}\r\nConnection: ${connection}\r\n\r\n`, 'latin1'), payload]);
+  const post =
+    (target: string, headers: [string, string][], payload = FIVE_MB) =>
+    (connection: Connection) =>
+      rawRequest('POST', target, [['Host', 'localhost'], ...headers, ['Connection', connection]], payload);
+  const refusals: [string, (connection: Connection) => Buffer, number, string][] = [
+    ['an obs-folded header', fromHead(`POST ${USAGE} HTTP/1.1\r\nHost: localhost\r\nX-Folded: a\r\n b\r\n`), 400, '/'],
+    ['a header line ended by a bare LF', fromHead(`POST ${USAGE} HTTP/1.1\r\nHost: localhost\nX-Bare: lf\r\n`), 400, '/'],
+    ['headers over 16 KB', fromHead(`POST ${USAGE} HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'x'.repeat(17_000)}\r\n`), 431, '/'],
+    ['a path that is not valid percent-encoding', post(`${USAGE}/%zz/void`, []), 400, `${USAGE}/%zz/void`],
+    ['a body over 6 MB', post(USAGE, [['Content-Type', 'application/json']], SIXTEEN_MB), 413, USAGE],
+    ['a path of no route', post('/api/v2/nothing', []), 404, '/api/v2/nothing'],
+    ['no Host', fromHead(`POST ${USAGE} HTTP/1.1\r\n`), 400, USAGE],
+    ['an Expect other than 100-continue', post(USAGE, [['Expect', 'junk']]), 417, USAGE],
+  ];
+  /**
+   * Each refusal is sent this many times, in turn with `Connection: close` and keep-alive, and by a client that
+   * reads while it sends or one that reads only once it has sent everything (the answer then waits in its buffer).
+   */
+  const REPETITIONS = 12;
+  const modes = (i: number) => ({ connection: (i % 2 ? 'close' : 'keep-alive') as Connection, readAfterWriting: i % 4 >= 2 });
+  let started: ReturnType<typeof npmStart>;
+
+  beforeAll(async () => {
+    // The test run's DynamoDB Local, with a table of its own: no Java to start.
+    started = npmStart({ DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT as string, TABLE_NAME: `early-refusals-${process.pid}` });
+    await started.ready();
+  });
+
+  afterAll(async () => {
+    started.child.kill('SIGTERM');
+    await started.exited;
+  });
+
+  it.each(refusals)('answers %s in full, every time, to a client still sending megabytes', async (_, request, status, instance) => {
+    for (let i = 0; i < REPETITIONS; i += 1) {
+      const { connection, readAfterWriting } = modes(i);
+      const responses: RawResponse[] = await rawExchange(started.url, request(connection), { endAfter: 1, readAfterWriting });
+      expect(responses).toHaveLength(1);
+      expect(responses[0].status).toBe(status);
+      expect(responses[0].headers['content-type']).toBe('application/problem+json');
+      expect(responses[0].json).toMatchObject({
+        status,
+        instance,
+        type: expect.any(String),
+        title: expect.any(String),
+        detail: expect.any(String),
+      });
+    }
+  });
+
+  it('answers an unsigned PutEvents call with a large body in full, every time', async () => {
+    for (let i = 0; i < REPETITIONS; i += 1) {
+      const { connection, readAfterWriting } = modes(i);
+      const request = post('/', [['X-Amz-Target', 'AWSEvents.PutEvents']])(connection);
+      const [response] = await rawExchange(started.url, request, { endAfter: 1, readAfterWriting });
+      expect(response.status).toBe(400);
+      expect(response.json.__type).toBe('MissingAuthenticationTokenException');
+    }
   });
 });

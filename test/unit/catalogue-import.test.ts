@@ -44,6 +44,17 @@ describe('catalogue validation', () => {
     expect(rejection({})).toMatch(/'Products' is required/);
   });
 
+  it('takes a price up to 10^11 minor units, so that the total of the largest party is an exact integer', () => {
+    const priced = (Amount: number) => ({
+      Products: [product({ MaxParticipantsPerBooking: 10_000, PricePerParticipant: { Amount, Currency: 'EUR' } })],
+    });
+    expect(() => checkCatalogue(priced(100_000_000_000))).not.toThrow();
+    expect(Number.isSafeInteger(100_000_000_000 * 10_000)).toBe(true);
+    expect(rejection(priced(100_000_000_001))).toBe(
+      "'Products[0].PricePerParticipant.Amount' must be a whole number of minor units (cents) from 0 to 100000000000",
+    );
+  });
+
   it('rejects duplicate IDs and names within the file', () => {
     expect(rejection({ Products: [product(), product({ ActivityID: 's_b', Name: 'B' })] })).toMatch(/ProductID '1'/);
     expect(rejection({ Products: [product(), product({ ProductID: 2, Name: 'B' })] })).toMatch(/ActivityID 's_a1'/);

@@ -4,5 +4,6 @@ import type { GeneratedValidator } from '../../core/validation';
 export declare const validators: {
   readonly route: "create-booking";
   readonly fields: { readonly path: readonly string[]; readonly query: readonly string[] };
+  readonly numberRules: Readonly<Record<string, string>>;
   readonly body: GeneratedValidator;
 };

@@ -217,4 +217,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "record-usage-batch", fields: {"path":[],"query":[]}, body: exports.body };
+exports.validators = { route: "record-usage-batch", fields: {"path":[],"query":[]}, numberRules: {"Entries[].Usage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits","Entries[].OccurredAt":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)"}, body: exports.body };
