@@ -1,7 +1,8 @@
 import { httpHandler, ok } from '../../shared/http/handler';
 import { dayRangeQuery } from '../../shared/core/day-schemas';
-import { GRANULARITIES } from '../../shared/usage/model';
-import { summarizeUsage, type UsageSummaryRequest } from '../../shared/usage/summary';
+import { GRANULARITIES, type Dimensions, type Granularity } from '../../shared/usage/model';
+import { summaryDimensionParameters } from '../../shared/usage/request-schema';
+import { summarizeUsage } from '../../shared/usage/summary';
 
 const query = {
   type: 'object',
@@ -14,9 +15,19 @@ const query = {
       enum: [...GRANULARITIES],
       errorMessage: `must be one of ${GRANULARITIES.map((g) => `'${g}'`).join(', ')} when given`,
     },
+    ...summaryDimensionParameters,
   },
 };
 
-export const handler = httpHandler<unknown, UsageSummaryRequest>({ query }, async ({ caller, query }) =>
-  ok((await summarizeUsage(caller.operatorId, query)).summary),
+interface SummaryQuery {
+  from: string;
+  to: string;
+  tz?: string;
+  granularity?: Granularity;
+  groupBy?: string;
+  filter?: Dimensions;
+}
+
+export const handler = httpHandler<unknown, SummaryQuery>({ query }, async ({ caller, query: { groupBy, ...rest } }) =>
+  ok((await summarizeUsage(caller.operatorId, { ...rest, groupBy: groupBy?.split(',') })).summary),
 );

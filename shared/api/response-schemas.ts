@@ -3,7 +3,7 @@ import { BOOKING_STATUSES, CHANNELS } from '../booking/model';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../booking/reference';
 import { ACTIVITY_ID_PATTERN, TIME_PATTERN } from '../catalog/model';
 import { moneySchema, questionTypeSchema } from '../catalog/schemas';
-import { METER_PATTERN } from '../usage/model';
+import { DIMENSION_KEY_PATTERN, MAX_DIMENSION_VALUE_LENGTH, MAX_DIMENSIONS, MAX_GROUP_BY, METER_PATTERN } from '../usage/model';
 
 /**
  * JSON Schemas of what the API answers: the records inside `{ "data": ... }`
@@ -250,6 +250,14 @@ const UsageEntry = {
     Meter: { type: 'string', pattern: METER_PATTERN },
     Usage: { type: 'number', exclusiveMinimum: 0 },
     OccurredAt: { type: 'integer', minimum: 0, description: 'Unix seconds' },
+    Dimensions: {
+      type: 'object',
+      maxProperties: MAX_DIMENSIONS,
+      minProperties: 1,
+      propertyNames: { pattern: DIMENSION_KEY_PATTERN },
+      additionalProperties: { type: 'string', minLength: 1, maxLength: MAX_DIMENSION_VALUE_LENGTH },
+      description: 'As sent, keys in code-point order; absent when the entry has none (`{}` is none)',
+    },
   },
 } as const;
 
@@ -309,13 +317,22 @@ const UsageSummary = {
     },
     Meters: {
       type: 'array',
-      description: 'Sorted by TotalUsage descending, ties by Meter',
+      description:
+        'One per meter, or with groupBy one per meter and group. Sorted by TotalUsage descending, ties by Meter, then by the grouped values in groupBy order (null first, then code-point order)',
       items: {
         type: 'object',
         additionalProperties: false,
         required: ['Meter', 'TotalUsage', 'EventCount'],
         properties: {
           Meter: { type: 'string' },
+          Dimensions: {
+            type: 'object',
+            minProperties: 1,
+            maxProperties: MAX_GROUP_BY,
+            propertyNames: { pattern: DIMENSION_KEY_PATTERN },
+            additionalProperties: { type: ['string', 'null'] },
+            description: "groupBy only: the group's value of each grouped key, null for the entries that lack the key",
+          },
           TotalUsage: { type: 'number', minimum: 0 },
           EventCount: count,
           Hours: {

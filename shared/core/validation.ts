@@ -19,16 +19,34 @@ ajv.addVocabulary(['errorMessage']);
 
 export type Validator<T> = (value: unknown) => T;
 
-function fieldName(error: ErrorObject): string {
-  const segments = error.instancePath.split('/').slice(1);
+/**
+ * How a nested field is named: `Entries[3].Dimensions.Region` in a body, and
+ * `filter[Region]` in a query, as OpenAPI's deepObject style sends it.
+ */
+export type FieldNaming = 'dotted' | 'deepObject';
+
+/** JSON Pointer segments of the path, the offending property itself included (a key refused by propertyNames, too). */
+function fieldSegments(error: ErrorObject): string[] {
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') segments.push(error.params.missingProperty);
   if (error.keyword === 'additionalProperties') segments.push(error.params.additionalProperty);
-  return segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
+  if (error.propertyName !== undefined) segments.push(error.propertyName);
+  return segments;
+}
+
+function fieldName(error: ErrorObject, naming: FieldNaming): string {
+  return fieldSegments(error).reduce((name, segment) => {
+    if (!name) return segment;
+    return /^\d+$/.test(segment) || naming === 'deepObject' ? `${name}[${segment}]` : `${name}.${segment}`;
+  }, '');
 }
 
 /** The rule a value broke, worded to follow its field's name; for the whole value, worded to follow `whole`. */
-function describe(error: ErrorObject, whole: string): ValidationError {
-  const field = fieldName(error) || undefined;
+function describe(error: ErrorObject, whole: string, naming: FieldNaming): ValidationError {
+  const field = fieldName(error, naming) || undefined;
   switch (error.keyword) {
     case 'required':
       return new ValidationError('is required', { field });
@@ -47,11 +65,11 @@ function describe(error: ErrorObject, whole: string): ValidationError {
  * naming the offending field (or, for the value as a whole, `whole`, such as
  * "The request body"), and otherwise returns the value typed.
  */
-export function compileValidator<T>(schema: SchemaObject, whole: string): Validator<T> {
+export function compileValidator<T>(schema: SchemaObject, whole: string, naming: FieldNaming = 'dotted'): Validator<T> {
   const validate = ajv.compile(schema);
   return (value: unknown): T => {
     if (validate(value)) return value as T;
     const [first] = validate.errors ?? [];
-    throw first ? describe(first, whole) : new ValidationError(`${whole} is invalid`);
+    throw first ? describe(first, whole, naming) : new ValidationError(`${whole} is invalid`);
   };
 }

@@ -4,6 +4,7 @@ import type { SchemaObject } from 'ajv';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { RequestSchemas } from '../api/routes';
 import type { Caller } from '../core/caller';
+import { ValidationError } from '../core/errors';
 import { compileValidator, type Validator } from '../core/validation';
 import { fromAuthorizerContext } from './caller';
 import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError, type RequestFields } from './errors';
@@ -66,6 +67,44 @@ function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers']): Record<stri
 const queryParameters = (query: APIGatewayProxyEvent['queryStringParameters']): Record<string, string | undefined> =>
   Object.assign(Object.create(null), query);
 
+/** The query properties that are objects: sent in OpenAPI's deepObject style, `filter[Region]=eu-west`. */
+const deepObjectNames = (schema: SchemaObject | undefined): string[] =>
+  Object.entries((schema?.properties ?? {}) as Record<string, SchemaObject>)
+    .filter(([, property]) => property.type === 'object')
+    .map(([name]) => name);
+
+/**
+ * Gathers deepObject parameters into one object per property, as API Gateway
+ * hands them over flat (`filter[Region]` is a parameter's name), so that the
+ * schema checks keys and values alike. A name that starts like one (in any
+ * case) but is not exactly `name[key]` is refused by name rather than
+ * ignored as an unknown parameter would be: a filter that silently did not
+ * apply would answer wrong totals. The objects have no prototype, so
+ * `filter[__proto__]` is a key like any other (which the schema then refuses).
+ */
+function gatherDeepObjects(query: Record<string, string | undefined>, names: string[]): Record<string, unknown> {
+  if (!names.length) return query;
+  const gathered: Record<string, unknown> = Object.create(null);
+  const objects: Record<string, Record<string, string | undefined>> = Object.create(null);
+  for (const [parameter, value] of Object.entries(query)) {
+    const owner = names.find((name) => parameter.toLowerCase().startsWith(`${name.toLowerCase()}[`));
+    if (!owner) {
+      gathered[parameter] = value;
+      continue;
+    }
+    if (!parameter.startsWith(owner)) {
+      throw new ValidationError(`cannot be sent as '${parameter}': parameter names are case-sensitive`, { field: owner });
+    }
+    const key = parameter.endsWith(']') ? parameter.slice(owner.length + 1, -1) : undefined;
+    if (key === undefined || /[[\]]/.test(key))
+      throw new ValidationError(`is not a parameter of the form ${owner}[Key]`, { field: parameter });
+    (objects[owner] ??= Object.create(null))[key] = value;
+  }
+  // `filter=...` beside `filter[Key]=...` is left as sent, for the schema to refuse.
+  for (const [name, object] of Object.entries(objects)) gathered[name] ??= object;
+  return gathered;
+}
+
 const propertyNames = (schema: SchemaObject | undefined): ReadonlySet<string> => new Set(Object.keys(schema?.properties ?? {}));
 
 /** Maps every failure to RFC 7807; unexpected ones are answered without internals. */
@@ -115,9 +154,10 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
   fn: (request: HttpRequest<P, Q, B>) => Promise<APIGatewayProxyResult>,
 ) {
   const validatePath: Validator<P> = schemas.path ? compileValidator<P>(schemas.path, 'The path') : (value) => value as P;
-  const validateQuery: Validator<Q> = schemas.query ? compileValidator<Q>(schemas.query, 'The query') : (value) => value as Q;
+  const validateQuery: Validator<Q> = schemas.query ? compileValidator<Q>(schemas.query, 'The query', 'deepObject') : (value) => value as Q;
   const validateBody: Validator<B> = schemas.body ? compileValidator<B>(schemas.body, 'The request body') : (value) => value as B;
   const fields: RequestFields = { path: propertyNames(schemas.path), query: propertyNames(schemas.query) };
+  const deepObjects = deepObjectNames(schemas.query);
 
   // Observability first: it sees the request before anything can fail, and the final answer after the problem middleware.
   const handler = middy<ParsedEvent, APIGatewayProxyResult>()
@@ -126,7 +166,7 @@ export function httpHandler<P = Record<string, string>, Q = Record<string, strin
       fn({
         caller: fromAuthorizerContext(event.requestContext?.authorizer),
         path: validatePath(emptyObject(event.pathParameters)),
-        query: validateQuery(queryParameters(event.queryStringParameters)),
+        query: validateQuery(gatherDeepObjects(queryParameters(event.queryStringParameters), deepObjects)),
         body: validateBody(event.body),
         headers: lowerCaseHeaders(event.headers),
         event: event as unknown as APIGatewayProxyEvent,

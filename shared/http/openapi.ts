@@ -80,6 +80,8 @@ function parameters(schema: SchemaObject | undefined, location: 'path' | 'query'
       name,
       in: location,
       required: location === 'path' || required.has(name),
+      // An object travels as `name[key]=value` parameters (the handler gathers them: shared/http/handler.ts).
+      ...(converted.type === 'object' ? { style: 'deepObject', explode: true } : {}),
       ...(typeof converted.description === 'string' ? { description: converted.description } : {}),
       schema: converted,
     };

@@ -1,11 +1,9 @@
 import { systemClock, type Clock } from '../core/clock';
 import { ValidationError } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
-import { isLive } from '../core/idempotency';
-import type { BatchEntryInput, BatchEntryResult, UsageInput } from './model';
-import { getIdempotencyRecords } from './repository';
+import type { BatchEntryInput, BatchEntryResult } from './model';
 import { usageInputViolations, type InputViolation } from './request-schema';
-import { idempotencyOf, keyReused, writeEntries, type PendingEntry } from './record-usage';
+import { idempotencyOf, normalisedInput, settleFromRecords, writeEntries, type PendingEntry } from './record-usage';
 
 /** One error naming every invalid entry: the first in the detail, all of them in `errors`. */
 function batchInvalid(violations: InputViolation[]): ValidationError {
@@ -16,8 +14,6 @@ function batchInvalid(violations: InputViolation[]): ValidationError {
     extensions: { errors: violations.map(({ field, message }) => ({ field, detail: message })) },
   });
 }
-
-const inputOf = ({ Meter, Usage, ExtraInfo, OccurredAt }: BatchEntryInput): UsageInput => ({ Meter, Usage, ExtraInfo, OccurredAt });
 
 /**
  * Records a batch of entries (the schema has checked their shape). Every
@@ -34,11 +30,15 @@ export async function recordUsageBatch(
   clock: Clock = systemClock,
 ): Promise<BatchEntryResult[]> {
   const violations = entries.flatMap((entry, i) => usageInputViolations(entry, { prefix: `Entries[${i}].` }));
-  const pending: PendingEntry[] = entries.map((entry, i) => ({
-    input: inputOf(entry),
-    idempotency:
-      entry.Identifier === undefined ? undefined : idempotencyOf(entry.Identifier, inputOf(entry), 'client', `Entries[${i}].Identifier`),
-  }));
+  const pending: PendingEntry[] = entries.map((entry, i) => {
+    const input = normalisedInput(entry);
+    return {
+      input,
+      dimensionsField: `Entries[${i}].Dimensions`,
+      idempotency:
+        entry.Identifier === undefined ? undefined : idempotencyOf(entry.Identifier, input, 'client', `Entries[${i}].Identifier`),
+    };
+  });
   // An Identifier repeated inside the batch counts once: later entries answer the first one's entry.
   const firstWith = new Map<string, number>();
   const sameAs = pending.map((entry, i) => {
@@ -55,18 +55,11 @@ export async function recordUsageBatch(
   });
   if (violations.length) throw batchInvalid(violations);
 
-  const keyed = [...firstWith.values()].map((i) => pending[i]);
-  const existing = await getIdempotencyRecords(
+  await settleFromRecords(
     operatorId,
-    keyed.map((entry) => entry.idempotency!),
+    [...firstWith.values()].map((i) => pending[i]),
+    clock(),
   );
-  const now = clock();
-  for (const entry of keyed) {
-    const record = existing.get(entry.idempotency!.keyHash);
-    if (!record || !isLive(record, now)) continue;
-    if (record.RequestHash !== entry.idempotency!.requestHash) throw keyReused(entry.idempotency!.field, record.Entry.ID);
-    entry.result = { entry: record.Entry, replayed: true };
-  }
 
   // Answered from earlier batches or repeated inside this one; what is written below counts itself.
   const answeredAgain = pending.filter((entry, i) => sameAs[i] !== i || entry.result).length;
@@ -78,12 +71,13 @@ export async function recordUsageBatch(
   );
   return entries.map((entry, i) => {
     const { result } = pending[sameAs[i]];
-    const { ID, Meter, Usage, OccurredAt } = result!.entry;
+    const { ID, Meter, Usage, OccurredAt, Dimensions } = result!.entry;
     return {
       ID,
       Meter,
       Usage,
       OccurredAt,
+      ...(Dimensions ? { Dimensions } : {}),
       ...(entry.Identifier === undefined ? {} : { Identifier: entry.Identifier }),
       Replayed: sameAs[i] !== i || result!.replayed,
     };

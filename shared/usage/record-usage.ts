@@ -5,6 +5,7 @@ import { checkIdempotencyKey, hashIdempotencyKey, idempotencyKeyReused, isLive, 
 import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
 import type { IdempotencyOrigin } from '../db/keys';
+import { canonicalDimensions, combinationNumbers } from './combinations';
 import { newUsageIds, randomShard } from './ids';
 import { AGGREGATE_SHARDS, type UsageEntry, type UsageInput } from './model';
 import { getIdempotencyRecords, writeTransaction, type IdempotencyKeyRef } from './repository';
@@ -20,9 +21,22 @@ export interface RecordedUsage {
 /** An entry on its way in: its input, its idempotency key, and once settled, what it recorded or replayed. */
 export interface PendingEntry {
   input: UsageInput;
+  /** The field its Dimensions came in (`Dimensions`, `Entries[3].Dimensions`), named if its combination is refused. */
+  dimensionsField: string;
   idempotency?: IdempotencyKeyRef & { requestHash: string; field: string };
+  /** The number of its dimensions' combination, once known. */
+  combination?: number;
   result?: RecordedUsage;
 }
+
+/** An input as recorded: dimensions in canonical order, and `{}` the same as none. */
+export const normalisedInput = ({ Meter, Usage, ExtraInfo, OccurredAt, Dimensions }: UsageInput): UsageInput => ({
+  Meter,
+  Usage,
+  ExtraInfo,
+  OccurredAt,
+  Dimensions: canonicalDimensions(Dimensions),
+});
 
 /** The idempotency key of an input: one scheme for the Idempotency-Key header, batch Identifiers and platform event IDs. */
 export const idempotencyOf = (
@@ -33,11 +47,32 @@ export const idempotencyOf = (
 ): NonNullable<PendingEntry['idempotency']> => ({
   origin,
   keyHash: hashIdempotencyKey(key),
-  requestHash: requestHash({ Meter: input.Meter, Usage: input.Usage, ExtraInfo: input.ExtraInfo, OccurredAt: input.OccurredAt }),
+  // Dimensions are part of the request; an entry without them hashes as entries did before dimensions existed.
+  requestHash: requestHash({
+    Meter: input.Meter,
+    Usage: input.Usage,
+    ExtraInfo: input.ExtraInfo,
+    OccurredAt: input.OccurredAt,
+    Dimensions: input.Dimensions,
+  }),
   field,
 });
 
 export const keyReused = (field: string, entryId: number) => idempotencyKeyReused(`usage entry ${entryId}`, field);
+
+/** Settles the entries whose key already has a live record: the same request is a replay, another one the reuse error. */
+export async function settleFromRecords(operatorId: string, keyed: PendingEntry[], now: Date): Promise<void> {
+  const records = await getIdempotencyRecords(
+    operatorId,
+    keyed.map((pending) => pending.idempotency!),
+  );
+  for (const pending of keyed) {
+    const record = records.get(pending.idempotency!.keyHash);
+    if (!record || !isLive(record, now)) continue;
+    if (record.RequestHash !== pending.idempotency!.requestHash) throw keyReused(pending.idempotency!.field, record.Entry.ID);
+    pending.result = { entry: record.Entry, replayed: true };
+  }
+}
 
 /** DynamoDB takes at most 100 items in one transaction. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -84,10 +119,17 @@ async function writeGroup(operatorId: string, group: PendingEntry[], clock: Cloc
     const now = clock();
     const shard = randomShard(AGGREGATE_SHARDS);
     const ids = newUsageIds(now.getTime(), shard, AGGREGATE_SHARDS, open.length);
-    const writes = open.map(({ input, idempotency }, i) => ({
-      entry: { ID: ids[i], Meter: input.Meter, Usage: input.Usage, OccurredAt: input.OccurredAt as number },
+    const writes = open.map(({ input, idempotency, combination }, i) => ({
+      entry: {
+        ID: ids[i],
+        Meter: input.Meter,
+        Usage: input.Usage,
+        OccurredAt: input.OccurredAt as number,
+        ...(input.Dimensions ? { Dimensions: input.Dimensions } : {}),
+      },
       extraInfo: input.ExtraInfo,
       idempotency,
+      combination,
     }));
     const { input, positions } = recordEntriesTransaction(operatorId, shard, writes, now);
     try {
@@ -120,13 +162,21 @@ async function writeGroup(operatorId: string, group: PendingEntry[], clock: Cloc
 }
 
 /**
- * Records entries (already validated), in as few transactions as DynamoDB
- * allows, written side by side. An entry without OccurredAt happened when it
- * arrived; its idempotency key was fingerprinted with the fields as sent.
+ * Records entries (already validated, their inputs normalised), in as few
+ * transactions as DynamoDB allows, written side by side, once the
+ * combinations of their dimensions are known (registering new ones, within
+ * each meter's limit). An entry without OccurredAt happened when it arrived;
+ * its idempotency key was fingerprinted with the fields as sent.
  */
 export async function writeEntries(operatorId: string, entries: PendingEntry[], clock: Clock): Promise<void> {
   const arrivedAt = unixSeconds(clock());
   for (const pending of entries) pending.input = { ...pending.input, OccurredAt: pending.input.OccurredAt ?? arrivedAt };
+  const dimensioned = entries.filter((pending) => pending.input.Dimensions);
+  const numbers = await combinationNumbers(
+    operatorId,
+    dimensioned.map((pending) => ({ meter: pending.input.Meter, dimensions: pending.input.Dimensions!, field: pending.dimensionsField })),
+  );
+  dimensioned.forEach((pending, i) => (pending.combination = numbers[i]));
   // Every transaction settles before an error is answered, so that nothing is still being written when the client retries.
   const outcomes = await Promise.allSettled(transactionGroups(entries).map((group) => writeGroup(operatorId, group, clock)));
   const failure = outcomes.find((outcome) => outcome.status === 'rejected');
@@ -149,11 +199,23 @@ export async function recordUsage(
 ): Promise<RecordedUsage> {
   const [violation] = usageInputViolations(input, options);
   if (violation) throw new ValidationError(violation.message, { field: violation.field });
-  const pending: PendingEntry = { input };
+  const clock = options.clock ?? systemClock;
+  const pending: PendingEntry = { input: normalisedInput(input), dimensionsField: 'Dimensions' };
   if (options.idempotencyKey !== undefined) {
     checkIdempotencyKey(options.idempotencyKey);
-    pending.idempotency = idempotencyOf(options.idempotencyKey, input, options.builtIn ? 'platform-event' : 'client', 'Idempotency-Key');
+    pending.idempotency = idempotencyOf(
+      options.idempotencyKey,
+      pending.input,
+      options.builtIn ? 'platform-event' : 'client',
+      'Idempotency-Key',
+    );
+    // Dimensions may bring a new combination, registered before the entry is written: a key sent again is answered before that.
+    if (pending.input.Dimensions) await settleFromRecords(operatorId, [pending], clock());
+    if (pending.result) {
+      countBusinessEvent('UsageEntries', 'replayed', operatorId);
+      return pending.result;
+    }
   }
-  await writeEntries(operatorId, [pending], options.clock ?? systemClock);
+  await writeEntries(operatorId, [pending], clock);
   return pending.result as RecordedUsage;
 }

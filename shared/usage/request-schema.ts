@@ -2,7 +2,15 @@ import { builtInMeters } from '../api/event-rules';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from '../core/idempotency';
 import { numberPrecision } from './decimal';
 import {
+  DIMENSION_KEY_PATTERN,
+  DIMENSION_KEY_RULE,
+  DIMENSION_VALUE_RULE,
+  DIMENSIONS_RULE,
   MAX_BATCH_ENTRIES,
+  MAX_DIMENSION_VALUE_LENGTH,
+  MAX_DIMENSIONS,
+  MAX_FILTERS,
+  MAX_GROUP_BY,
   MAX_EXTRA_INFO_LENGTH,
   MAX_OCCURRED_AT,
   MAX_USAGE,
@@ -13,6 +21,42 @@ import {
   USAGE_RULE,
   type UsageInput,
 } from './model';
+
+const dimensionValue = { type: 'string', minLength: 1, maxLength: MAX_DIMENSION_VALUE_LENGTH, errorMessage: DIMENSION_VALUE_RULE } as const;
+const dimensionKey = { pattern: DIMENSION_KEY_PATTERN, errorMessage: DIMENSION_KEY_RULE } as const;
+
+/** An entry's Dimensions: `{ "Region": "eu-west", "Plan": "pro" }`. */
+export const dimensionsSchema = {
+  type: 'object',
+  maxProperties: MAX_DIMENSIONS,
+  propertyNames: dimensionKey,
+  additionalProperties: dimensionValue,
+  errorMessage: DIMENSIONS_RULE,
+} as const;
+
+/** One or two dimension keys, comma-separated. */
+const KEY = DIMENSION_KEY_PATTERN.slice(1, -1);
+export const GROUP_BY_PATTERN = `^${KEY}(,${KEY}){0,${MAX_GROUP_BY - 1}}$`;
+
+/**
+ * The summary's split and restriction: `groupBy=Region,Plan` and
+ * `filter[Plan]=pro` (OpenAPI's deepObject style: the HTTP layer gathers the
+ * `filter[Key]` parameters into one object before this schema checks it).
+ */
+export const summaryDimensionParameters = {
+  groupBy: {
+    type: 'string',
+    pattern: GROUP_BY_PATTERN,
+    errorMessage: `must be one or two dimension keys separated by a comma (such as Region or Region,Plan), each 1 to 40 letters, digits and '_', starting with a letter`,
+  },
+  filter: {
+    type: 'object',
+    maxProperties: MAX_FILTERS,
+    propertyNames: dimensionKey,
+    additionalProperties: dimensionValue,
+    errorMessage: `must be given as filter[Key]=value, at most ${MAX_FILTERS} of them, each Key a dimension key and each value a string of 1 to ${MAX_DIMENSION_VALUE_LENGTH} characters`,
+  },
+} as const;
 
 /** The fields of one usage entry, as the single-entry route and every entry of a batch take them. */
 const entryProperties = {
@@ -29,6 +73,7 @@ const entryProperties = {
     maximum: MAX_OCCURRED_AT,
     errorMessage: `must be an integer Unix timestamp in seconds from 0 to ${MAX_OCCURRED_AT} (9998-12-31T23:59:59Z)`,
   },
+  Dimensions: dimensionsSchema,
 };
 
 export const usageEntrySchema = {

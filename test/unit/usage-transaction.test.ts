@@ -88,7 +88,11 @@ describe('the transactions of usage metering', () => {
     // 100 entries with keys, 5 meters taking turns, all in one hour: as a client flushing its buffer sends them.
     const entries: PendingEntry[] = Array.from({ length: 100 }, (_, i) => {
       const input = { Meter: `meter-${i % 5}`, Usage: 1, OccurredAt: utc('2026-06-01T09:00:00Z') + i };
-      return { input, idempotency: idempotencyOf(`k-${i}`, input, 'client', `Entries[${i}].Identifier`) };
+      return {
+        input,
+        dimensionsField: `Entries[${i}].Dimensions`,
+        idempotency: idempotencyOf(`k-${i}`, input, 'client', `Entries[${i}].Identifier`),
+      };
     });
     const groups = transactionGroups(entries);
     const items = groups.map(
