@@ -18,7 +18,11 @@ export function instrumentDynamoDbClient(next: Instrumentation): void {
 
 function create() {
   const { region, dynamoEndpoint, dynamoCredentials } = config();
-  const attributes = instrument(new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: dynamoCredentials }));
+  const client = new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: dynamoCredentials });
+  // The SDK's logger middleware copies every response through its schema to hand it to a logger, even to the default
+  // one that discards it: on a large Query (a grouped usage summary) that is a tenth of the CPU. Nothing logs through it here.
+  client.middlewareStack.remove('loggerMiddleware');
+  const attributes = instrument(client);
   return { attributes, documents: DynamoDBDocumentClient.from(attributes, { marshallOptions: { removeUndefinedValues: true } }) };
 }
 

@@ -63,7 +63,11 @@ export const MAX_DIMENSION_COMBINATIONS = 250;
  * `E<n>` (entries) beside TotalUsage and EventCount, which count every entry.
  */
 export const combinationAttributes = (combination: number) => ({ usage: `U${combination}`, events: `E${combination}` });
-export const COMBINATION_ATTRIBUTE = /^([UE])(\d+)$/;
+export const COMBINATION_ATTRIBUTE = /^[UE][1-9]\d*$/;
+
+/** The combination number an aggregate's attribute holds a total of, or undefined for its other attributes. */
+export const combinationOfAttribute = (name: string): number | undefined =>
+  COMBINATION_ATTRIBUTE.test(name) ? Number(name.slice(1)) : undefined;
 
 /** A summary groups by at most this many dimension keys ... */
 export const MAX_GROUP_BY = 2;

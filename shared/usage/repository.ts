@@ -10,7 +10,7 @@ import {
 import { RETRY, retrying } from '../core/retry';
 import { attributeClient, documentClient, tableName } from '../db/client';
 import { usageKeys, type IdempotencyOrigin, type ItemKey, type UsageLevel } from '../db/keys';
-import { COMBINATION_ATTRIBUTE, combinationAttributes, type Dimensions, type UsageEntry } from './model';
+import { combinationAttributes, combinationOfAttribute, type Dimensions, type UsageEntry } from './model';
 
 /**
  * Every DynamoDB call of usage metering, one function per access pattern
@@ -241,14 +241,13 @@ function aggregateRow(level: UsageLevel, item: Record<string, AttributeValue>): 
 /** An aggregate read whole: its totals and those of every combination of dimensions it holds. */
 function aggregateRowWithCombinations(level: UsageLevel, item: Record<string, AttributeValue>): AggregateRow {
   const byNumber = new Map<number, CombinationRow>();
-  for (const [name, value] of Object.entries(item)) {
-    const match = COMBINATION_ATTRIBUTE.exec(name);
-    if (!match) continue;
-    const combination = Number(match[2]);
-    const row = byNumber.get(combination) ?? { combination, usage: '0', events: 0 };
-    if (match[1] === 'U') row.usage = numberText(value);
-    else row.events = Number(numberText(value));
-    byNumber.set(combination, row);
+  for (const name in item) {
+    const combination = combinationOfAttribute(name);
+    if (combination === undefined) continue;
+    let row = byNumber.get(combination);
+    if (!row) byNumber.set(combination, (row = { combination, usage: '0', events: 0 }));
+    if (name[0] === 'U') row.usage = numberText(item[name]);
+    else row.events = Number(numberText(item[name]));
   }
   return { ...aggregateRow(level, item), combinations: [...byNumber.values()] };
 }

@@ -2,11 +2,21 @@ import { ValidationError } from '../core/errors';
 import type { UsageLevel } from '../db/keys';
 import { bucketStart, cover, nextStart, type Cell } from './buckets';
 import { dimensionsOfCombinations, dimensionValue } from './combinations';
-import { addDecimals, compareDecimals, decimalToNumber, negateDecimal, parseDecimal, ZERO, type Decimal } from './decimal';
+import { decimalToNumber, microsToDecimal, parseMicros } from './decimal';
 import { summaryPeriod, type Interval, type SeriesPoint } from './period';
 import { AGGREGATE_SHARDS, type Dimensions, type Granularity, type UsageSummary, type UsageSummaryMeter } from './model';
 import { queryAggregates, type AggregateRow, type ReadCost } from './repository';
-import type { Amount } from './usage-writes';
+
+/** A total of usage (in millionths: exact, see `parseMicros`) and of entries. */
+interface Amount {
+  usage: bigint;
+  events: number;
+}
+
+const NOTHING: Amount = { usage: 0n, events: 0 };
+
+/** The JSON number of a total, exact as decimals are (see `decimalToNumber`). */
+const usageNumber = (micros: bigint): number => decimalToNumber(microsToDecimal(micros));
 
 export interface UsageSummaryRequest {
   from: string;
@@ -76,18 +86,18 @@ interface Line {
 /** Cell key → line key → amount: what every aggregate read adds to each line. */
 type Cells = Map<string, Map<string, Amount>>;
 
-function add(cells: Cells, row: AggregateRow, line: string, usage: Decimal, events: number): void {
+function add(cells: Cells, row: AggregateRow, line: string, usage: bigint, events: number): void {
   const key = `${row.level}|${row.bucket}`;
   const amounts = cells.get(key) ?? new Map<string, Amount>();
-  const amount = amounts.get(line) ?? { usage: ZERO, events: 0 };
-  amounts.set(line, { usage: addDecimals(amount.usage, usage), events: amount.events + events });
+  const amount = amounts.get(line) ?? NOTHING;
+  amounts.set(line, { usage: amount.usage + usage, events: amount.events + events });
   cells.set(key, amounts);
 }
 
 /** Summed over the shards, by meter: what the summary without groupBy and filter reads. */
 export async function readCells(operatorId: string, runs: Run[], cost: ReadCost): Promise<Cells> {
   const cells: Cells = new Map();
-  for (const row of await readRows(operatorId, runs, cost, false)) add(cells, row, row.meter, parseDecimal(row.usage), row.events);
+  for (const row of await readRows(operatorId, runs, cost, false)) add(cells, row, row.meter, parseMicros(row.usage), row.events);
   return cells;
 }
 
@@ -127,18 +137,24 @@ async function readSelectedCells(
     if (!lines.has(key)) lines.set(key, { meter, values });
     return key;
   };
+  // Every aggregate of a meter names the same few combinations: each is placed in its line once.
+  const lineOfCombination = new Map<string, string | undefined>();
+  for (const { meter, combination } of refs.values()) {
+    lineOfCombination.set(`${meter}\n${combination}`, lineOf(meter, dimensionsOf(meter, combination)));
+  }
   const cells: Cells = new Map();
-  const none: Dimensions = {};
+  // Entries without dimensions never match a filter; grouped, they are the group whose values are all null.
+  const countsRest = !selection.filter.length;
   for (const row of rows) {
-    let rest: Amount = { usage: parseDecimal(row.usage), events: row.events };
+    let rest: Amount = { usage: parseMicros(row.usage), events: row.events };
     for (const { combination, usage, events } of row.combinations!) {
-      const amount = parseDecimal(usage);
-      rest = { usage: addDecimals(rest.usage, negateDecimal(amount)), events: rest.events - events };
-      const line = lineOf(row.meter, dimensionsOf(row.meter, combination));
+      const line = lineOfCombination.get(`${row.meter}\n${combination}`);
+      if (line === undefined && !countsRest) continue;
+      const amount = parseMicros(usage);
       if (line !== undefined) add(cells, row, line, amount, events);
+      if (countsRest) rest = { usage: rest.usage - amount, events: rest.events - events };
     }
-    const line = lineOf(row.meter, none);
-    if (line !== undefined) add(cells, row, line, rest.usage, rest.events);
+    if (countsRest) add(cells, row, lineOf(row.meter, {})!, rest.usage, rest.events);
   }
   return cells;
 }
@@ -148,11 +164,8 @@ function sumCells(cover: Cell[], cells: Cells): Map<string, Amount> {
   const sums = new Map<string, Amount>();
   for (const { level, bucket, sign } of cover) {
     for (const [line, amount] of cells.get(`${level}|${bucket}`) ?? []) {
-      const sum = sums.get(line) ?? { usage: ZERO, events: 0 };
-      sums.set(line, {
-        usage: addDecimals(sum.usage, sign === 1 ? amount.usage : negateDecimal(amount.usage)),
-        events: sum.events + sign * amount.events,
-      });
+      const sum = sums.get(line) ?? NOTHING;
+      sums.set(line, { usage: sum.usage + BigInt(sign) * amount.usage, events: sum.events + sign * amount.events });
     }
   }
   return sums;
@@ -168,7 +181,7 @@ const byTotalThenLine =
   ([aKey, a]: [string, Amount], [bKey, b]: [string, Amount]): number => {
     const [aLine, bLine] = [lines.get(aKey)!, lines.get(bKey)!];
     const byValues = () => (aLine.values ?? []).reduce((order, value, i) => order || compareValues(value, bLine.values![i]), 0);
-    return compareDecimals(b.usage, a.usage) || compareText(aLine.meter, bLine.meter) || byValues();
+    return (b.usage > a.usage ? 1 : b.usage < a.usage ? -1 : 0) || compareText(aLine.meter, bLine.meter) || byValues();
   };
 
 /** groupBy's keys must differ; every other rule of groupBy and filter is the query schema's. */
@@ -213,8 +226,8 @@ export async function summarizeUsage(operatorId: string, request: UsageSummaryRe
   const totals = new Map<string, Amount>();
   for (const sums of spanSums) {
     for (const [line, amount] of sums) {
-      const total = totals.get(line) ?? { usage: ZERO, events: 0 };
-      totals.set(line, { usage: addDecimals(total.usage, amount.usage), events: total.events + amount.events });
+      const total = totals.get(line) ?? NOTHING;
+      totals.set(line, { usage: total.usage + amount.usage, events: total.events + amount.events });
     }
   }
   for (const line of totals.keys()) if (!lines.has(line)) lines.set(line, { meter: line });
@@ -222,25 +235,25 @@ export async function summarizeUsage(operatorId: string, request: UsageSummaryRe
   const sorted = [...totals.entries()].filter(([, total]) => total.events > 0).sort(byTotalThenLine(lines));
   const series = (line: string) =>
     period.points.map((point: SeriesPoint, i) => {
-      const amount = spanSums[i].get(line) ?? { usage: ZERO, events: 0 };
-      return { ...point.label, Usage: decimalToNumber(amount.usage), Events: amount.events };
+      const amount = spanSums[i].get(line) ?? NOTHING;
+      return { ...point.label, Usage: usageNumber(amount.usage), Events: amount.events };
     });
   const meters: UsageSummaryMeter[] = sorted.map(([line, total]) => {
     const { meter, values } = lines.get(line)!;
     return {
       Meter: meter,
       ...(values ? { Dimensions: Object.fromEntries(selection!.groupBy.map((key, i) => [key, values[i]])) } : {}),
-      TotalUsage: decimalToNumber(total.usage),
+      TotalUsage: usageNumber(total.usage),
       EventCount: total.events,
       ...(request.granularity ? { [SERIES_FIELD[request.granularity]]: series(line) } : {}),
     };
   });
-  const totalUsage = sorted.reduce((sum, [, total]) => addDecimals(sum, total.usage), ZERO);
+  const totalUsage = sorted.reduce((sum, [, total]) => sum + total.usage, 0n);
 
   return {
     summary: {
       Period: { From: period.from, To: period.to, FromTimestamp: period.start, ToTimestamp: period.end - 1, TimeZone: period.timeZone },
-      Totals: { Usage: decimalToNumber(totalUsage), Events: sorted.reduce((sum, [, total]) => sum + total.events, 0) },
+      Totals: { Usage: usageNumber(totalUsage), Events: sorted.reduce((sum, [, total]) => sum + total.events, 0) },
       Meters: meters,
     },
     readCost: cost,
