@@ -7,14 +7,37 @@ import tseslint from 'typescript-eslint';
 const layer = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 const NO_LIB = { group: ['**/lib/**'], message: 'shared/ and functions/ never import lib/' };
 const NO_FUNCTIONS = { group: ['**/functions/**'], message: 'shared/ never imports functions/' };
-const NO_HTTP = { group: ['**/http/**'], message: 'domain code speaks no HTTP: throw shared/core errors and let shared/http map them' };
+const NO_SCRIPTS = { group: ['**/scripts/**'], message: 'scripts/ are tools: the product never depends on them' };
+const NO_FACES = {
+  group: ['**/http/**', '**/octo/**'],
+  message:
+    'the contract and the domains speak no HTTP and no OCTo: throw shared/core errors and let the faces (shared/http, shared/octo) render them',
+};
+const NO_CONTRACT = {
+  group: ['**/api/**'],
+  message:
+    'the contract (shared/api) reads the domains, never the other way round: keep the rule in the domain and let shared/api describe it',
+};
+const DOMAINS = ['catalog', 'booking', 'usage', 'accounts', 'webhooks'];
 const NO_DOMAIN = {
-  group: ['../catalog/**', '../booking/**', '../usage/**', '../accounts/**'],
+  group: DOMAINS.flatMap((domain) => [`../${domain}/**`, `**/shared/${domain}/**`]),
   message: 'shared/core and shared/db sit below every domain',
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'build/', 'coverage/', 'test-results/', 'dashboard/dist/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'cdk.out/',
+      '.data/',
+      'build/',
+      'coverage/',
+      'test-results/',
+      'dashboard/dist/',
+      '**/*.generated.js',
+      '**/*.generated.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -25,13 +48,29 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  // The import rules of the layout (README, "How it is built"): arrows point down only.
-  layer(['shared/api/**', 'shared/http/**'], [NO_LIB, NO_FUNCTIONS]),
-  layer(['shared/catalog/**', 'shared/booking/**', 'shared/usage/**', 'shared/accounts/**'], [NO_LIB, NO_FUNCTIONS, NO_HTTP]),
-  layer(['shared/core/**', 'shared/db/**'], [NO_LIB, NO_FUNCTIONS, NO_HTTP, NO_DOMAIN]),
-  layer(['functions/**'], [NO_LIB]),
-  layer(['lib/aws/**'], [{ group: ['../local/**', '**/lib/local/**'], message: 'lib/aws and lib/local never import each other' }]),
-  layer(['lib/local/**'], [{ group: ['../aws/**', '**/lib/aws/**'], message: 'lib/aws and lib/local never import each other' }]),
+  // The import rules of the layout (ARCHITECTURE.md): bin → lib → functions → shared/http, shared/octo → shared/api → domains → shared/core, shared/db.
+  layer(['bin/**'], [NO_SCRIPTS]),
+  layer(['shared/http/**', 'shared/octo/**'], [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS]),
+  layer(['shared/api/**'], [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_FACES]),
+  layer(
+    DOMAINS.map((domain) => `shared/${domain}/**`),
+    [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_FACES, NO_CONTRACT],
+  ),
+  layer(['shared/core/**', 'shared/db/**'], [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_FACES, NO_CONTRACT, NO_DOMAIN]),
+  layer(['functions/**'], [NO_LIB, NO_SCRIPTS]),
+  layer(
+    ['lib/aws/**'],
+    [NO_SCRIPTS, { group: ['../local/**', '**/lib/local/**'], message: 'lib/aws and lib/local never import each other' }],
+  ),
+  layer(
+    ['lib/local/**'],
+    [NO_SCRIPTS, { group: ['../aws/**', '**/lib/aws/**'], message: 'lib/aws and lib/local never import each other' }],
+  ),
+  {
+    // The service logs through one logger (shared/core/observability.ts); console output is for the entry points, tools and tests.
+    files: ['shared/**/*.ts', 'functions/**/*.ts', 'lib/**/*.ts'],
+    rules: { 'no-console': 'error' },
+  },
   {
     // Tests read parsed JSON responses and documents by path.
     files: ['test/**/*.ts'],

@@ -9,7 +9,7 @@ import {
 import { localClient, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { startLocalHost } from '../lib/local/api-gateway';
 import { ensureTable } from '../lib/local/table';
-import { seedDemo } from '../scripts/demo-data';
+import { seedDemo } from '../lib/local/demo-data';
 import { configure } from '../shared/core/config';
 
 /**
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   const { tableName } = configure({
     tableName: process.env.TABLE_NAME ?? LOCAL_TABLE_NAME,
     dynamoEndpoint: endpoint,
-    dynamoCredentials: LOCAL_CREDENTIALS,
+    localCredentials: LOCAL_CREDENTIALS,
     // Partners' test receivers on this machine (http://127.0.0.1:...) may be registered; on AWS never.
     webhookTargets: 'loopback-http',
   });

@@ -6,7 +6,7 @@ import { LOCAL_CREDENTIALS, LOCAL_TABLE_NAME } from '../lib/local/defaults';
 import { createApiKey, MAX_KEY_LIMITS } from '../shared/accounts/api-keys';
 import { SCOPES, type Scope } from '../shared/accounts/scopes';
 import { configure } from '../shared/core/config';
-import { DEMO_OPERATOR } from './demo-data';
+import { DEMO_OPERATOR } from '../lib/local/demo-data';
 import { addDays, wallClock } from '../shared/core/calendar';
 import { rawExchange, type RawResponse } from '../test/support/raw-http';
 import { apiCases } from './fuzz/api-cases';
@@ -162,7 +162,7 @@ async function main(): Promise<void> {
     } as Record<string, Record<string, string>>,
   };
   for (const op of operations) if (op.path.endsWith('/booking')) op.body = bookingBody;
-  configure({ tableName: TABLE_NAME, dynamoEndpoint: host.dynamoEndpoint, dynamoCredentials: LOCAL_CREDENTIALS });
+  configure({ tableName: TABLE_NAME, dynamoEndpoint: host.dynamoEndpoint, localCredentials: LOCAL_CREDENTIALS });
   // Keys at the highest rate limit, so that the run reaches the handlers rather than the token bucket.
   const key = (await createApiKey(DEMO_OPERATOR.OperatorID, Object.keys(SCOPES) as Scope[], 'fuzz: every scope', MAX_KEY_LIMITS)).secret;
   const narrowKey = (await createApiKey(DEMO_OPERATOR.OperatorID, ['usage:read'], 'fuzz: usage:read only', MAX_KEY_LIMITS)).secret;

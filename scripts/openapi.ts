@@ -1,6 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { routeSchemas } from '../functions/load-handler';
 import { openApiDocument } from '../shared/http/openapi';
 
 /**
@@ -9,5 +8,5 @@ import { openApiDocument } from '../shared/http/openapi';
  */
 const target = path.resolve(process.argv[2] ?? 'build/openapi.json');
 mkdirSync(path.dirname(target), { recursive: true });
-writeFileSync(target, `${JSON.stringify(openApiDocument({ schemasOf: routeSchemas }), null, 2)}\n`);
+writeFileSync(target, `${JSON.stringify(openApiDocument(), null, 2)}\n`);
 console.log(`OpenAPI document written to ${path.relative(process.cwd(), target)}`);

@@ -1,33 +1,9 @@
 import { apiPost, describeError } from './api';
+import type { Booking } from '../../shared/booking/schemas';
 import { cell } from './dom';
 
-/** A booking as the API shows it, and the pieces of it that both the list and the manifest display. */
-export interface Money {
-  Amount: number;
-  Currency: string;
-}
-
-export interface Booking {
-  BookingReference: string;
-  Status: 'ON_HOLD' | 'CONFIRMED' | 'CANCELLED' | 'EXPIRED';
-  Channel: 'ota' | 'online' | 'pos';
-  PartnerKeyID?: string;
-  PaymentReference?: string;
-  ActivityName: string;
-  ActivityID: string;
-  Date: string;
-  Time: string;
-  Participants: number;
-  TotalPrice: Money;
-  Customer?: { FirstName: string; LastName: string; Email: string; Phone?: string };
-  WaiverStatus: 'COMPLETE' | 'PENDING';
-  CreatedAt: string;
-  HoldExpiresAt?: string;
-  ExpiredAt?: string;
-  CancelledAt?: string;
-  CancelledBy?: 'partner' | 'operator';
-  CancellationReason?: string;
-}
+/** A booking as the API shows it (the type its schema derives), and the pieces of it that both the list and the manifest display. */
+export type { Booking } from '../../shared/booking/schemas';
 
 export const CHANNEL_LABELS: Record<Booking['Channel'], string> = { ota: 'OTA partner', online: 'Online', pos: 'Point of sale' };
 

@@ -1,12 +1,9 @@
 import { apiGet, canCancelBookings } from './api';
-import { CHANNEL_LABELS, cancelButton, customerCell, instant, isLive, line, statusCell, type Booking, type Money } from './booking-view';
+import type { Booking, BookingList } from '../../shared/booking/schemas';
+import type { Money } from '../../shared/catalog/schemas';
+import { CHANNEL_LABELS, cancelButton, customerCell, instant, isLive, line, statusCell } from './booking-view';
 import { daysAgo, isoDay } from './dates';
 import { byId, cell, setStatus, type Panel } from './dom';
-
-interface BookingPage {
-  Bookings: Booking[];
-  NextCursor: string | null;
-}
 
 const money = ({ Amount, Currency }: Money) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency: Currency }).format(Amount / 10 ** currencyDigits(Currency));
@@ -82,7 +79,7 @@ export function bookingsPanel(onUnauthorized: (error: unknown) => boolean): Pane
     setStatus(status, 'loading', 'Loading bookings…');
     form.setAttribute('aria-busy', 'true');
     try {
-      const page = await apiGet<BookingPage>('/api/v2/bookings', {
+      const page = await apiGet<BookingList>('/api/v2/bookings', {
         from: from.value,
         to: to.value,
         channel: channel.value || undefined,

@@ -1,23 +1,8 @@
 import { apiGet, canCancelBookings } from './api';
-import { CHANNEL_LABELS, cancelButton, customerCell, isLive, line, statusCell, type Booking } from './booking-view';
+import type { Booking, Manifest, ManifestTimeslot } from '../../shared/booking/schemas';
+import { CHANNEL_LABELS, cancelButton, customerCell, isLive, line, statusCell } from './booking-view';
 import { isoDay } from './dates';
 import { byId, cell, setStatus, type Panel } from './dom';
-
-interface ManifestTimeslot {
-  ActivityID: string;
-  ActivityName: string;
-  Time: string;
-  StartsAt: string;
-  Participants: number;
-  HeldParticipants: number;
-  Bookings: Booking[];
-}
-
-interface Manifest {
-  Date: string;
-  Participants: number;
-  Timeslots: ManifestTimeslot[];
-}
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 

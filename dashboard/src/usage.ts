@@ -1,4 +1,6 @@
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
+import type { Granularity, SeriesPoint } from '../../shared/usage/model';
+import type { UsageSummary, UsageSummaryMeter } from '../../shared/usage/schemas';
 import { apiGet } from './api';
 import { csvText, download } from './csv';
 import { daysAgo, isoDay } from './dates';
@@ -6,26 +8,11 @@ import { byId, cell, setStatus, type Panel } from './dom';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
-interface Point {
-  Usage: number;
-  Events: number;
-}
-
-type Granularity = 'hour' | 'day' | 'month';
-
-interface MeterSummary {
-  Meter: string;
-  /** With groupBy: the group's value of each grouped key, null for entries without it. */
-  Dimensions?: Record<string, string | null>;
-  TotalUsage: number;
-  EventCount: number;
-  Hours?: (Point & { Start: string })[];
-  Days?: (Point & { Date: string })[];
-  Months?: (Point & { Month: string })[];
-}
-
 /** How each granularity's series is named in the summary, labelled on the chart and headed in the CSV. */
-const SERIES: Record<Granularity, { words: string; column: string; points: (meter: MeterSummary) => { label: string; point: Point }[] }> = {
+const SERIES: Record<
+  Granularity,
+  { words: string; column: string; points: (meter: UsageSummaryMeter) => { label: string; point: SeriesPoint }[] }
+> = {
   hour: {
     words: 'Hourly',
     column: 'Hour',
@@ -34,12 +21,6 @@ const SERIES: Record<Granularity, { words: string; column: string; points: (mete
   day: { words: 'Daily', column: 'Date', points: (meter) => (meter.Days ?? []).map((point) => ({ label: point.Date, point })) },
   month: { words: 'Monthly', column: 'Month', points: (meter) => (meter.Months ?? []).map((point) => ({ label: point.Month, point })) },
 };
-
-interface UsageSummary {
-  Period: { From: string; To: string; TimeZone: string };
-  Totals: { Usage: number; Events: number };
-  Meters: MeterSummary[];
-}
 
 /** Distinct, colour-blind-friendly series colours (Okabe-Ito), repeated beyond eight meters. */
 export const SERIES_COLOURS = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#000000'];
@@ -58,7 +39,7 @@ const groupKeys = (text: string) =>
     .filter(Boolean);
 
 /** A chart series' name: the meter, and with groupBy its group's values. */
-const lineLabel = (item: MeterSummary, keys: string[]) =>
+const lineLabel = (item: UsageSummaryMeter, keys: string[]) =>
   keys.length ? `${item.Meter} · ${keys.map((key) => `${key} ${item.Dimensions?.[key] ?? NONE}`).join(', ')}` : item.Meter;
 
 export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {

@@ -1,7 +1,8 @@
+import { validators } from '../../shared/api/validators/delete-webhook.generated';
 import { httpHandler, noContent } from '../../shared/http/handler';
 import { removeWebhook } from '../../shared/webhooks/endpoints';
 
-export const handler = httpHandler({}, async ({ caller }) => {
+export const handler = httpHandler(validators, async ({ caller }) => {
   await removeWebhook(caller);
   return noContent();
 });

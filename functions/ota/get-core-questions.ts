@@ -1,8 +1,8 @@
+import { validators } from '../../shared/api/validators/get-core-questions.generated';
 import { getActivityQuestions } from '../../shared/catalog/questions';
 import { httpHandler, ok } from '../../shared/http/handler';
-import { activityIdPath, type ActivityPath } from '../../shared/catalog/schemas';
 
 /** The core form: the bare list of questions. */
-export const handler = httpHandler<ActivityPath>({ path: activityIdPath }, async ({ caller, path }) =>
+export const handler = httpHandler(validators, async ({ caller, path }) =>
   ok((await getActivityQuestions(caller, path.ActivityID)).Questions),
 );

@@ -1,7 +1,6 @@
 import { Validations } from 'aws-cdk-lib';
 import { AuthorizationType, MockIntegration, PassthroughBehavior, type Method, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
-import { routeSchemas } from '../../functions/load-handler';
 
 /**
  * API Gateway renders mapping templates with Velocity, where `$` starts a
@@ -14,17 +13,13 @@ const VELOCITY_PRELUDE = "#set($dollar = '$')#set($hash = '#')";
 export const velocityLiteral = (text: string): string =>
   VELOCITY_PRELUDE + text.replace(/[$#]/g, (character) => (character === '$' ? '${dollar}' : '${hash}'));
 
-/** What API Gateway answers for a template made by `velocityLiteral`. */
-export const renderVelocityLiteral = (template: string): string =>
-  template.slice(VELOCITY_PRELUDE.length).replace(/\$\{(dollar|hash)\}/g, (_, name: string) => (name === 'dollar' ? '$' : '#'));
-
 /**
  * Publishes the OpenAPI document, generated at synth time, at
  * GET /api/v2/openapi.json without the key authorizer: a mock integration
  * answers it, so no function runs.
  */
 export function addOpenApiDocumentMethod(api: RestApi, problemBaseUrl: string): Method {
-  const document = JSON.stringify(openApiDocument({ problemBaseUrl, schemasOf: routeSchemas }));
+  const document = JSON.stringify(openApiDocument({ problemBaseUrl }));
   const method = api.root.resourceForPath(OPENAPI_PATH).addMethod(
     'GET',
     new MockIntegration({

@@ -7,7 +7,7 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { LogLevel } from '../../shared/core/config';
-import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/api/problem-types';
+import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
 import { ServiceFunction } from './service-function';
 import { eventRules, PLATFORM_EVENT_BUS, recordPlatformEventEntry } from '../../shared/api/event-rules';
 

@@ -15,8 +15,9 @@ import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } fr
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { tableDesign } from '../../shared/db/table-design';
-import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/api/problem-types';
-import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, DEFAULT_KEY_LIMITS, THROTTLING, usagePlanName } from '../../shared/api/gateway';
+import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
+import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING, usagePlanName } from '../../shared/api/gateway';
+import { DEFAULT_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import type { LogLevel } from '../../shared/core/config';
 import { Monitoring } from './monitoring';
 import { addOpenApiDocumentMethod } from './openapi-document-method';
@@ -39,7 +40,8 @@ export interface OtaUsageStackProps extends StackProps {
 /**
  * The whole service: one table, one REST API with a key authorizer, and one
  * function per row of the route table. Adding a route is a row in
- * lib/routes.ts; nothing here names a route.
+ * shared/api/routes.ts (and its operation in shared/api/operations.ts);
+ * nothing here names a route.
  */
 export class OtaUsageStack extends Stack {
   /** Route functions by route id. */
@@ -109,7 +111,7 @@ export class OtaUsageStack extends Stack {
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
       defaultMethodOptions: { authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true },
     });
-    // The plan of keys with the default limits; the admin CLI makes the plans of other limits (scripts/usage-plans.ts).
+    // The plan of keys with the default limits; the admin CLI makes the plans of other limits (lib/aws/gateway-keys.ts).
     const defaultPlan = api.addUsagePlan('DefaultKeyPlan', {
       name: usagePlanName(api.restApiId, API_STAGE, DEFAULT_KEY_LIMITS),
       description: `API keys limited to ${DEFAULT_KEY_LIMITS.rateLimit} requests/s, ${DEFAULT_KEY_LIMITS.burstLimit} at once`,

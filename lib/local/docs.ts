@@ -4,9 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../../shared/core/config';
 import { problem } from '../../shared/http/problem';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
-import { routeSchemas } from '../../functions/load-handler';
 import { SECURITY_HEADERS } from './dashboard';
 import { requestTarget, sendProblem } from './http-edge';
+import { logError } from '../../shared/core/observability';
 
 /**
  * The API reference on the local host, without authentication: the OpenAPI
@@ -70,7 +70,7 @@ const assets = new Map<string, Asset>([
     OPENAPI_PATH,
     {
       contentType: 'application/json',
-      body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl, schemasOf: routeSchemas }))),
+      body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl }))),
     },
   ],
   [DOCS_PATH, { contentType: 'text/html; charset=utf-8', body: page }],
@@ -98,9 +98,7 @@ export function serveDocs(request: IncomingMessage, response: ServerResponse): v
   try {
     body = asset.body(nonce);
   } catch (error) {
-    console.error(
-      JSON.stringify({ level: 'error', message: 'API reference unavailable', error: String((error as Error)?.stack ?? error) }),
-    );
+    logError('API reference unavailable', { error });
     return sendProblem(response, problem(500, 'internal', 'The API reference could not be built', requestPath));
   }
   response.writeHead(200, {

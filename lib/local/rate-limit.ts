@@ -1,5 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
-import { DEFAULT_KEY_LIMITS, gatewayProblems } from '../../shared/api/gateway';
+import { gatewayProblems } from '../../shared/api/gateway';
+import { DEFAULT_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import { systemClock, type Clock } from '../../shared/core/clock';
 import { problem, problemResponse } from '../../shared/http/problem';
 

@@ -3,7 +3,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { bookingItem, idempotencyRecord } from '../../shared/booking/placement';
 
 import { hashIdempotencyKey, requestHash } from '../../shared/core/idempotency';
-import type { BookingRequest } from '../../shared/booking/model';
+import type { BookingRequest } from '../../shared/booking/schemas';
 import { newBookingReference } from '../../shared/booking/reference';
 import { bookingTransaction, type BookingWrite } from '../../shared/booking/transactions';
 import type { ProductItem } from '../../shared/catalog/model';

@@ -1,6 +1,7 @@
 import { RETRY, retrying } from '../../shared/core/retry';
 import { transactionCancellation } from '../../shared/db/transaction-errors';
-import { AGGREGATE_SHARDS, type UsageInput } from '../../shared/usage/model';
+import type { UsageInput } from '../../shared/usage/schemas';
+import { AGGREGATE_SHARDS } from '../../shared/usage/model';
 import { newUsageIds, randomShard } from '../../shared/usage/ids';
 import { writeTransaction } from '../../shared/usage/repository';
 import { readCells, summaryPlan } from '../../shared/usage/summary';

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createApiKey, MAX_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import { createOperator } from '../../shared/accounts/operators';
 import { addDays } from '../../shared/core/calendar';
-import { AGGREGATE_SHARDS, MAX_BATCH_ENTRIES, MAX_DIMENSION_COMBINATIONS, type Dimensions } from '../../shared/usage/model';
+import { AGGREGATE_SHARDS, MAX_BATCH_ENTRIES, MAX_DIMENSION_COMBINATIONS } from '../../shared/usage/model';
 import { putAggregates, queryAggregates, type ReadCost } from '../../shared/usage/repository';
-import { summarizeUsage, summaryPlan, type UsageSummaryRequest } from '../../shared/usage/summary';
+import type { Dimensions, UsageSummaryRequest } from '../../shared/usage/schemas';
+import { summarizeUsage, summaryPlan } from '../../shared/usage/summary';
 import { compare, fixed, printTable, ratio, runCalls, summarise, type Stats } from './harness';
 import { keepAliveClient } from './http';
 import { aggregateSizes } from './item-size';
@@ -147,18 +148,18 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
 
     const forms = [
       { label: 'without groupBy or filter', client: scale.http, extra: '', request: month },
-      { label: 'groupBy=Region', client: scale.http, extra: '&groupBy=Region', request: { ...month, groupBy: ['Region'] } },
+      { label: 'groupBy=Region', client: scale.http, extra: '&groupBy=Region', request: { ...month, groupBy: 'Region' } },
       {
         label: 'groupBy=Region,Plan',
         client: scale.http,
         extra: '&groupBy=Region,Plan',
-        request: { ...month, groupBy: ['Region', 'Plan'] },
+        request: { ...month, groupBy: 'Region,Plan' },
       },
       {
         label: 'filter[Plan]=pro&groupBy=Region',
         client: scale.http,
         extra: '&filter%5BPlan%5D=pro&groupBy=Region',
-        request: { ...month, groupBy: ['Region'], filter: { Plan: 'pro' } },
+        request: { ...month, groupBy: 'Region', filter: { Plan: 'pro' } },
       },
       { label: 'the same aggregates without dimensions', client: before.http, extra: '', request: month },
     ];

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { config } from '../core/config';
 import { NotFoundError, ValidationError } from '../core/errors';
-import { DEFAULT_KEY_LIMITS } from '../api/gateway';
 import type { ApiKeyRecord, KeyLimits } from './model';
 import { requireOperator } from './operators';
 import {
@@ -17,6 +17,13 @@ import { isScope, type Scope } from './scopes';
 export type { ApiKeyRecord, KeyLimits };
 
 /** API Gateway's account-level default throttle (10,000 rps, burst 5,000) bounds what one key may be given. */
+/**
+ * A key's own token bucket unless its operator gives it other limits
+ * (`create-key --rate --burst`, `set-key-limits`): 50 requests per second,
+ * 100 at once. One partner at its limit leaves the stage room for nine more.
+ */
+export const DEFAULT_KEY_LIMITS: KeyLimits = { rateLimit: 50, burstLimit: 100 };
+
 export const MAX_KEY_LIMITS: KeyLimits = { rateLimit: 10_000, burstLimit: 5_000 };
 
 export const keyLimits = (record: Pick<ApiKeyRecord, 'RateLimit' | 'BurstLimit'>): KeyLimits => ({
@@ -76,7 +83,7 @@ export async function createApiKey(
     Scopes: scopes,
     Name: name,
     Status: 'ACTIVE',
-    CreatedAt: new Date().toISOString(),
+    CreatedAt: config().clock().toISOString(),
     RateLimit: limits.rateLimit,
     BurstLimit: limits.burstLimit,
     UsageIdentifierKey: newUsageIdentifierKey(),
@@ -97,7 +104,7 @@ export const listApiKeys = (operatorId: string): Promise<ApiKeyRecord[]> => quer
 /** Revokes both views of the key at once; revoking a revoked key changes nothing. */
 export async function revokeApiKey(operatorId: string, keyId: string): Promise<void> {
   const key = await getOperatorApiKey(operatorId, keyId);
-  if (!key || !(await writeRevocation(operatorId, keyId, key.SecretHash, new Date().toISOString()))) {
+  if (!key || !(await writeRevocation(operatorId, keyId, key.SecretHash, config().clock().toISOString()))) {
     throw new NotFoundError(`Operator '${operatorId}' has no key '${keyId}'`);
   }
 }

@@ -1,3 +1,4 @@
+import { config } from '../core/config';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
 import { isTimeZone } from '../core/calendar';
 import type { Operator } from './model';
@@ -19,7 +20,7 @@ function checkOperator(input: { OperatorID: string; Name: string; TimeZone: stri
 
 export async function createOperator(input: { OperatorID: string; Name: string; TimeZone: string }): Promise<Operator> {
   checkOperator(input);
-  const operator: Operator = { ...input, CreatedAt: new Date().toISOString() };
+  const operator: Operator = { ...input, CreatedAt: config().clock().toISOString() };
   if (!(await putNewOperator(operator))) throw new ConflictError(`Operator '${input.OperatorID}' already exists`);
   return operator;
 }

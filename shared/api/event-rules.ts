@@ -1,27 +1,27 @@
+import { BUILT_IN_METERS, type BuiltInMeter } from '../usage/built-in-meters';
+
 /**
  * The platform events that feed built-in meters: which events (source and
- * detail-type on EventBridge) feed which meter, and which detail fields the
- * entry's ExtraInfo carries. The CDK stack makes one EventBridge rule per
- * row; the local event bus matches PutEvents entries against the same rows;
- * the record-platform-event function reads the fields from them. Free of CDK
- * imports, because the function bundles it.
+ * detail-type on EventBridge) feed which meter of the usage domain. The CDK
+ * stack makes one EventBridge rule per row; the local event bus matches
+ * PutEvents entries against the same rows; the record-platform-event
+ * function finds its meter by them. Free of CDK imports, because the
+ * function bundles it.
  */
 export interface PlatformEventRule {
   /** Rule name stem, unique. */
   id: string;
   /** The built-in meter the event counts on, with Usage 1. */
-  meter: string;
+  meter: BuiltInMeter;
   source: string;
   detailType: string;
-  /** Detail fields copied, in this order, into the entry's ExtraInfo JSON; required in the detail. */
-  extraInfoFields: readonly string[];
 }
 
 /** The bus the platform publishes on. */
 export const PLATFORM_EVENT_BUS = 'default';
 
-/** Every event names the operator it happened for in this detail field. */
-export const OPERATOR_FIELD = 'OperatorID';
+/** The detail fields an event of this rule carries into its entry's ExtraInfo (required in the detail). */
+export const extraInfoFieldsOf = (rule: PlatformEventRule): readonly string[] => BUILT_IN_METERS[rule.meter].extraInfoFields;
 
 export const eventRules: readonly PlatformEventRule[] = [
   {
@@ -29,21 +29,18 @@ export const eventRules: readonly PlatformEventRule[] = [
     meter: 'order-completed',
     source: 'platform.orders',
     detailType: 'Order Completed',
-    extraInfoFields: ['BasketID'],
   },
   {
     id: 'waitlist-notified',
     meter: 'waitlist-notified',
     source: 'platform.waitlists',
     detailType: 'Waitlist Notification Sent',
-    extraInfoFields: ['WaitlistID', 'MultiBookingID'],
   },
   {
     id: 'workflow-email-sent',
     meter: 'workflow-email-sent',
     source: 'platform.workflows',
     detailType: 'Workflow Email Sent',
-    extraInfoFields: [],
   },
 ];
 
@@ -53,5 +50,3 @@ export const recordPlatformEventEntry = 'functions/events/record-platform-event.
 /** The rule an event matches, as EventBridge would match it by its pattern. */
 export const ruleFor = (event: { source?: unknown; 'detail-type'?: unknown }): PlatformEventRule | undefined =>
   eventRules.find((rule) => event.source === rule.source && event['detail-type'] === rule.detailType);
-
-export const builtInMeters: ReadonlySet<string> = new Set(eventRules.map((rule) => rule.meter));

@@ -12,13 +12,6 @@ export const MAX_REQUEST_BODY_BYTES = 6 * 1024 * 1024;
  */
 export const THROTTLING = { rateLimit: 500, burstLimit: 1000 };
 
-/**
- * A key's own token bucket unless its operator gives it other limits
- * (`create-key --rate --burst`, `set-key-limits`): 50 requests per second,
- * 100 at once. One partner at its limit leaves the stage room for nine more.
- */
-export const DEFAULT_KEY_LIMITS = { rateLimit: 50, burstLimit: 100 };
-
 /** The stage every API deployment serves. */
 export const API_STAGE = 'v1';
 

@@ -6,9 +6,6 @@
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
-/** Where problem types live unless PROBLEM_BASE_URL says otherwise. */
-export const DEFAULT_PROBLEM_BASE_URL = '/problems';
-
 const titles: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',

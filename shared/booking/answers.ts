@@ -1,6 +1,6 @@
-import type { Question } from '../catalog/model';
+import type { Question } from '../catalog/schemas';
 import { ValidationError } from '../core/errors';
-import type { Answer, WaiverStatus } from './model';
+import type { Answer, WaiverStatus } from './schemas';
 
 /**
  * Waiver answers. Every Value is a string:

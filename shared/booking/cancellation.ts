@@ -1,9 +1,11 @@
-import { countBusinessEvent } from '../core/metrics';
-import { RETRY, retrying } from '../core/retry';
-import { deliveryFor, dispatch } from '../webhooks/events';
-import { toBooking, type Booking, type BookingItem, type CancelledBy } from './model';
-import { writeTransition } from './repository';
+import { config } from '../core/config';
+import { NotFoundError, ValidationError } from '../core/errors';
+import type { BookingItem } from './model';
+import { normaliseReference } from './reference';
+import { getBooking } from './repository';
+import { cancellationReasonSchema, type Booking, type CancelledBy } from './schemas';
 import { releaseTransaction } from './transactions';
+import { transitionBooking } from './transition';
 
 /**
  * Cancelling, by a partner or by the operator: one transaction moves the
@@ -21,39 +23,53 @@ export interface CancelOptions {
   check?: (item: BookingItem) => void;
 }
 
-export async function cancelBooking(item: BookingItem, options: CancelOptions): Promise<Booking> {
-  let current = item;
-  return retrying('The cancellation', async () => {
-    if (current.Status === 'CANCELLED' || current.Status === 'EXPIRED') return toBooking(current);
-    options.check?.(current);
-    const at = options.now.toISOString();
-    const cancelled: BookingItem = {
-      ...current,
-      Status: 'CANCELLED',
-      CancelledAt: at,
-      CancelledBy: options.by,
-      ...(options.reason ? { CancellationReason: options.reason } : {}),
-    };
+export function cancelBooking(item: BookingItem, options: CancelOptions): Promise<Booking> {
+  const at = options.now.toISOString();
+  return transitionBooking(item, {
+    what: 'The cancellation',
+    outcome: 'cancelled',
     // The partner who sold it hears of a cancellation it did not make itself.
-    const delivery =
-      options.by === 'operator' && current.Channel === 'ota' && current.PartnerKeyID
-        ? await deliveryFor(
-            { operatorId: current.OperatorID, keyId: current.PartnerKeyID },
-            'booking.cancelled',
-            toBooking(cancelled),
-            options.now,
-          )
-        : undefined;
-    const outcome = await writeTransition(
-      releaseTransaction(current, { to: 'CANCELLED', at, by: options.by, reason: options.reason }, delivery),
-    );
-    if (outcome === 'done') {
-      countBusinessEvent('Bookings', 'cancelled', current.OperatorID);
-      await dispatch([delivery]);
-      return toBooking(cancelled);
-    }
-    // Moved meanwhile by a simultaneous request or sweep, or contended: look again.
-    current = await options.read();
-    return RETRY;
+    event: options.by === 'operator' ? 'booking.cancelled' : undefined,
+    now: options.now,
+    reread: options.read,
+    step: (current) => {
+      if (current.Status === 'CANCELLED' || current.Status === 'EXPIRED') return { answer: current };
+      options.check?.(current);
+      return {
+        moved: {
+          ...current,
+          Status: 'CANCELLED',
+          CancelledAt: at,
+          CancelledBy: options.by,
+          ...(options.reason ? { CancellationReason: options.reason } : {}),
+        },
+        transaction: (delivery) => releaseTransaction(current, { to: 'CANCELLED', at, by: options.by, reason: options.reason }, delivery),
+      };
+    },
   });
+}
+
+/**
+ * The operator cancels any booking of any channel, held or confirmed, at
+ * any time (a storm, a broken boat, a no-show), with a reason the partner
+ * sees. The partner who sold an `ota` booking is sent `booking.cancelled`.
+ */
+const reasonPattern = new RegExp(cancellationReasonSchema.pattern);
+
+export async function cancelOperatorBooking(
+  operatorId: string,
+  reference: string,
+  reason: string,
+  now: Date = config().clock(),
+): Promise<Booking> {
+  // The HTTP body's schema says the same; the admin CLI has no schema in front of it.
+  if (reason.length > cancellationReasonSchema.maxLength || !reasonPattern.test(reason)) {
+    throw new ValidationError(cancellationReasonSchema.errorMessage, { field: 'Reason' });
+  }
+  const read = async () => {
+    const item = await getBooking(operatorId, normaliseReference(reference));
+    if (!item) throw new NotFoundError(`No booking has reference '${reference}'`);
+    return item;
+  };
+  return cancelBooking(await read(), { by: 'operator', reason, now, read });
 }

@@ -1,17 +1,16 @@
 import { getProduct } from '../catalog/repository';
 import { config } from '../core/config';
 import { ValidationError } from '../core/errors';
-import { countBusinessEvent } from '../core/metrics';
-import { RETRY, retrying } from '../core/retry';
 import type { Caller } from '../core/caller';
-import { deliveryFor, dispatch, newDelivery, partnerListens } from '../webhooks/events';
-import type { DeliveryItem } from '../webhooks/model';
+import { dispatch, partnerListens } from '../webhooks/events';
 import { checkAnswers } from './answers';
 import { BookingCancelledError, HoldExpiredError } from './errors';
-import { toBooking, type Booking, type BookingItem, type ConfirmationRequest } from './model';
+import type { Booking, ConfirmationRequest } from './schemas';
+import type { BookingItem } from './model';
 import { requireOwnBooking } from './partner-bookings';
-import { queryExpiredHolds, writeTransition } from './repository';
+import { queryExpiredHolds } from './repository';
 import { confirmationTransaction, releaseTransaction, type Confirmation } from './transactions';
+import { moveBooking, transitionBooking } from './transition';
 
 /**
  * Holds (OCTo's reserve → confirm). A hold takes its places like any
@@ -22,7 +21,7 @@ import { confirmationTransaction, releaseTransaction, type Confirmation } from '
  */
 
 /** The hold's details completed by the confirmation: what it gives replaces what the hold had. */
-async function completion(item: BookingItem, request: ConfirmationRequest, now: Date): Promise<Confirmation> {
+async function confirmationOf(item: BookingItem, request: ConfirmationRequest, now: Date): Promise<Confirmation> {
   const customer = request.Customer ?? item.Customer;
   if (!customer) throw new ValidationError('is required: the hold was made without one', { field: 'Customer' });
   let waiverStatus = item.WaiverStatus;
@@ -47,24 +46,24 @@ export async function confirmHold(
   now: Date = config().clock(),
 ): Promise<Booking> {
   // The partner's endpoint is read beside the booking, not after it: the confirmation waits on one read, not two.
-  const [first, listens] = await Promise.all([requireOwnBooking(caller, reference), partnerListens(caller)]);
-  let item = first;
-  return retrying('The confirmation', async () => {
-    if (item.Status === 'CONFIRMED') return toBooking(item);
-    if (item.Status === 'CANCELLED') throw BookingCancelledError.of(item);
-    if (item.Status === 'EXPIRED' || new Date(item.HoldExpiresAt as string) <= now) throw HoldExpiredError.of(item);
-    const confirmation = await completion(item, request, now);
-    const confirmed: BookingItem = { ...item, ...confirmation, Status: 'CONFIRMED' };
-    const delivery = listens ? newDelivery(caller, 'booking.confirmed', toBooking(confirmed), now) : undefined;
-    const outcome = await writeTransition(confirmationTransaction(item, confirmation, now, delivery));
-    if (outcome === 'done') {
-      countBusinessEvent('Bookings', 'confirmed', caller.operatorId);
-      await dispatch([delivery]);
-      return toBooking(confirmed);
-    }
-    // Expired, cancelled or confirmed meanwhile, or contended: look again.
-    item = await requireOwnBooking(caller, reference);
-    return RETRY;
+  const [item, listens] = await Promise.all([requireOwnBooking(caller, reference), partnerListens(caller)]);
+  return transitionBooking(item, {
+    what: 'The confirmation',
+    outcome: 'confirmed',
+    event: 'booking.confirmed',
+    listens,
+    now,
+    reread: () => requireOwnBooking(caller, reference),
+    step: async (current) => {
+      if (current.Status === 'CONFIRMED') return { answer: current };
+      if (current.Status === 'CANCELLED') throw BookingCancelledError.of(current);
+      if (current.Status === 'EXPIRED' || new Date(current.HoldExpiresAt as string) <= now) throw HoldExpiredError.of(current);
+      const confirmation = await confirmationOf(current, request, now);
+      return {
+        moved: { ...current, ...confirmation, Status: 'CONFIRMED' },
+        transaction: (delivery) => confirmationTransaction(current, confirmation, now, delivery),
+      };
+    },
   });
 }
 
@@ -72,26 +71,26 @@ export async function confirmHold(
 const PAGE = 100;
 const MAX_PAGES = 50;
 
-async function expire(hold: BookingItem, now: Date): Promise<{ expired: boolean; delivery?: DeliveryItem }> {
-  const expired: BookingItem = { ...hold, Status: 'EXPIRED', ExpiredAt: now.toISOString() };
-  const delivery =
-    hold.Channel === 'ota' && hold.PartnerKeyID
-      ? await deliveryFor({ operatorId: hold.OperatorID, keyId: hold.PartnerKeyID }, 'hold.expired', toBooking(expired), now)
-      : undefined;
-  // A hold confirmed or cancelled meanwhile is refused by the status condition; a contended one is due again next sweep.
-  const outcome = await writeTransition(releaseTransaction(hold, { to: 'EXPIRED', at: now.toISOString() }, delivery));
-  if (outcome !== 'done') return { expired: false };
-  countBusinessEvent('Bookings', 'expired', hold.OperatorID);
-  return { expired: true, delivery };
-}
+/** A hold due at `now` expires and gives its places back; one confirmed or cancelled meanwhile is refused by the status condition. */
+const expire = (hold: BookingItem, now: Date) =>
+  moveBooking(hold, {
+    what: 'The expiry',
+    outcome: 'expired',
+    event: 'hold.expired',
+    now,
+    // No reread: a hold moved or contended meanwhile is due again on the next sweep if it still is one.
+    step: (current) => ({
+      moved: { ...current, Status: 'EXPIRED', ExpiredAt: now.toISOString() },
+      transaction: (delivery) => releaseTransaction(current, { to: 'EXPIRED', at: now.toISOString() }, delivery),
+    }),
+  });
 
 /** The one-minute sweep: expires every hold due at `now` and gives its places back. Returns how many it expired. */
 export async function expireDueHolds(now: Date = config().clock()): Promise<number> {
   let count = 0;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const due = await queryExpiredHolds(now.toISOString(), PAGE);
-    const results = await Promise.all(due.map((hold) => expire(hold, now)));
-    const expired = results.filter((result) => result.expired);
+    const expired = (await Promise.all(due.map((hold) => expire(hold, now)))).filter((result) => result.moved);
     await dispatch(expired.map((result) => result.delivery));
     count += expired.length;
     // A short page is the end; a page of nothing expirable is the index catching up with moves already made.

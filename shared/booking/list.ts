@@ -3,8 +3,8 @@ import type { Caller } from '../core/caller';
 import { ValidationError } from '../core/errors';
 import { addDays, zonedInstant } from '../core/calendar';
 import { checkDayRange } from '../core/day-range';
-import { toBooking, type Booking, type BookingItem, type Channel } from './model';
-import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from './reference';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, REFERENCE_ALPHABET, REFERENCE_LENGTH, toBooking, type BookingItem } from './model';
+import type { BookingList, BookingsQuery } from './schemas';
 import { queryBookingsCreatedBetween } from './repository';
 
 /**
@@ -14,23 +14,8 @@ import { queryBookingsCreatedBetween } from './repository';
  * an opaque cursor to the next page; a page with a channel filter may be
  * shorter, and the list ends only when NextCursor is null.
  */
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
 /** Index pages read per request at most, so that a rare channel cannot make one request read the whole history. */
 const MAX_READS_PER_PAGE = 5;
-
-export interface BookingListQuery {
-  from: string;
-  to: string;
-  channel?: Channel;
-  limit?: string;
-  cursor?: string;
-}
-
-export interface BookingList {
-  Bookings: Booking[];
-  NextCursor: string | null;
-}
 
 const SORT_KEY_PATTERN = new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#[${REFERENCE_ALPHABET}]{${REFERENCE_LENGTH}}$`);
 
@@ -57,7 +42,8 @@ export function creationRange(from: string, to: string, timeZone: string): { fro
 
 const sortKeyOf = (item: BookingItem) => bookingKeys.bookingListEntry(item.OperatorID, item.CreatedAt, item.BookingReference).GSI1SK;
 
-export async function listOperatorBookings(caller: Caller, query: BookingListQuery): Promise<BookingList> {
+/** The list by creation day (the query's `from` and `to` are present: see queryKind in manifest.ts). */
+export async function listOperatorBookings(caller: Caller, query: BookingsQuery & { from: string; to: string }): Promise<BookingList> {
   const range = creationRange(query.from, query.to, caller.timeZone);
   const { SKFrom, SKTo } = bookingKeys.bookingListRange(caller.operatorId, range.fromIso, range.toIso);
   const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;

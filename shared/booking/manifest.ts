@@ -1,5 +1,6 @@
 import { ValidationError } from '../core/errors';
-import { toBooking, type Booking, type BookingItem } from './model';
+import { toBooking, type BookingItem } from './model';
+import type { BookingsQuery, Manifest, ManifestTimeslot } from './schemas';
 import { queryManifest } from './repository';
 
 /**
@@ -9,24 +10,6 @@ import { queryManifest } from './repository';
  * customer's last and first name. Held and confirmed bookings are listed;
  * cancelled and expired ones are not, since their places are free again.
  */
-export interface ManifestTimeslot {
-  ActivityID: string;
-  ActivityName: string;
-  Time: string;
-  StartsAt: string;
-  /** Places the timeslot's bookings take, holds included. */
-  Participants: number;
-  /** Of those, the places that are only held. */
-  HeldParticipants: number;
-  Bookings: Booking[];
-}
-
-export interface Manifest {
-  Date: string;
-  Participants: number;
-  Timeslots: ManifestTimeslot[];
-}
-
 const text = (value: string | undefined) => value ?? '\uffff';
 
 /** A booking without a customer yet (a hold) comes after the named ones. */
@@ -68,18 +51,12 @@ export async function operatorManifest(operatorId: string, date: string, activit
   return buildManifest(date, items);
 }
 
-export interface ManifestOrListQuery {
-  date?: string;
-  activity?: string;
-  from?: string;
-  to?: string;
-  channel?: string;
-  cursor?: string;
-  limit?: string;
-}
+/** What GET /api/v2/bookings asks for: the manifest of a day, or the list by creation day. */
+export type BookingsQueryKind =
+  { manifest: { date: string }; list?: undefined } | { list: BookingsQuery & { from: string; to: string }; manifest?: undefined };
 
 /** The list endpoint takes either a manifest day (`date`, `activity`) or a creation range (`from`, `to`, ...), never both. */
-export function queryKind(query: ManifestOrListQuery): 'manifest' | 'list' {
+export function queryKind(query: BookingsQuery): BookingsQueryKind {
   const listParameters = (['from', 'to', 'channel', 'cursor', 'limit'] as const).filter((name) => query[name] !== undefined);
   if (query.date !== undefined) {
     if (listParameters.length) {
@@ -88,11 +65,11 @@ export function queryKind(query: ManifestOrListQuery): 'manifest' | 'list' {
         { field: 'date' },
       );
     }
-    return 'manifest';
+    return { manifest: { date: query.date } };
   }
   if (query.activity !== undefined) throw new ValidationError("filters the manifest only: give 'date' with it", { field: 'activity' });
-  for (const name of ['from', 'to'] as const) {
-    if (query[name] === undefined) throw new ValidationError("is required (or give 'date' for the manifest of a day)", { field: name });
-  }
-  return 'list';
+  const { from, to } = query;
+  if (from === undefined) throw new ValidationError("is required (or give 'date' for the manifest of a day)", { field: 'from' });
+  if (to === undefined) throw new ValidationError("is required (or give 'date' for the manifest of a day)", { field: 'to' });
+  return { list: { ...query, from, to } };
 }

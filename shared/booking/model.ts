@@ -1,6 +1,23 @@
-import type { Money } from '../catalog/model';
+import type { Booking } from './schemas';
 
-/** Stored and public shapes of bookings. */
+/** Stored shapes of bookings and their constants; the public shapes are in schemas.ts. */
+
+/**
+ * Booking references: 10 characters from an alphabet without look-alikes
+ * (no 0/O, 1/I/L), so a reference survives being read over the phone.
+ * 31^10 ≈ 8 × 10^14 values (about 49 bits) drawn from the OS's CSPRNG make
+ * references unguessable; the booking is written with attribute_not_exists,
+ * so a collision is retried with a new reference and can never overwrite.
+ */
+export const REFERENCE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const REFERENCE_LENGTH = 10;
+/** Accepts lower case too: a reference typed from a phone call is upper-cased before use. */
+export const REFERENCE_PATTERN = `^[${REFERENCE_ALPHABET}${REFERENCE_ALPHABET.toLowerCase().replace(/[0-9]/g, '')}]{${REFERENCE_LENGTH}}$`;
+
+/** Pages of the operator's list: `limit` defaults to this ... */
+export const DEFAULT_PAGE_SIZE = 50;
+/** ... and may be at most this. */
+export const MAX_PAGE_SIZE = 200;
 
 export const CHANNELS = ['ota', 'online', 'pos'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -14,88 +31,9 @@ export type OperatorChannel = Exclude<Channel, 'ota'>;
  */
 export const BOOKING_STATUSES = ['ON_HOLD', 'CONFIRMED', 'CANCELLED', 'EXPIRED'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
-/** The statuses that hold places. */
-export const LIVE_STATUSES: readonly BookingStatus[] = ['ON_HOLD', 'CONFIRMED'];
 
 /** Hold lengths a partner may ask for, in minutes; a hold without ExpiresInMinutes lasts the default. */
 export const HOLD_MINUTES = { min: 1, max: 60, default: 15 } as const;
-
-export type CancelledBy = 'partner' | 'operator';
-
-/**
- * COMPLETE: every required waiver question was answered with the booking (or
- * the activity has none). PENDING: the booking came without answers while
- * the activity has required questions; the customer completes the waiver later.
- */
-export type WaiverStatus = 'COMPLETE' | 'PENDING';
-
-export interface Customer {
-  FirstName: string;
-  LastName: string;
-  Email: string;
-  /** E.164, e.g. +351912345678. */
-  Phone?: string;
-}
-
-export interface Answer {
-  QuestionID: string;
-  Value: string;
-}
-
-/** What a partner (or the operator) asks for. */
-export interface BookingRequest {
-  ActivityID: string;
-  Date: string;
-  Time: string;
-  Participants: number;
-  /** Optional only for holds: a hold may leave it for the confirmation. */
-  Customer?: Customer;
-  PaymentReference?: string;
-  Answers?: Answer[];
-  /** Asks for a hold instead of a confirmed booking. */
-  Hold?: { ExpiresInMinutes?: number };
-}
-
-/** What a confirmation may add to its hold (each replaces what the hold had). */
-export interface ConfirmationRequest {
-  Customer?: Customer;
-  PaymentReference?: string;
-  Answers?: Answer[];
-}
-
-/** The public form of a booking, as every endpoint returns it. */
-export interface Booking {
-  BookingReference: string;
-  Status: BookingStatus;
-  Channel: Channel;
-  /** The API key the booking was made with: the partner, for `ota` bookings. */
-  PartnerKeyID?: string;
-  /** The partner's (or till's) own reference for the payment it took. */
-  PaymentReference?: string;
-  ActivityID: string;
-  ProductID: number;
-  ActivityName: string;
-  Date: string;
-  Time: string;
-  /** The start as ISO 8601 with the operator's UTC offset on that date. */
-  StartsAt: string;
-  Participants: number;
-  /** PricePerParticipant × Participants when the booking was made. */
-  TotalPrice: Money;
-  /** Absent only on a hold made without one. */
-  Customer?: Customer;
-  WaiverStatus: WaiverStatus;
-  Answers?: Answer[];
-  CreatedAt: string;
-  /** ON_HOLD (and EXPIRED) bookings: when the hold lets its places go. */
-  HoldExpiresAt?: string;
-  ConfirmedAt?: string;
-  ExpiredAt?: string;
-  CancelledAt?: string;
-  CancelledBy?: CancelledBy;
-  /** The operator's reason, when the operator cancelled. */
-  CancellationReason?: string;
-}
 
 export interface BookingItem extends Booking {
   OperatorID: string;

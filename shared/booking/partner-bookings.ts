@@ -7,7 +7,8 @@ import { checkIdempotencyKey, hashIdempotencyKey, requestHash } from '../core/id
 import type { Caller } from '../core/caller';
 import { cancelBooking } from './cancellation';
 import { TimeslotStartedError } from './errors';
-import { toBooking, type Booking, type BookingItem, type BookingRequest } from './model';
+import type { Booking, BookingRequest } from './schemas';
+import { toBooking, type BookingItem } from './model';
 import { checkNotStarted, checkParticipants, countedReplay, place, replay, type BookingResult, type IdempotencyContext } from './placement';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';

@@ -2,20 +2,12 @@ import type { ProductItem } from '../catalog/model';
 import { wallClock, zonedIso } from '../core/calendar';
 import { CapacityError, ValidationError } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
-import { expiresAt, idempotencyKeyReused, isLive } from '../core/idempotency';
+import { expiresAt, replayable } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
 import { timeslotStarted } from '../catalog/timeslot-start';
 import { checkAnswers } from './answers';
-import {
-  HOLD_MINUTES,
-  IDEMPOTENCY_TTL_SECONDS,
-  toBooking,
-  type Booking,
-  type BookingItem,
-  type BookingRequest,
-  type Channel,
-  type IdempotencyRecord,
-} from './model';
+import type { Booking, BookingRequest } from './schemas';
+import { HOLD_MINUTES, IDEMPOTENCY_TTL_SECONDS, toBooking, type BookingItem, type Channel, type IdempotencyRecord } from './model';
 import { newBookingReference } from './reference';
 import { getIdempotencyRecord, writeBooking } from './repository';
 
@@ -115,21 +107,22 @@ export const idempotencyRecord = (booking: BookingItem, requestHash: string, now
 
 /** The original response for a live record of this key; refused when the key came with another body. */
 export async function replay(operatorId: string, idempotency: IdempotencyContext, now: Date): Promise<BookingResult | undefined> {
-  const record = await getIdempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash);
-  if (!record || !isLive(record, now)) return undefined;
-  if (record.RequestHash !== idempotency.requestHash) {
-    throw idempotencyKeyReused(`booking ${record.BookingReference}`);
-  }
-  return { booking: JSON.parse(record.Response) as Booking, replayed: true };
+  const record = replayable(
+    await getIdempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash),
+    idempotency,
+    now,
+    (earlier) => `booking ${earlier.BookingReference}`,
+  );
+  return record && { booking: JSON.parse(record.Response) as Booking, replayed: true };
 }
 
-/** Writes the booking, its places and its idempotency record in one transaction. */
 /** An Idempotency-Key answered again, counted as such. */
 export function countedReplay(result: BookingResult, operatorId: string): BookingResult {
   countBusinessEvent('Bookings', 'replayed', operatorId);
   return result;
 }
 
+/** Writes the booking, its places and its idempotency record in one transaction. */
 export async function place(placement: Placement): Promise<BookingResult> {
   const { request, idempotency, operatorId, now } = placement;
   const waiverStatus = checkAnswers(placement.product.Questions, request.Answers);

@@ -4,7 +4,8 @@ import { tableName } from '../db/client';
 import { bookingKeys, dueKeys, keys } from '../db/keys';
 import type { DeliveryItem } from '../webhooks/model';
 import { deliveryPut } from '../webhooks/repository';
-import type { BookingItem, CancelledBy, IdempotencyRecord } from './model';
+import type { CancelledBy } from './schemas';
+import type { BookingItem, IdempotencyRecord } from './model';
 
 /**
  * The transactions of a booking's life. Places are taken with a conditional

@@ -1,8 +1,10 @@
 import type { Caller } from '../core/caller';
 import { zonedIso } from '../core/calendar';
+import { config } from '../core/config';
 import { checkDayRange } from '../core/day-range';
 import { requireActivity } from './products';
-import type { AvailabilityStatus, AvailableDate, AvailableTimeslot, TimeslotItem } from './model';
+import type { AvailabilityStatus, TimeslotItem } from './model';
+import type { AvailableDate, AvailableTimeslot } from './schemas';
 import { queryTimeslots } from './repository';
 import { timeslotStarted } from './timeslot-start';
 
@@ -12,10 +14,12 @@ export const MAX_DATE_RANGE_DAYS = 92;
 /** A slot is LIMITED once no more than this share of its capacity is left. */
 const LIMITED_SHARE = 0.2;
 
-export function availabilityStatus(vacancies: number, capacity: number): AvailabilityStatus {
-  if (vacancies <= 0) return 'SOLD_OUT';
-  return vacancies <= capacity * LIMITED_SHARE ? 'LIMITED' : 'AVAILABLE';
-}
+/** The status of a date or timeslot that has room, as the availability lists show it. */
+const roomStatus = (vacancies: number, capacity: number): AvailableDate['Status'] =>
+  vacancies <= capacity * LIMITED_SHARE ? 'LIMITED' : 'AVAILABLE';
+
+export const availabilityStatus = (vacancies: number, capacity: number): AvailabilityStatus =>
+  vacancies <= 0 ? 'SOLD_OUT' : roomStatus(vacancies, capacity);
 
 const vacanciesOf = (slot: TimeslotItem) => Math.max(0, slot.Vacancies);
 
@@ -36,7 +40,7 @@ export function summariseDates(slots: TimeslotItem[], timeZone: string, now: Dat
     const capacity = daySlots.reduce((sum, slot) => sum + slot.Capacity, 0);
     return {
       Date: date,
-      Status: availabilityStatus(vacancies, capacity),
+      Status: roomStatus(vacancies, capacity),
       Vacancies: vacancies,
       Capacity: capacity,
       AvailableTimeslots: daySlots.length,
@@ -49,7 +53,7 @@ export function summariseTimeslots(slots: TimeslotItem[], timeZone: string, now:
     Date: slot.Date,
     Time: slot.Time,
     StartsAt: zonedIso(slot.Date, slot.Time, timeZone),
-    Status: availabilityStatus(vacanciesOf(slot), slot.Capacity),
+    Status: roomStatus(vacanciesOf(slot), slot.Capacity),
     Vacancies: vacanciesOf(slot),
     Capacity: slot.Capacity,
   }));
@@ -60,7 +64,7 @@ export async function listAvailableDates(
   activityId: string,
   startDate: string,
   endDate: string,
-  now = new Date(),
+  now: Date = config().clock(),
 ): Promise<AvailableDate[]> {
   checkDateRange(startDate, endDate);
   const [, slots] = await Promise.all([
@@ -74,7 +78,7 @@ export async function listAvailableTimeslots(
   caller: Caller,
   activityId: string,
   date: string,
-  now = new Date(),
+  now: Date = config().clock(),
 ): Promise<AvailableTimeslot[]> {
   const [, slots] = await Promise.all([requireActivity(caller, activityId), queryTimeslots(caller.operatorId, activityId, date, date)]);
   return summariseTimeslots(slots, caller.timeZone, now);

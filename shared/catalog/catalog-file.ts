@@ -1,39 +1,21 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { isoDate } from '../core/day-schemas';
-import { compileValidator } from '../core/validation';
-import type { Question } from './model';
 import { activityIdSchema, moneySchema, questionTypeSchema, timeSchema } from './schemas';
 
-/** The catalogue file an operator imports: products with their questions and timeslots. */
-export interface CatalogFile {
-  Products: CatalogueProduct[];
-}
-
-export interface CatalogueProduct {
-  ProductID: number;
-  ActivityID: string;
-  Name: string;
-  Description?: string;
-  Visible?: boolean;
-  DurationMinutes: number;
-  MaxParticipantsPerBooking: number;
-  PricePerParticipant: { Amount: number; Currency: string };
-  Questions?: Question[];
-  /** Recurring timeslots: every listed weekday from From to To, at each of Times. */
-  Schedules?: { From: string; To: string; Weekdays: Weekday[]; Times: string[]; Capacity: number }[];
-  /** One-off timeslots. */
-  Timeslots?: { Date: string; Time: string; Capacity: number }[];
-}
-
 export const WEEKDAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
-type Weekday = (typeof WEEKDAYS)[number];
 
 /** A schedule may span at most this many days; longer ones are split or re-imported later. */
 export const MAX_SCHEDULE_DAYS = 366;
 const MAX_CAPACITY = 10_000;
 
-const capacity = { type: 'integer', minimum: 1, maximum: MAX_CAPACITY, errorMessage: `must be an integer from 1 to ${MAX_CAPACITY}` };
+const capacity = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_CAPACITY,
+  errorMessage: `must be an integer from 1 to ${MAX_CAPACITY}`,
+} as const;
 
-const questionSchema = {
+const catalogueQuestionSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['QuestionID', 'Text', 'Type', 'Required'],
@@ -46,9 +28,10 @@ const questionSchema = {
     AcceptedFileTypes: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[a-z]+/[a-z0-9.+*-]+$' } },
     MaxFileSizeBytes: { type: 'integer', minimum: 1 },
   },
-};
+} as const;
 
-const catalogueSchema = {
+/** The catalogue file an operator imports: products with their questions and timeslots. */
+export const catalogueFileSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['Products'],
@@ -69,7 +52,7 @@ const catalogueSchema = {
           DurationMinutes: { type: 'integer', minimum: 1, maximum: 10_080 },
           MaxParticipantsPerBooking: { type: 'integer', minimum: 1, maximum: MAX_CAPACITY },
           PricePerParticipant: moneySchema,
-          Questions: { type: 'array', maxItems: 100, items: questionSchema },
+          Questions: { type: 'array', maxItems: 100, items: catalogueQuestionSchema },
           Schedules: {
             type: 'array',
             items: {
@@ -79,7 +62,7 @@ const catalogueSchema = {
               properties: {
                 From: isoDate,
                 To: isoDate,
-                Weekdays: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...WEEKDAYS] } },
+                Weekdays: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: WEEKDAYS } },
                 Times: { type: 'array', minItems: 1, uniqueItems: true, items: timeSchema },
                 Capacity: capacity,
               },
@@ -98,6 +81,6 @@ const catalogueSchema = {
       },
     },
   },
-};
-
-export const validateCatalogFile = compileValidator<CatalogFile>(catalogueSchema, 'The catalogue');
+} as const;
+export type CatalogFile = FromSchema<typeof catalogueFileSchema>;
+export type CatalogueProduct = CatalogFile['Products'][number];

@@ -1,9 +1,14 @@
 import { addDays, daysBetween } from '../core/calendar';
 import { ValidationError } from '../core/errors';
-import { MAX_SCHEDULE_DAYS, validateCatalogFile, WEEKDAYS, type CatalogFile, type CatalogueProduct } from './catalog-file';
-import type { ProductItem, Question } from './model';
+import { checkedBy } from '../core/validation';
+import { MAX_SCHEDULE_DAYS, WEEKDAYS, type CatalogFile, type CatalogueProduct } from './catalog-file';
+import { catalogueFile } from './catalogue-file.generated';
+import type { ProductItem } from './model';
+import type { Question } from './schemas';
 
 /** The rules of a catalogue file that its schema cannot state, checked in full before anything is written. */
+
+const validateCatalogFile = checkedBy<CatalogFile>(catalogueFile, 'The catalogue');
 
 const entryName = (index: number, product: CatalogueProduct) => `Products[${index}] (${product.ActivityID})`;
 

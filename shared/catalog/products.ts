@@ -1,6 +1,7 @@
 import type { Caller } from '../core/caller';
 import { InvalidRequestError, NotFoundError } from '../core/errors';
-import { toProduct, type Product, type ProductItem } from './model';
+import { toProduct, type ProductItem } from './model';
+import type { Product, ResolveQuery } from './schemas';
 import { getProduct, getProductByProductId, queryVisibleProducts } from './repository';
 
 export const activityNotFound = (activityId: string) => new NotFoundError(`No activity has ActivityID '${activityId}'`);
@@ -11,11 +12,6 @@ const byName = (a: { Name: string }, b: { Name: string }) => a.Name.localeCompar
 export async function listProducts(caller: Caller, name?: string): Promise<Product[]> {
   const items = await queryVisibleProducts(caller.operatorId, name?.trim() || undefined);
   return items.sort(byName).map((item) => toProduct(item as ProductItem, caller.timeZone));
-}
-
-export interface ResolveQuery {
-  ID?: string;
-  Name?: string;
 }
 
 /** One product by its numeric ProductID or by its exact name (case-insensitive); exactly one must be given. */

@@ -1,11 +1,7 @@
 import type { Caller } from '../core/caller';
 import { requireActivity } from './products';
-import { toQuestion, type Question } from './model';
-
-export interface ActivityQuestions {
-  Activity: { ActivityID: string; ProductID: number; Name: string };
-  Questions: Question[];
-}
+import { toQuestion } from './model';
+import type { ActivityQuestions } from './schemas';
 
 export async function getActivityQuestions(caller: Caller, activityId: string): Promise<ActivityQuestions> {
   const item = await requireActivity(caller, activityId);

@@ -1,9 +1,12 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { isoDate } from '../core/day-schemas';
 import { ACTIVITY_ID_PATTERN, QUESTION_TYPES, TIME_PATTERN } from './model';
 
 /**
- * JSON Schema pieces of the catalogue, each written once: what requests
- * validate with (`errorMessage`) and what the OpenAPI document shows
- * (`description`) sit on the same object.
+ * The catalogue on the wire, each schema written once: what requests are
+ * validated with (`errorMessage`), what the OpenAPI document shows
+ * (`description`) and, through `FromSchema`, the TypeScript types, all from
+ * the same objects.
  */
 
 export const ACTIVITY_ID_RULE = "must be 's_' followed by 1 to 64 letters or digits";
@@ -15,10 +18,6 @@ export const activityIdPath = {
   required: ['ActivityID'],
   properties: { ActivityID: activityIdSchema },
 } as const;
-
-export interface ActivityPath {
-  ActivityID: string;
-}
 
 export const timeSchema = { type: 'string', pattern: TIME_PATTERN, errorMessage: 'must be a time in HH:MM (24-hour) format' } as const;
 
@@ -36,9 +35,146 @@ export const moneySchema = {
     Currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code', errorMessage: 'must be an ISO 4217 code such as EUR' },
   },
 } as const;
+export type Money = FromSchema<typeof moneySchema>;
 
 export const questionTypeSchema = {
   type: 'string',
-  enum: [...QUESTION_TYPES],
+  enum: QUESTION_TYPES,
   errorMessage: `must be one of ${QUESTION_TYPES.join(', ')}`,
 } as const;
+
+/** GET .../products: `name` filters by a case-insensitive partial match. */
+export const listProductsQuery = {
+  type: 'object',
+  properties: { name: { type: 'string', maxLength: 200, errorMessage: 'must be at most 200 characters' } },
+} as const;
+
+/** GET .../resolve-product: exactly one of the two (checked by the domain, a 400). */
+export const resolveProductQuery = {
+  type: 'object',
+  properties: {
+    ID: { type: 'string', pattern: '^[1-9][0-9]{0,14}$', errorMessage: 'must be a positive integer' },
+    Name: { type: 'string', minLength: 1, maxLength: 200, errorMessage: 'must be 1 to 200 characters' },
+  },
+} as const;
+export type ResolveQuery = FromSchema<typeof resolveProductQuery>;
+
+const date = { type: 'string', format: 'date', description: 'YYYY-MM-DD' } as const;
+const time = { type: 'string', pattern: TIME_PATTERN, description: 'HH:MM (24-hour), local to the operator' } as const;
+const count = { type: 'integer', minimum: 0 } as const;
+const activityId = { type: 'string', pattern: ACTIVITY_ID_PATTERN } as const;
+const productId = { type: 'integer', minimum: 1 } as const;
+/** Availability lists leave sold-out dates and timeslots out, so SOLD_OUT never appears in them. */
+const listedStatus = {
+  type: 'string',
+  enum: ['AVAILABLE', 'LIMITED'],
+  description: 'LIMITED when at most a fifth of the capacity is left',
+} as const;
+export const startsAtSchema = {
+  type: 'string',
+  format: 'date-time',
+  description: 'The same moment as ISO 8601 with the UTC offset of that date',
+} as const;
+
+export const productSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'ProductID',
+    'ActivityID',
+    'Name',
+    'Description',
+    'DurationMinutes',
+    'MaxParticipantsPerBooking',
+    'PricePerParticipant',
+    'TimeZone',
+  ],
+  properties: {
+    ProductID: { ...productId, description: "The operator's numeric product ID; what resolve-product's `ID` takes" },
+    ActivityID: { ...activityId, description: 'What availability, questions and bookings take' },
+    Name: { type: 'string', description: 'Unique per operator (case-insensitive)' },
+    Description: { type: 'string' },
+    DurationMinutes: { type: 'integer', minimum: 1 },
+    MaxParticipantsPerBooking: { type: 'integer', minimum: 1, description: 'The largest party one booking may hold' },
+    PricePerParticipant: moneySchema,
+    TimeZone: { type: 'string', description: "The operator's IANA time zone; every Date and Time of the product is local to it" },
+  },
+} as const;
+export type Product = FromSchema<typeof productSchema>;
+
+/** GET .../availability/{ActivityID}/dates */
+export const availableDatesQuery = {
+  type: 'object',
+  required: ['StartDate', 'EndDate'],
+  properties: { StartDate: isoDate, EndDate: isoDate },
+} as const;
+
+export const availableDateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Date', 'Status', 'Vacancies', 'Capacity', 'AvailableTimeslots'],
+  properties: {
+    Date: date,
+    Status: listedStatus,
+    Vacancies: { ...count, description: "Free places summed over the date's bookable timeslots" },
+    Capacity: { ...count, description: 'Capacity summed over the same timeslots' },
+    AvailableTimeslots: { type: 'integer', minimum: 1, description: "How many of the date's timeslots still have room" },
+  },
+} as const;
+export type AvailableDate = FromSchema<typeof availableDateSchema>;
+
+/** GET .../availability/{ActivityID}/timeslots */
+export const availableTimeslotsQuery = {
+  type: 'object',
+  required: ['Date'],
+  properties: { Date: isoDate },
+} as const;
+
+export const availableTimeslotSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Date', 'Time', 'StartsAt', 'Status', 'Vacancies', 'Capacity'],
+  properties: {
+    Date: date,
+    Time: { ...time, description: "HH:MM, local to the product's TimeZone; what a booking's Time takes" },
+    StartsAt: startsAtSchema,
+    Status: listedStatus,
+    Vacancies: { type: 'integer', minimum: 1 },
+    Capacity: { type: 'integer', minimum: 1 },
+  },
+} as const;
+export type AvailableTimeslot = FromSchema<typeof availableTimeslotSchema>;
+
+const stringList = { type: 'array', items: { type: 'string' } } as const;
+
+export const questionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['QuestionID', 'Text', 'Type', 'Required'],
+  properties: {
+    QuestionID: { type: 'string', description: 'Unique within the activity' },
+    Text: { type: 'string' },
+    Type: questionTypeSchema,
+    Required: { type: 'boolean', description: 'Must be answered before the booking is complete' },
+    Options: { ...stringList, description: 'SINGLE_CHOICE only: the choices' },
+    AcceptedFileTypes: { ...stringList, description: 'FILE_UPLOAD only: accepted MIME types' },
+    MaxFileSizeBytes: { type: 'integer', minimum: 1, description: 'FILE_UPLOAD only: the largest file accepted' },
+  },
+} as const;
+export type Question = FromSchema<typeof questionSchema>;
+
+export const activityQuestionsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Activity', 'Questions'],
+  properties: {
+    Activity: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['ActivityID', 'ProductID', 'Name'],
+      properties: { ActivityID: activityId, ProductID: productId, Name: { type: 'string' } },
+    },
+    Questions: { type: 'array', items: questionSchema },
+  },
+} as const;
+export type ActivityQuestions = FromSchema<typeof activityQuestionsSchema>;

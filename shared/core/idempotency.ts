@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { unixSeconds } from './clock';
 import { IdempotencyKeyReusedError, ValidationError } from './errors';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from './idempotency-key';
 
 /**
  * Safe retries, one scheme for every write. A client's idempotency key (the
@@ -11,10 +12,7 @@ import { IdempotencyKeyReusedError, ValidationError } from './errors';
  * writers alike, whether or not DynamoDB's TTL has swept it yet.
  */
 
-/** 1 to 255 visible ASCII characters, so UUIDs, ULIDs and base64 values all fit. */
-export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E]{1,255}$';
 const idempotencyKeyPattern = new RegExp(IDEMPOTENCY_KEY_PATTERN);
-export const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 visible ASCII characters';
 
 export interface IdempotencyRecordBase {
   RequestHash: string;
@@ -53,3 +51,21 @@ export const isLive = (record: Pick<IdempotencyRecordBase, 'ExpiresAt'>, now: Da
 /** The same key sent again with a different request: refused, as the IETF Idempotency-Key draft advises. */
 export const idempotencyKeyReused = (what: string, field = 'Idempotency-Key') =>
   new IdempotencyKeyReusedError(`was already used for ${what} with a different request; send a new key for a new request`, { field });
+
+/**
+ * The one replay rule, for every write a key guards. A live record of the
+ * same request is a replay: it is returned, to answer again. A live record
+ * of another request means the key was reused: `reused` names what the key
+ * belongs to, and the request is refused. No record, or an expired one,
+ * leaves nothing to replay.
+ */
+export function replayable<R extends IdempotencyRecordBase>(
+  record: R | undefined,
+  request: { requestHash: string; field?: string },
+  now: Date,
+  reused: (record: R) => string,
+): R | undefined {
+  if (!record || !isLive(record, now)) return undefined;
+  if (record.RequestHash !== request.requestHash) throw idempotencyKeyReused(reused(record), request.field);
+  return record;
+}

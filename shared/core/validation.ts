@@ -1,21 +1,20 @@
-import Ajv, { type ErrorObject, type SchemaObject } from 'ajv';
-import addFormats from 'ajv-formats';
-import { isSupportedDay } from './calendar';
+import type { ErrorObject } from 'ajv';
 import { ValidationError } from './errors';
 
 /**
- * One Ajv instance for the process. Schemas may carry an `errorMessage`
- * annotation: the text that follows the field's name when the field breaks
- * any of that schema's rules ("StartDate must be a date in YYYY-MM-DD format").
- *
- * The schemas are constants of the code, so checking them against the JSON
- * Schema meta-schema on every cold start (about 25 ms) buys nothing: strict
- * mode still rejects unknown keywords at compile, and the tests load every handler.
+ * Validation with the validators generated ahead of time from the schemas
+ * (scripts/validators.ts writes them with ajv's standalone code), so no
+ * function compiles a schema when it starts. Schemas may carry an
+ * `errorMessage` annotation: the text that follows the field's name when the
+ * field breaks any of that schema's rules ("StartDate must be a date in
+ * YYYY-MM-DD format").
  */
-const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, validateSchema: false, meta: false });
-addFormats(ajv, ['date', 'email']);
-ajv.addFormat('supported-day', { type: 'string', validate: isSupportedDay });
-ajv.addVocabulary(['errorMessage']);
+
+/** A generated validator: true when the value is valid, else false with the first error in `errors` (ajv's verbose form). */
+export interface GeneratedValidator {
+  (value: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
 
 export type Validator<T> = (value: unknown) => T;
 
@@ -45,7 +44,7 @@ function fieldName(error: ErrorObject, naming: FieldNaming): string {
 }
 
 /** The rule a value broke, worded to follow its field's name; for the whole value, worded to follow `whole`. */
-function describe(error: ErrorObject, whole: string, naming: FieldNaming): ValidationError {
+export function describe(error: ErrorObject, whole: string, naming: FieldNaming = 'dotted'): ValidationError {
   const field = fieldName(error, naming) || undefined;
   switch (error.keyword) {
     case 'required':
@@ -61,12 +60,11 @@ function describe(error: ErrorObject, whole: string, naming: FieldNaming): Valid
 }
 
 /**
- * Compiles a schema once; the returned function throws a ValidationError
- * naming the offending field (or, for the value as a whole, `whole`, such as
- * "The request body"), and otherwise returns the value typed.
+ * A generated validator as a function that throws a ValidationError naming
+ * the offending field (or, for the value as a whole, `whole`, such as "The
+ * request body"), and otherwise returns the value typed.
  */
-export function compileValidator<T>(schema: SchemaObject, whole: string, naming: FieldNaming = 'dotted'): Validator<T> {
-  const validate = ajv.compile(schema);
+export function checkedBy<T>(validate: GeneratedValidator, whole: string, naming: FieldNaming = 'dotted'): Validator<T> {
   return (value: unknown): T => {
     if (validate(value)) return value as T;
     const [first] = validate.errors ?? [];

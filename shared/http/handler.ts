@@ -1,21 +1,22 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type { SchemaObject } from 'ajv';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { RequestSchemas } from '../api/routes';
+import type { RequestOf } from '../api/operations';
+import type { RouteId } from '../api/routes';
 import type { Caller } from '../core/caller';
 import { ValidationError } from '../core/errors';
-import { compileValidator, type Validator } from '../core/validation';
+import { checkedBy, type FieldNaming, type GeneratedValidator, type Validator } from '../core/validation';
 import { fromAuthorizerContext } from './caller';
 import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError, type RequestFields } from './errors';
-import { observedRequests } from './observability';
+import { noteFailure, observed } from '../core/observability';
+import { logReceived, requestLine } from './observability';
 import { problem, problemResponse } from './problem';
 
-export interface HttpRequest<P, Q, B> {
+export interface HttpRequest<R extends { path: unknown; query: unknown; body: unknown }> {
   caller: Caller;
-  path: P;
-  query: Q;
-  body: B;
+  path: R['path'];
+  query: R['query'];
+  body: R['body'];
   headers: Record<string, string | undefined>;
   event: APIGatewayProxyEvent;
 }
@@ -67,12 +68,6 @@ function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers']): Record<stri
 const queryParameters = (query: APIGatewayProxyEvent['queryStringParameters']): Record<string, string | undefined> =>
   Object.assign(Object.create(null), query);
 
-/** The query properties that are objects: sent in OpenAPI's deepObject style, `filter[Region]=eu-west`. */
-const deepObjectNames = (schema: SchemaObject | undefined): string[] =>
-  Object.entries((schema?.properties ?? {}) as Record<string, SchemaObject>)
-    .filter(([, property]) => property.type === 'object')
-    .map(([name]) => name);
-
 /**
  * Gathers deepObject parameters into one object per property, as API Gateway
  * hands them over flat (`filter[Region]` is a parameter's name), so that the
@@ -82,7 +77,7 @@ const deepObjectNames = (schema: SchemaObject | undefined): string[] =>
  * apply would answer wrong totals. The objects have no prototype, so
  * `filter[__proto__]` is a key like any other (which the schema then refuses).
  */
-function gatherDeepObjects(query: Record<string, string | undefined>, names: string[]): Record<string, unknown> {
+function gatherDeepObjects(query: Record<string, string | undefined>, names: readonly string[]): Record<string, unknown> {
   if (!names.length) return query;
   const gathered: Record<string, unknown> = Object.create(null);
   const objects: Record<string, Record<string, string | undefined>> = Object.create(null);
@@ -96,8 +91,7 @@ function gatherDeepObjects(query: Record<string, string | undefined>, names: str
       throw new ValidationError(`cannot be sent as '${parameter}': parameter names are case-sensitive`, { field: owner });
     }
     const key = parameter.endsWith(']') ? parameter.slice(owner.length + 1, -1) : undefined;
-    if (key === undefined || /[[\]]/.test(key))
-      throw new ValidationError(`is not a parameter of the form ${owner}[Key]`, { field: parameter });
+    if (key === undefined || /[[\]]/.test(key)) throw new ValidationError(`is not a parameter of the form ${owner}[Key]`, { field: parameter });
     (objects[owner] ??= Object.create(null))[key] = value;
   }
   // `filter=...` beside `filter[Key]=...` is left as sent, for the schema to refuse.
@@ -105,7 +99,21 @@ function gatherDeepObjects(query: Record<string, string | undefined>, names: str
   return gathered;
 }
 
-const propertyNames = (schema: SchemaObject | undefined): ReadonlySet<string> => new Set(Object.keys(schema?.properties ?? {}));
+/** A route's generated validators (shared/api/validators/<route>.generated.ts): one per part of the request it takes. */
+export interface RouteValidators<Id extends RouteId> {
+  route: Id;
+  /**
+   * The names of the path and query parameters, to say where a field the domain names was sent, and of the query
+   * parameters that are objects, sent in OpenAPI's deepObject style (`filter[Region]=eu-west`).
+   */
+  fields: { path: readonly string[]; query: readonly string[]; deepObjects: readonly string[] };
+  path?: GeneratedValidator;
+  query?: GeneratedValidator;
+  body?: GeneratedValidator;
+}
+
+const checked = <T>(validate: GeneratedValidator | undefined, whole: string, naming?: FieldNaming): Validator<T> =>
+  validate ? checkedBy<T>(validate, whole, naming) : (value) => value as T;
 
 /** Maps every failure to RFC 7807; unexpected ones are answered without internals. */
 const problemErrors = (fields: RequestFields): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
@@ -119,7 +127,8 @@ const problemErrors = (fields: RequestFields): MiddlewareObj<ParsedEvent, APIGat
       request.response = problemResponse(problem(outline.status, outline.kind, outline.detail, instance, outline.extensions));
       return;
     }
-    // The request line logs the error with its stack (observability.ts).
+    // The request line logs the error with its stack (shared/core/observability.ts).
+    noteFailure(request.error);
     request.response = problemResponse(
       problem(500, 'internal', 'The server could not complete the request; it is safe to retry', instance),
     );
@@ -146,33 +155,36 @@ const jsonContentType = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> =>
 
 /**
  * The one way to build an HTTP handler: parse the JSON body (when the route
- * takes one), validate path, query and body against schemas compiled at
- * load, hand the typed request to `fn`, and render every error as a problem.
+ * takes one), validate path, query and body with the route's validators
+ * (generated ahead of time from its schemas, so nothing is compiled at a
+ * cold start), hand the request, typed from the same schemas, to `fn`, and
+ * render every error as a problem.
  */
-export function httpHandler<P = Record<string, string>, Q = Record<string, string | undefined>, B = undefined>(
-  schemas: RequestSchemas,
-  fn: (request: HttpRequest<P, Q, B>) => Promise<APIGatewayProxyResult>,
+export function httpHandler<Id extends RouteId>(
+  validators: RouteValidators<Id>,
+  fn: (request: HttpRequest<RequestOf<Id>>) => Promise<APIGatewayProxyResult>,
 ) {
-  const validatePath: Validator<P> = schemas.path ? compileValidator<P>(schemas.path, 'The path') : (value) => value as P;
-  const validateQuery: Validator<Q> = schemas.query ? compileValidator<Q>(schemas.query, 'The query', 'deepObject') : (value) => value as Q;
-  const validateBody: Validator<B> = schemas.body ? compileValidator<B>(schemas.body, 'The request body') : (value) => value as B;
-  const fields: RequestFields = { path: propertyNames(schemas.path), query: propertyNames(schemas.query) };
-  const deepObjects = deepObjectNames(schemas.query);
+  type Request = RequestOf<Id>;
+  const validatePath = checked<Request['path']>(validators.path, 'The path');
+  const validateQuery = checked<Request['query']>(validators.query, 'The query', 'deepObject');
+  const validateBody = checked<Request['body']>(validators.body, 'The request body');
+  const fields: RequestFields = { path: new Set(validators.fields.path), query: new Set(validators.fields.query) };
 
-  // Observability first: it sees the request before anything can fail, and the final answer after the problem middleware.
   const handler = middy<ParsedEvent, APIGatewayProxyResult>()
-    .use(observedRequests())
+    .before((request) => logReceived(request.event))
     .handler(async (event) =>
       fn({
         caller: fromAuthorizerContext(event.requestContext?.authorizer),
         path: validatePath(emptyObject(event.pathParameters)),
-        query: validateQuery(gatherDeepObjects(queryParameters(event.queryStringParameters), deepObjects)),
+        query: validateQuery(gatherDeepObjects(queryParameters(event.queryStringParameters), validators.fields.deepObjects)),
         body: validateBody(event.body),
         headers: lowerCaseHeaders(event.headers),
         event: event as unknown as APIGatewayProxyEvent,
       }),
     );
-  if (schemas.body) handler.use(jsonContentType()).use(httpJsonBodyParser());
-  // The schemas travel with the handler, so the OpenAPI document (shared/api/openapi.ts) is built from the very objects that validate.
-  return Object.assign(handler.use(problemErrors(fields)), { schemas });
+  if (validators.body) handler.use(jsonContentType()).use(httpJsonBodyParser());
+  handler.use(problemErrors(fields));
+  // Observed around everything: it sees the request before anything can fail, and the final answer after the problem middleware.
+  // The route travels with the handler, so a test can hold each function to the validators of its own route.
+  return Object.assign(observed(requestLine(validators.route), handler), { route: validators.route });
 }

@@ -1,16 +1,17 @@
-import type { SchemaObject } from 'ajv';
 import { SCOPES } from '../accounts/scopes';
-import { DEFAULT_PROBLEM_BASE_URL, PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../api/problem-types';
+import { PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../api/problem-types';
+import { DEFAULT_PROBLEM_BASE_URL } from '../core/config';
 import { responseSchemas } from '../api/response-schemas';
-import { routes, type OperationDocs, type RequestSchemas, type Route } from '../api/routes';
+import { operations, type OperationDocs, type RequestSchemas } from '../api/operations';
+import { routes, type Route, type RouteId } from '../api/routes';
 import { problemCatalog, type ProblemStatus } from './problem-catalog';
 
 /**
  * The OpenAPI 3.1 document of the public API, built from the route table
- * (each row carries its operation's words and examples) and from the schemas
- * each handler validates with, which the caller hands in (`httpHandler`
- * attaches them to the handler), so a route or a request field cannot exist
- * in one and not the other. Response records come from response-schemas.ts,
+ * (each row carries its operation's words and examples and the schemas its
+ * request is validated with: the handlers' validators are generated from the
+ * very same objects), so a route or a request field cannot exist in one and
+ * not the other. Response records come from response-schemas.ts,
  * which the contract test holds real responses to.
  */
 
@@ -71,10 +72,10 @@ export function documentSchema(schema: unknown, options: { inline?: boolean } = 
   return result;
 }
 
-function parameters(schema: SchemaObject | undefined, location: 'path' | 'query') {
+function parameters(schema: RequestSchemas['query'], location: 'path' | 'query') {
   if (!schema) return [];
   const required = new Set<string>(schema.required ?? []);
-  return Object.entries(schema.properties as Record<string, Record<string, unknown>>).map(([name, property]) => {
+  return Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>).map(([name, property]) => {
     const converted = documentSchema(property) as Record<string, unknown>;
     return {
       name,
@@ -101,8 +102,9 @@ const dataEnvelope = (data: NonNullable<OperationDocs['success']['data']>) => ({
   properties: { data: dataSchema(data) },
 });
 
-function operation(route: Route, schemas: RequestSchemas, problems: Record<number, ProblemStatus>) {
-  const notes = route.docs;
+function operation(route: Route & { id: RouteId }, problems: Record<number, ProblemStatus>) {
+  const notes = operations[route.id].docs;
+  const schemas = operations[route.id].request ?? {};
   const { success } = notes;
   return {
     operationId: route.id,
@@ -142,8 +144,6 @@ function operation(route: Route, schemas: RequestSchemas, problems: Record<numbe
 }
 
 export interface OpenApiOptions {
-  /** The schemas the route's handler validates with. */
-  schemasOf: (route: Route) => RequestSchemas;
   /** Base of the problem `type` URIs the examples show, as the deployment configures it. */
   problemBaseUrl?: string;
 }
@@ -181,11 +181,11 @@ function problemResponses(problems: Record<number, ProblemStatus>, problemBaseUr
   );
 }
 
-export function openApiDocument(options: OpenApiOptions): OpenApiDocument {
+export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
   const problems = problemCatalog();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, options.schemasOf(route), problems);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, problems);
   }
 
   return {

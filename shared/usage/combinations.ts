@@ -3,7 +3,8 @@ import { ValidationError } from '../core/errors';
 import { canonicalJson } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
-import { MAX_DIMENSION_COMBINATIONS, type Dimensions } from './model';
+import { MAX_DIMENSION_COMBINATIONS } from './model';
+import type { Dimensions } from './schemas';
 import {
   getCombinationCounts,
   getCombinationsByDimensions,

@@ -53,7 +53,7 @@ export const DIMENSIONS_RULE = `must be an object of at most ${MAX_DIMENSIONS} d
  * The distinct Dimensions combinations one meter may have, over all time.
  * Every aggregate item of a meter holds two numbers per combination seen in
  * its hour, day or month, so this bounds the largest item (a month's, about
- * 16 bytes per combination: README, "Usage by dimension"), what a write of it
+ * 13 bytes per combination: README, "Usage by dimension"), what a write of it
  * costs, and what a grouped summary reads.
  */
 export const MAX_DIMENSION_COMBINATIONS = 250;
@@ -77,65 +77,7 @@ export const MAX_FILTERS = 5;
 /** How long an Idempotency-Key (or a platform event ID) is remembered. */
 export const IDEMPOTENCY_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-/** Dimension key → value. */
-export type Dimensions = Record<string, string>;
-
-export interface UsageInput {
-  Meter: string;
-  Usage: number;
-  ExtraInfo?: string;
-  OccurredAt?: number;
-  Dimensions?: Dimensions;
-}
-
-/** One entry of a batch: an input with its own idempotency key. */
-export interface BatchEntryInput extends UsageInput {
-  Identifier?: string;
-}
-
-/** The recorded entry as the API returns it. */
-export interface UsageEntry {
-  ID: number;
-  Meter: string;
-  Usage: number;
-  OccurredAt: number;
-  /** Only when the entry has dimensions. */
-  Dimensions?: Dimensions;
-}
-
-/** A batch entry as answered: the entry recorded, or for a repeated Identifier the original one. */
-export interface BatchEntryResult extends UsageEntry {
-  Identifier?: string;
-  Replayed: boolean;
-}
-
-/** A voided entry: kept, marked, and no longer counted. */
-export interface VoidedUsageEntry extends UsageEntry {
-  /** Unix seconds of the void. */
-  VoidedAt: number;
-}
-
 export interface SeriesPoint {
   Usage: number;
   Events: number;
-}
-
-export interface UsageSummaryMeter {
-  Meter: string;
-  /** Only with groupBy: the group's value of each grouped key, null for entries without that key. */
-  Dimensions?: Record<string, string | null>;
-  TotalUsage: number;
-  EventCount: number;
-  /** Only with granularity=hour: one point per hour of the period, `Start` in the zone's local time with its offset. */
-  Hours?: (SeriesPoint & { Start: string; Timestamp: number })[];
-  /** Only with granularity=day: one point per day of the period, days without entries included. */
-  Days?: (SeriesPoint & { Date: string })[];
-  /** Only with granularity=month: one point per calendar month the period touches; the first and last may be partial. */
-  Months?: (SeriesPoint & { Month: string })[];
-}
-
-export interface UsageSummary {
-  Period: { From: string; To: string; FromTimestamp: number; ToTimestamp: number; TimeZone: string };
-  Totals: { Usage: number; Events: number };
-  Meters: UsageSummaryMeter[];
 }

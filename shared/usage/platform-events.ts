@@ -1,5 +1,5 @@
 import type { EventBridgeEvent } from 'aws-lambda';
-import { OPERATOR_FIELD, ruleFor } from '../api/event-rules';
+import { BUILT_IN_METERS, OPERATOR_FIELD, type BuiltInMeter } from './built-in-meters';
 import { getOperator, OPERATOR_ID_PATTERN } from '../accounts/operators';
 import { recordUsage, type RecordedUsage } from './record-usage';
 import { MAX_OCCURRED_AT } from './model';
@@ -20,13 +20,17 @@ const isIdentifier = (value: unknown): value is string | number =>
 
 /**
  * Records the built-in meter entry of one platform event: Usage 1 at the
- * event's time, for the operator the event names, with the rule's detail
- * fields as ExtraInfo. The event's ID is the idempotency key, so a redelivered
- * event counts once.
+ * event's time, for the operator the event names, with the meter's detail
+ * fields as ExtraInfo. `meter` is the one the event's rule feeds, undefined
+ * when no rule matches it. The event's ID is the idempotency key, so a
+ * redelivered event counts once.
  */
-export async function recordPlatformEvent(event: EventBridgeEvent<string, unknown>): Promise<RecordedUsage> {
-  const rule = ruleFor(event);
-  if (!rule) throw new UnrecordablePlatformEvent('No rule matches the source and detail-type');
+export async function recordPlatformEvent(
+  event: EventBridgeEvent<string, unknown>,
+  meter: BuiltInMeter | undefined,
+): Promise<RecordedUsage> {
+  if (!meter) throw new UnrecordablePlatformEvent('No rule matches the source and detail-type');
+  const { extraInfoFields } = BUILT_IN_METERS[meter];
   if (typeof event.id !== 'string' || !event.id) throw new UnrecordablePlatformEvent('The event has no id');
   const occurredAtMs = typeof event.time === 'string' ? Date.parse(event.time) : Number.NaN;
   if (!Number.isFinite(occurredAtMs) || occurredAtMs < 0 || occurredAtMs / 1000 > MAX_OCCURRED_AT) {
@@ -40,17 +44,17 @@ export async function recordPlatformEvent(event: EventBridgeEvent<string, unknow
   if (typeof operatorId !== 'string' || !OPERATOR_ID_PATTERN.test(operatorId)) {
     throw new UnrecordablePlatformEvent(`detail.${OPERATOR_FIELD} is missing or not an operator ID`);
   }
-  const missing = rule.extraInfoFields.filter((field) => !isIdentifier(detail[field]));
+  const missing = extraInfoFields.filter((field) => !isIdentifier(detail[field]));
   if (missing.length) throw new UnrecordablePlatformEvent(`detail.${missing.join(', detail.')} missing or not an identifier`);
   // Retrying cannot make an unknown operator known; the dead-letter queue keeps the event for a redrive.
   if (!(await getOperator(operatorId))) throw new UnrecordablePlatformEvent(`Operator '${operatorId}' does not exist`);
 
-  const extraInfo = rule.extraInfoFields.length
-    ? JSON.stringify(Object.fromEntries(rule.extraInfoFields.map((field) => [field, detail[field]])))
+  const extraInfo = extraInfoFields.length
+    ? JSON.stringify(Object.fromEntries(extraInfoFields.map((field) => [field, detail[field]])))
     : undefined;
   return recordUsage(
     operatorId,
-    { Meter: rule.meter, Usage: 1, OccurredAt: Math.floor(occurredAtMs / 1000), ...(extraInfo ? { ExtraInfo: extraInfo } : {}) },
+    { Meter: meter, Usage: 1, OccurredAt: Math.floor(occurredAtMs / 1000), ...(extraInfo ? { ExtraInfo: extraInfo } : {}) },
     // The event ID is the idempotency key, kept apart from clients' keys (see usageKeys.idempotencyRecord).
     { idempotencyKey: event.id, builtIn: true },
   );

@@ -1,9 +1,10 @@
-import { systemClock, type Clock } from '../core/clock';
+import { config } from '../core/config';
 import { ValidationError } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
-import type { BatchEntryInput, BatchEntryResult } from './model';
-import { usageInputViolations, type InputViolation } from './request-schema';
-import { idempotencyOf, normalisedInput, settleFromRecords, writeEntries, type PendingEntry } from './record-usage';
+import type { BatchEntryInput, BatchEntryResult } from './schemas';
+import { getIdempotencyRecords } from './repository';
+import { usageInputViolations, type InputViolation } from './entry-rules';
+import { idempotencyOf, normalisedInput, settleReplay, writeEntries, type PendingEntry } from './record-usage';
 
 /** One error naming every invalid entry: the first in the detail, all of them in `errors`. */
 function batchInvalid(violations: InputViolation[]): ValidationError {
@@ -12,6 +13,28 @@ function batchInvalid(violations: InputViolation[]): ValidationError {
   return new ValidationError(`${first.message}${more}`, {
     field: first.field,
     extensions: { errors: violations.map(({ field, message }) => ({ field, detail: message })) },
+  });
+}
+
+/** A batch entry on its way in; `original` is the index of the first entry with its Identifier (its own index when it is the first). */
+interface BatchEntry extends PendingEntry {
+  original: number;
+}
+
+/**
+ * An Identifier repeated inside the batch counts once: a later entry answers
+ * the first one's entry, and repeating it with other fields is a violation.
+ */
+function linkRepeatedIdentifiers(pending: BatchEntry[], violations: InputViolation[]): void {
+  const firstWith = new Map<string, number>();
+  pending.forEach((entry, i) => {
+    if (!entry.idempotency) return;
+    const first = firstWith.get(entry.idempotency.keyHash);
+    if (first === undefined) return void firstWith.set(entry.idempotency.keyHash, i);
+    entry.original = first;
+    if (pending[first].idempotency?.requestHash !== entry.idempotency.requestHash) {
+      violations.push({ field: `Entries[${i}].Identifier`, message: `repeats the Identifier of Entries[${first}] with different fields` });
+    }
   });
 }
 
@@ -27,51 +50,41 @@ function batchInvalid(violations: InputViolation[]): ValidationError {
 export async function recordUsageBatch(
   operatorId: string,
   entries: BatchEntryInput[],
-  clock: Clock = systemClock,
+  now: Date = config().clock(),
 ): Promise<BatchEntryResult[]> {
   const violations = entries.flatMap((entry, i) => usageInputViolations(entry, { prefix: `Entries[${i}].` }));
-  const pending: PendingEntry[] = entries.map((entry, i) => {
+  const pending: BatchEntry[] = entries.map((entry, i) => {
     const input = normalisedInput(entry);
     return {
       input,
       dimensionsField: `Entries[${i}].Dimensions`,
-      idempotency:
-        entry.Identifier === undefined ? undefined : idempotencyOf(entry.Identifier, input, 'client', `Entries[${i}].Identifier`),
+      idempotency: entry.Identifier === undefined ? undefined : idempotencyOf(entry.Identifier, input, 'client', `Entries[${i}].Identifier`),
+      original: i,
     };
   });
-  // An Identifier repeated inside the batch counts once: later entries answer the first one's entry.
-  const firstWith = new Map<string, number>();
-  const sameAs = pending.map((entry, i) => {
-    if (!entry.idempotency) return i;
-    const first = firstWith.get(entry.idempotency.keyHash);
-    if (first === undefined) {
-      firstWith.set(entry.idempotency.keyHash, i);
-      return i;
-    }
-    if (pending[first].idempotency?.requestHash !== entry.idempotency.requestHash) {
-      violations.push({ field: `Entries[${i}].Identifier`, message: `repeats the Identifier of Entries[${first}] with different fields` });
-    }
-    return first;
-  });
+  linkRepeatedIdentifiers(pending, violations);
   if (violations.length) throw batchInvalid(violations);
 
-  await settleFromRecords(
+  const originals = pending.filter((entry, i) => entry.original === i);
+  const identified = originals.filter((entry) => entry.idempotency);
+  const records = await getIdempotencyRecords(
     operatorId,
-    [...firstWith.values()].map((i) => pending[i]),
-    clock(),
+    identified.flatMap((entry) => (entry.idempotency ? [entry.idempotency] : [])),
   );
+  for (const entry of identified) settleReplay(entry, records, now);
 
   // Answered from earlier batches or repeated inside this one; what is written below counts itself.
-  const answeredAgain = pending.filter((entry, i) => sameAs[i] !== i || entry.result).length;
-  if (answeredAgain) countBusinessEvent('UsageEntries', 'replayed', operatorId, answeredAgain);
+  const answeredFromRecords = pending.filter((entry, i) => entry.original !== i || entry.result).length;
+  if (answeredFromRecords) countBusinessEvent('UsageEntries', 'replayed', operatorId, answeredFromRecords);
   await writeEntries(
     operatorId,
-    pending.filter((entry, i) => sameAs[i] === i && !entry.result),
-    clock,
+    originals.filter((entry) => !entry.result),
+    now,
   );
   return entries.map((entry, i) => {
-    const { result } = pending[sameAs[i]];
-    const { ID, Meter, Usage, OccurredAt, Dimensions } = result!.entry;
+    const { result } = pending[pending[i].original];
+    if (!result) throw new Error(`Entries[${i}] was neither written nor replayed`);
+    const { ID, Meter, Usage, OccurredAt, Dimensions } = result.entry;
     return {
       ID,
       Meter,
@@ -79,7 +92,7 @@ export async function recordUsageBatch(
       OccurredAt,
       ...(Dimensions ? { Dimensions } : {}),
       ...(entry.Identifier === undefined ? {} : { Identifier: entry.Identifier }),
-      Replayed: sameAs[i] !== i || result!.replayed,
+      Replayed: pending[i].original !== i || result.replayed,
     };
   });
 }

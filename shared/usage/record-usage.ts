@@ -1,15 +1,17 @@
-import { systemClock, unixSeconds, type Clock } from '../core/clock';
+import { unixSeconds } from '../core/clock';
+import { config } from '../core/config';
 import { countBusinessEvent } from '../core/metrics';
 import { ValidationError } from '../core/errors';
-import { checkIdempotencyKey, hashIdempotencyKey, idempotencyKeyReused, isLive, requestHash } from '../core/idempotency';
+import { checkIdempotencyKey, hashIdempotencyKey, replayable, requestHash } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
 import type { IdempotencyOrigin } from '../db/keys';
 import { canonicalDimensions, combinationNumbers } from './combinations';
 import { newUsageIds, randomShard } from './ids';
-import { AGGREGATE_SHARDS, type UsageEntry, type UsageInput } from './model';
-import { getIdempotencyRecords, writeTransaction, type IdempotencyKeyRef } from './repository';
-import { usageInputViolations } from './request-schema';
+import type { UsageEntry, UsageInput } from './schemas';
+import { AGGREGATE_SHARDS } from './model';
+import { getIdempotencyRecords, writeTransaction, type IdempotencyKeyRef, type IdempotencyRecordItem } from './repository';
+import { usageInputViolations } from './entry-rules';
 import { aggregateKeysOf, recordEntriesTransaction } from './usage-writes';
 
 export interface RecordedUsage {
@@ -58,20 +60,11 @@ export const idempotencyOf = (
   field,
 });
 
-export const keyReused = (field: string, entryId: number) => idempotencyKeyReused(`usage entry ${entryId}`, field);
-
-/** Settles the entries whose key already has a live record: the same request is a replay, another one the reuse error. */
-export async function settleFromRecords(operatorId: string, keyed: PendingEntry[], now: Date): Promise<void> {
-  const records = await getIdempotencyRecords(
-    operatorId,
-    keyed.map((pending) => pending.idempotency!),
-  );
-  for (const pending of keyed) {
-    const record = records.get(pending.idempotency!.keyHash);
-    if (!record || !isLive(record, now)) continue;
-    if (record.RequestHash !== pending.idempotency!.requestHash) throw keyReused(pending.idempotency!.field, record.Entry.ID);
-    pending.result = { entry: record.Entry, replayed: true };
-  }
+/** Settles an entry whose key already has a live record of the same request: it answers that record's entry. */
+export function settleReplay(pending: PendingEntry, records: Map<string, IdempotencyRecordItem>, now: Date): void {
+  const idempotency = pending.idempotency as NonNullable<PendingEntry['idempotency']>;
+  const record = replayable(records.get(idempotency.keyHash), idempotency, now, (earlier) => `usage entry ${earlier.Entry.ID}`);
+  if (record) pending.result = { entry: record.Entry, replayed: true };
 }
 
 /** DynamoDB takes at most 100 items in one transaction. */
@@ -112,11 +105,10 @@ export function transactionGroups(entries: PendingEntry[]): PendingEntry[][] {
  * entries are replays, or a key reused for another request) and whether an
  * ID collided or a racing transaction held an item (then it tries again).
  */
-async function writeGroup(operatorId: string, group: PendingEntry[], clock: Clock): Promise<void> {
+async function writeGroup(operatorId: string, group: PendingEntry[], now: Date): Promise<void> {
   await retrying('Recording usage entries', async () => {
     const open = group.filter((pending) => !pending.result);
     if (!open.length) return true;
-    const now = clock();
     const shard = randomShard(AGGREGATE_SHARDS);
     const ids = newUsageIds(now.getTime(), shard, AGGREGATE_SHARDS, open.length);
     const writes = open.map(({ input, idempotency, combination }, i) => ({
@@ -137,21 +129,17 @@ async function writeGroup(operatorId: string, group: PendingEntry[], clock: Cloc
     } catch (error) {
       const cancellation = transactionCancellation(error);
       if (!cancellation) throw error;
-      const keyTaken = open.filter(
-        (_, i) => positions[i].idempotency !== undefined && cancellation.conditionFailed(positions[i].idempotency!),
-      );
+      const keyTaken = open.filter((_, i) => {
+        const position = positions[i].idempotency;
+        return position !== undefined && cancellation.conditionFailed(position);
+      });
       const idTaken = open.some((_, i) => cancellation.conditionFailed(positions[i].entry));
       const records = await getIdempotencyRecords(
         operatorId,
-        keyTaken.map((pending) => pending.idempotency!),
+        keyTaken.flatMap((pending) => (pending.idempotency ? [pending.idempotency] : [])),
       );
-      for (const pending of keyTaken) {
-        const existing = records.get(pending.idempotency!.keyHash);
-        // A record that expired since the write was tried is gone: the next attempt records afresh.
-        if (!existing || !isLive(existing, now)) continue;
-        if (existing.RequestHash !== pending.idempotency!.requestHash) throw keyReused(pending.idempotency!.field, existing.Entry.ID);
-        pending.result = { entry: existing.Entry, replayed: true };
-      }
+      // A record that expired since the write was tried is gone: the next attempt records afresh.
+      for (const pending of keyTaken) settleReplay(pending, records, now);
       const settled = keyTaken.length > 0 || idTaken;
       if (!settled && !cancellation.retryable) throw error;
       return RETRY;
@@ -168,8 +156,8 @@ async function writeGroup(operatorId: string, group: PendingEntry[], clock: Cloc
  * each meter's limit). An entry without OccurredAt happened when it arrived;
  * its idempotency key was fingerprinted with the fields as sent.
  */
-export async function writeEntries(operatorId: string, entries: PendingEntry[], clock: Clock): Promise<void> {
-  const arrivedAt = unixSeconds(clock());
+export async function writeEntries(operatorId: string, entries: PendingEntry[], now: Date): Promise<void> {
+  const arrivedAt = unixSeconds(now);
   for (const pending of entries) pending.input = { ...pending.input, OccurredAt: pending.input.OccurredAt ?? arrivedAt };
   const dimensioned = entries.filter((pending) => pending.input.Dimensions);
   const numbers = await combinationNumbers(
@@ -178,7 +166,7 @@ export async function writeEntries(operatorId: string, entries: PendingEntry[], 
   );
   dimensioned.forEach((pending, i) => (pending.combination = numbers[i]));
   // Every transaction settles before an error is answered, so that nothing is still being written when the client retries.
-  const outcomes = await Promise.allSettled(transactionGroups(entries).map((group) => writeGroup(operatorId, group, clock)));
+  const outcomes = await Promise.allSettled(transactionGroups(entries).map((group) => writeGroup(operatorId, group, now)));
   const failure = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failure) throw failure.reason;
   const replayed = entries.filter((pending) => pending.result?.replayed).length;
@@ -195,27 +183,23 @@ export async function writeEntries(operatorId: string, entries: PendingEntry[], 
 export async function recordUsage(
   operatorId: string,
   input: UsageInput,
-  options: { idempotencyKey?: string; builtIn?: boolean; clock?: Clock } = {},
+  options: { idempotencyKey?: string; builtIn?: boolean } = {},
+  now: Date = config().clock(),
 ): Promise<RecordedUsage> {
   const [violation] = usageInputViolations(input, options);
   if (violation) throw new ValidationError(violation.message, { field: violation.field });
-  const clock = options.clock ?? systemClock;
   const pending: PendingEntry = { input: normalisedInput(input), dimensionsField: 'Dimensions' };
   if (options.idempotencyKey !== undefined) {
     checkIdempotencyKey(options.idempotencyKey);
-    pending.idempotency = idempotencyOf(
-      options.idempotencyKey,
-      pending.input,
-      options.builtIn ? 'platform-event' : 'client',
-      'Idempotency-Key',
-    );
+    const idempotency = idempotencyOf(options.idempotencyKey, pending.input, options.builtIn ? 'platform-event' : 'client', 'Idempotency-Key');
+    pending.idempotency = idempotency;
     // Dimensions may bring a new combination, registered before the entry is written: a key sent again is answered before that.
-    if (pending.input.Dimensions) await settleFromRecords(operatorId, [pending], clock());
+    if (pending.input.Dimensions) settleReplay(pending, await getIdempotencyRecords(operatorId, [idempotency]), now);
     if (pending.result) {
       countBusinessEvent('UsageEntries', 'replayed', operatorId);
       return pending.result;
     }
   }
-  await writeEntries(operatorId, [pending], clock);
+  await writeEntries(operatorId, [pending], now);
   return pending.result as RecordedUsage;
 }

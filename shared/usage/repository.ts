@@ -10,7 +10,8 @@ import {
 import { RETRY, retrying } from '../core/retry';
 import { attributeClient, documentClient, tableName } from '../db/client';
 import { usageKeys, type IdempotencyOrigin, type ItemKey, type UsageLevel } from '../db/keys';
-import { combinationAttributes, combinationOfAttribute, type Dimensions, type UsageEntry } from './model';
+import { combinationAttributes, combinationOfAttribute } from './model';
+import type { Dimensions, UsageEntry } from './schemas';
 
 /**
  * Every DynamoDB call of usage metering, one function per access pattern

@@ -4,7 +4,8 @@ import { bucketStart, cover, nextStart, type Cell } from './buckets';
 import { dimensionsOfCombinations, dimensionValue } from './combinations';
 import { decimalToNumber, microsToDecimal, parseMicros } from './decimal';
 import { summaryPeriod, type Interval, type SeriesPoint } from './period';
-import { AGGREGATE_SHARDS, type Dimensions, type Granularity, type UsageSummary, type UsageSummaryMeter } from './model';
+import type { Dimensions, UsageSummary, UsageSummaryMeter, UsageSummaryRequest } from './schemas';
+import { AGGREGATE_SHARDS } from './model';
 import { queryAggregates, type AggregateRow, type ReadCost } from './repository';
 
 /** A total of usage (in millionths: exact, see `parseMicros`) and of entries. */
@@ -17,19 +18,6 @@ const NOTHING: Amount = { usage: 0n, events: 0 };
 
 /** The JSON number of a total, exact as decimals are (see `decimalToNumber`). */
 const usageNumber = (micros: bigint): number => decimalToNumber(microsToDecimal(micros));
-
-export interface UsageSummaryRequest {
-  from: string;
-  to: string;
-  /** IANA zone whose midnights cut the days; UTC when absent. */
-  tz?: string;
-  /** Adds a series of this granularity to every meter. */
-  granularity?: Granularity;
-  /** Splits every meter by the values of these dimension keys (one or two). */
-  groupBy?: string[];
-  /** Counts only the entries whose dimensions have all these values. */
-  filter?: Dimensions;
-}
 
 export interface UsageSummaryResult {
   summary: UsageSummary;
@@ -86,18 +74,23 @@ interface Line {
 /** Cell key → line key → amount: what every aggregate read adds to each line. */
 type Cells = Map<string, Map<string, Amount>>;
 
-function add(cells: Cells, row: AggregateRow, line: string, usage: bigint, events: number): void {
+/** The amounts of the cell an aggregate belongs to, by line. */
+function cellOf(cells: Cells, row: AggregateRow): Map<string, Amount> {
   const key = `${row.level}|${row.bucket}`;
-  const amounts = cells.get(key) ?? new Map<string, Amount>();
+  let amounts = cells.get(key);
+  if (!amounts) cells.set(key, (amounts = new Map()));
+  return amounts;
+}
+
+function add(amounts: Map<string, Amount>, line: string, usage: bigint, events: number): void {
   const amount = amounts.get(line) ?? NOTHING;
   amounts.set(line, { usage: amount.usage + usage, events: amount.events + events });
-  cells.set(key, amounts);
 }
 
 /** Summed over the shards, by meter: what the summary without groupBy and filter reads. */
 export async function readCells(operatorId: string, runs: Run[], cost: ReadCost): Promise<Cells> {
   const cells: Cells = new Map();
-  for (const row of await readRows(operatorId, runs, cost, false)) add(cells, row, row.meter, parseMicros(row.usage), row.events);
+  for (const row of await readRows(operatorId, runs, cost, false)) add(cellOf(cells, row), row.meter, parseMicros(row.usage), row.events);
   return cells;
 }
 
@@ -137,24 +130,30 @@ async function readSelectedCells(
     if (!lines.has(key)) lines.set(key, { meter, values });
     return key;
   };
-  // Every aggregate of a meter names the same few combinations: each is placed in its line once.
-  const lineOfCombination = new Map<string, string | undefined>();
+  // Every aggregate of a meter names the same few combinations: each is placed in its line once, per meter by number.
+  const linesOfMeter = new Map<string, Map<number, string | undefined>>();
   for (const { meter, combination } of refs.values()) {
-    lineOfCombination.set(`${meter}\n${combination}`, lineOf(meter, dimensionsOf(meter, combination)));
+    let byNumber = linesOfMeter.get(meter);
+    if (!byNumber) linesOfMeter.set(meter, (byNumber = new Map()));
+    byNumber.set(combination, lineOf(meter, dimensionsOf(meter, combination)));
   }
   const cells: Cells = new Map();
   // Entries without dimensions never match a filter; grouped, they are the group whose values are all null.
   const countsRest = !selection.filter.length;
   for (const row of rows) {
-    let rest: Amount = { usage: parseMicros(row.usage), events: row.events };
+    const amounts = cellOf(cells, row);
+    const lineOfNumber = linesOfMeter.get(row.meter);
+    let restUsage = parseMicros(row.usage);
+    let restEvents = row.events;
     for (const { combination, usage, events } of row.combinations!) {
-      const line = lineOfCombination.get(`${row.meter}\n${combination}`);
+      const line = lineOfNumber?.get(combination);
       if (line === undefined && !countsRest) continue;
       const amount = parseMicros(usage);
-      if (line !== undefined) add(cells, row, line, amount, events);
-      if (countsRest) rest = { usage: rest.usage - amount, events: rest.events - events };
+      if (line !== undefined) add(amounts, line, amount, events);
+      restUsage -= amount;
+      restEvents -= events;
     }
-    if (countsRest) add(cells, row, lineOf(row.meter, {})!, rest.usage, rest.events);
+    if (countsRest) add(amounts, lineOf(row.meter, {})!, restUsage, restEvents);
   }
   return cells;
 }
@@ -186,7 +185,7 @@ const byTotalThenLine =
 
 /** groupBy's keys must differ; every other rule of groupBy and filter is the query schema's. */
 function selectionOf(request: UsageSummaryRequest): Selection | undefined {
-  const groupBy = request.groupBy ?? [];
+  const groupBy = request.groupBy?.split(',') ?? [];
   const filter = Object.entries(request.filter ?? {});
   if (!groupBy.length && !filter.length) return undefined;
   if (new Set(groupBy).size !== groupBy.length) {

@@ -5,7 +5,8 @@ import { tableName } from '../db/client';
 import { usageKeys, type UsageLevel } from '../db/keys';
 import { bucketOf, LEVELS } from './buckets';
 import { addDecimals, formatDecimal, negateDecimal, parseDecimal, ZERO, type Decimal } from './decimal';
-import { combinationAttributes, IDEMPOTENCY_TTL_SECONDS, type Dimensions, type UsageEntry } from './model';
+import type { Dimensions, UsageEntry } from './schemas';
+import { combinationAttributes, IDEMPOTENCY_TTL_SECONDS } from './model';
 import type { IdempotencyKeyRef } from './repository';
 
 /**

@@ -1,10 +1,12 @@
-import { systemClock, unixSeconds, type Clock } from '../core/clock';
+import { unixSeconds } from '../core/clock';
+import { config } from '../core/config';
 import { NotFoundError } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
 import { shardOf } from './ids';
-import { AGGREGATE_SHARDS, type VoidedUsageEntry } from './model';
+import type { VoidedUsageEntry } from './schemas';
+import { AGGREGATE_SHARDS } from './model';
 import { getEntry, writeTransaction } from './repository';
 import { voidEntryTransaction } from './usage-writes';
 
@@ -15,7 +17,7 @@ import { voidEntryTransaction } from './usage-writes';
  * condition lets only one void through, so voiding again, or twice at once,
  * answers the entry as voided and takes nothing out twice.
  */
-export async function voidUsageEntry(operatorId: string, idText: string, clock: Clock = systemClock): Promise<VoidedUsageEntry> {
+export async function voidUsageEntry(operatorId: string, idText: string, now: Date = config().clock()): Promise<VoidedUsageEntry> {
   const id = Number(idText);
   // IDs are safe integers: a larger number names no entry (and would round onto another ID).
   if (!Number.isSafeInteger(id)) throw new NotFoundError(`Usage entry ${idText} does not exist`);
@@ -32,7 +34,7 @@ export async function voidUsageEntry(operatorId: string, idText: string, clock: 
       ...(stored.Dimensions ? { Dimensions: stored.Dimensions } : {}),
     };
     if (stored.VoidedAt !== undefined) return { ...entry, VoidedAt: stored.VoidedAt };
-    const voidedAt = unixSeconds(clock());
+    const voidedAt = unixSeconds(now);
     try {
       // Out of every total it was in: its meter's, and its dimensions' combination's.
       await writeTransaction(voidEntryTransaction(operatorId, shard, { ...entry, Combination: stored.Combination }, voidedAt));

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { config } from '../core/config';
 import { NotFoundError, ValidationError } from '../core/errors';
-import type { IssuedWebhookEndpoint, WebhookEndpoint, WebhookEndpointItem } from './model';
+import type { IssuedWebhookEndpoint, WebhookEndpoint } from './schemas';
+import type { WebhookEndpointItem } from './model';
 import { deleteEndpoint, getEndpoint, putEndpoint } from './repository';
 import { webhookUrlProblem } from './targets';
 

@@ -37,11 +37,6 @@ export function newDelivery(partner: Partner, type: WebhookEventType, data: unkn
   };
 }
 
-/** The delivery of an event to a partner, or undefined when the partner has no endpoint. */
-export async function deliveryFor(partner: Partner, type: WebhookEventType, data: unknown, now: Date): Promise<DeliveryItem | undefined> {
-  return (await partnerListens(partner)) ? newDelivery(partner, type, data, now) : undefined;
-}
-
 /** Hands written deliveries to the queue; a failure to queue is covered by the retry sweep. */
 export async function dispatch(deliveries: (DeliveryItem | undefined)[]): Promise<void> {
   const written = deliveries.filter((delivery): delivery is DeliveryItem => delivery !== undefined);

@@ -1,4 +1,4 @@
-/** Stored and public shapes of partners' webhook endpoints and of the deliveries to them. */
+/** Stored shapes of partners' webhook endpoints and of the deliveries to them; the public shapes are in schemas.ts. */
 
 export const WEBHOOK_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'hold.expired'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -11,17 +11,6 @@ export interface WebhookEndpointItem {
   /** `whsec_` and the base64 of 32 random bytes, as Standard Webhooks spells secrets. */
   Secret: string;
   CreatedAt: string;
-}
-
-/** The endpoint as GET answers it: never the secret. */
-export interface WebhookEndpoint {
-  Url: string;
-  CreatedAt: string;
-}
-
-/** The endpoint as PUT answers it: the only time the secret is shown. */
-export interface IssuedWebhookEndpoint extends WebhookEndpoint {
-  Secret: string;
 }
 
 /** What the partner receives: `data` is the record as the partner API shows it. */

@@ -1,8 +1,6 @@
-import { routeSchemas } from '../../functions/load-handler';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, FUNCTION_TIMEOUT_SECONDS, THROTTLING, gatewayProblems } from '../../shared/api/gateway';
-import { renderVelocityLiteral } from '../../lib/aws/openapi-document-method';
 import { problemTemplate } from '../../lib/aws/problem-gateway-responses';
 import type { ServiceFunction } from '../../lib/aws/service-function';
 import { OtaUsageStack } from '../../lib/aws/stack';
@@ -10,12 +8,23 @@ import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { routes } from '../../shared/api/routes';
 import { scheduledFunctions } from '../../shared/api/background';
 import { tableDesign } from '../../shared/db/table-design';
-import { DEFAULT_PROBLEM_BASE_URL, statusTitle } from '../../shared/api/problem-types';
+import { statusTitle } from '../../shared/api/problem-types';
+import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 
 // Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+
+/** What API Gateway's Velocity makes of a template that only sets string variables and refers to them. */
+function renderVelocity(template: string): string {
+  const variables = new Map<string, string>();
+  const body = template.replace(/#set\(\$(\w+) = '([^']*)'\)/g, (_, name: string, value: string) => {
+    variables.set(name, value);
+    return '';
+  });
+  return body.replace(/\$\{(\w+)\}/g, (_, name: string) => variables.get(name) ?? '');
+}
 const stack = new OtaUsageStack(app, 'Test');
 const template = Template.fromStack(stack);
 
@@ -133,9 +142,7 @@ describe('API', () => {
     expect(template.replace(/#set\(\$(dollar|hash) = '[$#]'\)|\$\{(dollar|hash)\}/g, '')).not.toMatch(/[$#]/);
     // A backslash would escape the reference after it (`\${dollar}` renders as written).
     expect(template).not.toMatch(/\\\$\{/);
-    expect(JSON.parse(renderVelocityLiteral(template))).toEqual(
-      openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL, schemasOf: routeSchemas }),
-    );
+    expect(JSON.parse(renderVelocity(template))).toEqual(openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL }));
   });
 
   test('the authorizer is a cached REQUEST authorizer on the Authorization header, backed by its function', () => {

@@ -4,6 +4,7 @@ import type { LocalHost } from '../../lib/local/api-gateway';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { cancelPartnerBooking, createPartnerBooking } from '../../shared/booking/partner-bookings';
 import * as referenceModule from '../../shared/booking/reference';
+import { REFERENCE_ALPHABET } from '../../shared/booking/model';
 import { importCatalog } from '../../shared/catalog/import-catalog';
 import { hashIdempotencyKey } from '../../shared/core/idempotency';
 import { documentClient, tableName } from '../../shared/db/client';
@@ -11,6 +12,7 @@ import { bookingKeys, keys } from '../../shared/db/keys';
 import { addDays, wallClock } from '../../shared/core/calendar';
 import { testCatalogue, tomorrow } from '../support/catalogue';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
+import { logsDuring } from '../support/logs';
 
 const BOOKING = '/api/v2/ota/marketplace/booking';
 
@@ -90,7 +92,7 @@ describe('POST booking', () => {
     expect(response.status).toBe(201);
     const data = response.json.data;
     expect(data).toEqual({
-      BookingReference: expect.stringMatching(new RegExp(`^[${referenceModule.REFERENCE_ALPHABET}]{10}$`)),
+      BookingReference: expect.stringMatching(new RegExp(`^[${REFERENCE_ALPHABET}]{10}$`)),
       Status: 'CONFIRMED',
       Channel: 'ota',
       PartnerKeyID: expect.stringMatching(/^key_/),
@@ -519,10 +521,20 @@ describe('unexpected failures', () => {
             }),
           )
         : realSend(command as never)) as never);
-    jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    expectProblem(await book(bookingBody(date)), 500, /safe to retry/);
+    const { result: response, lines } = await logsDuring(() => book(bookingBody(date)), 'ERROR');
+    expectProblem(response, 500, /safe to retry/);
     jest.restoreAllMocks();
     expect(await booked(date)).toBe(0);
+    // The request line says what the client is not told.
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'Request',
+        route: 'create-booking',
+        status: 500,
+        error: expect.objectContaining({ message: 'The booking transaction did not settle in 8 attempts' }),
+      }),
+    ]);
   });
 
   it('answers 500 with a generic detail when DynamoDB is unreachable, and writes nothing', async () => {
@@ -535,8 +547,17 @@ describe('unexpected failures', () => {
       }
       return realSend(command as never);
     }) as never);
-    jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const response = await book(bookingBody(date), { headers: { 'Idempotency-Key': `down-${date}` } });
+    const { result: response, lines } = await logsDuring(
+      () => book(bookingBody(date), { headers: { 'Idempotency-Key': `down-${date}` } }),
+      'ERROR',
+    );
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'ERROR',
+        status: 500,
+        error: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.0.1:443' }),
+      }),
+    ]);
     expectProblem(response, 500);
     expect(response.json.detail).toBe('The server could not complete the request; it is safe to retry');
     expect(response.text).not.toMatch(/ECONNREFUSED|stack/);

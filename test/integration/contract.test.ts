@@ -1,5 +1,4 @@
 // Long because it is one table: a real request for every documented status of every route, checked against the OpenAPI document.
-import { routeSchemas } from '../../functions/load-handler';
 import { readFileSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalHost } from '../../lib/local/api-gateway';
@@ -22,7 +21,7 @@ import { documentValidator, documentedResponse } from '../support/openapi';
  * against the documented schema.
  */
 
-const document = openApiDocument({ problemBaseUrl: config().problemBaseUrl, schemasOf: routeSchemas });
+const document = openApiDocument({ problemBaseUrl: config().problemBaseUrl });
 const errorsOf = documentValidator(document);
 
 /** The statuses a client can provoke; 429, 500 and 504 come from load, faults and time, not from a request. */

@@ -6,6 +6,7 @@ import { recordUsageBatch } from '../../shared/usage/record-batch';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { at, BATCH, expectSummaryInvariants, usageClient } from '../support/usage';
+import { logsDuring } from '../support/logs';
 
 let host: LocalHost;
 let request: HttpClient;
@@ -167,11 +168,20 @@ describe('POST /api/v2/usage/meters/batch', () => {
       { step: 'initialize', name: 'failSecondTransaction' },
     );
     let failed;
+    let lines;
     try {
-      failed = await usage.batch(batch);
+      ({ result: failed, lines } = await logsDuring(() => usage.batch(batch), 'ERROR'));
     } finally {
       stack.remove('failSecondTransaction');
     }
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'ERROR',
+        route: 'record-usage-batch',
+        status: 500,
+        error: expect.objectContaining({ message: 'DynamoDB is unreachable' }),
+      }),
+    ]);
     expect(failed.status).toBe(500);
     expect(failed.headers.get('content-type')).toBe('application/problem+json');
     expect(failed.json.detail).toMatch(/safe to retry/);
@@ -194,19 +204,20 @@ describe('POST /api/v2/usage/meters/batch', () => {
     const day = '2026-05-07';
     const clock = manualClock(new Date('2026-05-07T10:00:00Z'));
     const entry = { Meter: 'expiry', Usage: 1, OccurredAt: at(day), Identifier: 'expiry-1' };
-    const [first] = await recordUsageBatch(operator.operatorId, [entry], clock);
+    const [first] = await recordUsageBatch(operator.operatorId, [entry], clock());
     clock.advance(IDEMPOTENCY_TTL_SECONDS * 1000 - 1000);
-    const [lastSecond] = await recordUsageBatch(operator.operatorId, [entry], clock);
+    const [lastSecond] = await recordUsageBatch(operator.operatorId, [entry], clock());
     expect(lastSecond).toEqual({ ...first, Replayed: true });
     // At ExpiresAt the record is gone, whether or not DynamoDB's TTL has swept it: the entry is new, and its key is live again.
     clock.advance(1000);
-    const [afterExpiry] = await recordUsageBatch(operator.operatorId, [{ ...entry, Usage: 2 }], clock);
+    const [afterExpiry] = await recordUsageBatch(operator.operatorId, [{ ...entry, Usage: 2 }], clock());
     expect(afterExpiry).toEqual(expect.objectContaining({ Usage: 2, Replayed: false }));
     expect(afterExpiry.ID).not.toBe(first.ID);
     const { entry: single, replayed } = await recordUsage(
       operator.operatorId,
       { Meter: 'expiry', Usage: 2, OccurredAt: at(day) },
-      { idempotencyKey: 'expiry-1', clock },
+      { idempotencyKey: 'expiry-1' },
+      clock(),
     );
     expect([single.ID, replayed]).toEqual([afterExpiry.ID, true]);
     expect((await usage.summary(`from=${day}&to=${day}`)).Meters).toEqual([{ Meter: 'expiry', TotalUsage: 3, EventCount: 2 }]);

@@ -5,7 +5,8 @@ import { documentClient, tableName } from '../../shared/db/client';
 import { usageKeys } from '../../shared/db/keys';
 import { addDecimals, compareDecimals, decimalToNumber, parseDecimal, ZERO, type Decimal } from '../../shared/usage/decimal';
 import { LEVELS } from '../../shared/usage/buckets';
-import { AGGREGATE_SHARDS, MAX_DIMENSION_COMBINATIONS, type Dimensions } from '../../shared/usage/model';
+import { AGGREGATE_SHARDS, MAX_DIMENSION_COMBINATIONS } from '../../shared/usage/model';
+import type { Dimensions } from '../../shared/usage/schemas';
 import { listAggregates, putAggregates } from '../../shared/usage/repository';
 import { recordUsageBatch } from '../../shared/usage/record-batch';
 import { summarizeUsage } from '../../shared/usage/summary';
@@ -156,7 +157,7 @@ describe('recording and reading by dimension', () => {
       // Only the items' size grows, and with it the read units.
       expect(dimensioned.readCost.capacityUnits).toBeGreaterThanOrEqual(old.readCost.capacityUnits);
       // Grouped, the same items again, read whole.
-      const grouped = await summarizeUsage(operator.operatorId, { ...range, groupBy: ['Region', 'Plan'] });
+      const grouped = await summarizeUsage(operator.operatorId, { ...range, groupBy: 'Region,Plan' });
       expect([grouped.readCost.itemsRead, grouped.readCost.queries]).toEqual([old.readCost.itemsRead, old.readCost.queries]);
     }
   });

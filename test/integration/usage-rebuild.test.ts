@@ -5,7 +5,8 @@ import { LEVELS } from '../../shared/usage/buckets';
 import { AGGREGATE_SHARDS } from '../../shared/usage/model';
 import { recordUsageBatch } from '../../shared/usage/record-batch';
 import { deleteAggregates, listAggregates, putAggregates } from '../../shared/usage/repository';
-import { summarizeUsage, type UsageSummaryRequest } from '../../shared/usage/summary';
+import type { UsageSummaryRequest } from '../../shared/usage/schemas';
+import { summarizeUsage } from '../../shared/usage/summary';
 import { voidUsageEntry } from '../../shared/usage/void-entry';
 import { createTestOperator } from '../support/fixtures';
 import { at } from '../support/usage';
@@ -31,8 +32,8 @@ const QUERIES: UsageSummaryRequest[] = [
   { from: '2026-03-01', to: '2026-04-30', tz: 'Europe/Lisbon', granularity: 'day' },
   { from: '2025-12-15', to: '2026-12-14', tz: 'America/New_York', granularity: 'month' },
   { from: '2026-03-27', to: '2026-04-02', tz: 'Asia/Tokyo', granularity: 'hour' },
-  { from: '2026-01-01', to: '2026-12-31', groupBy: ['Region', 'Plan'], granularity: 'month' },
-  { from: '2026-03-01', to: '2026-04-30', tz: 'Europe/Lisbon', groupBy: ['Region'], filter: { Plan: 'pro' }, granularity: 'day' },
+  { from: '2026-01-01', to: '2026-12-31', groupBy: 'Region,Plan', granularity: 'month' },
+  { from: '2026-03-01', to: '2026-04-30', tz: 'Europe/Lisbon', groupBy: 'Region', filter: { Plan: 'pro' }, granularity: 'day' },
 ];
 
 const summaries = async (operatorId: string) =>

@@ -1,5 +1,5 @@
 import { checkAnswers } from '../../shared/booking/answers';
-import type { Question } from '../../shared/catalog/model';
+import type { Question } from '../../shared/catalog/schemas';
 
 const questions: Question[] = [
   { QuestionID: 'q_text', Text: 'Name', Type: 'TEXT', Required: true },

@@ -1,10 +1,5 @@
-import {
-  REFERENCE_ALPHABET,
-  REFERENCE_LENGTH,
-  REFERENCE_PATTERN,
-  newBookingReference,
-  normaliseReference,
-} from '../../shared/booking/reference';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH, REFERENCE_PATTERN } from '../../shared/booking/model';
+import { newBookingReference, normaliseReference } from '../../shared/booking/reference';
 
 describe('booking references', () => {
   it('use no look-alike characters', () => {

@@ -1,12 +1,14 @@
 import type { SchemaObject } from 'ajv';
-import { routeSchemas } from '../../functions/load-handler';
+import { loadHandler } from '../../functions/load-handler';
 import { openApiDocument } from '../../shared/http/openapi';
+import { operations } from '../../shared/api/operations';
 import { routes, type Route } from '../../shared/api/routes';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/api/problem-types';
-import { compileValidator } from '../../shared/core/validation';
+import { checkedBy } from '../../shared/core/validation';
 import { documentValidator } from '../support/openapi';
+import { routeValidators } from '../support/validators';
 
-const document = openApiDocument({ schemasOf: routeSchemas });
+const document = openApiDocument();
 const errorsOf = documentValidator(document);
 const operationOf = (route: Route) => document.paths[route.path]?.[route.method.toLowerCase()];
 
@@ -47,15 +49,19 @@ describe('the document and the route table', () => {
 });
 
 describe('request schemas are the handlers’ own', () => {
-  test.each(routes)('$id: parameters are exactly the path and query properties of the handler schemas', (route) => {
-    const schemas = routeSchemas(route);
+  test.each(routes)('$id: the function validates with the validators generated for its own route', (route) => {
+    expect(loadHandler<{ route: string }>(route.entry).route).toBe(route.id);
+  });
+
+  test.each(routes)('$id: parameters are exactly the path and query properties of the route schemas', (route) => {
+    const schemas = operations[route.id].request ?? {};
     const parameters = operationOf(route).parameters.filter((parameter: { $ref?: string }) => !parameter.$ref);
     for (const location of ['path', 'query'] as const) {
       const schema = schemas[location];
       const documented = parameters.filter((parameter: { in: string }) => parameter.in === location);
       expect(documented.map((parameter: { name: string }) => parameter.name).sort()).toEqual(Object.keys(schema?.properties ?? {}).sort());
       for (const parameter of documented) {
-        const validated = schema!.properties[parameter.name];
+        const validated = (schema!.properties as Record<string, Record<string, unknown>>)[parameter.name];
         // The constraints a client must meet are the ones the handler enforces.
         for (const keyword of ['type', 'pattern', 'enum', 'minLength', 'maxLength'])
           expect(parameter.schema[keyword]).toEqual(validated[keyword]);
@@ -68,13 +74,13 @@ describe('request schemas are the handlers’ own', () => {
   });
 
   test.each(routes)('$id: a request body is documented exactly when the handler takes one, with the same fields', (route) => {
-    const schemas = routeSchemas(route);
+    const schemas = operations[route.id].request ?? {};
     const body = operationOf(route).requestBody?.content['application/json'];
     expect(Boolean(body)).toBe(Boolean(schemas.body));
     if (!schemas.body) return;
     expect(fieldPaths(body.schema).sort()).toEqual(fieldPaths(schemas.body).sort());
     // The documented example is a request the handler accepts, and a body the document describes.
-    const validate = compileValidator(schemas.body, 'The request body');
+    const validate = checkedBy(routeValidators(route).body!, 'The request body');
     expect(() => validate(body.example)).not.toThrow();
     expect(
       errorsOf(['paths', route.path, route.method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema'], body.example),
@@ -119,7 +125,7 @@ describe('request schemas are the handlers’ own', () => {
 
 describe('responses', () => {
   test.each(routes)('$id: documents its success as JSON and every error status as problem+json', (route) => {
-    const schemas = routeSchemas(route);
+    const schemas = operations[route.id].request ?? {};
     const responses = operationOf(route).responses;
     const statuses = Object.keys(responses).map(Number);
     const success = statuses.filter((status) => status < 300);

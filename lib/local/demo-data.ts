@@ -1,8 +1,8 @@
-import { createApiKey, listApiKeys } from '../shared/accounts/api-keys';
-import { SCOPES, type Scope } from '../shared/accounts/scopes';
-import { importCatalog, type CatalogFile } from '../shared/catalog/import-catalog';
-import { createOperator, getOperator } from '../shared/accounts/operators';
-import { addDays, wallClock } from '../shared/core/calendar';
+import { createApiKey, listApiKeys } from '../../shared/accounts/api-keys';
+import { SCOPES, type Scope } from '../../shared/accounts/scopes';
+import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
+import { createOperator, getOperator } from '../../shared/accounts/operators';
+import { addDays, wallClock } from '../../shared/core/calendar';
 
 export const DEMO_OPERATOR = { OperatorID: 'demo', Name: 'Atlantic Coast Adventures', TimeZone: 'Europe/Lisbon' };
 const DEMO_WEEKS = 4;

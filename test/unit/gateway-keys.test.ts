@@ -7,7 +7,7 @@ import {
   GetUsagePlansCommand,
   type UsagePlan,
 } from '@aws-sdk/client-api-gateway';
-import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../../scripts/usage-plans';
+import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../../lib/aws/gateway-keys';
 import type { ApiKeyRecord } from '../../shared/accounts/api-keys';
 
 /**

@@ -8,8 +8,8 @@ import {
   GetUsagePlansCommand,
   type UsagePlan,
 } from '@aws-sdk/client-api-gateway';
-import { usagePlanName } from '../shared/api/gateway';
-import type { ApiKeyRecord, KeyLimits } from '../shared/accounts/api-keys';
+import { usagePlanName } from '../../shared/api/gateway';
+import type { ApiKeyRecord, KeyLimits } from '../../shared/accounts/api-keys';
 
 /**
  * The API Gateway half of a key, for the admin CLI's --aws mode. API Gateway

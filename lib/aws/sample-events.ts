@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { eventRules, OPERATOR_FIELD, PLATFORM_EVENT_BUS } from '../shared/api/event-rules';
+import { eventRules, extraInfoFieldsOf, PLATFORM_EVENT_BUS } from '../../shared/api/event-rules';
+import { OPERATOR_FIELD } from '../../shared/usage/built-in-meters';
 
 export interface SentSample {
   source: string;
@@ -24,7 +25,7 @@ export async function emitSampleEvents(operatorId: string, options: { meter?: st
     DetailType: rule.detailType,
     Detail: JSON.stringify({
       [OPERATOR_FIELD]: operatorId,
-      ...Object.fromEntries(rule.extraInfoFields.map((field) => [field, `sample-${randomBytes(4).toString('hex')}`])),
+      ...Object.fromEntries(extraInfoFieldsOf(rule).map((field) => [field, `sample-${randomBytes(4).toString('hex')}`])),
     }),
   }));
   const client = new EventBridgeClient(

@@ -1,0 +1,283 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { ACTIVITY_ID_PATTERN, TIME_PATTERN } from '../catalog/model';
+import { activityIdSchema, moneySchema, startsAtSchema, timeSchema } from '../catalog/schemas';
+import { dayRangeQuery, isoDate } from '../core/day-schemas';
+import { BOOKING_STATUSES, CHANNELS, HOLD_MINUTES, MAX_PAGE_SIZE, REFERENCE_ALPHABET, REFERENCE_LENGTH, REFERENCE_PATTERN } from './model';
+
+/**
+ * Bookings on the wire, each schema written once: requests are validated
+ * with them (`errorMessage`), the OpenAPI document shows them
+ * (`description`), and the TypeScript types come from them (`FromSchema`).
+ *
+ * The fields of a booking request are shared by the partner endpoint's body
+ * and the operator's own booking records. ActivityID is checked for type
+ * here and for format by the domain, because a malformed ActivityID is a 400
+ * while a missing or non-string one is a 422.
+ */
+
+/** The largest party the schema lets through; the activity's own maximum is checked against the product. */
+export const MAX_PARTICIPANTS = 10_000;
+
+/** E.164: '+', a country code that does not start with 0, at most 15 digits in all. */
+export const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
+
+const name = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  // Some visible text, and no control characters (they break the operator's exports and printed lists).
+  pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$',
+  errorMessage: 'must be 1 to 100 characters, not all blank, without control characters',
+} as const;
+
+export const customerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['FirstName', 'LastName', 'Email'],
+  properties: {
+    FirstName: name,
+    LastName: name,
+    Email: { type: 'string', maxLength: 254, format: 'email', errorMessage: 'must be an email address such as ana@example.com' },
+    Phone: { type: 'string', pattern: E164_PATTERN, errorMessage: 'must be in E.164 format, such as +351912345678' },
+  },
+} as const;
+export type Customer = FromSchema<typeof customerSchema>;
+
+export const answersSchema = {
+  type: 'array',
+  maxItems: 100,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['QuestionID', 'Value'],
+    properties: {
+      QuestionID: { type: 'string', minLength: 1, maxLength: 100, errorMessage: 'must be a QuestionID of the activity' },
+      Value: { type: 'string', minLength: 1, maxLength: 2000, errorMessage: 'must be a string of 1 to 2000 characters' },
+    },
+  },
+} as const;
+
+export const bookingRequestProperties = {
+  ActivityID: { type: 'string', errorMessage: "must be a string: 's_' followed by letters or digits" },
+  Date: isoDate,
+  Time: timeSchema,
+  Participants: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PARTICIPANTS,
+    errorMessage: `must be a whole number from 1 to ${MAX_PARTICIPANTS}`,
+  },
+  Customer: customerSchema,
+  PaymentReference: { type: 'string', minLength: 1, maxLength: 200, errorMessage: 'must be 1 to 200 characters' },
+  Answers: answersSchema,
+} as const;
+
+export type Answer = FromSchema<typeof answersSchema.items>;
+
+/** Customer is required of every booking but a hold, which may leave it for the confirmation (checked by the domain). */
+export const bookingRequestRequired = ['ActivityID', 'Date', 'Time', 'Participants'] as const;
+
+export const holdSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ExpiresInMinutes: {
+      type: 'integer',
+      minimum: HOLD_MINUTES.min,
+      maximum: HOLD_MINUTES.max,
+      errorMessage: `must be a whole number of minutes from ${HOLD_MINUTES.min} to ${HOLD_MINUTES.max} (default ${HOLD_MINUTES.default})`,
+    },
+  },
+} as const;
+
+/** The partner's booking body: a booking, or with `Hold` a hold. */
+export const partnerBookingBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: [...bookingRequestRequired],
+  properties: { ...bookingRequestProperties, Hold: holdSchema },
+} as const;
+/** What a partner asks for; the operator's own bookings take the same fields. */
+export type BookingRequest = FromSchema<typeof partnerBookingBody>;
+
+/** What a confirmation may complete; an empty object confirms the hold as it is. */
+export const confirmationBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    Customer: customerSchema,
+    PaymentReference: bookingRequestProperties.PaymentReference,
+    Answers: answersSchema,
+  },
+} as const;
+/** What a confirmation may add to its hold (each replaces what the hold had). */
+export type ConfirmationRequest = FromSchema<typeof confirmationBody>;
+
+export const cancellationReasonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 500,
+  pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$',
+  errorMessage: 'must be 1 to 500 characters, not all blank, without control characters',
+} as const;
+
+export const bookingReferencePath = {
+  type: 'object',
+  required: ['BookingReference'],
+  properties: {
+    BookingReference: {
+      type: 'string',
+      pattern: REFERENCE_PATTERN,
+      errorMessage: 'must be the 10-character reference returned when the booking was made',
+    },
+  },
+} as const;
+
+/** A booking the operator records itself (admin CLI): an `online` sale of its own shop or a `pos` sale at the till. */
+export const operatorBookingSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Channel', ...bookingRequestRequired, 'Customer'],
+  properties: {
+    Channel: { type: 'string', enum: ['online', 'pos'], errorMessage: "must be 'online' or 'pos'" },
+    ...bookingRequestProperties,
+  },
+} as const;
+export type OperatorBookingInput = FromSchema<typeof operatorBookingSchema>;
+
+/** POST /api/v2/bookings/{BookingReference}/cancel */
+export const operatorCancellationBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Reason'],
+  properties: { Reason: cancellationReasonSchema },
+} as const;
+
+/** GET /api/v2/bookings: either the list by creation day (from, to, channel, limit, cursor) or the manifest of a timeslot day (date, activity). */
+export const bookingsQuery = {
+  type: 'object',
+  properties: {
+    ...dayRangeQuery.properties,
+    channel: { type: 'string', enum: CHANNELS, errorMessage: `must be one of ${CHANNELS.join(', ')}` },
+    limit: {
+      type: 'string',
+      pattern: '^[1-9][0-9]{0,3}$',
+      errorMessage: `must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
+    },
+    cursor: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', errorMessage: 'must be a NextCursor returned by this list' },
+    date: { ...isoDate, description: "Manifest: the timeslots' day, in the operator's time zone" },
+    activity: { ...activityIdSchema, errorMessage: "must be an ActivityID: 's_' followed by 1 to 64 letters or digits" },
+  },
+} as const;
+export type BookingsQuery = FromSchema<typeof bookingsQuery>;
+
+const date = { type: 'string', format: 'date', description: 'YYYY-MM-DD' } as const;
+const time = { type: 'string', pattern: TIME_PATTERN, description: 'HH:MM (24-hour), local to the operator' } as const;
+const count = { type: 'integer', minimum: 0 } as const;
+const activityId = { type: 'string', pattern: ACTIVITY_ID_PATTERN } as const;
+const instant = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC instant' } as const;
+
+/** The booking record every booking endpoint answers with. */
+export const bookingSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'BookingReference',
+    'Status',
+    'Channel',
+    'ActivityID',
+    'ProductID',
+    'ActivityName',
+    'Date',
+    'Time',
+    'StartsAt',
+    'Participants',
+    'TotalPrice',
+    'WaiverStatus',
+    'CreatedAt',
+  ],
+  properties: {
+    BookingReference: {
+      type: 'string',
+      pattern: `^[${REFERENCE_ALPHABET}]{${REFERENCE_LENGTH}}$`,
+      description: `${REFERENCE_LENGTH} characters from ${REFERENCE_ALPHABET}`,
+    },
+    Status: {
+      type: 'string',
+      enum: BOOKING_STATUSES,
+      description: 'ON_HOLD → CONFIRMED → CANCELLED; ON_HOLD → CANCELLED; ON_HOLD → EXPIRED. ON_HOLD and CONFIRMED take places.',
+    },
+    Channel: {
+      type: 'string',
+      enum: CHANNELS,
+      description: "ota (partner API), online (the operator's own shop), pos (point of sale)",
+    },
+    PartnerKeyID: { type: 'string', description: 'ota only: the ID of the API key that made the booking' },
+    PaymentReference: { type: 'string', description: 'When given' },
+    ActivityID: activityId,
+    ProductID: { type: 'integer', minimum: 1 },
+    ActivityName: { type: 'string' },
+    Date: date,
+    Time: time,
+    StartsAt: startsAtSchema,
+    Participants: { type: 'integer', minimum: 1 },
+    TotalPrice: moneySchema,
+    Customer: { ...customerSchema, description: 'Absent only on a hold made without one' },
+    WaiverStatus: {
+      type: 'string',
+      enum: ['COMPLETE', 'PENDING'],
+      description: 'COMPLETE when answers were given or nothing is required; PENDING otherwise',
+    },
+    Answers: answersSchema,
+    CreatedAt: instant,
+    HoldExpiresAt: { ...instant, description: 'Holds: when the places are given back unless confirmed before' },
+    ConfirmedAt: { ...instant, description: 'When a hold was confirmed' },
+    ExpiredAt: { ...instant, description: 'When an unconfirmed hold expired' },
+    CancelledAt: { ...instant, description: 'When cancelled' },
+    CancelledBy: { type: 'string', enum: ['partner', 'operator'], description: 'Who cancelled' },
+    CancellationReason: { type: 'string', description: "The operator's reason, when the operator cancelled" },
+  },
+} as const;
+/** The public form of a booking, as every endpoint returns it. */
+export type Booking = FromSchema<typeof bookingSchema>;
+export type WaiverStatus = Booking['WaiverStatus'];
+export type CancelledBy = NonNullable<Booking['CancelledBy']>;
+
+export const bookingListSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Bookings', 'NextCursor'],
+  properties: {
+    Bookings: { type: 'array', items: bookingSchema, description: 'Newest first' },
+    NextCursor: { type: ['string', 'null'], description: "The next page's `cursor`; null when the list ends" },
+  },
+} as const;
+export type BookingList = FromSchema<typeof bookingListSchema>;
+
+export const manifestTimeslotSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['ActivityID', 'ActivityName', 'Time', 'StartsAt', 'Participants', 'HeldParticipants', 'Bookings'],
+  properties: {
+    ActivityID: activityId,
+    ActivityName: { type: 'string' },
+    Time: time,
+    StartsAt: startsAtSchema,
+    Participants: { ...count, description: "Places the timeslot's held and confirmed bookings take" },
+    HeldParticipants: { ...count, description: 'Of those, the places only held' },
+    Bookings: { type: 'array', items: bookingSchema, description: "By the customer's last name, then first name" },
+  },
+} as const;
+export type ManifestTimeslot = FromSchema<typeof manifestTimeslotSchema>;
+
+export const manifestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Date', 'Participants', 'Timeslots'],
+  properties: {
+    Date: date,
+    Participants: { ...count, description: 'Places taken over the whole day' },
+    Timeslots: { type: 'array', items: manifestTimeslotSchema, description: 'By start time, then activity name' },
+  },
+} as const;
+export type Manifest = FromSchema<typeof manifestSchema>;
