@@ -91,7 +91,8 @@ function gatherDeepObjects(query: Record<string, string | undefined>, names: rea
       throw new ValidationError(`cannot be sent as '${parameter}': parameter names are case-sensitive`, { field: owner });
     }
     const key = parameter.endsWith(']') ? parameter.slice(owner.length + 1, -1) : undefined;
-    if (key === undefined || /[[\]]/.test(key)) throw new ValidationError(`is not a parameter of the form ${owner}[Key]`, { field: parameter });
+    if (key === undefined || /[[\]]/.test(key))
+      throw new ValidationError(`is not a parameter of the form ${owner}[Key]`, { field: parameter });
     (objects[owner] ??= Object.create(null))[key] = value;
   }
   // `filter=...` beside `filter[Key]=...` is left as sent, for the schema to refuse.

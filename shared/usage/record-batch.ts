@@ -58,7 +58,8 @@ export async function recordUsageBatch(
     return {
       input,
       dimensionsField: `Entries[${i}].Dimensions`,
-      idempotency: entry.Identifier === undefined ? undefined : idempotencyOf(entry.Identifier, input, 'client', `Entries[${i}].Identifier`),
+      idempotency:
+        entry.Identifier === undefined ? undefined : idempotencyOf(entry.Identifier, input, 'client', `Entries[${i}].Identifier`),
       original: i,
     };
   });

@@ -191,7 +191,12 @@ export async function recordUsage(
   const pending: PendingEntry = { input: normalisedInput(input), dimensionsField: 'Dimensions' };
   if (options.idempotencyKey !== undefined) {
     checkIdempotencyKey(options.idempotencyKey);
-    const idempotency = idempotencyOf(options.idempotencyKey, pending.input, options.builtIn ? 'platform-event' : 'client', 'Idempotency-Key');
+    const idempotency = idempotencyOf(
+      options.idempotencyKey,
+      pending.input,
+      options.builtIn ? 'platform-event' : 'client',
+      'Idempotency-Key',
+    );
     pending.idempotency = idempotency;
     // Dimensions may bring a new combination, registered before the entry is written: a key sent again is answered before that.
     if (pending.input.Dimensions) settleReplay(pending, await getIdempotencyRecords(operatorId, [idempotency]), now);

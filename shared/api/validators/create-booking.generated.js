@@ -472,4 +472,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "create-booking", fields: {"path":[],"query":[]}, body: exports.body };
+exports.validators = { route: "create-booking", fields: {"path":[],"query":[],"deepObjects":[]}, body: exports.body };
