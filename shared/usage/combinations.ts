@@ -77,31 +77,82 @@ async function readByDimensions(operatorId: string, wanted: Wanted[]): Promise<v
 
 const isKnown = (operatorId: string) => (wanted: Wanted) => numbers.has(byDimensionsKey(operatorId, wanted.meter, wanted.canonical));
 
-/** Two items per combination and the count: DynamoDB takes 100 items in one transaction. */
-const COMBINATIONS_PER_TRANSACTION = 49;
+/** DynamoDB takes 100 items in one transaction: a count per meter and two items per combination. */
+const MAX_TRANSACTION_ITEMS = 100;
 
-/** Registers one meter's new combinations, numbered after those it has, reading again when a racing request registers first. */
-async function registerMeter(operatorId: string, meter: string, fresh: Wanted[]): Promise<void> {
+/** The next transaction's share of the open combinations: whole meters while they fit, or as much of the first as fits. */
+function nextRegistration(open: Wanted[]): Wanted[] {
+  const taken: Wanted[] = [];
+  let items = 0;
+  for (const meter of new Set(open.map((one) => one.meter))) {
+    const mine = open.filter((one) => one.meter === meter);
+    const room = Math.floor((MAX_TRANSACTION_ITEMS - items - 1) / 2);
+    if (room < 1) break;
+    taken.push(...mine.slice(0, room));
+    items += 1 + 2 * Math.min(room, mine.length);
+    if (mine.length > room) break;
+  }
+  return taken;
+}
+
+/**
+ * Registers new combinations, numbered after those their meters have, in as
+ * few transactions as DynamoDB allows; when a racing request registers first,
+ * reads again. Each meter's limit is checked again on every attempt.
+ */
+async function registerAll(operatorId: string, fresh: Wanted[]): Promise<void> {
   const known = isKnown(operatorId);
-  for (let start = 0; start < fresh.length; start += COMBINATIONS_PER_TRANSACTION) {
-    const chunk = fresh.slice(start, start + COMBINATIONS_PER_TRANSACTION);
-    await retrying(`Registering combinations of Dimensions of meter '${meter}'`, async () => {
-      const open = chunk.filter((wanted) => !known(wanted));
+  while (fresh.some((wanted) => !known(wanted))) {
+    await retrying('Registering combinations of Dimensions', async () => {
+      const open = fresh.filter((wanted) => !known(wanted));
       if (!open.length) return true;
-      const count = (await getCombinationCounts(operatorId, [meter])).get(meter) ?? 0;
-      const total = count + fresh.slice(start).filter((wanted) => !known(wanted)).length;
-      if (total > MAX_DIMENSION_COMBINATIONS) throw limitExceeded(meter, open[0].field, total);
+      const meters = [...new Set(open.map((one) => one.meter))];
+      const counts = await getCombinationCounts(operatorId, meters);
+      for (const meter of meters) {
+        const mine = open.filter((one) => one.meter === meter);
+        const total = (counts.get(meter) ?? 0) + mine.length;
+        if (total > MAX_DIMENSION_COMBINATIONS) throw limitExceeded(meter, mine[0].field, total);
+      }
+      const taken = nextRegistration(open);
+      const registrations = [...new Set(taken.map((one) => one.meter))].map((meter) => ({
+        meter,
+        count: counts.get(meter) ?? 0,
+        combinations: taken.filter((one) => one.meter === meter),
+      }));
       try {
-        await writeTransaction(registerCombinationsTransaction(operatorId, meter, count, open));
+        await writeTransaction(registerCombinationsTransaction(operatorId, registrations));
       } catch (error) {
         if (!transactionCancellation(error)) throw error;
-        // Another request registered some of them, or another combination of the meter, first: read again.
+        // Another request registered some of them, or other combinations of their meters, first: read again.
         await readByDimensions(operatorId, open);
         return RETRY;
       }
-      open.forEach((wanted, i) => remember(operatorId, { Meter: meter, Combination: count + 1 + i, Dimensions: wanted.dimensions }));
+      for (const { meter, count, combinations } of registrations) {
+        combinations.forEach((one, i) => remember(operatorId, { Meter: meter, Combination: count + 1 + i, Dimensions: one.dimensions }));
+      }
       return true;
     });
+  }
+}
+
+/**
+ * Registrations of an operator in flight in this process: a request waits
+ * for another's to end, then finds what it registered, instead of racing it
+ * for the same count items (when one process serves many requests, as the
+ * local host does).
+ */
+const registering = new Map<string, Promise<void>>();
+
+async function register(operatorId: string, fresh: Wanted[]): Promise<void> {
+  for (let running = registering.get(operatorId); running; running = registering.get(operatorId)) {
+    await running.catch(() => undefined);
+  }
+  const mine = registerAll(operatorId, fresh);
+  registering.set(operatorId, mine);
+  try {
+    await mine;
+  } finally {
+    registering.delete(operatorId);
   }
 }
 
@@ -121,24 +172,7 @@ export async function combinationNumbers(operatorId: string, requests: Combinati
   ];
   if (unknown.length) await readByDimensions(operatorId, unknown);
   const fresh = unknown.filter((one) => !isKnown(operatorId)(one));
-  if (fresh.length) {
-    const meters = [...new Set(fresh.map((one) => one.meter))];
-    const counts = await getCombinationCounts(operatorId, meters);
-    for (const meter of meters) {
-      const mine = fresh.filter((one) => one.meter === meter);
-      const total = (counts.get(meter) ?? 0) + mine.length;
-      if (total > MAX_DIMENSION_COMBINATIONS) throw limitExceeded(meter, mine[0].field, total);
-    }
-    await Promise.all(
-      meters.map((meter) =>
-        registerMeter(
-          operatorId,
-          meter,
-          fresh.filter((one) => one.meter === meter),
-        ),
-      ),
-    );
-  }
+  if (fresh.length) await register(operatorId, fresh);
   return wanted.map((one) => numbers.get(byDimensionsKey(operatorId, one.meter, one.canonical)) as number);
 }
 

@@ -205,19 +205,19 @@ export function voidEntryTransaction(
 }
 
 /**
- * Registers new combinations of one meter's dimensions, numbered after the
- * `count` it has: each is found by the SHA-256 of its canonical dimensions
- * and by its number, and the meter's count moves on, only if no other
- * request changed it meanwhile and none of the combinations exists yet.
+ * Registers new combinations of meters' dimensions, each meter's numbered
+ * after the `count` it has: each combination is found by the SHA-256 of its
+ * canonical dimensions and by its number, and each meter's count moves on,
+ * only if no other request changed it meanwhile and none of the
+ * combinations exists yet.
  */
 export function registerCombinationsTransaction(
   operatorId: string,
-  meter: string,
-  count: number,
-  combinations: { dimensionsHash: string; dimensions: Dimensions }[],
+  registrations: { meter: string; count: number; combinations: { dimensionsHash: string; dimensions: Dimensions }[] }[],
 ): TransactWriteCommandInput {
-  const items: TransactItem[] = [
-    {
+  const items: TransactItem[] = [];
+  for (const { meter, count, combinations } of registrations) {
+    items.push({
       Update: {
         TableName: tableName(),
         Key: usageKeys.combinationCount(operatorId, meter),
@@ -231,16 +231,16 @@ export function registerCombinationsTransaction(
           ...(count === 0 ? {} : { ':count': count }),
         },
       },
-    },
-  ];
-  combinations.forEach(({ dimensionsHash, dimensions }, i) => {
-    const item = { Entity: 'UsageCombination', Meter: meter, Combination: count + 1 + i, Dimensions: dimensionsAttribute(dimensions) };
-    for (const key of [
-      usageKeys.combinationByDimensions(operatorId, meter, dimensionsHash),
-      usageKeys.combinationByNumber(operatorId, meter, count + 1 + i),
-    ]) {
-      items.push({ Put: { TableName: tableName(), Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(PK)' } });
-    }
-  });
+    });
+    combinations.forEach(({ dimensionsHash, dimensions }, i) => {
+      const item = { Entity: 'UsageCombination', Meter: meter, Combination: count + 1 + i, Dimensions: dimensionsAttribute(dimensions) };
+      for (const key of [
+        usageKeys.combinationByDimensions(operatorId, meter, dimensionsHash),
+        usageKeys.combinationByNumber(operatorId, meter, count + 1 + i),
+      ]) {
+        items.push({ Put: { TableName: tableName(), Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(PK)' } });
+      }
+    });
+  }
   return { TransactItems: items };
 }

@@ -138,10 +138,17 @@ describe('the transactions of usage metering', () => {
     }
   });
 
-  it('register new combinations of a meter only if its count has not moved and none exists yet', () => {
-    const { TransactItems = [] } = registerCombinationsTransaction('acme', 'api-calls', 4, [
-      { dimensionsHash: 'h1', dimensions: { Region: 'eu' } },
-      { dimensionsHash: 'h2', dimensions: { Region: 'us' } },
+  it('register new combinations of meters only if their counts have not moved and none exists yet', () => {
+    const { TransactItems = [] } = registerCombinationsTransaction('acme', [
+      {
+        meter: 'api-calls',
+        count: 4,
+        combinations: [
+          { dimensionsHash: 'h1', dimensions: { Region: 'eu' } },
+          { dimensionsHash: 'h2', dimensions: { Region: 'us' } },
+        ],
+      },
+      { meter: 'storage', count: 0, combinations: [{ dimensionsHash: 'h1', dimensions: { Region: 'eu' } }] },
     ]);
     expect(TransactItems[0].Update).toEqual(
       expect.objectContaining({
@@ -150,14 +157,22 @@ describe('the transactions of usage metering', () => {
         ExpressionAttributeValues: expect.objectContaining({ ':count': 4, ':next': 6 }),
       }),
     );
-    expect(TransactItems.slice(1).map(({ Put }) => [Put?.Item?.SK, Put?.Item?.Combination, Put?.ConditionExpression])).toEqual([
+    expect(
+      TransactItems.map(({ Put, Update }) => [
+        Put?.Item?.SK ?? Update?.Key?.SK,
+        Put?.Item?.Combination,
+        Put?.ConditionExpression ?? Update?.ConditionExpression,
+      ]),
+    ).toEqual([
+      ['COUNT#api-calls', undefined, '#count = :count'],
       ['DIMENSIONS#api-calls#h1', 5, 'attribute_not_exists(PK)'],
       ['NUMBER#api-calls#5', 5, 'attribute_not_exists(PK)'],
       ['DIMENSIONS#api-calls#h2', 6, 'attribute_not_exists(PK)'],
       ['NUMBER#api-calls#6', 6, 'attribute_not_exists(PK)'],
+      ['COUNT#storage', undefined, 'attribute_not_exists(PK)'],
+      ['DIMENSIONS#storage#h1', 1, 'attribute_not_exists(PK)'],
+      ['NUMBER#storage#1', 1, 'attribute_not_exists(PK)'],
     ]);
-    const first = registerCombinationsTransaction('acme', 'api-calls', 0, [{ dimensionsHash: 'h1', dimensions: { Region: 'eu' } }]);
-    expect(first.TransactItems?.[0].Update?.ConditionExpression).toBe('attribute_not_exists(PK)');
   });
 
   it('fingerprint an entry by its fields as sent, in any order, without its key', () => {
