@@ -25,13 +25,15 @@ import { benchUsageScaling } from './bench/usage-scaling';
  * and read against a baseline measured beside it.
  *
  * Then usage at scale (scripts/bench/usage-scaling.ts): summaries after
- * 1,000 and after 100,000 entries, a year's summary beside a month's, and the
- * batch route's entries/s beside the single-entry route's.
+ * 1,000 and after 100,000 entries with dimensions, without groupBy and
+ * grouped or filtered by them, a year's summary beside a month's, and the
+ * batch route's entries/s (with dimensions and without) beside the
+ * single-entry route's.
  *
  * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
  * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`;
  * the bundles are then left out; `--only usage` also runs usage at scale); --observability (only what the
- * observability middlewares add, per request, and the bundle table); --bundles (only the bundle table); --usage-entries N (default 100000),
+ * observability middlewares add, per request, and the bundle table); --bundles (only the bundle table); --usage-entries N (entries in the 31 days; default 100000),
  * --summary-calls N (default 200), --single-entries N (default 2000), --usage-concurrency N (default 4:
  * requests in flight while loading and in the batch-vs-single comparison).
  */

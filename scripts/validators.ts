@@ -47,10 +47,15 @@ interface Target {
   source: string;
   schemas: Record<string, SchemaObject>;
   /** The route whose validators the module exports as one `validators` object. */
-  route?: { id: string; path: string[]; query: string[]; numberRules?: Record<string, string> };
+  route?: { id: string; path: string[]; query: string[]; deepObjects: string[]; numberRules?: Record<string, string> };
 }
 
 const propertyNames = (schema?: SchemaObject) => Object.keys(schema?.properties ?? {});
+/** Query properties that are objects travel in OpenAPI's deepObject style (`filter[Key]=value`), gathered by the HTTP layer. */
+const objectPropertyNames = (schema?: SchemaObject) =>
+  Object.entries((schema?.properties ?? {}) as Record<string, SchemaObject>)
+    .filter(([, property]) => property.type === 'object')
+    .map(([name]) => name);
 
 /**
  * The rule of every number in a body, as its schema words it (`errorMessage`), by field
@@ -79,6 +84,7 @@ const routeTargets = (): Target[] =>
         id: route.id,
         path: propertyNames(request.path),
         query: propertyNames(request.query),
+        deepObjects: objectPropertyNames(request.query),
         ...(request.body ? { numberRules: numberRules(request.body) } : {}),
       },
     };
@@ -110,7 +116,7 @@ function javaScript(target: Target): string {
   const code = names.length ? standaloneCode(ajv, Object.fromEntries(names.map((name) => [name, name]))) : '"use strict";\n';
   const formatsImport = /\bformats\[/.test(code) ? `const { formats } = require('${relativeTo(target, 'shared/core/formats')}');\n` : '';
   const routeExport = target.route
-    ? `exports.validators = { route: ${JSON.stringify(target.route.id)}, fields: ${JSON.stringify({ path: target.route.path, query: target.route.query })}` +
+    ? `exports.validators = { route: ${JSON.stringify(target.route.id)}, fields: ${JSON.stringify({ path: target.route.path, query: target.route.query, deepObjects: target.route.deepObjects })}` +
       (target.route.numberRules ? `, numberRules: ${JSON.stringify(target.route.numberRules)}` : '') +
       names.map((name) => `, ${name}: exports.${name}`).join('') +
       ' };\n'
@@ -123,7 +129,7 @@ function declarations(target: Target): string {
   const validatorType = `import type { GeneratedValidator } from '${relativeTo(target, 'shared/core/validation')}';\n`;
   const body = target.route
     ? `export declare const validators: {\n  readonly route: ${JSON.stringify(target.route.id)};\n` +
-      `  readonly fields: { readonly path: readonly string[]; readonly query: readonly string[] };\n` +
+      `  readonly fields: { readonly path: readonly string[]; readonly query: readonly string[]; readonly deepObjects: readonly string[] };\n` +
       (target.route.numberRules ? '  readonly numberRules: Readonly<Record<string, string>>;\n' : '') +
       names.map((name) => `  readonly ${name}: GeneratedValidator;\n`).join('') +
       '};\n'

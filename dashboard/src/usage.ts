@@ -28,12 +28,27 @@ export const SERIES_COLOURS = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b
 /** Totals are exact decimals in the JSON; shown as sent, never rounded by float formatting. */
 const exact = (value: number) => String(value);
 
+/** How a group's missing value reads in the table and the chart; the CSV leaves the field empty (a value is never empty). */
+const NONE = '(none)';
+
+/** The keys typed in the group-by box: `Region, Plan` → ['Region', 'Plan']; empty for one total per meter. */
+const groupKeys = (text: string) =>
+  text
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+
+/** A chart series' name: the meter, and with groupBy its group's values. */
+const lineLabel = (item: UsageSummaryMeter, keys: string[]) =>
+  keys.length ? `${item.Meter} · ${keys.map((key) => `${key} ${item.Dimensions?.[key] ?? NONE}`).join(', ')}` : item.Meter;
+
 export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
   const form = byId<HTMLFormElement>('usage-form');
   const from = byId<HTMLInputElement>('usage-from');
   const to = byId<HTMLInputElement>('usage-to');
   const timeZone = byId<HTMLInputElement>('usage-tz');
   const granularity = byId<HTMLSelectElement>('usage-granularity');
+  const groupBy = byId<HTMLInputElement>('usage-group-by');
   const year = byId<HTMLButtonElement>('usage-year');
   const caption = byId('usage-caption');
   const csv = byId<HTMLButtonElement>('usage-csv');
@@ -45,7 +60,7 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
   to.value = isoDay(new Date());
 
   let chart: Chart<'bar'> | undefined;
-  let summary: { data: UsageSummary; granularity: Granularity } | undefined;
+  let summary: { data: UsageSummary; granularity: Granularity; keys: string[] } | undefined;
   let request = 0;
 
   function clear(): void {
@@ -56,17 +71,34 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
     csv.disabled = true;
   }
 
-  function draw(data: UsageSummary, per: Granularity): void {
+  function header(keys: string[]): void {
+    const column = (text: string, className = '') => {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = text;
+      if (className) th.className = className;
+      return th;
+    };
+    byId('usage-head').replaceChildren(
+      column('Meter'),
+      ...keys.map((key) => column(key)),
+      column('Total usage', 'number'),
+      column('Entries', 'number'),
+    );
+    byId<HTMLTableCellElement>('usage-total-label').colSpan = 1 + keys.length;
+  }
+
+  function draw(data: UsageSummary, per: Granularity, keys: string[]): void {
     const series = SERIES[per];
     figure.hidden = false;
-    caption.textContent = `${series.words} usage per meter; the totals are in the table below.`;
+    caption.textContent = `${series.words} usage per meter${keys.length ? ` and ${keys.join(', ')}` : ''}; the totals are in the table below.`;
     chart = new Chart(canvas, {
       type: 'bar',
       data: {
         labels: data.Meters[0] ? series.points(data.Meters[0]).map(({ label }) => label) : [],
-        datasets: data.Meters.map((meter, i) => ({
-          label: meter.Meter,
-          data: series.points(meter).map(({ point }) => point.Usage),
+        datasets: data.Meters.map((item, i) => ({
+          label: lineLabel(item, keys),
+          data: series.points(item).map(({ point }) => point.Usage),
           backgroundColor: SERIES_COLOURS[i % SERIES_COLOURS.length],
         })),
       },
@@ -81,15 +113,21 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
         plugins: { legend: { position: 'bottom' } },
       },
     });
+    header(keys);
     table.tBodies[0].replaceChildren(
-      ...data.Meters.map((meter, i) => {
+      ...data.Meters.map((item, i) => {
         const tr = document.createElement('tr');
-        const name = cell(meter.Meter);
+        const name = cell(item.Meter);
         const swatch = document.createElement('span');
         swatch.className = 'swatch';
         swatch.style.backgroundColor = SERIES_COLOURS[i % SERIES_COLOURS.length];
         name.prepend(swatch);
-        tr.append(name, cell(exact(meter.TotalUsage), 'number'), cell(String(meter.EventCount), 'number'));
+        tr.append(
+          name,
+          ...keys.map((key) => cell(item.Dimensions?.[key] ?? NONE)),
+          cell(exact(item.TotalUsage), 'number'),
+          cell(String(item.EventCount), 'number'),
+        );
         return tr;
       }),
     );
@@ -104,25 +142,29 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
     setStatus(status, 'loading', 'Loading usage…');
     form.setAttribute('aria-busy', 'true');
     const per = granularity.value as Granularity;
+    const keys = groupKeys(groupBy.value);
     try {
       const data = await apiGet<UsageSummary>('/api/v2/usage/meters', {
         from: from.value,
         to: to.value,
         tz: timeZone.value.trim() || 'UTC',
         granularity: per,
+        groupBy: keys.join(','),
       });
       if (mine !== request) return;
-      summary = { data, granularity: per };
+      summary = { data, granularity: per, keys };
       if (!data.Meters.length) {
         setStatus(status, 'empty', 'No usage was recorded in this range.');
         return;
       }
-      draw(data, per);
+      draw(data, per, keys);
       csv.disabled = false;
+      const meters = new Set(data.Meters.map((item) => item.Meter)).size;
+      const groups = keys.length ? `${data.Meters.length} group${data.Meters.length === 1 ? '' : 's'} by ${keys.join(', ')} of ` : '';
       setStatus(
         status,
         'done',
-        `${data.Meters.length} meter${data.Meters.length === 1 ? '' : 's'}, ${data.Totals.Events} entries from ${data.Period.From} to ${data.Period.To} (${data.Period.TimeZone}).`,
+        `${groups}${meters} meter${meters === 1 ? '' : 's'}, ${data.Totals.Events} entries from ${data.Period.From} to ${data.Period.To} (${data.Period.TimeZone}).`,
       );
     } catch (error) {
       if (mine !== request || onUnauthorized(error)) return;
@@ -146,10 +188,13 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
   });
   csv.addEventListener('click', () => {
     if (!summary) return;
+    const { keys } = summary;
     const series = SERIES[summary.granularity];
-    const rows: (string | number)[][] = [['Meter', series.column, 'Usage', 'Events']];
-    for (const meter of summary.data.Meters)
-      for (const { label, point } of series.points(meter)) rows.push([meter.Meter, label, point.Usage, point.Events]);
+    const rows: (string | number)[][] = [['Meter', ...keys, series.column, 'Usage', 'Events']];
+    for (const item of summary.data.Meters) {
+      const values = keys.map((key) => item.Dimensions?.[key] ?? '');
+      for (const { label, point } of series.points(item)) rows.push([item.Meter, ...values, label, point.Usage, point.Events]);
+    }
     download(`usage-${summary.data.Period.From}-to-${summary.data.Period.To}.csv`, csvText(rows));
   });
 

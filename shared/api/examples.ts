@@ -58,13 +58,27 @@ export const usageEntry = { ID: 3303523819094016, Meter: 'storage-gb', Usage: 0.
 export const usageBatchRequest = {
   Entries: [
     { Meter: 'storage-gb', Usage: 0.25, OccurredAt: 1773146096, Identifier: 'evt_01' },
-    { Meter: 'api-calls', Usage: 12, ExtraInfo: '{"Endpoint":"/v1/reports"}', Identifier: 'evt_02' },
+    {
+      Meter: 'api-calls',
+      Usage: 12,
+      ExtraInfo: '{"Endpoint":"/v1/reports"}',
+      Dimensions: { Region: 'eu-west', Plan: 'pro' },
+      Identifier: 'evt_02',
+    },
   ],
 };
 export const usageBatchResult = {
   Entries: [
     { ID: 3303523819094016, Meter: 'storage-gb', Usage: 0.25, OccurredAt: 1773146096, Identifier: 'evt_01', Replayed: true },
-    { ID: 3303530402357251, Meter: 'api-calls', Usage: 12, OccurredAt: 1773147703, Identifier: 'evt_02', Replayed: false },
+    {
+      ID: 3303530402357251,
+      Meter: 'api-calls',
+      Usage: 12,
+      OccurredAt: 1773147703,
+      Dimensions: { Plan: 'pro', Region: 'eu-west' },
+      Identifier: 'evt_02',
+      Replayed: false,
+    },
   ],
 };
 

@@ -2,6 +2,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { bookingReferencePath, bookingsQuery, confirmationBody, operatorCancellationBody, partnerBookingBody } from '../booking/schemas';
 import { activityIdPath, availableDatesQuery, availableTimeslotsQuery, listProductsQuery, resolveProductQuery } from '../catalog/schemas';
 import { usageBatchBody, usageEntryBody, usageEntryPath, usageSummaryQuery } from '../usage/schemas';
+import { MAX_DIMENSION_COMBINATIONS, MAX_DIMENSIONS } from '../usage/model';
 import { webhookEndpointBody } from '../webhooks/schemas';
 import {
   booking,
@@ -283,16 +284,21 @@ const operationTable = {
     docs: {
       tag: 'Usage',
       summary: 'Record a usage entry',
-      description:
-        'Adds `Usage` to a named meter. Built-in meter names are refused. An `Idempotency-Key` (kept 7 days) makes retries count once. Entries are read through summaries, so the answer carries no Location.',
+      description: `Adds \`Usage\` to a named meter. Built-in meter names are refused. \`Dimensions\` (optional: up to ${MAX_DIMENSIONS} keys, each with a string value) lets summaries group and filter the meter by them; a meter takes at most ${MAX_DIMENSION_COMBINATIONS} distinct combinations of dimensions, and an entry bringing one more is 422 naming the meter and the limit, with nothing recorded. An \`Idempotency-Key\` (kept 7 days) makes retries count once; the same key with other fields, Dimensions included, is 422. Entries are read through summaries, so the answer carries no Location.`,
       success: {
         status: 201,
         description: 'The recorded entry (or, for a repeated Idempotency-Key, the original entry again)',
         data: 'UsageEntry',
-        example: usageEntry,
+        example: { ...usageEntry, Dimensions: { Plan: 'pro', Region: 'eu-west' } },
         headers: ['Idempotent-Replayed'],
       },
-      requestExample: { Meter: 'storage-gb', Usage: 0.25, ExtraInfo: '{"Bucket":"photos"}', OccurredAt: 1773146096 },
+      requestExample: {
+        Meter: 'storage-gb',
+        Usage: 0.25,
+        ExtraInfo: '{"Bucket":"photos"}',
+        OccurredAt: 1773146096,
+        Dimensions: { Region: 'eu-west', Plan: 'pro' },
+      },
       idempotencyKey: true,
     },
   },
@@ -329,7 +335,7 @@ const operationTable = {
       tag: 'Usage',
       summary: 'Usage summary per meter',
       description:
-        'Exact per-meter totals over whole days from `from` to `to` (both included, at most 366 days) in the zone `tz` (default UTC; zones whose midnight is not on a whole UTC hour are refused). `granularity` adds a series to every meter: `hour` (`Hours`, ranges of at most 7 days), `day` (`Days`) or `month` (`Months`, calendar months of the zone, the first and last cut to the range). Voided entries are not counted. The items read depend on the range and the meters, never on the number of entries.',
+        "Exact per-meter totals over whole days from `from` to `to` (both included, at most 366 days) in the zone `tz` (default UTC; zones whose midnight is not on a whole UTC hour are refused). `granularity` adds a series to every meter: `hour` (`Hours`, ranges of at most 7 days), `day` (`Days`) or `month` (`Months`, calendar months of the zone, the first and last cut to the range). `groupBy=Region` or `groupBy=Region,Plan` splits every meter into one item per group, its `Dimensions` giving the group's values (null for entries without the key); `filter[Plan]=pro` (up to 5, combined with AND, exact match) counts only matching entries, in the items and the Totals. Series split the same way. Voided entries are not counted. The items read depend on the range and the meters, never on the number of entries; grouping or filtering reads the same items.",
       success: {
         status: 200,
         description: 'The summary',

@@ -18,16 +18,34 @@ export interface GeneratedValidator {
 
 export type Validator<T> = (value: unknown) => T;
 
-function fieldName(error: ErrorObject): string {
-  const segments = error.instancePath.split('/').slice(1);
+/**
+ * How a nested field is named: `Entries[3].Dimensions.Region` in a body, and
+ * `filter[Region]` in a query, as OpenAPI's deepObject style sends it.
+ */
+export type FieldNaming = 'dotted' | 'deepObject';
+
+/** JSON Pointer segments of the path, the offending property itself included (a key refused by propertyNames, too). */
+function fieldSegments(error: ErrorObject): string[] {
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') segments.push(error.params.missingProperty);
   if (error.keyword === 'additionalProperties') segments.push(error.params.additionalProperty);
-  return segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
+  if (error.propertyName !== undefined) segments.push(error.propertyName);
+  return segments;
+}
+
+function fieldName(error: ErrorObject, naming: FieldNaming): string {
+  return fieldSegments(error).reduce((name, segment) => {
+    if (!name) return segment;
+    return /^\d+$/.test(segment) || naming === 'deepObject' ? `${name}[${segment}]` : `${name}.${segment}`;
+  }, '');
 }
 
 /** The rule a value broke, worded to follow its field's name; for the whole value, worded to follow `whole`. */
-export function describe(error: ErrorObject, whole: string): ValidationError {
-  const field = fieldName(error) || undefined;
+export function describe(error: ErrorObject, whole: string, naming: FieldNaming = 'dotted'): ValidationError {
+  const field = fieldName(error, naming) || undefined;
   switch (error.keyword) {
     case 'required':
       return new ValidationError('is required', { field });
@@ -46,10 +64,10 @@ export function describe(error: ErrorObject, whole: string): ValidationError {
  * the offending field (or, for the value as a whole, `whole`, such as "The
  * request body"), and otherwise returns the value typed.
  */
-export function checkedBy<T>(validate: GeneratedValidator, whole: string): Validator<T> {
+export function checkedBy<T>(validate: GeneratedValidator, whole: string, naming: FieldNaming = 'dotted'): Validator<T> {
   return (value: unknown): T => {
     if (validate(value)) return value as T;
     const [first] = validate.errors ?? [];
-    throw first ? describe(first, whole) : new ValidationError(`${whole} is invalid`);
+    throw first ? describe(first, whole, naming) : new ValidationError(`${whole} is invalid`);
   };
 }

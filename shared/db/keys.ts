@@ -169,6 +169,24 @@ export const usageKeys = {
     SKPrefix: `${USAGE_LEVEL_SEGMENT[level].prefix}#`,
   }),
   /**
+   * The Dimensions combinations of an operator's meters, in one partition
+   * written only when a meter meets a combination for the first time: per
+   * meter a count, and per combination its number (found by the SHA-256 of
+   * its canonical JSON) and its dimensions (found by its number).
+   */
+  combinationCount: (operatorId: string, meter: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#USAGE#COMBINATIONS`,
+    SK: `COUNT#${meter}`,
+  }),
+  combinationByDimensions: (operatorId: string, meter: string, dimensionsHash: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#USAGE#COMBINATIONS`,
+    SK: `DIMENSIONS#${meter}#${dimensionsHash}`,
+  }),
+  combinationByNumber: (operatorId: string, meter: string, combination: number): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#USAGE#COMBINATIONS`,
+    SK: `NUMBER#${meter}#${combination}`,
+  }),
+  /**
    * Clients' idempotency keys (the Idempotency-Key header and batch entries'
    * Identifiers share one space) and platform event IDs are kept apart, so
    * neither can block the other.

@@ -4,7 +4,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { RequestOf } from '../api/operations';
 import type { RouteId } from '../api/routes';
 import type { Caller } from '../core/caller';
-import { checkedBy, type GeneratedValidator, type Validator } from '../core/validation';
+import { ValidationError } from '../core/errors';
+import { checkedBy, type FieldNaming, type GeneratedValidator, type Validator } from '../core/validation';
 import { fromAuthorizerContext } from './caller';
 import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError, type RequestFields } from './errors';
 import { noteFailure, observed } from '../core/observability';
@@ -68,11 +69,46 @@ function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers']): Record<stri
 const queryParameters = (query: APIGatewayProxyEvent['queryStringParameters']): Record<string, string | undefined> =>
   Object.assign(Object.create(null), query);
 
+/**
+ * Gathers deepObject parameters into one object per property, as API Gateway
+ * hands them over flat (`filter[Region]` is a parameter's name), so that the
+ * schema checks keys and values alike. A name that starts like one (in any
+ * case) but is not exactly `name[key]` is refused by name rather than
+ * ignored as an unknown parameter would be: a filter that silently did not
+ * apply would answer wrong totals. The objects have no prototype, so
+ * `filter[__proto__]` is a key like any other (which the schema then refuses).
+ */
+function gatherDeepObjects(query: Record<string, string | undefined>, names: readonly string[]): Record<string, unknown> {
+  if (!names.length) return query;
+  const gathered: Record<string, unknown> = Object.create(null);
+  const objects: Record<string, Record<string, string | undefined>> = Object.create(null);
+  for (const [parameter, value] of Object.entries(query)) {
+    const owner = names.find((name) => parameter.toLowerCase().startsWith(`${name.toLowerCase()}[`));
+    if (!owner) {
+      gathered[parameter] = value;
+      continue;
+    }
+    if (!parameter.startsWith(owner)) {
+      throw new ValidationError(`cannot be sent as '${parameter}': parameter names are case-sensitive`, { field: owner });
+    }
+    const key = parameter.endsWith(']') ? parameter.slice(owner.length + 1, -1) : undefined;
+    if (key === undefined || /[[\]]/.test(key))
+      throw new ValidationError(`is not a parameter of the form ${owner}[Key]`, { field: parameter });
+    (objects[owner] ??= Object.create(null))[key] = value;
+  }
+  // `filter=...` beside `filter[Key]=...` is left as sent, for the schema to refuse.
+  for (const [name, object] of Object.entries(objects)) gathered[name] ??= object;
+  return gathered;
+}
+
 /** A route's generated validators (shared/api/validators/<route>.generated.ts): one per part of the request it takes. */
 export interface RouteValidators<Id extends RouteId> {
   route: Id;
-  /** The names of the path and query parameters, to say where a field the domain names was sent. */
-  fields: { path: readonly string[]; query: readonly string[] };
+  /**
+   * The names of the path and query parameters, to say where a field the domain names was sent, and of the query
+   * parameters that are objects, sent in OpenAPI's deepObject style (`filter[Region]=eu-west`).
+   */
+  fields: { path: readonly string[]; query: readonly string[]; deepObjects: readonly string[] };
   path?: GeneratedValidator;
   query?: GeneratedValidator;
   body?: GeneratedValidator;
@@ -80,8 +116,8 @@ export interface RouteValidators<Id extends RouteId> {
   numberRules?: Readonly<Record<string, string>>;
 }
 
-const checked = <T>(validate: GeneratedValidator | undefined, whole: string): Validator<T> =>
-  validate ? checkedBy<T>(validate, whole) : (value) => value as T;
+const checked = <T>(validate: GeneratedValidator | undefined, whole: string, naming?: FieldNaming): Validator<T> =>
+  validate ? checkedBy<T>(validate, whole, naming) : (value) => value as T;
 
 /** Maps every failure to RFC 7807; unexpected ones are answered without internals. */
 const problemErrors = (fields: RequestFields): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
@@ -134,7 +170,7 @@ export function httpHandler<Id extends RouteId>(
 ) {
   type Request = RequestOf<Id>;
   const validatePath = checked<Request['path']>(validators.path, 'The path');
-  const validateQuery = checked<Request['query']>(validators.query, 'The query');
+  const validateQuery = checked<Request['query']>(validators.query, 'The query', 'deepObject');
   const validateBody = checked<Request['body']>(validators.body, 'The request body');
   const fields: RequestFields = { path: new Set(validators.fields.path), query: new Set(validators.fields.query) };
 
@@ -144,7 +180,7 @@ export function httpHandler<Id extends RouteId>(
       fn({
         caller: fromAuthorizerContext(event.requestContext?.authorizer),
         path: validatePath(emptyObject(event.pathParameters)),
-        query: validateQuery(queryParameters(event.queryStringParameters)),
+        query: validateQuery(gatherDeepObjects(queryParameters(event.queryStringParameters), validators.fields.deepObjects)),
         body: validateBody(event.body),
         headers: lowerCaseHeaders(event.headers),
         event: event as unknown as APIGatewayProxyEvent,

@@ -81,6 +81,8 @@ function parameters(schema: RequestSchemas['query'], location: 'path' | 'query')
       name,
       in: location,
       required: location === 'path' || required.has(name),
+      // An object travels as `name[key]=value` parameters (the handler gathers them: shared/http/handler.ts).
+      ...(converted.type === 'object' ? { style: 'deepObject', explode: true } : {}),
       ...(typeof converted.description === 'string' ? { description: converted.description } : {}),
       schema: converted,
     };

@@ -67,6 +67,29 @@ export function formatDecimal({ units, scale }: Decimal): string {
  */
 export const decimalToNumber = (value: Decimal): number => Number(formatDecimal(value));
 
+/**
+ * Totals as whole millionths. Every usage amount has at most
+ * MAX_USAGE_DECIMAL_PLACES (6) decimal places, so every sum of them is an
+ * exact count of millionths: summaries add them as plain BigInts, about ten
+ * times faster than decimals of varying scale, which matters when a grouped
+ * summary adds up every combination of every aggregate it reads.
+ */
+const MICRO_SCALE = 6;
+const PLAIN_MICROS = /^-?\d+(?:\.\d{1,6})?$/;
+
+export function parseMicros(text: string): bigint {
+  if (PLAIN_MICROS.test(text)) {
+    const [whole, fraction = ''] = text.split('.');
+    const micros = BigInt(`${whole.replace('-', '')}${fraction.padEnd(MICRO_SCALE, '0')}`);
+    return whole.startsWith('-') ? -micros : micros;
+  }
+  const { units, scale } = parseDecimal(text);
+  if (scale > MICRO_SCALE) throw new Error(`A usage total with more than ${MICRO_SCALE} decimal places: '${text}'`);
+  return units * 10n ** BigInt(MICRO_SCALE - scale);
+}
+
+export const microsToDecimal = (micros: bigint): Decimal => normalise({ units: micros, scale: MICRO_SCALE });
+
 /** Significant digits and decimal places of a number as JavaScript prints it (its shortest exact form). */
 export function numberPrecision(value: number): { significantDigits: number; decimalPlaces: number } {
   const { units, scale } = parseDecimal(String(value));

@@ -39,6 +39,41 @@ export const MAX_BATCH_ENTRIES = 100;
  */
 export const AGGREGATE_SHARDS = 8;
 
+/** An entry's Dimensions: at most this many keys ... */
+export const MAX_DIMENSIONS = 5;
+/** ... each key 1 to 40 letters, digits and '_', starting with a letter (so no key can name an inherited member such as `__proto__`) ... */
+export const DIMENSION_KEY_PATTERN = '^[A-Za-z][A-Za-z0-9_]{0,39}$';
+export const DIMENSION_KEY_RULE = "must be a dimension key: 1 to 40 letters, digits and '_', starting with a letter";
+/** ... each value a string of 1 to 100 characters. */
+export const MAX_DIMENSION_VALUE_LENGTH = 100;
+export const DIMENSION_VALUE_RULE = `must be a string of 1 to ${MAX_DIMENSION_VALUE_LENGTH} characters`;
+export const DIMENSIONS_RULE = `must be an object of at most ${MAX_DIMENSIONS} dimensions, each a key (1 to 40 letters, digits and '_', starting with a letter) with a string value of 1 to ${MAX_DIMENSION_VALUE_LENGTH} characters`;
+
+/**
+ * The distinct Dimensions combinations one meter may have, over all time.
+ * Every aggregate item of a meter holds two numbers per combination seen in
+ * its hour, day or month, so this bounds the largest item (a month's, about
+ * 13 bytes per combination: README, "Usage by dimension"), what a write of it
+ * costs, and what a grouped summary reads.
+ */
+export const MAX_DIMENSION_COMBINATIONS = 250;
+
+/**
+ * An aggregate's total of one combination of dimensions: `U<n>` (usage) and
+ * `E<n>` (entries) beside TotalUsage and EventCount, which count every entry.
+ */
+export const combinationAttributes = (combination: number) => ({ usage: `U${combination}`, events: `E${combination}` });
+export const COMBINATION_ATTRIBUTE = /^[UE][1-9]\d*$/;
+
+/** The combination number an aggregate's attribute holds a total of, or undefined for its other attributes. */
+export const combinationOfAttribute = (name: string): number | undefined =>
+  COMBINATION_ATTRIBUTE.test(name) ? Number(name.slice(1)) : undefined;
+
+/** A summary groups by at most this many dimension keys ... */
+export const MAX_GROUP_BY = 2;
+/** ... and filters on at most this many. */
+export const MAX_FILTERS = 5;
+
 /** How long an Idempotency-Key (or a platform event ID) is remembered. */
 export const IDEMPOTENCY_TTL_SECONDS = 7 * 24 * 60 * 60;
 

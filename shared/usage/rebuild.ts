@@ -2,7 +2,7 @@ import { LEVELS } from './buckets';
 import { formatDecimal } from './decimal';
 import { AGGREGATE_SHARDS } from './model';
 import { deleteAggregates, listAggregates, listEntries, putAggregates, type AggregateRow, type EntryRow } from './repository';
-import { aggregateIncrements } from './usage-writes';
+import { aggregateIncrements, type CountedEntry } from './usage-writes';
 
 export interface RebuildReport {
   entries: number;
@@ -14,9 +14,11 @@ export interface RebuildReport {
 }
 
 /**
- * Recomputes every hour, day and month aggregate of an operator from its
- * stored entries, voided ones left out, shard by shard (a shard's aggregates
- * come from that shard's entries alone). This brings aggregates written
+ * Recomputes every hour, day and month aggregate of an operator, with the
+ * totals of each combination of dimensions, from its stored entries, voided
+ * ones left out, shard by shard (a shard's aggregates come from that shard's
+ * entries alone; an entry keeps its combination's number, so the registry of
+ * combinations is not read). This brings aggregates written
  * before day and month roll-ups existed up to date, and repairs any drift.
  * Entries recorded or voided while it runs may be missed: run it while the
  * operator records nothing, and again to be sure; a second run changes nothing.
@@ -24,18 +26,24 @@ export interface RebuildReport {
 export async function rebuildUsageAggregates(operatorId: string): Promise<RebuildReport> {
   const report: RebuildReport = { entries: 0, voided: 0, aggregates: 0, removed: 0 };
   for (let shard = 0; shard < AGGREGATE_SHARDS; shard += 1) {
-    const counted: { Meter: string; Usage: string; OccurredAt: number }[] = [];
+    const counted: CountedEntry[] = [];
     await listEntries(operatorId, shard, (entry: EntryRow) => {
       report.entries += 1;
       if (entry.voided) report.voided += 1;
-      else counted.push({ Meter: entry.meter, Usage: entry.usage, OccurredAt: entry.occurredAt });
+      else counted.push({ Meter: entry.meter, Usage: entry.usage, OccurredAt: entry.occurredAt, Combination: entry.combination });
     });
-    const rebuilt: AggregateRow[] = aggregateIncrements(counted).map(({ level, bucket, meter, usage, events }) => ({
+    // Whole items: the totals of every combination of dimensions are rebuilt too, and those no entry supports are gone.
+    const rebuilt: AggregateRow[] = aggregateIncrements(counted).map(({ level, bucket, meter, usage, events, combinations }) => ({
       level,
       bucket,
       meter,
       usage: formatDecimal(usage),
       events,
+      combinations: [...combinations].map(([combination, amount]) => ({
+        combination,
+        usage: formatDecimal(amount.usage),
+        events: amount.events,
+      })),
     }));
     const kept = new Set(rebuilt.map((row) => `${row.level}|${row.bucket}|${row.meter}`));
     const stale = (await Promise.all(LEVELS.map((level) => listAggregates(operatorId, shard, level))))

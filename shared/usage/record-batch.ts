@@ -1,12 +1,10 @@
 import { config } from '../core/config';
 import { everyViolation, type FieldViolation } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
-import type { BatchEntryInput, BatchEntryResult, UsageInput } from './schemas';
+import type { BatchEntryInput, BatchEntryResult } from './schemas';
 import { getIdempotencyRecords } from './repository';
 import { usageInputViolations } from './entry-rules';
-import { idempotencyOf, settleReplay, writeEntries, type PendingEntry } from './record-usage';
-
-const inputOf = ({ Meter, Usage, ExtraInfo, OccurredAt }: BatchEntryInput): UsageInput => ({ Meter, Usage, ExtraInfo, OccurredAt });
+import { idempotencyOf, normalisedInput, settleReplay, writeEntries, type PendingEntry } from './record-usage';
 
 /** A batch entry on its way in; `original` is the index of the first entry with its Identifier (its own index when it is the first). */
 interface BatchEntry extends PendingEntry {
@@ -45,12 +43,16 @@ export async function recordUsageBatch(
   now: Date = config().clock(),
 ): Promise<BatchEntryResult[]> {
   const violations = entries.flatMap((entry, i) => usageInputViolations(entry, { prefix: `Entries[${i}].` }));
-  const pending: BatchEntry[] = entries.map((entry, i) => ({
-    input: inputOf(entry),
-    idempotency:
-      entry.Identifier === undefined ? undefined : idempotencyOf(entry.Identifier, inputOf(entry), 'client', `Entries[${i}].Identifier`),
-    original: i,
-  }));
+  const pending: BatchEntry[] = entries.map((entry, i) => {
+    const input = normalisedInput(entry);
+    return {
+      input,
+      dimensionsField: `Entries[${i}].Dimensions`,
+      idempotency:
+        entry.Identifier === undefined ? undefined : idempotencyOf(entry.Identifier, input, 'client', `Entries[${i}].Identifier`),
+      original: i,
+    };
+  });
   linkRepeatedIdentifiers(pending, violations);
   if (violations.length) throw everyViolation(violations);
 
@@ -73,12 +75,13 @@ export async function recordUsageBatch(
   return entries.map((entry, i) => {
     const { result } = pending[pending[i].original];
     if (!result) throw new Error(`Entries[${i}] was neither written nor replayed`);
-    const { ID, Meter, Usage, OccurredAt } = result.entry;
+    const { ID, Meter, Usage, OccurredAt, Dimensions } = result.entry;
     return {
       ID,
       Meter,
       Usage,
       OccurredAt,
+      ...(Dimensions ? { Dimensions } : {}),
       ...(entry.Identifier === undefined ? {} : { Identifier: entry.Identifier }),
       Replayed: pending[i].original !== i || result.replayed,
     };

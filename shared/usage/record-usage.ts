@@ -6,6 +6,7 @@ import { checkIdempotencyKey, hashIdempotencyKey, replayable, requestHash } from
 import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
 import type { IdempotencyOrigin } from '../db/keys';
+import { canonicalDimensions, combinationNumbers } from './combinations';
 import { newUsageIds, randomShard } from './ids';
 import type { UsageEntry, UsageInput } from './schemas';
 import { AGGREGATE_SHARDS } from './model';
@@ -22,9 +23,22 @@ export interface RecordedUsage {
 /** An entry on its way in: its input, its idempotency key, and once settled, what it recorded or replayed. */
 export interface PendingEntry {
   input: UsageInput;
+  /** The field its Dimensions came in (`Dimensions`, `Entries[3].Dimensions`), named if its combination is refused. */
+  dimensionsField: string;
   idempotency?: IdempotencyKeyRef & { requestHash: string; field: string };
+  /** The number of its dimensions' combination, once known. */
+  combination?: number;
   result?: RecordedUsage;
 }
+
+/** An input as recorded: dimensions in canonical order, and `{}` the same as none. */
+export const normalisedInput = ({ Meter, Usage, ExtraInfo, OccurredAt, Dimensions }: UsageInput): UsageInput => ({
+  Meter,
+  Usage,
+  ExtraInfo,
+  OccurredAt,
+  Dimensions: canonicalDimensions(Dimensions),
+});
 
 /** The idempotency key of an input: one scheme for the Idempotency-Key header, batch Identifiers and platform event IDs. */
 export const idempotencyOf = (
@@ -35,7 +49,14 @@ export const idempotencyOf = (
 ): NonNullable<PendingEntry['idempotency']> => ({
   origin,
   keyHash: hashIdempotencyKey(key),
-  requestHash: requestHash({ Meter: input.Meter, Usage: input.Usage, ExtraInfo: input.ExtraInfo, OccurredAt: input.OccurredAt }),
+  // Dimensions are part of the request; an entry without them hashes as entries did before dimensions existed.
+  requestHash: requestHash({
+    Meter: input.Meter,
+    Usage: input.Usage,
+    ExtraInfo: input.ExtraInfo,
+    OccurredAt: input.OccurredAt,
+    Dimensions: input.Dimensions,
+  }),
   field,
 });
 
@@ -90,10 +111,17 @@ async function writeGroup(operatorId: string, group: PendingEntry[], now: Date):
     if (!open.length) return true;
     const shard = randomShard(AGGREGATE_SHARDS);
     const ids = newUsageIds(now.getTime(), shard, AGGREGATE_SHARDS, open.length);
-    const writes = open.map(({ input, idempotency }, i) => ({
-      entry: { ID: ids[i], Meter: input.Meter, Usage: input.Usage, OccurredAt: input.OccurredAt as number },
+    const writes = open.map(({ input, idempotency, combination }, i) => ({
+      entry: {
+        ID: ids[i],
+        Meter: input.Meter,
+        Usage: input.Usage,
+        OccurredAt: input.OccurredAt as number,
+        ...(input.Dimensions ? { Dimensions: input.Dimensions } : {}),
+      },
       extraInfo: input.ExtraInfo,
       idempotency,
+      combination,
     }));
     const { input, positions } = recordEntriesTransaction(operatorId, shard, writes, now);
     try {
@@ -122,13 +150,21 @@ async function writeGroup(operatorId: string, group: PendingEntry[], now: Date):
 }
 
 /**
- * Records entries (already validated), in as few transactions as DynamoDB
- * allows, written side by side. An entry without OccurredAt happened when it
- * arrived; its idempotency key was fingerprinted with the fields as sent.
+ * Records entries (already validated, their inputs normalised), in as few
+ * transactions as DynamoDB allows, written side by side, once the
+ * combinations of their dimensions are known (registering new ones, within
+ * each meter's limit). An entry without OccurredAt happened when it arrived;
+ * its idempotency key was fingerprinted with the fields as sent.
  */
 export async function writeEntries(operatorId: string, entries: PendingEntry[], now: Date): Promise<void> {
   const arrivedAt = unixSeconds(now);
   for (const pending of entries) pending.input = { ...pending.input, OccurredAt: pending.input.OccurredAt ?? arrivedAt };
+  const dimensioned = entries.filter((pending) => pending.input.Dimensions);
+  const numbers = await combinationNumbers(
+    operatorId,
+    dimensioned.map((pending) => ({ meter: pending.input.Meter, dimensions: pending.input.Dimensions!, field: pending.dimensionsField })),
+  );
+  dimensioned.forEach((pending, i) => (pending.combination = numbers[i]));
   // Every transaction settles before an error is answered, so that nothing is still being written when the client retries.
   const outcomes = await Promise.allSettled(transactionGroups(entries).map((group) => writeGroup(operatorId, group, now)));
   const failure = outcomes.find((outcome) => outcome.status === 'rejected');
@@ -152,10 +188,22 @@ export async function recordUsage(
 ): Promise<RecordedUsage> {
   const [violation] = usageInputViolations(input, options);
   if (violation) throw new ValidationError(violation.message, { field: violation.field });
-  const pending: PendingEntry = { input };
+  const pending: PendingEntry = { input: normalisedInput(input), dimensionsField: 'Dimensions' };
   if (options.idempotencyKey !== undefined) {
     checkIdempotencyKey(options.idempotencyKey);
-    pending.idempotency = idempotencyOf(options.idempotencyKey, input, options.builtIn ? 'platform-event' : 'client', 'Idempotency-Key');
+    const idempotency = idempotencyOf(
+      options.idempotencyKey,
+      pending.input,
+      options.builtIn ? 'platform-event' : 'client',
+      'Idempotency-Key',
+    );
+    pending.idempotency = idempotency;
+    // Dimensions may bring a new combination, registered before the entry is written: a key sent again is answered before that.
+    if (pending.input.Dimensions) settleReplay(pending, await getIdempotencyRecords(operatorId, [idempotency]), now);
+    if (pending.result) {
+      countBusinessEvent('UsageEntries', 'replayed', operatorId);
+      return pending.result;
+    }
   }
   await writeEntries(operatorId, [pending], now);
   return pending.result as RecordedUsage;

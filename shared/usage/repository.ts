@@ -10,7 +10,8 @@ import {
 import { RETRY, retrying } from '../core/retry';
 import { attributeClient, documentClient, tableName } from '../db/client';
 import { usageKeys, type IdempotencyOrigin, type ItemKey, type UsageLevel } from '../db/keys';
-import type { UsageEntry } from './schemas';
+import { combinationAttributes, combinationOfAttribute } from './model';
+import type { Dimensions, UsageEntry } from './schemas';
 
 /**
  * Every DynamoDB call of usage metering, one function per access pattern
@@ -41,37 +42,111 @@ const BATCH_WRITE_LIMIT = 25;
 const chunks = <T>(items: T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
+/** Many items by key at once (consistent reads), each handed to `each`; keys without an item are left out. */
+async function batchGet(
+  what: string,
+  keys: ItemKey[],
+  projection: { expression: string; names?: Record<string, string> },
+  each: (item: Record<string, unknown>) => void,
+): Promise<void> {
+  for (const part of chunks(keys, BATCH_GET_LIMIT)) {
+    let pending: Record<string, unknown>[] = part.map((key) => ({ ...key }));
+    await retrying(what, async () => {
+      const output = await documentClient().send(
+        new BatchGetCommand({
+          RequestItems: {
+            [tableName()]: {
+              Keys: pending,
+              ConsistentRead: true,
+              ProjectionExpression: projection.expression,
+              ExpressionAttributeNames: projection.names,
+            },
+          },
+        }),
+      );
+      (output.Responses?.[tableName()] ?? []).forEach(each);
+      pending = output.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+      return pending.length ? RETRY : true;
+    });
+  }
+}
+
 /** The idempotency records of many keys at once (consistent reads), by key hash; keys without a record are absent. */
 export async function getIdempotencyRecords(operatorId: string, refs: IdempotencyKeyRef[]): Promise<Map<string, IdempotencyRecordItem>> {
   const found = new Map<string, IdempotencyRecordItem>();
-  for (const part of chunks(refs, BATCH_GET_LIMIT)) {
-    let keys: Record<string, unknown>[] = part.map(({ origin, keyHash }) => ({
-      ...usageKeys.idempotencyRecord(operatorId, origin, keyHash),
-    }));
-    await retrying('Reading usage idempotency records', async () => {
-      const output = await documentClient().send(
-        new BatchGetCommand({
-          RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'PK, Entry, RequestHash, ExpiresAt' } },
-        }),
-      );
-      for (const item of output.Responses?.[tableName()] ?? []) {
-        // The key hash is the last segment of the partition key.
-        found.set(String(item.PK).split('#').pop() as string, item as IdempotencyRecordItem);
-      }
-      keys = output.UnprocessedKeys?.[tableName()]?.Keys ?? [];
-      return keys.length ? RETRY : true;
-    });
-  }
+  await batchGet(
+    'Reading usage idempotency records',
+    refs.map(({ origin, keyHash }) => usageKeys.idempotencyRecord(operatorId, origin, keyHash)),
+    { expression: 'PK, Entry, RequestHash, ExpiresAt' },
+    // The key hash is the last segment of the partition key.
+    (item) => found.set(String(item.PK).split('#').pop() as string, item as unknown as IdempotencyRecordItem),
+  );
   return found;
 }
 
+/** A combination of dimensions of one meter, as registered: its number and its dimensions. */
+export interface CombinationItem {
+  Meter: string;
+  Combination: number;
+  Dimensions: Dimensions;
+}
+
+const COMBINATION_PROJECTION = {
+  expression: '#meter, Combination, #dimensions',
+  names: { '#meter': 'Meter', '#dimensions': 'Dimensions' },
+};
+
+/** Registered combinations by the SHA-256 of their canonical dimensions (consistent reads). */
+export async function getCombinationsByDimensions(
+  operatorId: string,
+  refs: { meter: string; dimensionsHash: string }[],
+): Promise<CombinationItem[]> {
+  const found: CombinationItem[] = [];
+  await batchGet(
+    'Reading dimension combinations',
+    refs.map(({ meter, dimensionsHash }) => usageKeys.combinationByDimensions(operatorId, meter, dimensionsHash)),
+    COMBINATION_PROJECTION,
+    (item) => found.push(item as unknown as CombinationItem),
+  );
+  return found;
+}
+
+/** Registered combinations by their numbers (consistent reads). */
+export async function getCombinationsByNumber(
+  operatorId: string,
+  refs: { meter: string; combination: number }[],
+): Promise<CombinationItem[]> {
+  const found: CombinationItem[] = [];
+  await batchGet(
+    'Reading dimension combinations',
+    refs.map(({ meter, combination }) => usageKeys.combinationByNumber(operatorId, meter, combination)),
+    COMBINATION_PROJECTION,
+    (item) => found.push(item as unknown as CombinationItem),
+  );
+  return found;
+}
+
+/** How many combinations each meter has registered (consistent reads); meters with none are absent. */
+export async function getCombinationCounts(operatorId: string, meters: string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  await batchGet(
+    'Reading dimension combination counts',
+    meters.map((meter) => usageKeys.combinationCount(operatorId, meter)),
+    { expression: '#meter, #count', names: { '#meter': 'Meter', '#count': 'Count' } },
+    (item) => counts.set(item.Meter as string, Number(item.Count)),
+  );
+  return counts;
+}
+
 /** Usage is a DynamoDB reserved word. */
-const ENTRY_PROJECTION = 'ID, #meter, #usage, OccurredAt, VoidedAt';
-const ENTRY_NAMES = { '#meter': 'Meter', '#usage': 'Usage' };
+const ENTRY_PROJECTION = 'ID, #meter, #usage, OccurredAt, VoidedAt, #dimensions, Combination';
+const ENTRY_NAMES = { '#meter': 'Meter', '#usage': 'Usage', '#dimensions': 'Dimensions' };
 
 /** An entry as stored. */
 export interface StoredEntry extends UsageEntry {
   VoidedAt?: number;
+  /** The number of its dimensions' combination, when it has dimensions. */
+  Combination?: number;
 }
 
 export async function getEntry(operatorId: string, shard: number, id: number): Promise<StoredEntry | undefined> {
@@ -94,12 +169,22 @@ export interface AggregateRow {
   meter: string;
   usage: string;
   events: number;
+  /** Read only when asked for: the totals of each combination of dimensions, by number. */
+  combinations?: CombinationRow[];
+}
+
+export interface CombinationRow {
+  combination: number;
+  usage: string;
+  events: number;
 }
 
 export interface ReadCost {
   queries: number;
   itemsRead: number;
   capacityUnits: number;
+  /** Registry items read to name combinations of dimensions (grouped or filtered summaries, by a process that had not seen them). */
+  combinationsRead: number;
 }
 
 const numberText = (value: AttributeValue | undefined): string => {
@@ -110,7 +195,7 @@ const numberText = (value: AttributeValue | undefined): string => {
 /** Pages of one key range read with the low-level client, each page's items handed to `each`. */
 async function queryAll(
   condition: { PK: string; SKFrom?: string; SKTo?: string; SKPrefix?: string },
-  projection: { expression: string; names?: Record<string, string> },
+  projection: { expression: string; names?: Record<string, string> } | undefined,
   each: (item: Record<string, AttributeValue>) => void,
   cost?: ReadCost,
 ): Promise<void> {
@@ -129,8 +214,8 @@ async function queryAll(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: keyCondition,
-        ProjectionExpression: projection.expression,
-        ExpressionAttributeNames: projection.names,
+        ProjectionExpression: projection?.expression,
+        ExpressionAttributeNames: projection?.names,
         ExpressionAttributeValues: values,
         ReturnConsumedCapacity: cost ? 'TOTAL' : undefined,
         ExclusiveStartKey,
@@ -154,24 +239,39 @@ function aggregateRow(level: UsageLevel, item: Record<string, AttributeValue>): 
   return { level, bucket, meter, usage: numberText(item.TotalUsage), events: Number(numberText(item.EventCount)) };
 }
 
+/** An aggregate read whole: its totals and those of every combination of dimensions it holds. */
+function aggregateRowWithCombinations(level: UsageLevel, item: Record<string, AttributeValue>): AggregateRow {
+  const byNumber = new Map<number, CombinationRow>();
+  for (const name in item) {
+    const combination = combinationOfAttribute(name);
+    if (combination === undefined) continue;
+    let row = byNumber.get(combination);
+    if (!row) byNumber.set(combination, (row = { combination, usage: '0', events: 0 }));
+    if (name[0] === 'U') row.usage = numberText(item[name]);
+    else row.events = Number(numberText(item[name]));
+  }
+  return { ...aggregateRow(level, item), combinations: [...byNumber.values()] };
+}
+
 /**
  * The aggregates of one level and one shard from the first bucket to the
  * last, every meter: at most (buckets × meters) items, however many entries
- * they sum up. `cost` adds up what the reads cost.
+ * they sum up. With `combinations`, each is read whole, with the totals of
+ * every combination of dimensions it holds: the same items, larger. `cost`
+ * adds up what the reads cost.
  */
 export async function queryAggregates(
   operatorId: string,
   shard: number,
   level: UsageLevel,
-  firstBucket: string,
-  lastBucket: string,
+  range: { firstBucket: string; lastBucket: string; combinations: boolean },
   cost: ReadCost,
 ): Promise<AggregateRow[]> {
   const rows: AggregateRow[] = [];
   await queryAll(
-    usageKeys.aggregateRange(operatorId, shard, level, firstBucket, lastBucket),
-    AGGREGATE_PROJECTION,
-    (item) => rows.push(aggregateRow(level, item)),
+    usageKeys.aggregateRange(operatorId, shard, level, range.firstBucket, range.lastBucket),
+    range.combinations ? undefined : AGGREGATE_PROJECTION,
+    (item) => rows.push(range.combinations ? aggregateRowWithCombinations(level, item) : aggregateRow(level, item)),
     cost,
   );
   return rows;
@@ -191,6 +291,7 @@ export interface EntryRow {
   usage: string;
   occurredAt: number;
   voided: boolean;
+  combination?: number;
 }
 
 /** Every entry of one shard, in recording order, voided ones included. */
@@ -202,6 +303,7 @@ export async function listEntries(operatorId: string, shard: number, each: (entr
       usage: numberText(item.Usage),
       occurredAt: Number(numberText(item.OccurredAt)),
       voided: item.VoidedAt !== undefined,
+      ...(item.Combination ? { combination: Number(numberText(item.Combination)) } : {}),
     }),
   );
 }
@@ -228,6 +330,15 @@ export async function putAggregates(operatorId: string, shard: number, rows: Agg
           Meter: row.meter,
           TotalUsage: NumberValue.from(row.usage),
           EventCount: row.events,
+          ...Object.fromEntries(
+            (row.combinations ?? []).flatMap(({ combination, usage, events }) => {
+              const attributes = combinationAttributes(combination);
+              return [
+                [attributes.usage, NumberValue.from(usage)],
+                [attributes.events, events],
+              ];
+            }),
+          ),
         },
       },
     })),

@@ -2,8 +2,16 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { dayRangeQuery } from '../core/day-schemas';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from '../core/idempotency-key';
 import {
+  DIMENSION_KEY_PATTERN,
+  DIMENSION_KEY_RULE,
+  DIMENSION_VALUE_RULE,
+  DIMENSIONS_RULE,
   GRANULARITIES,
   MAX_BATCH_ENTRIES,
+  MAX_DIMENSION_VALUE_LENGTH,
+  MAX_DIMENSIONS,
+  MAX_FILTERS,
+  MAX_GROUP_BY,
   MAX_EXTRA_INFO_LENGTH,
   MAX_OCCURRED_AT,
   MAX_USAGE,
@@ -17,6 +25,24 @@ import {
  * validated with them (`errorMessage`), the OpenAPI document shows them
  * (`description`), and the TypeScript types come from them (`FromSchema`).
  */
+
+const dimensionValue = { type: 'string', minLength: 1, maxLength: MAX_DIMENSION_VALUE_LENGTH, errorMessage: DIMENSION_VALUE_RULE } as const;
+const dimensionKey = { pattern: DIMENSION_KEY_PATTERN, errorMessage: DIMENSION_KEY_RULE } as const;
+
+/** An entry's Dimensions: `{ "Region": "eu-west", "Plan": "pro" }`. */
+export const dimensionsSchema = {
+  type: 'object',
+  maxProperties: MAX_DIMENSIONS,
+  propertyNames: dimensionKey,
+  additionalProperties: dimensionValue,
+  errorMessage: DIMENSIONS_RULE,
+} as const;
+/** Dimension key → value. */
+export type Dimensions = FromSchema<typeof dimensionsSchema>;
+
+/** One or two dimension keys, comma-separated. */
+const KEY = DIMENSION_KEY_PATTERN.slice(1, -1);
+export const GROUP_BY_PATTERN = `^${KEY}(,${KEY}){0,${MAX_GROUP_BY - 1}}$`;
 
 /** The fields of one usage entry, as the single-entry route and every entry of a batch take them. */
 const entryProperties = {
@@ -33,6 +59,7 @@ const entryProperties = {
     maximum: MAX_OCCURRED_AT,
     errorMessage: `must be an integer Unix timestamp in seconds from 0 to ${MAX_OCCURRED_AT} (9998-12-31T23:59:59Z)`,
   },
+  Dimensions: dimensionsSchema,
 } as const;
 
 /** POST /api/v2/usage/meters */
@@ -94,6 +121,19 @@ export const usageSummaryQuery = {
       enum: GRANULARITIES,
       errorMessage: `must be one of ${GRANULARITIES.map((g) => `'${g}'`).join(', ')} when given`,
     },
+    groupBy: {
+      type: 'string',
+      pattern: GROUP_BY_PATTERN,
+      errorMessage: `must be one or two dimension keys separated by a comma (such as Region or Region,Plan), each 1 to 40 letters, digits and '_', starting with a letter`,
+    },
+    // OpenAPI's deepObject style, `filter[Plan]=pro`: the HTTP layer gathers the `filter[Key]` parameters into this object.
+    filter: {
+      type: 'object',
+      maxProperties: MAX_FILTERS,
+      propertyNames: dimensionKey,
+      additionalProperties: dimensionValue,
+      errorMessage: `must be given as filter[Key]=value, at most ${MAX_FILTERS} of them, each Key a dimension key and each value a string of 1 to ${MAX_DIMENSION_VALUE_LENGTH} characters`,
+    },
   },
 } as const;
 export type UsageSummaryRequest = FromSchema<typeof usageSummaryQuery>;
@@ -106,6 +146,14 @@ const recordedEntryProperties = {
   Meter: { type: 'string', pattern: METER_PATTERN },
   Usage: { type: 'number', exclusiveMinimum: 0 },
   OccurredAt: { type: 'integer', minimum: 0, description: 'Unix seconds' },
+  Dimensions: {
+    type: 'object',
+    minProperties: 1,
+    maxProperties: MAX_DIMENSIONS,
+    propertyNames: { pattern: DIMENSION_KEY_PATTERN },
+    additionalProperties: { type: 'string', minLength: 1, maxLength: MAX_DIMENSION_VALUE_LENGTH },
+    description: 'As sent, keys in code-point order; absent when the entry has none (`{}` is none)',
+  },
 } as const;
 
 /** The recorded entry as the API returns it. */
@@ -158,6 +206,14 @@ const summaryMeterSchema = {
   required: ['Meter', 'TotalUsage', 'EventCount'],
   properties: {
     Meter: { type: 'string' },
+    Dimensions: {
+      type: 'object',
+      minProperties: 1,
+      maxProperties: MAX_GROUP_BY,
+      propertyNames: { pattern: DIMENSION_KEY_PATTERN },
+      additionalProperties: { type: ['string', 'null'] },
+      description: "groupBy only: the group's value of each grouped key, null for the entries that lack the key",
+    },
     TotalUsage: { type: 'number', minimum: 0 },
     EventCount: count,
     Hours: {
@@ -222,7 +278,12 @@ export const usageSummarySchema = {
       required: ['Usage', 'Events'],
       properties: { Usage: { type: 'number', minimum: 0 }, Events: count },
     },
-    Meters: { type: 'array', description: 'Sorted by TotalUsage descending, ties by Meter', items: summaryMeterSchema },
+    Meters: {
+      type: 'array',
+      description:
+        'One per meter, or with groupBy one per meter and group. Sorted by TotalUsage descending, ties by Meter, then by the grouped values in groupBy order (null first, then code-point order)',
+      items: summaryMeterSchema,
+    },
   },
 } as const;
 export type UsageSummary = FromSchema<typeof usageSummarySchema>;

@@ -1,20 +1,28 @@
+import { ValidationError } from '../core/errors';
 import type { UsageLevel } from '../db/keys';
 import { bucketStart, cover, nextStart, type Cell } from './buckets';
-import { addDecimals, compareDecimals, decimalToNumber, negateDecimal, parseDecimal, ZERO, type Decimal } from './decimal';
+import { dimensionsOfCombinations, dimensionValue } from './combinations';
+import { decimalToNumber, microsToDecimal, parseMicros } from './decimal';
 import { summaryPeriod, type Interval, type SeriesPoint } from './period';
-import type { UsageSummary, UsageSummaryMeter, UsageSummaryRequest } from './schemas';
+import type { Dimensions, UsageSummary, UsageSummaryMeter, UsageSummaryRequest } from './schemas';
 import { AGGREGATE_SHARDS } from './model';
-import { queryAggregates, type ReadCost } from './repository';
+import { queryAggregates, type AggregateRow, type ReadCost } from './repository';
+
+/** A total of usage (in millionths: exact, see `parseMicros`) and of entries. */
+interface Amount {
+  usage: bigint;
+  events: number;
+}
+
+const NOTHING: Amount = { usage: 0n, events: 0 };
+
+/** The JSON number of a total, exact as decimals are (see `decimalToNumber`). */
+const usageNumber = (micros: bigint): number => decimalToNumber(microsToDecimal(micros));
 
 export interface UsageSummaryResult {
   summary: UsageSummary;
   /** What the summary cost DynamoDB: it depends on the range, the meters and the shards, never on the number of entries. */
   readCost: ReadCost;
-}
-
-interface Amount {
-  usage: Decimal;
-  events: number;
 }
 
 /** A run of consecutive buckets of one level: one Query per shard. */
@@ -41,44 +49,150 @@ function runsOf(cells: Cell[]): Run[] {
 /** Queries in flight at once: a daily series in a zone off UTC reads a few hours at every midnight. */
 const MAX_PARALLEL_QUERIES = 32;
 
-/** Every shard's aggregates of every run, summed over the shards: cell key → meter → amount. */
-export async function readCells(operatorId: string, runs: Run[], cost: ReadCost): Promise<Map<string, Map<string, Amount>>> {
-  const cells = new Map<string, Map<string, Amount>>();
+/** Every shard's aggregates of every run; with `combinations`, each with the totals of its combinations of dimensions. */
+async function readRows(operatorId: string, runs: Run[], cost: ReadCost, combinations: boolean): Promise<AggregateRow[]> {
+  const rows: AggregateRow[] = [];
   const queries = runs.flatMap((run) => Array.from({ length: AGGREGATE_SHARDS }, (_, shard) => ({ run, shard })));
   let next = 0;
   const worker = async () => {
     while (next < queries.length) {
       const { run, shard } = queries[next++];
-      for (const row of await queryAggregates(operatorId, shard, run.level, run.first, run.last, cost)) {
-        const key = `${row.level}|${row.bucket}`;
-        const meters = cells.get(key) ?? new Map<string, Amount>();
-        const amount = meters.get(row.meter) ?? { usage: ZERO, events: 0 };
-        meters.set(row.meter, { usage: addDecimals(amount.usage, parseDecimal(row.usage)), events: amount.events + row.events });
-        cells.set(key, meters);
-      }
+      const range = { firstBucket: run.first, lastBucket: run.last, combinations };
+      rows.push(...(await queryAggregates(operatorId, shard, run.level, range, cost)));
     }
   };
   await Promise.all(Array.from({ length: Math.min(MAX_PARALLEL_QUERIES, queries.length) }, worker));
+  return rows;
+}
+
+/** One item of the answer: a meter, or with groupBy a meter and one group's values (null where entries lack the key). */
+interface Line {
+  meter: string;
+  values?: (string | null)[];
+}
+
+/** Cell key → line key → amount: what every aggregate read adds to each line. */
+type Cells = Map<string, Map<string, Amount>>;
+
+/** The amounts of the cell an aggregate belongs to, by line. */
+function cellOf(cells: Cells, row: AggregateRow): Map<string, Amount> {
+  const key = `${row.level}|${row.bucket}`;
+  let amounts = cells.get(key);
+  if (!amounts) cells.set(key, (amounts = new Map()));
+  return amounts;
+}
+
+function add(amounts: Map<string, Amount>, line: string, usage: bigint, events: number): void {
+  const amount = amounts.get(line) ?? NOTHING;
+  amounts.set(line, { usage: amount.usage + usage, events: amount.events + events });
+}
+
+/** Summed over the shards, by meter: what the summary without groupBy and filter reads. */
+export async function readCells(operatorId: string, runs: Run[], cost: ReadCost): Promise<Cells> {
+  const cells: Cells = new Map();
+  for (const row of await readRows(operatorId, runs, cost, false)) add(cellOf(cells, row), row.meter, parseMicros(row.usage), row.events);
   return cells;
 }
 
-/** Per meter, the signed sum of an interval's cells. */
-function sumCells(cover: Cell[], cells: Map<string, Map<string, Amount>>): Map<string, Amount> {
+/** Which entries count (filter) and how they are split (groupBy). */
+interface Selection {
+  groupBy: string[];
+  filter: [string, string][];
+}
+
+/**
+ * Summed over the shards, by line: each aggregate's totals split by its
+ * combinations of dimensions, entries without dimensions being what its
+ * TotalUsage and EventCount hold beyond them. The same items the summary
+ * without groupBy reads, read whole, and the registry of combinations for
+ * those this process has not seen.
+ */
+async function readSelectedCells(
+  operatorId: string,
+  runs: Run[],
+  cost: ReadCost,
+  selection: Selection,
+  lines: Map<string, Line>,
+): Promise<Cells> {
+  const rows = await readRows(operatorId, runs, cost, true);
+  const refs = new Map<string, { meter: string; combination: number }>();
+  for (const row of rows)
+    for (const { combination } of row.combinations!) refs.set(`${row.meter}\n${combination}`, { meter: row.meter, combination });
+  const read = { items: 0 };
+  const dimensionsOf = await dimensionsOfCombinations(operatorId, [...refs.values()], read);
+  cost.combinationsRead += read.items;
+
+  const lineOf = (meter: string, dimensions: Dimensions): string | undefined => {
+    if (!selection.filter.every(([key, value]) => dimensionValue(dimensions, key) === value)) return undefined;
+    if (!selection.groupBy.length) return meter;
+    const values = selection.groupBy.map((key) => dimensionValue(dimensions, key));
+    const key = JSON.stringify([meter, ...values]);
+    if (!lines.has(key)) lines.set(key, { meter, values });
+    return key;
+  };
+  // Every aggregate of a meter names the same few combinations: each is placed in its line once, per meter by number.
+  const linesOfMeter = new Map<string, Map<number, string | undefined>>();
+  for (const { meter, combination } of refs.values()) {
+    let byNumber = linesOfMeter.get(meter);
+    if (!byNumber) linesOfMeter.set(meter, (byNumber = new Map()));
+    byNumber.set(combination, lineOf(meter, dimensionsOf(meter, combination)));
+  }
+  const cells: Cells = new Map();
+  // Entries without dimensions never match a filter; grouped, they are the group whose values are all null.
+  const countsRest = !selection.filter.length;
+  for (const row of rows) {
+    const amounts = cellOf(cells, row);
+    const lineOfNumber = linesOfMeter.get(row.meter);
+    let restUsage = parseMicros(row.usage);
+    let restEvents = row.events;
+    for (const { combination, usage, events } of row.combinations!) {
+      const line = lineOfNumber?.get(combination);
+      if (line === undefined && !countsRest) continue;
+      const amount = parseMicros(usage);
+      if (line !== undefined) add(amounts, line, amount, events);
+      restUsage -= amount;
+      restEvents -= events;
+    }
+    if (countsRest) add(amounts, lineOf(row.meter, {})!, restUsage, restEvents);
+  }
+  return cells;
+}
+
+/** Per line, the signed sum of an interval's cells. */
+function sumCells(cover: Cell[], cells: Cells): Map<string, Amount> {
   const sums = new Map<string, Amount>();
   for (const { level, bucket, sign } of cover) {
-    for (const [meter, amount] of cells.get(`${level}|${bucket}`) ?? []) {
-      const sum = sums.get(meter) ?? { usage: ZERO, events: 0 };
-      sums.set(meter, {
-        usage: addDecimals(sum.usage, sign === 1 ? amount.usage : negateDecimal(amount.usage)),
-        events: sum.events + sign * amount.events,
-      });
+    for (const [line, amount] of cells.get(`${level}|${bucket}`) ?? []) {
+      const sum = sums.get(line) ?? NOTHING;
+      sums.set(line, { usage: sum.usage + BigInt(sign) * amount.usage, events: sum.events + sign * amount.events });
     }
   }
   return sums;
 }
 
-const byTotalThenName = (a: [string, Amount], b: [string, Amount]) =>
-  compareDecimals(b[1].usage, a[1].usage) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Null (entries without the key) before any value. */
+const compareValues = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : compareText(a, b));
+
+/** TotalUsage descending, then meter, then the group's values in groupBy order: a total order. */
+const byTotalThenLine =
+  (lines: Map<string, Line>) =>
+  ([aKey, a]: [string, Amount], [bKey, b]: [string, Amount]): number => {
+    const [aLine, bLine] = [lines.get(aKey)!, lines.get(bKey)!];
+    const byValues = () => (aLine.values ?? []).reduce((order, value, i) => order || compareValues(value, bLine.values![i]), 0);
+    return (b.usage > a.usage ? 1 : b.usage < a.usage ? -1 : 0) || compareText(aLine.meter, bLine.meter) || byValues();
+  };
+
+/** groupBy's keys must differ; every other rule of groupBy and filter is the query schema's. */
+function selectionOf(request: UsageSummaryRequest): Selection | undefined {
+  const groupBy = request.groupBy?.split(',') ?? [];
+  const filter = Object.entries(request.filter ?? {});
+  if (!groupBy.length && !filter.length) return undefined;
+  if (new Set(groupBy).size !== groupBy.length) {
+    throw new ValidationError(`names '${groupBy[0]}' twice; group by one key, or by two different keys`, { field: 'groupBy' });
+  }
+  return { groupBy, filter };
+}
 
 const SERIES_FIELD = { hour: 'Hours', day: 'Days', month: 'Months' } as const;
 
@@ -96,40 +210,49 @@ export function summaryPlan(request: UsageSummaryRequest) {
  * from aggregates (never from entries). Each span asked for (the period, or
  * each point of the series) is covered by the fewest hour, day and month
  * buckets (see `cover`), so the items read depend on the range, the meters
- * and the shards alone.
+ * and the shards alone. With groupBy or a filter the same items are read
+ * whole and split by their combinations of dimensions; without them the
+ * answer and the reads are those of a meter without dimensions.
  */
 export async function summarizeUsage(operatorId: string, request: UsageSummaryRequest): Promise<UsageSummaryResult> {
+  const selection = selectionOf(request);
   const { period, covers, runs } = summaryPlan(request);
-  const cost: ReadCost = { queries: 0, itemsRead: 0, capacityUnits: 0 };
-  const cells = await readCells(operatorId, runs, cost);
+  const cost: ReadCost = { queries: 0, itemsRead: 0, capacityUnits: 0, combinationsRead: 0 };
+  const lines = new Map<string, Line>();
+  const cells = selection ? await readSelectedCells(operatorId, runs, cost, selection, lines) : await readCells(operatorId, runs, cost);
   const spanSums = covers.map((spanCover) => sumCells(spanCover, cells));
 
   const totals = new Map<string, Amount>();
   for (const sums of spanSums) {
-    for (const [meter, amount] of sums) {
-      const total = totals.get(meter) ?? { usage: ZERO, events: 0 };
-      totals.set(meter, { usage: addDecimals(total.usage, amount.usage), events: total.events + amount.events });
+    for (const [line, amount] of sums) {
+      const total = totals.get(line) ?? NOTHING;
+      totals.set(line, { usage: total.usage + amount.usage, events: total.events + amount.events });
     }
   }
-  // A meter whose every entry in the period was voided has nothing left to show.
-  const sorted = [...totals.entries()].filter(([, total]) => total.events > 0).sort(byTotalThenName);
-  const series = (meter: string) =>
+  for (const line of totals.keys()) if (!lines.has(line)) lines.set(line, { meter: line });
+  // A line whose every entry in the period was voided has nothing left to show.
+  const sorted = [...totals.entries()].filter(([, total]) => total.events > 0).sort(byTotalThenLine(lines));
+  const series = (line: string) =>
     period.points.map((point: SeriesPoint, i) => {
-      const amount = spanSums[i].get(meter) ?? { usage: ZERO, events: 0 };
-      return { ...point.label, Usage: decimalToNumber(amount.usage), Events: amount.events };
+      const amount = spanSums[i].get(line) ?? NOTHING;
+      return { ...point.label, Usage: usageNumber(amount.usage), Events: amount.events };
     });
-  const meters: UsageSummaryMeter[] = sorted.map(([meter, total]) => ({
-    Meter: meter,
-    TotalUsage: decimalToNumber(total.usage),
-    EventCount: total.events,
-    ...(request.granularity ? { [SERIES_FIELD[request.granularity]]: series(meter) } : {}),
-  }));
-  const totalUsage = sorted.reduce((sum, [, total]) => addDecimals(sum, total.usage), ZERO);
+  const meters: UsageSummaryMeter[] = sorted.map(([line, total]) => {
+    const { meter, values } = lines.get(line)!;
+    return {
+      Meter: meter,
+      ...(values ? { Dimensions: Object.fromEntries(selection!.groupBy.map((key, i) => [key, values[i]])) } : {}),
+      TotalUsage: usageNumber(total.usage),
+      EventCount: total.events,
+      ...(request.granularity ? { [SERIES_FIELD[request.granularity]]: series(line) } : {}),
+    };
+  });
+  const totalUsage = sorted.reduce((sum, [, total]) => sum + total.usage, 0n);
 
   return {
     summary: {
       Period: { From: period.from, To: period.to, FromTimestamp: period.start, ToTimestamp: period.end - 1, TimeZone: period.timeZone },
-      Totals: { Usage: decimalToNumber(totalUsage), Events: sorted.reduce((sum, [, total]) => sum + total.events, 0) },
+      Totals: { Usage: usageNumber(totalUsage), Events: sorted.reduce((sum, [, total]) => sum + total.events, 0) },
       Meters: meters,
     },
     readCost: cost,

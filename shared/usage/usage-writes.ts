@@ -5,8 +5,8 @@ import { tableName } from '../db/client';
 import { usageKeys, type UsageLevel } from '../db/keys';
 import { bucketOf, LEVELS } from './buckets';
 import { addDecimals, formatDecimal, negateDecimal, parseDecimal, ZERO, type Decimal } from './decimal';
-import type { UsageEntry } from './schemas';
-import { IDEMPOTENCY_TTL_SECONDS } from './model';
+import type { Dimensions, UsageEntry } from './schemas';
+import { combinationAttributes, IDEMPOTENCY_TTL_SECONDS } from './model';
 import type { IdempotencyKeyRef } from './repository';
 
 /**
@@ -16,11 +16,12 @@ import type { IdempotencyKeyRef } from './repository';
  * so totals never disagree with the entries.
  */
 
-/** An entry ready to be written: its ID chosen, and its idempotency key when it has one. */
+/** An entry ready to be written: its ID chosen, its idempotency key and its dimensions' combination number when it has them. */
 export interface EntryToWrite {
   entry: UsageEntry;
   extraInfo?: string;
   idempotency?: IdempotencyKeyRef & { requestHash: string };
+  combination?: number;
 }
 
 /** Where each entry's items sit in TransactItems, to read a cancellation by. */
@@ -29,12 +30,25 @@ export interface EntryPositions {
   entry: number;
 }
 
-export interface Increment {
+export interface Amount {
+  usage: Decimal;
+  events: number;
+}
+
+export interface Increment extends Amount {
   level: UsageLevel;
   bucket: string;
   meter: string;
-  usage: Decimal;
-  events: number;
+  /** The part of the amount that entries with dimensions bring, by combination number. */
+  combinations: Map<number, Amount>;
+}
+
+/** What an aggregate adds up: an entry's meter, time, usage and, when it has dimensions, their combination number. */
+export interface CountedEntry {
+  Meter: string;
+  OccurredAt: number;
+  Usage: number | string;
+  Combination?: number;
 }
 
 const incrementKey = (level: UsageLevel, bucket: string, meter: string) => `${level}|${bucket}|${meter}`;
@@ -44,19 +58,21 @@ export const aggregateKeysOf = (entry: Pick<UsageEntry, 'Meter' | 'OccurredAt'>)
   LEVELS.map((level) => incrementKey(level, bucketOf(level, entry.OccurredAt), entry.Meter));
 
 /** What entries add to each aggregate, summed exactly: entries of one meter and hour share one increment. */
-export function aggregateIncrements(
-  entries: { Meter: string; OccurredAt: number; Usage: number | string }[],
-  sign: 1 | -1 = 1,
-): Increment[] {
+export function aggregateIncrements(entries: CountedEntry[], sign: 1 | -1 = 1): Increment[] {
   const increments = new Map<string, Increment>();
   for (const entry of entries) {
-    const usage = parseDecimal(String(entry.Usage));
+    const parsed = parseDecimal(String(entry.Usage));
+    const usage = sign === 1 ? parsed : negateDecimal(parsed);
     for (const level of LEVELS) {
       const bucket = bucketOf(level, entry.OccurredAt);
       const key = incrementKey(level, bucket, entry.Meter);
-      const increment = increments.get(key) ?? { level, bucket, meter: entry.Meter, usage: ZERO, events: 0 };
-      increment.usage = addDecimals(increment.usage, sign === 1 ? usage : negateDecimal(usage));
+      const increment = increments.get(key) ?? { level, bucket, meter: entry.Meter, usage: ZERO, events: 0, combinations: new Map() };
+      increment.usage = addDecimals(increment.usage, usage);
       increment.events += sign;
+      if (entry.Combination !== undefined) {
+        const part = increment.combinations.get(entry.Combination) ?? { usage: ZERO, events: 0 };
+        increment.combinations.set(entry.Combination, { usage: addDecimals(part.usage, usage), events: part.events + sign });
+      }
       increments.set(key, increment);
     }
   }
@@ -65,19 +81,41 @@ export function aggregateIncrements(
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/**
+ * Dimensions as the document client writes them: a Map, because its
+ * marshaller tells an object's kind by `value.constructor`, which a dimension
+ * named `constructor` would answer.
+ */
+const dimensionsAttribute = (dimensions: Dimensions) => new Map(Object.entries(dimensions));
+
+const storedEntry = ({ Dimensions, ...entry }: UsageEntry) => ({
+  ...entry,
+  ...(Dimensions ? { Dimensions: dimensionsAttribute(Dimensions) } : {}),
+});
+
 function incrementItem(operatorId: string, shard: number, increment: Increment): TransactItem {
+  const names: Record<string, string> = { '#meter': 'Meter' };
+  const values: Record<string, unknown> = {
+    ':entity': 'UsageAggregate',
+    ':meter': increment.meter,
+    ':usage': NumberValue.from(formatDecimal(increment.usage)),
+    ':events': increment.events,
+  };
+  const adds = ['TotalUsage :usage', 'EventCount :events'];
+  // Placeholders are numbered by position, so the expression's length depends on how many combinations it adds, never on their numbers.
+  [...increment.combinations].forEach(([combination, amount], i) => {
+    const attributes = combinationAttributes(combination);
+    Object.assign(names, { [`#u${i}`]: attributes.usage, [`#e${i}`]: attributes.events });
+    Object.assign(values, { [`:u${i}`]: NumberValue.from(formatDecimal(amount.usage)), [`:e${i}`]: amount.events });
+    adds.push(`#u${i} :u${i}`, `#e${i} :e${i}`);
+  });
   return {
     Update: {
       TableName: tableName(),
       Key: usageKeys.aggregate(operatorId, shard, increment.level, increment.bucket, increment.meter),
-      UpdateExpression: 'SET Entity = :entity, #meter = :meter ADD TotalUsage :usage, EventCount :events',
-      ExpressionAttributeNames: { '#meter': 'Meter' },
-      ExpressionAttributeValues: {
-        ':entity': 'UsageAggregate',
-        ':meter': increment.meter,
-        ':usage': NumberValue.from(formatDecimal(increment.usage)),
-        ':events': increment.events,
-      },
+      UpdateExpression: `SET Entity = :entity, #meter = :meter ADD ${adds.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
     },
   };
 }
@@ -97,7 +135,7 @@ export function recordEntriesTransaction(
   const items: TransactItem[] = [];
   const positions: EntryPositions[] = [];
   const recordedAt = now.toISOString();
-  for (const { entry, extraInfo, idempotency } of entries) {
+  for (const { entry, extraInfo, idempotency, combination } of entries) {
     const position: EntryPositions = { entry: -1 };
     if (idempotency) {
       position.idempotency = items.length;
@@ -107,7 +145,7 @@ export function recordEntriesTransaction(
           Item: {
             ...usageKeys.idempotencyRecord(operatorId, idempotency.origin, idempotency.keyHash),
             Entity: 'UsageIdempotencyRecord',
-            Entry: entry,
+            Entry: storedEntry(entry),
             RequestHash: idempotency.requestHash,
             ExpiresAt: expiresAt(now, IDEMPOTENCY_TTL_SECONDS),
           },
@@ -124,8 +162,9 @@ export function recordEntriesTransaction(
         Item: {
           ...usageKeys.entry(operatorId, shard, entry.ID),
           Entity: 'UsageEntry',
-          ...entry,
+          ...storedEntry(entry),
           ...(extraInfo === undefined ? {} : { ExtraInfo: extraInfo }),
+          ...(combination === undefined ? {} : { Combination: combination }),
           RecordedAt: recordedAt,
         },
         ConditionExpression: 'attribute_not_exists(PK)',
@@ -133,7 +172,8 @@ export function recordEntriesTransaction(
     });
     positions.push(position);
   }
-  for (const increment of aggregateIncrements(entries.map(({ entry }) => entry))) items.push(incrementItem(operatorId, shard, increment));
+  const counted = entries.map(({ entry, combination }) => ({ ...entry, Combination: combination }));
+  for (const increment of aggregateIncrements(counted)) items.push(incrementItem(operatorId, shard, increment));
   return { input: { TransactItems: items }, positions };
 }
 
@@ -142,7 +182,12 @@ export function recordEntriesTransaction(
  * yet; this condition is item 0) and takes its usage and count back out of
  * every aggregate it was added to.
  */
-export function voidEntryTransaction(operatorId: string, shard: number, entry: UsageEntry, voidedAt: number): TransactWriteCommandInput {
+export function voidEntryTransaction(
+  operatorId: string,
+  shard: number,
+  entry: UsageEntry & { Combination?: number },
+  voidedAt: number,
+): TransactWriteCommandInput {
   return {
     TransactItems: [
       {
@@ -157,4 +202,45 @@ export function voidEntryTransaction(operatorId: string, shard: number, entry: U
       ...aggregateIncrements([entry], -1).map((increment) => incrementItem(operatorId, shard, increment)),
     ],
   };
+}
+
+/**
+ * Registers new combinations of meters' dimensions, each meter's numbered
+ * after the `count` it has: each combination is found by the SHA-256 of its
+ * canonical dimensions and by its number, and each meter's count moves on,
+ * only if no other request changed it meanwhile and none of the
+ * combinations exists yet.
+ */
+export function registerCombinationsTransaction(
+  operatorId: string,
+  registrations: { meter: string; count: number; combinations: { dimensionsHash: string; dimensions: Dimensions }[] }[],
+): TransactWriteCommandInput {
+  const items: TransactItem[] = [];
+  for (const { meter, count, combinations } of registrations) {
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: usageKeys.combinationCount(operatorId, meter),
+        UpdateExpression: 'SET Entity = :entity, #meter = :meter, #count = :next',
+        ConditionExpression: count === 0 ? 'attribute_not_exists(PK)' : '#count = :count',
+        ExpressionAttributeNames: { '#meter': 'Meter', '#count': 'Count' },
+        ExpressionAttributeValues: {
+          ':entity': 'UsageCombinationCount',
+          ':meter': meter,
+          ':next': count + combinations.length,
+          ...(count === 0 ? {} : { ':count': count }),
+        },
+      },
+    });
+    combinations.forEach(({ dimensionsHash, dimensions }, i) => {
+      const item = { Entity: 'UsageCombination', Meter: meter, Combination: count + 1 + i, Dimensions: dimensionsAttribute(dimensions) };
+      for (const key of [
+        usageKeys.combinationByDimensions(operatorId, meter, dimensionsHash),
+        usageKeys.combinationByNumber(operatorId, meter, count + 1 + i),
+      ]) {
+        items.push({ Put: { TableName: tableName(), Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(PK)' } });
+      }
+    });
+  }
+  return { TransactItems: items };
 }

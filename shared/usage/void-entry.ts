@@ -13,9 +13,9 @@ import { voidEntryTransaction } from './usage-writes';
 /**
  * Voids one entry of an operator: in one transaction the entry is marked
  * VoidedAt (kept, for audit) and taken back out of its hour, day and month
- * aggregates. The transaction's condition lets only one void through, so
- * voiding again, or twice at once, answers the entry as voided and takes
- * nothing out twice.
+ * aggregates, the totals of its dimensions included. The transaction's
+ * condition lets only one void through, so voiding again, or twice at once,
+ * answers the entry as voided and takes nothing out twice.
  */
 export async function voidUsageEntry(operatorId: string, idText: string, now: Date = config().clock()): Promise<VoidedUsageEntry> {
   const id = Number(idText);
@@ -26,11 +26,18 @@ export async function voidUsageEntry(operatorId: string, idText: string, now: Da
     const stored = await getEntry(operatorId, shard, id);
     // Another operator's entry lives under that operator's keys: it does not exist for this one.
     if (!stored) throw new NotFoundError(`Usage entry ${id} does not exist`);
-    const entry = { ID: stored.ID, Meter: stored.Meter, Usage: stored.Usage, OccurredAt: stored.OccurredAt };
+    const entry = {
+      ID: stored.ID,
+      Meter: stored.Meter,
+      Usage: stored.Usage,
+      OccurredAt: stored.OccurredAt,
+      ...(stored.Dimensions ? { Dimensions: stored.Dimensions } : {}),
+    };
     if (stored.VoidedAt !== undefined) return { ...entry, VoidedAt: stored.VoidedAt };
     const voidedAt = unixSeconds(now);
     try {
-      await writeTransaction(voidEntryTransaction(operatorId, shard, entry, voidedAt));
+      // Out of every total it was in: its meter's, and its dimensions' combination's.
+      await writeTransaction(voidEntryTransaction(operatorId, shard, { ...entry, Combination: stored.Combination }, voidedAt));
       countBusinessEvent('UsageEntries', 'voided', operatorId);
       return { ...entry, VoidedAt: voidedAt };
     } catch (error) {

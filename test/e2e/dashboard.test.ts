@@ -21,13 +21,13 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(__dirname, '../../test-results/dashboard');
 const TIME_ZONE = 'UTC';
 
-/** Usage on fixed days, so the chart, the totals and the CSV have known values. */
-const USAGE: [meter: string, day: string, usage: number][] = [
-  ['api-calls', '2026-03-02', 40],
-  ['api-calls', '2026-03-03', 25],
+/** Usage on fixed days, some with dimensions, so the chart, the totals, the groups and the CSV have known values. */
+const USAGE: [meter: string, day: string, usage: number, dimensions?: Record<string, string>][] = [
+  ['api-calls', '2026-03-02', 40, { Region: 'eu-west' }],
+  ['api-calls', '2026-03-03', 25, { Region: 'us-east', Plan: 'pro' }],
   ['api-calls', '2026-03-05', 30],
-  ['storage-gb', '2026-03-03', 12.5],
-  ['storage-gb', '2026-03-04', 20.25],
+  ['storage-gb', '2026-03-03', 12.5, { Region: 'eu-west' }],
+  ['storage-gb', '2026-03-04', 20.25, { Region: 'eu-west', Plan: 'free' }],
 ];
 const ORDERS = { day: '2026-03-04', count: 5 };
 
@@ -87,8 +87,13 @@ beforeAll(async () => {
   expect(ota.status).toBe(201);
   otaReference = ota.json.data.BookingReference;
 
-  for (const [meter, day, usage] of USAGE) {
-    await recordUsage(operator.operatorId, { Meter: meter, Usage: usage, OccurredAt: Date.parse(`${day}T10:00:00Z`) / 1000 });
+  for (const [meter, day, usage, dimensions] of USAGE) {
+    await recordUsage(operator.operatorId, {
+      Meter: meter,
+      Usage: usage,
+      OccurredAt: Date.parse(`${day}T10:00:00Z`) / 1000,
+      Dimensions: dimensions,
+    });
   }
   for (let i = 0; i < ORDERS.count; i += 1) {
     await recordUsage(
@@ -347,6 +352,77 @@ describe('operator dashboard', () => {
     );
     expect(await page.locator('#usage-granularity').inputValue()).toBe('month');
     expect(await page.locator('#usage-status').getAttribute('data-state')).not.toBe('error');
+  });
+
+  it('groups usage by the dimensions typed in, in the table, the chart and the CSV', async () => {
+    await setDate('#usage-from', '2026-03-01');
+    await setDate('#usage-to', '2026-03-07');
+    await page.locator('#usage-granularity').selectOption('day');
+    await page.locator('#usage-group-by').fill('Region');
+    await page.locator('#usage-form button[type="submit"]').click();
+    await page.locator('#usage-status[data-state="done"]').waitFor();
+    expect(await text('#usage-status')).toBe('5 groups by Region of 3 meters, 10 entries from 2026-03-01 to 2026-03-07 (UTC).');
+    expect(await text('#usage-caption')).toBe('Daily usage per meter and Region; the totals are in the table below.');
+    expect((await page.locator('#usage-table thead th').allInnerTexts()).map((heading) => heading.trim())).toEqual([
+      'Meter',
+      'Region',
+      'Total usage',
+      'Entries',
+    ]);
+    const groups = await page.locator('#usage-table tbody tr').allInnerTexts();
+    expect(groups.map((row) => row.split('\t').map((part) => part.trim()))).toEqual([
+      ['api-calls', 'eu-west', '40', '1'],
+      ['storage-gb', 'eu-west', '32.75', '2'],
+      ['api-calls', '(none)', '30', '1'],
+      ['api-calls', 'us-east', '25', '1'],
+      ['order-completed', '(none)', '5', '5'],
+    ]);
+    expect(await text('#usage-total')).toBe('132.75');
+    expect(await page.locator('#usage-total-label').getAttribute('colspan')).toBe('2');
+    // One series per group, each drawn in its colour.
+    const colours = await page
+      .locator('#usage-table tbody .swatch')
+      .evaluateAll((swatches) =>
+        swatches.map((swatch) => (swatch as unknown as { style: { backgroundColor: string } }).style.backgroundColor),
+      );
+    const hex = colours.map((rgb) => `#${(rgb.match(/\d+/g) ?? []).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`);
+    expect(new Set(hex).size).toBe(5);
+    for (const count of await plotPixelsByColour(hex)) expect(count).toBeGreaterThan(100);
+    expect(await unlabelledControls()).toEqual([]);
+    await page.evaluate('document.activeElement.blur()');
+    await screenshot('usage-grouped');
+
+    // Two keys: the CSV has a column for each, empty where an entry lacks the key.
+    await page.locator('#usage-group-by').fill('Region, Plan');
+    await page.locator('#usage-form button[type="submit"]').click();
+    await page.locator('#usage-status[data-state="done"]').waitFor();
+    expect(await text('#usage-status')).toBe('6 groups by Region, Plan of 3 meters, 10 entries from 2026-03-01 to 2026-03-07 (UTC).');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#usage-csv').click()]);
+    const csv = (await readFile((await download.path()) as string, 'utf8')).trimEnd().split('\r\n');
+    expect(csv[0]).toBe('Meter,Region,Plan,Date,Usage,Events');
+    expect(csv).toHaveLength(1 + 6 * 7);
+    expect(csv.filter((row) => !row.endsWith(',0,0'))).toEqual([
+      'Meter,Region,Plan,Date,Usage,Events',
+      'api-calls,eu-west,,2026-03-02,40,1',
+      'api-calls,,,2026-03-05,30,1',
+      'api-calls,us-east,pro,2026-03-03,25,1',
+      'storage-gb,eu-west,free,2026-03-04,20.25,1',
+      'storage-gb,eu-west,,2026-03-03,12.5,1',
+      'order-completed,,,2026-03-04,5,5',
+    ]);
+
+    // A key that is not one is refused in the form, before any request.
+    await page.locator('#usage-group-by').fill('Re-gion');
+    await page.locator('#usage-form button[type="submit"]').click();
+    expect(
+      await page.locator('#usage-group-by').evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid),
+    ).toBe(false);
+    expect(await text('#usage-status')).toMatch(/^6 groups/);
+    await page.locator('#usage-group-by').fill('');
+    await page.locator('#usage-form button[type="submit"]').click();
+    await page.locator('#usage-status[data-state="done"]').waitFor();
+    expect(await text('#usage-status')).toBe('3 meters, 10 entries from 2026-03-01 to 2026-03-07 (UTC).');
+    expect(await page.locator('#usage-table thead th').count()).toBe(3);
   });
 
   it('shows a printable manifest of a day by timeslot, holds with their expiry, and cancels with a reason for a key with bookings:write', async () => {

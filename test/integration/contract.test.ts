@@ -223,7 +223,10 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     422: () => sender(routeById('list-bookings'), {}, '?from=2026-03-10&to=2026-03-01')({}),
   },
   'record-usage': {
-    201: () => sender(routeById('record-usage'))({ body: { Meter: 'storage-gb', Usage: 0.25, ExtraInfo: '{"Bucket":"photos"}' } }),
+    201: () =>
+      sender(routeById('record-usage'))({
+        body: { Meter: 'storage-gb', Usage: 0.25, ExtraInfo: '{"Bucket":"photos"}', Dimensions: { Region: 'eu-west', Plan: 'pro' } },
+      }),
     400: () => sender(routeById('record-usage'))({ rawBody: '{"Meter"', headers: { 'Content-Type': 'application/json' } }),
     413: () => sender(routeById('record-usage'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
     415: () => sender(routeById('record-usage'))({ rawBody: '{"Meter":"storage-gb","Usage":1}', headers: plainText }),
@@ -234,7 +237,7 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
       sender(routeById('record-usage-batch'))({
         body: {
           Entries: [
-            { Meter: 'storage-gb', Usage: 0.25, Identifier: 'contract-1' },
+            { Meter: 'storage-gb', Usage: 0.25, Identifier: 'contract-1', Dimensions: { Region: 'eu-west' } },
             { Meter: 'api-calls', Usage: 2 },
           ],
         },
@@ -255,7 +258,7 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
   },
   'void-usage-entry': {
     200: async () => {
-      const recorded = await sender(routeById('record-usage'))({ body: { Meter: 'storage-gb', Usage: 0.5 } });
+      const recorded = await sender(routeById('record-usage'))({ body: { Meter: 'storage-gb', Usage: 0.5, Dimensions: { Plan: 'free' } } });
       return sender(routeById('void-usage-entry'), { ID: String(recorded.json.data.ID) })({});
     },
     400: () => sender(routeById('void-usage-entry'), { ID: 'abc' })({}),
@@ -266,11 +269,22 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
   },
   'get-usage-summary': {
     200: async () => {
-      await sender(routeById('record-usage'))({ body: { Meter: 'api-calls', Usage: 3 } });
+      await sender(routeById('record-usage'))({ body: { Meter: 'summarised', Usage: 3, Dimensions: { Region: 'eu-west', Plan: 'pro' } } });
+      await sender(routeById('record-usage'))({ body: { Meter: 'summarised', Usage: 1, Dimensions: { Plan: 'pro' } } });
       const today = new Date().toISOString().slice(0, 10);
-      return sender(routeById('get-usage-summary'), {}, `?from=${today}&to=${today}&granularity=day`)({});
+      const response = await sender(
+        routeById('get-usage-summary'),
+        {},
+        `?from=${today}&to=${today}&granularity=day&groupBy=Region&filter%5BPlan%5D=pro`,
+      )({});
+      // Grouped: the documented Dimensions, null for the entry without the key.
+      expect(response.json.data.Meters.filter((item: { Meter: string }) => item.Meter === 'summarised')).toEqual([
+        expect.objectContaining({ Dimensions: { Region: 'eu-west' }, TotalUsage: 3 }),
+        expect.objectContaining({ Dimensions: { Region: null }, TotalUsage: 1 }),
+      ]);
+      return response;
     },
-    422: () => sender(routeById('get-usage-summary'), {}, '?from=2026-03-10&to=2026-03-11&tz=Asia/Kolkata')({}),
+    422: () => sender(routeById('get-usage-summary'), {}, '?from=2026-03-10&to=2026-03-11&filter%5B__proto__%5D=x')({}),
   },
 };
 

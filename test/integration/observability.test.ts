@@ -223,7 +223,7 @@ describe('observability of real requests', () => {
 
 describe('observability of failures', () => {
   it('logs a 5xx at ERROR with the error and its stack, and answers without them', async () => {
-    const failing = httpHandler({ route: 'list-products', fields: { path: [], query: [] } }, async () => {
+    const failing = httpHandler({ route: 'list-products', fields: { path: [], query: [], deepObjects: [] } }, async () => {
       throw new Error('The table is on fire');
     });
     const event = {

@@ -32,13 +32,15 @@ const QUERIES: UsageSummaryRequest[] = [
   { from: '2026-03-01', to: '2026-04-30', tz: 'Europe/Lisbon', granularity: 'day' },
   { from: '2025-12-15', to: '2026-12-14', tz: 'America/New_York', granularity: 'month' },
   { from: '2026-03-27', to: '2026-04-02', tz: 'Asia/Tokyo', granularity: 'hour' },
+  { from: '2026-01-01', to: '2026-12-31', groupBy: 'Region,Plan', granularity: 'month' },
+  { from: '2026-03-01', to: '2026-04-30', tz: 'Europe/Lisbon', groupBy: 'Region', filter: { Plan: 'pro' }, granularity: 'day' },
 ];
 
 const summaries = async (operatorId: string) =>
   Promise.all(QUERIES.map(async (query) => (await summarizeUsage(operatorId, query)).summary));
 
 describe('npm run admin -- rebuild-usage-aggregates', () => {
-  it('recomputes the aggregates from the entries: summaries afterwards equal those before', async () => {
+  it('recomputes the aggregates and their totals per combination of dimensions from the entries: summaries afterwards equal those before', async () => {
     const operator = await createTestOperator(undefined, { stem: 'usage-rebuild' });
     const days = ['2026-01-01', '2026-02-14', '2026-03-29', '2026-03-31', '2026-04-01', '2026-06-30', '2026-12-31'];
     const recorded = await recordUsageBatch(
@@ -48,6 +50,7 @@ describe('npm run admin -- rebuild-usage-aggregates', () => {
           Meter: `meter-${i % 4}`,
           Usage: [0.1, 0.25, 3, 0.000001][i % 4] + d,
           OccurredAt: at(day, `${String(i * 2).padStart(2, '0')}:30:00`),
+          ...(i % 3 === 2 ? {} : { Dimensions: { Region: ['eu', 'us'][i % 2], ...(i % 5 ? { Plan: ['pro', 'free'][d % 2] } : {}) } }),
         })),
       ),
     );
@@ -55,10 +58,13 @@ describe('npm run admin -- rebuild-usage-aggregates', () => {
     const before = await summaries(operator.operatorId);
     expect(before[0].Totals.Events).toBe(recorded.length - Math.ceil(recorded.length / 9));
 
-    // As before day and month roll-ups existed: hour aggregates only, and one of them drifted.
+    expect(before[4].Meters.some((meter: { Dimensions?: object }) => meter.Dimensions)).toBe(true);
+
+    // As before day and month roll-ups existed: hour aggregates only, which lost their totals per combination, and one of them drifted.
     for (let shard = 0; shard < AGGREGATE_SHARDS; shard += 1) {
       for (const level of LEVELS.filter((level) => level !== 'hour'))
         await deleteAggregates(operator.operatorId, shard, await listAggregates(operator.operatorId, shard, level));
+      await putAggregates(operator.operatorId, shard, await listAggregates(operator.operatorId, shard, 'hour'));
     }
     const shards = await Promise.all(
       Array.from({ length: AGGREGATE_SHARDS }, (_, shard) => listAggregates(operator.operatorId, shard, 'hour')),

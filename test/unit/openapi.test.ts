@@ -71,6 +71,9 @@ describe('request schemas are the handlers’ own', () => {
         for (const keyword of ['type', 'pattern', 'enum', 'minLength', 'maxLength'])
           expect(parameter.schema[keyword]).toEqual(validated[keyword]);
         expect(parameter.required).toBe(location === 'path' || (schema!.required ?? []).includes(parameter.name));
+        // An object travels as name[key]=value parameters, which the handler gathers: the document says so.
+        if (validated.type === 'object') expect(parameter).toMatchObject({ style: 'deepObject', explode: true });
+        else expect(parameter.style).toBeUndefined();
       }
     }
   });
@@ -91,6 +94,26 @@ describe('request schemas are the handlers’ own', () => {
     expect(() => validate({ ...body.example, Undocumented: 1 })).toThrow(
       expect.objectContaining({ field: 'Undocumented', message: 'is not allowed' }),
     );
+  });
+
+  test('the usage summary documents groupBy and filter[Key] with the rules the handler enforces', () => {
+    const parameters = operationOf(routes.find((route) => route.id === 'get-usage-summary')!).parameters;
+    const named = (name: string) => parameters.find((parameter: { name: string }) => parameter.name === name);
+    expect(named('groupBy')).toMatchObject({ in: 'query', required: false, schema: { type: 'string', pattern: expect.any(String) } });
+    expect(new RegExp(named('groupBy').schema.pattern).test('Region,Plan')).toBe(true);
+    expect(new RegExp(named('groupBy').schema.pattern).test('Region,Plan,Tier')).toBe(false);
+    expect(named('filter')).toMatchObject({
+      in: 'query',
+      style: 'deepObject',
+      explode: true,
+      schema: {
+        type: 'object',
+        maxProperties: 5,
+        propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_]{0,39}$' },
+        additionalProperties: { type: 'string', minLength: 1, maxLength: 100 },
+      },
+    });
+    expect(named('filter').description).toMatch(/filter\[Key\]=value/);
   });
 
   test('the validation annotations are translated, not published', () => {

@@ -3,8 +3,10 @@ import {
   compareDecimals,
   decimalToNumber,
   formatDecimal,
+  microsToDecimal,
   numberPrecision,
   parseDecimal,
+  parseMicros,
   ZERO,
 } from '../../shared/usage/decimal';
 
@@ -29,6 +31,21 @@ describe('exact decimals', () => {
     expect(formatDecimal(parseDecimal('1e-7'))).toBe('0.0000001');
     expect(formatDecimal(parseDecimal('-0.5'))).toBe('-0.5');
     expect(() => parseDecimal('abc')).toThrow(/Not a decimal/);
+  });
+
+  it('reads usage totals as exact millionths, and refuses what cannot be one', () => {
+    expect(['0.3', '-1.5', '12', '0.000001', '1E+2', '2.5e-3', '123456789012345678.123456'].map(parseMicros)).toEqual([
+      300_000n,
+      -1_500_000n,
+      12_000_000n,
+      1n,
+      100_000_000n,
+      2_500n,
+      123456789012345678123456n,
+    ]);
+    expect(formatDecimal(microsToDecimal(parseMicros('10.250000')))).toBe('10.25');
+    expect(formatDecimal(microsToDecimal(-300_000n))).toBe('-0.3');
+    expect(() => parseMicros('0.0000001')).toThrow(/more than 6 decimal places/);
   });
 
   it('compares by value', () => {

@@ -3,7 +3,8 @@ import { configure } from '../../shared/core/config';
 import { requestHash } from '../../shared/core/idempotency';
 import { idempotencyOf, transactionGroups, type PendingEntry } from '../../shared/usage/record-usage';
 import { aggregateKeysOf } from '../../shared/usage/usage-writes';
-import { recordEntriesTransaction, voidEntryTransaction } from '../../shared/usage/usage-writes';
+import { recordEntriesTransaction, registerCombinationsTransaction, voidEntryTransaction } from '../../shared/usage/usage-writes';
+import { MAX_BATCH_ENTRIES } from '../../shared/usage/model';
 
 const utc = (iso: string) => Date.parse(iso) / 1000;
 
@@ -77,18 +78,123 @@ describe('the transactions of usage metering', () => {
     ]);
   });
 
+  it("add an entry with dimensions to its combination's totals in each aggregate, and take it out of them when voided", () => {
+    const dimensioned = (ID: number, Usage: number, combination: number) => ({
+      entry: { ID, Meter: 'api-calls', Usage, OccurredAt: utc('2026-06-01T09:10:00Z'), Dimensions: { Region: `r${combination}` } },
+      combination,
+    });
+    const { input } = recordEntriesTransaction(
+      'acme',
+      2,
+      [dimensioned(31, 0.1, 7), dimensioned(32, 0.2, 7), dimensioned(33, 1.5, 12), entry(34, 4, '2026-06-01T09:20:00Z')],
+      now,
+    );
+    const items = input.TransactItems ?? [];
+    expect(items[0].Put?.Item).toEqual(expect.objectContaining({ Combination: 7, Dimensions: new Map([['Region', 'r7']]) }));
+    expect(items[3].Put?.Item).not.toHaveProperty('Combination');
+    const hour = items[4].Update!;
+    expect(hour.UpdateExpression).toBe(
+      'SET Entity = :entity, #meter = :meter ADD TotalUsage :usage, EventCount :events, #u0 :u0, #e0 :e0, #u1 :u1, #e1 :e1',
+    );
+    expect(hour.ExpressionAttributeNames).toEqual({ '#meter': 'Meter', '#u0': 'U7', '#e0': 'E7', '#u1': 'U12', '#e1': 'E12' });
+    expect(Object.fromEntries(Object.entries(hour.ExpressionAttributeValues!).map(([name, value]) => [name, String(value)]))).toEqual({
+      ':entity': 'UsageAggregate',
+      ':meter': 'api-calls',
+      ':usage': '5.8',
+      ':events': '4',
+      ':u0': '0.3',
+      ':e0': '2',
+      ':u1': '1.5',
+      ':e1': '1',
+    });
+    const { TransactItems = [] } = voidEntryTransaction(
+      'acme',
+      2,
+      { ...dimensioned(33, 1.5, 12).entry, Combination: 12 },
+      utc('2026-06-03T00:00:00Z'),
+    );
+    for (const { Update } of TransactItems.slice(1)) {
+      expect(Update?.ExpressionAttributeNames).toEqual({ '#meter': 'Meter', '#u0': 'U12', '#e0': 'E12' });
+      expect([String(Update?.ExpressionAttributeValues?.[':u0']), Update?.ExpressionAttributeValues?.[':e0']]).toEqual(['-1.5', -1]);
+    }
+  });
+
+  it('keep every aggregate update within DynamoDB’s 4 KB expression limit, whatever the numbers, for the largest batch', () => {
+    // Every entry of the largest batch in one hour of one meter, each of another combination with a number of the largest length.
+    const { input } = recordEntriesTransaction(
+      'acme',
+      0,
+      Array.from({ length: MAX_BATCH_ENTRIES }, (_, i) => ({
+        entry: { ID: 100 + i, Meter: 'm'.repeat(128), Usage: 123456789.123456, OccurredAt: utc('2026-06-01T09:00:00Z') },
+        combination: 999_000 + i,
+      })),
+      now,
+    );
+    const updates = (input.TransactItems ?? []).filter((item) => item.Update).map((item) => item.Update!);
+    expect(updates).toHaveLength(3);
+    for (const update of updates) {
+      expect(Object.keys(update.ExpressionAttributeNames!)).toHaveLength(1 + 2 * MAX_BATCH_ENTRIES);
+      expect(Buffer.byteLength(update.UpdateExpression!)).toBeLessThan(4096);
+    }
+  });
+
+  it('register new combinations of meters only if their counts have not moved and none exists yet', () => {
+    const { TransactItems = [] } = registerCombinationsTransaction('acme', [
+      {
+        meter: 'api-calls',
+        count: 4,
+        combinations: [
+          { dimensionsHash: 'h1', dimensions: { Region: 'eu' } },
+          { dimensionsHash: 'h2', dimensions: { Region: 'us' } },
+        ],
+      },
+      { meter: 'storage', count: 0, combinations: [{ dimensionsHash: 'h1', dimensions: { Region: 'eu' } }] },
+    ]);
+    expect(TransactItems[0].Update).toEqual(
+      expect.objectContaining({
+        Key: { PK: 'OP#acme#USAGE#COMBINATIONS', SK: 'COUNT#api-calls' },
+        ConditionExpression: '#count = :count',
+        ExpressionAttributeValues: expect.objectContaining({ ':count': 4, ':next': 6 }),
+      }),
+    );
+    expect(
+      TransactItems.map(({ Put, Update }) => [
+        Put?.Item?.SK ?? Update?.Key?.SK,
+        Put?.Item?.Combination,
+        Put?.ConditionExpression ?? Update?.ConditionExpression,
+      ]),
+    ).toEqual([
+      ['COUNT#api-calls', undefined, '#count = :count'],
+      ['DIMENSIONS#api-calls#h1', 5, 'attribute_not_exists(PK)'],
+      ['NUMBER#api-calls#5', 5, 'attribute_not_exists(PK)'],
+      ['DIMENSIONS#api-calls#h2', 6, 'attribute_not_exists(PK)'],
+      ['NUMBER#api-calls#6', 6, 'attribute_not_exists(PK)'],
+      ['COUNT#storage', undefined, 'attribute_not_exists(PK)'],
+      ['DIMENSIONS#storage#h1', 1, 'attribute_not_exists(PK)'],
+      ['NUMBER#storage#1', 1, 'attribute_not_exists(PK)'],
+    ]);
+  });
+
   it('fingerprint an entry by its fields as sent, in any order, without its key', () => {
     const a = idempotencyOf('k', { Meter: 'm', Usage: 1, OccurredAt: 5 }, 'client', 'Identifier');
     expect(a.requestHash).toBe(requestHash({ OccurredAt: 5, Usage: 1, Meter: 'm' }));
     expect(idempotencyOf('other', { Meter: 'm', Usage: 1, OccurredAt: 5 }, 'client', 'Identifier').requestHash).toBe(a.requestHash);
     expect(idempotencyOf('k', { Meter: 'm', Usage: 1 }, 'client', 'Identifier').requestHash).not.toBe(a.requestHash);
+    // Dimensions are part of the request; without them an entry hashes as it did before they existed.
+    const withDimensions = idempotencyOf('k', { Meter: 'm', Usage: 1, OccurredAt: 5, Dimensions: { R: 'eu' } }, 'client', 'Identifier');
+    expect(withDimensions.requestHash).toBe(requestHash({ Meter: 'm', Usage: 1, OccurredAt: 5, Dimensions: { R: 'eu' } }));
+    expect(withDimensions.requestHash).not.toBe(a.requestHash);
   });
 
   it('group a batch into transactions of at most 100 items, entries sharing aggregates together', () => {
     // 100 entries with keys, 5 meters taking turns, all in one hour: as a client flushing its buffer sends them.
     const entries: PendingEntry[] = Array.from({ length: 100 }, (_, i) => {
       const input = { Meter: `meter-${i % 5}`, Usage: 1, OccurredAt: utc('2026-06-01T09:00:00Z') + i };
-      return { input, idempotency: idempotencyOf(`k-${i}`, input, 'client', `Entries[${i}].Identifier`) };
+      return {
+        input,
+        dimensionsField: `Entries[${i}].Dimensions`,
+        idempotency: idempotencyOf(`k-${i}`, input, 'client', `Entries[${i}].Identifier`),
+      };
     });
     const groups = transactionGroups(entries);
     const items = groups.map(

@@ -42,4 +42,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "cancel-booking", fields: {"path":["BookingReference"],"query":[]}, path: exports.path };
+exports.validators = { route: "cancel-booking", fields: {"path":["BookingReference"],"query":[],"deepObjects":[]}, path: exports.path };

@@ -107,4 +107,4 @@ return false;
 validate1.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "cancel-operator-booking", fields: {"path":["BookingReference"],"query":[]}, numberRules: {}, path: exports.path, body: exports.body };
+exports.validators = { route: "cancel-operator-booking", fields: {"path":["BookingReference"],"query":[],"deepObjects":[]}, numberRules: {}, path: exports.path, body: exports.body };

@@ -3,7 +3,7 @@
 import type { GeneratedValidator } from '../../core/validation';
 export declare const validators: {
   readonly route: "confirm-booking";
-  readonly fields: { readonly path: readonly string[]; readonly query: readonly string[] };
+  readonly fields: { readonly path: readonly string[]; readonly query: readonly string[]; readonly deepObjects: readonly string[] };
   readonly numberRules: Readonly<Record<string, string>>;
   readonly path: GeneratedValidator;
   readonly body: GeneratedValidator;

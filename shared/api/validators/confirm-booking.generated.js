@@ -366,4 +366,4 @@ return false;
 validate1.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "confirm-booking", fields: {"path":["BookingReference"],"query":[]}, numberRules: {}, path: exports.path, body: exports.body };
+exports.validators = { route: "confirm-booking", fields: {"path":["BookingReference"],"query":[],"deepObjects":[]}, numberRules: {}, path: exports.path, body: exports.body };

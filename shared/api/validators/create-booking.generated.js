@@ -472,4 +472,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "create-booking", fields: {"path":[],"query":[]}, numberRules: {"Participants":"must be a whole number from 1 to 10000","Hold.ExpiresInMinutes":"must be a whole number of minutes from 1 to 60 (default 15)"}, body: exports.body };
+exports.validators = { route: "create-booking", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {"Participants":"must be a whole number from 1 to 10000","Hold.ExpiresInMinutes":"must be a whole number of minutes from 1 to 60 (default 15)"}, body: exports.body };

@@ -42,4 +42,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "get-marketplace-questions", fields: {"path":["ActivityID"],"query":[]}, path: exports.path };
+exports.validators = { route: "get-marketplace-questions", fields: {"path":["ActivityID"],"query":[],"deepObjects":[]}, path: exports.path };

@@ -3,5 +3,5 @@
 import type { GeneratedValidator } from '../../core/validation';
 export declare const validators: {
   readonly route: "get-operator";
-  readonly fields: { readonly path: readonly string[]; readonly query: readonly string[] };
+  readonly fields: { readonly path: readonly string[]; readonly query: readonly string[]; readonly deepObjects: readonly string[] };
 };

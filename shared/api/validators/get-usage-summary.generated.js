@@ -3,9 +3,11 @@
 "use strict";
 const { formats } = require('../../core/formats');
 exports.query = validate0;
-const schema0 = {"type":"object","required":["from","to"],"properties":{"from":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"to":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"tz":{"type":"string","minLength":1,"maxLength":64,"errorMessage":"must be an IANA time zone name such as Europe/Lisbon"},"granularity":{"type":"string","enum":["hour","day","month"],"errorMessage":"must be one of 'hour', 'day', 'month' when given"}}};
+const schema0 = {"type":"object","required":["from","to"],"properties":{"from":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"to":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"tz":{"type":"string","minLength":1,"maxLength":64,"errorMessage":"must be an IANA time zone name such as Europe/Lisbon"},"granularity":{"type":"string","enum":["hour","day","month"],"errorMessage":"must be one of 'hour', 'day', 'month' when given"},"groupBy":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$","errorMessage":"must be one or two dimension keys separated by a comma (such as Region or Region,Plan), each 1 to 40 letters, digits and '_', starting with a letter"},"filter":{"type":"object","maxProperties":5,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,39}$","errorMessage":"must be a dimension key: 1 to 40 letters, digits and '_', starting with a letter"},"additionalProperties":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be a string of 1 to 100 characters"},"errorMessage":"must be given as filter[Key]=value, at most 5 of them, each Key a dimension key and each value a string of 1 to 100 characters"}}};
 const formats0 = formats["supported-day"];
 const func0 = require("ajv/dist/runtime/ucs2length").default;
+const pattern0 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$", "u");
+const pattern1 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,39}$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -107,6 +109,109 @@ var valid0 = _errs7 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.groupBy !== undefined){
+let data4 = data.groupBy;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+validate0.errors = [{instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$",parentSchema:schema0.properties.groupBy,data:data4}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.groupBy.type,parentSchema:schema0.properties.groupBy,data:data4}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.filter !== undefined){
+let data5 = data.filter;
+const _errs11 = errors;
+if(errors === _errs11){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(Object.keys(data5).length > 5){
+validate0.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties",schema:5,parentSchema:schema0.properties.filter,data:data5}];
+return false;
+}
+else {
+for(const key0 in data5){
+const _errs13 = errors;
+if(typeof key0 === "string"){
+if(!pattern1.test(key0)){
+const err0 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,39}$",parentSchema:schema0.properties.filter.propertyNames,data:key0,propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs13 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema0.properties.filter.propertyNames,parentSchema:schema0.properties.filter,data:data5};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate0.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key1 in data5){
+let data6 = data5[key1];
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func0(data6) > 100){
+validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.filter.additionalProperties,data:data6}];
+return false;
+}
+else {
+if(func0(data6) < 1){
+validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.filter.additionalProperties,data:data6}];
+return false;
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.filter.additionalProperties.type,parentSchema:schema0.properties.filter.additionalProperties,data:data6}];
+return false;
+}
+}
+var valid2 = _errs15 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.filter.type,parentSchema:schema0.properties.filter,data:data5}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -120,4 +225,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "get-usage-summary", fields: {"path":[],"query":["from","to","tz","granularity"]}, query: exports.query };
+exports.validators = { route: "get-usage-summary", fields: {"path":[],"query":["from","to","tz","granularity","groupBy","filter"],"deepObjects":["filter"]}, query: exports.query };

@@ -115,4 +115,4 @@ return false;
 validate1.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "list-available-dates", fields: {"path":["ActivityID"],"query":["StartDate","EndDate"]}, path: exports.path, query: exports.query };
+exports.validators = { route: "list-available-dates", fields: {"path":["ActivityID"],"query":["StartDate","EndDate"],"deepObjects":[]}, path: exports.path, query: exports.query };

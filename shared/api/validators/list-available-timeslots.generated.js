@@ -87,4 +87,4 @@ return false;
 validate1.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "list-available-timeslots", fields: {"path":["ActivityID"],"query":["Date"]}, path: exports.path, query: exports.query };
+exports.validators = { route: "list-available-timeslots", fields: {"path":["ActivityID"],"query":["Date"],"deepObjects":[]}, path: exports.path, query: exports.query };

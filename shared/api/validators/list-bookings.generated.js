@@ -184,4 +184,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "list-bookings", fields: {"path":[],"query":["from","to","channel","limit","cursor","date","activity"]}, query: exports.query };
+exports.validators = { route: "list-bookings", fields: {"path":[],"query":["from","to","channel","limit","cursor","date","activity"],"deepObjects":[]}, query: exports.query };

@@ -35,4 +35,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "list-products", fields: {"path":[],"query":["name"]}, query: exports.query };
+exports.validators = { route: "list-products", fields: {"path":[],"query":["name"],"deepObjects":[]}, query: exports.query };

@@ -52,4 +52,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "put-webhook", fields: {"path":[],"query":[]}, numberRules: {}, body: exports.body };
+exports.validators = { route: "put-webhook", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {}, body: exports.body };

@@ -2,9 +2,10 @@
 // Source: the route 'record-usage-batch' (shared/api/operations.ts).
 "use strict";
 exports.body = validate0;
-const schema0 = {"type":"object","required":["Entries"],"additionalProperties":false,"properties":{"Entries":{"type":"array","minItems":1,"maxItems":100,"errorMessage":"must be an array of 1 to 100 usage entries","items":{"type":"object","required":["Meter","Usage"],"additionalProperties":false,"properties":{"Meter":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$","errorMessage":"must be 1 to 128 characters: letters, digits and '.', '_', '-', ':', '/', starting with a letter or digit"},"Usage":{"type":"number","exclusiveMinimum":0,"maximum":1000000000000,"errorMessage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits"},"ExtraInfo":{"type":"string","maxLength":4096,"errorMessage":"must be a string of at most 4096 characters"},"OccurredAt":{"type":"integer","minimum":0,"maximum":253370764799,"errorMessage":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)"},"Identifier":{"type":"string","pattern":"^[\\x21-\\x7E]{1,255}$","errorMessage":"must be 1 to 255 visible ASCII characters"}}}}}};
+const schema0 = {"type":"object","required":["Entries"],"additionalProperties":false,"properties":{"Entries":{"type":"array","minItems":1,"maxItems":100,"errorMessage":"must be an array of 1 to 100 usage entries","items":{"type":"object","required":["Meter","Usage"],"additionalProperties":false,"properties":{"Meter":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$","errorMessage":"must be 1 to 128 characters: letters, digits and '.', '_', '-', ':', '/', starting with a letter or digit"},"Usage":{"type":"number","exclusiveMinimum":0,"maximum":1000000000000,"errorMessage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits"},"ExtraInfo":{"type":"string","maxLength":4096,"errorMessage":"must be a string of at most 4096 characters"},"OccurredAt":{"type":"integer","minimum":0,"maximum":253370764799,"errorMessage":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)"},"Dimensions":{"type":"object","maxProperties":5,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,39}$","errorMessage":"must be a dimension key: 1 to 40 letters, digits and '_', starting with a letter"},"additionalProperties":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be a string of 1 to 100 characters"},"errorMessage":"must be an object of at most 5 dimensions, each a key (1 to 40 letters, digits and '_', starting with a letter) with a string value of 1 to 100 characters"},"Identifier":{"type":"string","pattern":"^[\\x21-\\x7E]{1,255}$","errorMessage":"must be 1 to 255 visible ASCII characters"}}}}}};
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$", "u");
-const pattern1 = new RegExp("^[\\x21-\\x7E]{1,255}$", "u");
+const pattern1 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,39}$", "u");
+const pattern2 = new RegExp("^[\\x21-\\x7E]{1,255}$", "u");
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -57,7 +58,7 @@ return false;
 else {
 const _errs6 = errors;
 for(const key1 in data1){
-if(!(((((key1 === "Meter") || (key1 === "Usage")) || (key1 === "ExtraInfo")) || (key1 === "OccurredAt")) || (key1 === "Identifier"))){
+if(!((((((key1 === "Meter") || (key1 === "Usage")) || (key1 === "ExtraInfo")) || (key1 === "OccurredAt")) || (key1 === "Dimensions")) || (key1 === "Identifier"))){
 validate0.errors = [{instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Entries.items,data:data1}];
 return false;
 break;
@@ -160,18 +161,77 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.Identifier !== undefined){
-let data6 = data1.Identifier;
+if(data1.Dimensions !== undefined){
+let data6 = data1.Dimensions;
 const _errs15 = errors;
 if(errors === _errs15){
-if(typeof data6 === "string"){
-if(!pattern1.test(data6)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]{1,255}$"},message:"must match pattern \""+"^[\\x21-\\x7E]{1,255}$"+"\"",schema:"^[\\x21-\\x7E]{1,255}$",parentSchema:schema0.properties.Entries.items.properties.Identifier,data:data6}];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(Object.keys(data6).length > 5){
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties",schema:5,parentSchema:schema0.properties.Entries.items.properties.Dimensions,data:data6}];
+return false;
+}
+else {
+for(const key2 in data6){
+const _errs17 = errors;
+if(typeof key2 === "string"){
+if(!pattern1.test(key2)){
+const err0 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,39}$",parentSchema:schema0.properties.Entries.items.properties.Dimensions.propertyNames,data:key2,propertyName:key2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid3 = _errs17 === errors;
+if(!valid3){
+const err1 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema0.properties.Entries.items.properties.Dimensions.propertyNames,parentSchema:schema0.properties.Entries.items.properties.Dimensions,data:data6};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate0.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid3){
+for(const key3 in data6){
+let data7 = data6[key3];
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data7 === "string"){
+if(func0(data7) > 100){
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Entries.items.properties.Dimensions.additionalProperties,data:data7}];
+return false;
+}
+else {
+if(func0(data7) < 1){
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Entries.items.properties.Dimensions.additionalProperties,data:data7}];
 return false;
 }
 }
+}
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Entries.items.properties.Identifier.type,parentSchema:schema0.properties.Entries.items.properties.Identifier,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Entries.items.properties.Dimensions.additionalProperties.type,parentSchema:schema0.properties.Entries.items.properties.Dimensions.additionalProperties,data:data7}];
+return false;
+}
+}
+var valid4 = _errs19 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Entries.items.properties.Dimensions.type,parentSchema:schema0.properties.Entries.items.properties.Dimensions,data:data6}];
 return false;
 }
 }
@@ -179,6 +239,28 @@ var valid2 = _errs15 === errors;
 }
 else {
 var valid2 = true;
+}
+if(valid2){
+if(data1.Identifier !== undefined){
+let data8 = data1.Identifier;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data8 === "string"){
+if(!pattern2.test(data8)){
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]{1,255}$"},message:"must match pattern \""+"^[\\x21-\\x7E]{1,255}$"+"\"",schema:"^[\\x21-\\x7E]{1,255}$",parentSchema:schema0.properties.Entries.items.properties.Identifier,data:data8}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Entries.items.properties.Identifier.type,parentSchema:schema0.properties.Entries.items.properties.Identifier,data:data8}];
+return false;
+}
+}
+var valid2 = _errs21 === errors;
+}
+else {
+var valid2 = true;
+}
 }
 }
 }
@@ -217,4 +299,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "record-usage-batch", fields: {"path":[],"query":[]}, numberRules: {"Entries[].Usage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits","Entries[].OccurredAt":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)"}, body: exports.body };
+exports.validators = { route: "record-usage-batch", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {"Entries[].Usage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits","Entries[].OccurredAt":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)"}, body: exports.body };

@@ -2,8 +2,9 @@
 // Source: the route 'record-usage' (shared/api/operations.ts).
 "use strict";
 exports.body = validate0;
-const schema0 = {"type":"object","required":["Meter","Usage"],"additionalProperties":false,"properties":{"Meter":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$","errorMessage":"must be 1 to 128 characters: letters, digits and '.', '_', '-', ':', '/', starting with a letter or digit"},"Usage":{"type":"number","exclusiveMinimum":0,"maximum":1000000000000,"errorMessage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits"},"ExtraInfo":{"type":"string","maxLength":4096,"errorMessage":"must be a string of at most 4096 characters"},"OccurredAt":{"type":"integer","minimum":0,"maximum":253370764799,"errorMessage":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)"}}};
+const schema0 = {"type":"object","required":["Meter","Usage"],"additionalProperties":false,"properties":{"Meter":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$","errorMessage":"must be 1 to 128 characters: letters, digits and '.', '_', '-', ':', '/', starting with a letter or digit"},"Usage":{"type":"number","exclusiveMinimum":0,"maximum":1000000000000,"errorMessage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits"},"ExtraInfo":{"type":"string","maxLength":4096,"errorMessage":"must be a string of at most 4096 characters"},"OccurredAt":{"type":"integer","minimum":0,"maximum":253370764799,"errorMessage":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)"},"Dimensions":{"type":"object","maxProperties":5,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,39}$","errorMessage":"must be a dimension key: 1 to 40 letters, digits and '_', starting with a letter"},"additionalProperties":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be a string of 1 to 100 characters"},"errorMessage":"must be an object of at most 5 dimensions, each a key (1 to 40 letters, digits and '_', starting with a letter) with a string value of 1 to 100 characters"}}};
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$", "u");
+const pattern1 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,39}$", "u");
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -19,7 +20,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "Meter") || (key0 === "Usage")) || (key0 === "ExtraInfo")) || (key0 === "OccurredAt"))){
+if(!(((((key0 === "Meter") || (key0 === "Usage")) || (key0 === "ExtraInfo")) || (key0 === "OccurredAt")) || (key0 === "Dimensions"))){
 validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema0,data}];
 return false;
 break;
@@ -121,6 +122,87 @@ var valid0 = _errs8 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.Dimensions !== undefined){
+let data4 = data.Dimensions;
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(Object.keys(data4).length > 5){
+validate0.errors = [{instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties",schema:5,parentSchema:schema0.properties.Dimensions,data:data4}];
+return false;
+}
+else {
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(!pattern1.test(key1)){
+const err0 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,39}$",parentSchema:schema0.properties.Dimensions.propertyNames,data:key1,propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema0.properties.Dimensions.propertyNames,parentSchema:schema0.properties.Dimensions,data:data4};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate0.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data4){
+let data5 = data4[key2];
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data5 === "string"){
+if(func0(data5) > 100){
+validate0.errors = [{instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Dimensions.additionalProperties,data:data5}];
+return false;
+}
+else {
+if(func0(data5) < 1){
+validate0.errors = [{instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Dimensions.additionalProperties,data:data5}];
+return false;
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Dimensions.additionalProperties.type,parentSchema:schema0.properties.Dimensions.additionalProperties,data:data5}];
+return false;
+}
+}
+var valid2 = _errs14 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Dimensions.type,parentSchema:schema0.properties.Dimensions,data:data4}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -135,4 +217,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "record-usage", fields: {"path":[],"query":[]}, numberRules: {"Usage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits","OccurredAt":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)"}, body: exports.body };
+exports.validators = { route: "record-usage", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {"Usage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits","OccurredAt":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)"}, body: exports.body };

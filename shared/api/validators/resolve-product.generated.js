@@ -68,4 +68,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "resolve-product", fields: {"path":[],"query":["ID","Name"]}, query: exports.query };
+exports.validators = { route: "resolve-product", fields: {"path":[],"query":["ID","Name"],"deepObjects":[]}, query: exports.query };

@@ -3,6 +3,6 @@
 import type { GeneratedValidator } from '../../core/validation';
 export declare const validators: {
   readonly route: "void-usage-entry";
-  readonly fields: { readonly path: readonly string[]; readonly query: readonly string[] };
+  readonly fields: { readonly path: readonly string[]; readonly query: readonly string[]; readonly deepObjects: readonly string[] };
   readonly path: GeneratedValidator;
 };

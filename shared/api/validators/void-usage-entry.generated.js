@@ -42,4 +42,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "void-usage-entry", fields: {"path":["ID"],"query":[]}, path: exports.path };
+exports.validators = { route: "void-usage-entry", fields: {"path":["ID"],"query":[],"deepObjects":[]}, path: exports.path };
