@@ -7,7 +7,7 @@ import { cancelBooking } from './cancellation';
 import { operatorBooking } from './operator-booking.generated';
 import { cancellationReasonSchema, type Booking, type OperatorBookingInput } from './schemas';
 import { checkActivityId } from './partner-bookings';
-import { checkParticipants, place } from './placement';
+import { partyOf, place, slotHours } from './placement';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
 
@@ -27,8 +27,9 @@ export async function recordOperatorBooking(operatorId: string, input: unknown, 
   const operator = await requireOperator(operatorId);
   const product = await getProduct(operatorId, request.ActivityID);
   if (!product) throw new NotFoundError(`No activity has ActivityID '${request.ActivityID}'`);
-  checkParticipants(product, request.Participants);
-  const { booking } = await place({ operatorId, timeZone: operator.TimeZone, channel, product, request, now });
+  const units = partyOf(product, request);
+  const openingHours = await slotHours(operatorId, product, request);
+  const { booking } = await place({ operatorId, timeZone: operator.TimeZone, channel, product, request, units, openingHours, now });
   return booking;
 }
 
@@ -54,5 +55,5 @@ export async function cancelOperatorBooking(
     if (!item) throw new NotFoundError(`No booking has reference '${reference}'`);
     return item;
   };
-  return cancelBooking(await read(), { by: 'operator', reason, now, read });
+  return (await cancelBooking(await read(), { by: 'operator', reason, now, read })).booking;
 }

@@ -21,7 +21,7 @@ const roomStatus = (vacancies: number, capacity: number): AvailableDate['Status'
 export const availabilityStatus = (vacancies: number, capacity: number): AvailabilityStatus =>
   vacancies <= 0 ? 'SOLD_OUT' : roomStatus(vacancies, capacity);
 
-const vacanciesOf = (slot: TimeslotItem) => Math.max(0, slot.Vacancies);
+export const vacanciesOf = (slot: Pick<TimeslotItem, 'Vacancies'>) => Math.max(0, slot.Vacancies);
 
 /** Timeslots that have not started yet in the operator's time zone and still have room. */
 function bookable(slots: TimeslotItem[], timeZone: string, now: Date): TimeslotItem[] {
@@ -56,6 +56,7 @@ export function summariseTimeslots(slots: TimeslotItem[], timeZone: string, now:
     Status: roomStatus(vacanciesOf(slot), slot.Capacity),
     Vacancies: vacanciesOf(slot),
     Capacity: slot.Capacity,
+    ...(slot.OpeningHours ? { OpeningHours: slot.OpeningHours } : {}),
   }));
 }
 

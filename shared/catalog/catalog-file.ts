@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { isoDate } from '../core/day-schemas';
-import { activityIdSchema, moneySchema, questionTypeSchema, timeSchema } from './schemas';
+import { activityIdSchema, availabilityTypeSchema, moneySchema, openingHoursSchema, questionTypeSchema, timeSchema, unitSchema } from './schemas';
 
 export const WEEKDAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
 
@@ -52,18 +52,22 @@ export const catalogueFileSchema = {
           DurationMinutes: { type: 'integer', minimum: 1, maximum: 10_080 },
           MaxParticipantsPerBooking: { type: 'integer', minimum: 1, maximum: MAX_CAPACITY },
           PricePerParticipant: moneySchema,
+          AvailabilityType: availabilityTypeSchema,
+          Units: { type: 'array', minItems: 1, maxItems: 20, items: unitSchema },
           Questions: { type: 'array', maxItems: 100, items: catalogueQuestionSchema },
+          // Start-time products give Times (Timeslots: Time); day tickets give OpeningHours instead (catalog-rules.ts).
           Schedules: {
             type: 'array',
             items: {
               type: 'object',
               additionalProperties: false,
-              required: ['From', 'To', 'Weekdays', 'Times', 'Capacity'],
+              required: ['From', 'To', 'Weekdays', 'Capacity'],
               properties: {
                 From: isoDate,
                 To: isoDate,
                 Weekdays: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: WEEKDAYS } },
                 Times: { type: 'array', minItems: 1, uniqueItems: true, items: timeSchema },
+                OpeningHours: openingHoursSchema,
                 Capacity: capacity,
               },
             },
@@ -73,8 +77,8 @@ export const catalogueFileSchema = {
             items: {
               type: 'object',
               additionalProperties: false,
-              required: ['Date', 'Time', 'Capacity'],
-              properties: { Date: isoDate, Time: timeSchema, Capacity: capacity },
+              required: ['Date', 'Capacity'],
+              properties: { Date: isoDate, Time: timeSchema, OpeningHours: openingHoursSchema, Capacity: capacity },
             },
           },
         },

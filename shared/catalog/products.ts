@@ -4,7 +4,8 @@ import { toProduct, type ProductItem } from './model';
 import type { Product, ResolveQuery } from './schemas';
 import { getProduct, getProductByProductId, queryVisibleProducts } from './repository';
 
-export const activityNotFound = (activityId: string) => new NotFoundError(`No activity has ActivityID '${activityId}'`);
+export const activityNotFound = (activityId: string) =>
+  new NotFoundError(`No activity has ActivityID '${activityId}'`, { subject: 'product', value: activityId });
 
 const byName = (a: { Name: string }, b: { Name: string }) => a.Name.localeCompare(b.Name);
 
