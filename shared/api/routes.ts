@@ -6,6 +6,18 @@ import { activityIdPath, availableDatesQuery, availableTimeslotsQuery, listProdu
 import { usageBatchBody, usageEntryBody, usageEntryPath, usageSummaryQuery } from '../usage/schemas';
 import { webhookEndpointBody } from '../webhooks/schemas';
 import {
+  availabilityBody,
+  bookingPath,
+  bookingsQuery as octoBookingsQuery,
+  bookingUpdateBody,
+  calendarBody,
+  cancellationBody,
+  confirmationBody as octoConfirmationBody,
+  extensionBody,
+  productPath,
+  reservationBody,
+} from '../octo/schemas';
+import {
   booking,
   bookingRequest,
   confirmedHold,
@@ -30,13 +42,13 @@ export interface RequestSchemas {
 
 /** What the code cannot say about an operation, for the OpenAPI document: its words, examples and the errors its domain raises. */
 export interface OperationDocs {
-  tag: 'Catalogue' | 'Bookings' | 'Webhooks' | 'Usage';
+  tag: 'Catalogue' | 'Bookings' | 'Webhooks' | 'Usage' | 'OCTo';
   summary: string;
   description: string;
   success: {
     status: 200 | 201 | 204;
     description: string;
-    /** The schema of `data`: a named record, a list of one, or one of several; none for 204. */
+    /** The schema of `data` (of the whole body on OCTo routes): a named record, a list of one, or one of several; none for 204. */
     data?: ResponseSchemaName | { listOf: ResponseSchemaName } | { oneOf: ResponseSchemaName[] };
     example?: unknown;
     headers?: ('Location' | 'Idempotent-Replayed')[];
@@ -57,7 +69,7 @@ export interface OperationDocs {
 export interface Route {
   /** Function name stem, unique. */
   id: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** API Gateway resource path; `{Name}` segments are path parameters. */
   path: string;
   /** Handler module, relative to the project root; it exports `handler`. */
@@ -69,6 +81,8 @@ export interface Route {
   tableAccess: 'read' | 'readWrite';
   /** The function queues webhook deliveries (its role may send to the delivery queue). */
   sendsWebhooks?: true;
+  /** OCTo's face (bare OCTo bodies, OCTo's error body); absent: the marketplace's (`{ data }`, RFC 7807 problems). */
+  face?: 'octo';
   docs: OperationDocs;
 }
 
@@ -461,6 +475,239 @@ const routeTable = [
           ],
         },
       },
+    },
+  },
+
+  {
+    id: 'octo-get-supplier',
+    method: 'GET',
+    path: '/octo/supplier',
+    entry: 'functions/octo/get-supplier.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: 'The supplier',
+      description: 'The operator the API key belongs to, and the OCTo base URL the request was sent to.',
+      success: { status: 200, description: 'The supplier', data: 'OctoSupplier' },
+    },
+  },
+  {
+    id: 'octo-list-products',
+    method: 'GET',
+    path: '/octo/products',
+    entry: 'functions/octo/list-products.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: 'Products',
+      description:
+        "The shopfront's products that have start times or are day tickets, sorted by name, each with its one option (`DEFAULT`) and its units. With `Octo-Capabilities: octo/pricing`, prices in the product's currency (integer minor units).",
+      success: { status: 200, description: 'The products', data: { listOf: 'OctoProduct' } },
+    },
+  },
+  {
+    id: 'octo-get-product',
+    method: 'GET',
+    path: '/octo/products/{productId}',
+    entry: 'functions/octo/get-product.ts',
+    request: { path: productPath },
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: 'One product',
+      description: 'A product of the list by its ID (the ActivityID); any other ID is `INVALID_PRODUCT_ID`.',
+      success: { status: 200, description: 'The product', data: 'OctoProduct' },
+    },
+  },
+  {
+    id: 'octo-availability-calendar',
+    method: 'POST',
+    path: '/octo/availability/calendar',
+    entry: 'functions/octo/availability-calendar.ts',
+    request: { body: calendarBody },
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: 'Availability by day',
+      description:
+        'One item per day from `localDateStart` to `localDateEnd` (both included, at most 366 days) that has an availability open for sale; `vacancies` and `capacity` are those of its availability with the most places left. With `units`, a day is available only where that party fits.',
+      success: { status: 200, description: 'The days', data: { listOf: 'OctoCalendarDay' } },
+      requestExample: { productId: 's_kayak01', optionId: 'DEFAULT', localDateStart: '2026-07-01', localDateEnd: '2026-07-31' },
+    },
+  },
+  {
+    id: 'octo-check-availability',
+    method: 'POST',
+    path: '/octo/availability',
+    entry: 'functions/octo/check-availability.ts',
+    request: { body: availabilityBody },
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: 'Availabilities',
+      description:
+        'The availabilities open for sale (sold-out ones included) of one day (`localDate`), of a range of days (`localDateStart` and `localDateEnd`, at most 366), or named by `availabilityIds`: exactly one of the three. An availability ID is its local start with its offset; a day ticket starts at 00:00 and is sold until closing.',
+      success: { status: 200, description: 'The availabilities', data: { listOf: 'OctoAvailability' } },
+      requestExample: { productId: 's_kayak01', optionId: 'DEFAULT', localDate: '2026-07-01' },
+    },
+  },
+  {
+    id: 'octo-reserve-booking',
+    method: 'POST',
+    path: '/octo/bookings',
+    entry: 'functions/octo/reserve-booking.ts',
+    request: { body: reservationBody },
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: 'Reserve',
+      description:
+        'Holds places for the unit items, in the same capacity transaction as a marketplace booking: the booking is `ON_HOLD` until `utcExpiresAt` (`expirationMinutes`, default 15, at most 60) and expires by itself if not confirmed. Send your own `uuid` to make retries safe: the same uuid with the same request answers the same booking and takes its places once; with another request it is `INVALID_BOOKING_UUID`. A full availability is `UNPROCESSABLE_ENTITY`.',
+      success: { status: 200, description: 'The reservation', data: 'OctoBooking' },
+      requestExample: {
+        uuid: '0b6a1f43-5d3e-4c1a-9a7e-2f1d4c8b9e10',
+        productId: 's_kayak01',
+        optionId: 'DEFAULT',
+        availabilityId: '2026-07-01T10:00:00+01:00',
+        unitItems: [{ unitId: 'adult' }, { unitId: 'adult' }],
+      },
+    },
+  },
+  {
+    id: 'octo-list-bookings',
+    method: 'GET',
+    path: '/octo/bookings',
+    entry: 'functions/octo/list-bookings.ts',
+    request: { query: octoBookingsQuery },
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: "The key's bookings",
+      description:
+        'Bookings made through OCTo with this API key that match every filter given: `supplierReference`, `resellerReference`, `localDate` or `localDateStart` with `localDateEnd` (days of the availability), optionally `productId`. At least one of the first four is required.',
+      success: { status: 200, description: 'The bookings, by availability', data: { listOf: 'OctoBooking' } },
+    },
+  },
+  {
+    id: 'octo-get-booking',
+    method: 'GET',
+    path: '/octo/bookings/{uuid}',
+    entry: 'functions/octo/get-booking.ts',
+    request: { path: bookingPath },
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: 'One booking',
+      description: 'A booking this API key made through OCTo, by its uuid.',
+      success: { status: 200, description: 'The booking', data: 'OctoBooking' },
+    },
+  },
+  {
+    id: 'octo-update-booking',
+    method: 'PATCH',
+    path: '/octo/bookings/{uuid}',
+    entry: 'functions/octo/update-booking.ts',
+    request: { path: bookingPath, body: bookingUpdateBody },
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: 'Change a booking',
+      description:
+        'Moves a held or confirmed booking to another availability, product or party of unit items (the places move in one transaction), or changes its contact, notes or `resellerReference`; a reservation also takes `expirationMinutes`. Possible until the availability closes (`cancellable`); the status stays.',
+      success: { status: 200, description: 'The changed booking', data: 'OctoBooking' },
+      requestExample: { availabilityId: '2026-07-02T10:00:00+01:00', notes: 'Two vegetarian lunches' },
+    },
+  },
+  {
+    id: 'octo-delete-booking',
+    method: 'DELETE',
+    path: '/octo/bookings/{uuid}',
+    entry: 'functions/octo/delete-booking.ts',
+    request: { path: bookingPath },
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: 'Cancel a booking (older form)',
+      description: 'As `POST /octo/bookings/{uuid}/cancel` without a reason.',
+      success: { status: 200, description: 'The cancelled booking', data: 'OctoBooking' },
+    },
+  },
+  {
+    id: 'octo-confirm-booking',
+    method: 'POST',
+    path: '/octo/bookings/{uuid}/confirm',
+    entry: 'functions/octo/confirm-booking.ts',
+    request: { path: bookingPath, body: octoConfirmationBody },
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    sendsWebhooks: true,
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: 'Confirm a reservation',
+      description:
+        'Confirms an `ON_HOLD` booking before `utcExpiresAt`, with the contact, your `resellerReference` and, optionally, other `unitItems` (places taken or given back in the same transaction). Confirming a confirmed booking again with nothing new answers it unchanged.',
+      success: { status: 200, description: 'The confirmed booking', data: 'OctoBooking' },
+      requestExample: {
+        resellerReference: 'VOUCHER-8841',
+        contact: { fullName: 'Ana Silva', firstName: 'Ana', lastName: 'Silva', emailAddress: 'ana@example.com' },
+      },
+    },
+  },
+  {
+    id: 'octo-extend-booking',
+    method: 'POST',
+    path: '/octo/bookings/{uuid}/extend',
+    entry: 'functions/octo/extend-booking.ts',
+    request: { path: bookingPath, body: extensionBody },
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: 'Extend a reservation',
+      description:
+        'The reservation now expires `expirationMinutes` (default 15, at most 60) from now; only an unexpired `ON_HOLD` booking.',
+      success: { status: 200, description: 'The reservation', data: 'OctoBooking' },
+      requestExample: { expirationMinutes: 30 },
+    },
+  },
+  {
+    id: 'octo-cancel-booking',
+    method: 'POST',
+    path: '/octo/bookings/{uuid}/cancel',
+    entry: 'functions/octo/cancel-booking.ts',
+    request: { path: bookingPath, body: cancellationBody },
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    face: 'octo',
+    docs: {
+      tag: 'OCTo',
+      summary: 'Cancel a booking',
+      description:
+        'Cancels a held or confirmed booking until its availability closes, giving its places back at once; `reason` is kept and shown to the operator. Cancelling a cancelled or expired booking answers it unchanged.',
+      success: { status: 200, description: 'The cancelled booking', data: 'OctoBooking' },
+      requestExample: { reason: 'Customer changed plans' },
     },
   },
 ] as const satisfies readonly Route[];

@@ -23,7 +23,11 @@ import { moveBooking, transitionBooking } from './transition';
 type Confirmation = Pick<BookingItem, 'WaiverStatus' | 'Customer' | 'Answers' | 'PaymentReference'> & { ConfirmedAt: string };
 
 /** ON_HOLD → CONFIRMED, only while the hold has not expired at `at`. */
-export const confirmable = (at: string) => ({ condition: '#status = :held AND HoldExpiresAt > :now', values: { ':held': 'ON_HOLD', ':now': at }, at });
+export const confirmable = (at: string) => ({
+  condition: '#status = :held AND HoldExpiresAt > :now',
+  values: { ':held': 'ON_HOLD', ':now': at },
+  at,
+});
 
 /** The hold's details completed by the confirmation: what it gives replaces what the hold had. */
 async function confirmationOf(item: BookingItem, request: ConfirmationRequest, now: Date): Promise<Confirmation> {
@@ -83,7 +87,11 @@ const expire = (hold: BookingItem, now: Date) =>
     // No reread: a hold moved or contended meanwhile is due again on the next sweep if it still is one.
     step: (current) => ({
       next: { ...current, Status: 'EXPIRED', ExpiredAt: now.toISOString() },
-      change: { condition: '#status = :held AND HoldExpiresAt <= :now', values: { ':held': 'ON_HOLD', ':now': now.toISOString() }, at: now.toISOString() },
+      change: {
+        condition: '#status = :held AND HoldExpiresAt <= :now',
+        values: { ':held': 'ON_HOLD', ':now': now.toISOString() },
+        at: now.toISOString(),
+      },
     }),
   });
 

@@ -74,9 +74,7 @@ export const toBooking = (item: BookingItem): Booking => ({
   Time: item.Time,
   StartsAt: item.StartsAt,
   Participants: item.Participants,
-  ...(item.Units
-    ? { Units: item.Units.map((unit) => ({ UnitID: unit.UnitID, Quantity: unit.Quantity, UnitPrice: unit.UnitPrice })) }
-    : {}),
+  ...(item.Units ? { Units: item.Units.map((unit) => ({ UnitID: unit.UnitID, Quantity: unit.Quantity, UnitPrice: unit.UnitPrice })) } : {}),
   TotalPrice: item.TotalPrice,
   ...(item.Customer
     ? {

@@ -9,7 +9,16 @@ import { cancelBooking } from './cancellation';
 import { TimeslotStartedError } from './errors';
 import type { Booking, BookingRequest } from './schemas';
 import { toBooking, type BookingItem } from './model';
-import { checkNotStarted, countedReplay, partyOf, place, replay, slotHours, type BookingResult, type IdempotencyContext } from './placement';
+import {
+  checkNotStarted,
+  countedReplay,
+  partyOf,
+  place,
+  replay,
+  slotHours,
+  type BookingResult,
+  type IdempotencyContext,
+} from './placement';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
 import type { TransitionResult } from './transition';
@@ -79,8 +88,9 @@ export async function getPartnerBooking(caller: Caller, reference: string): Prom
  * at once. A booking whose timeslot has started can no longer be cancelled.
  */
 export async function cancelPartnerBooking(caller: Caller, reference: string, now: Date = config().clock()): Promise<Booking> {
-  return (await cancelPartnerItem(caller, await requireOwnBooking(caller, reference), { now, read: () => requireOwnBooking(caller, reference) }))
-    .booking;
+  return (
+    await cancelPartnerItem(caller, await requireOwnBooking(caller, reference), { now, read: () => requireOwnBooking(caller, reference) })
+  ).booking;
 }
 
 /** A partner's cancellation of one of its bookings, until its timeslot closes; `reason` when the partner gave one. */

@@ -163,7 +163,9 @@ export function bookingItem(placement: Placement, reference: string, waiverStatu
     StartsAt: zonedIso(request.Date, request.Time, timeZone),
     Participants: request.Participants,
     ...(units ? { Units: units } : {}),
-    TotalPrice: units ? totalOf(units, currency) : { Amount: product.PricePerParticipant.Amount * request.Participants, Currency: currency },
+    TotalPrice: units
+      ? totalOf(units, currency)
+      : { Amount: product.PricePerParticipant.Amount * request.Participants, Currency: currency },
     ...(request.Customer ? { Customer: request.Customer } : {}),
     WaiverStatus: waiverStatus,
     ...(request.Answers ? { Answers: request.Answers } : {}),

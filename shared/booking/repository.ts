@@ -128,10 +128,7 @@ export async function writeBooking(write: BookingWrite): Promise<BookingWriteOut
  * had too few (`vacancies`) or does not exist (undefined).
  */
 export type TransitionOutcome =
-  | { outcome: 'done' }
-  | { outcome: 'refused' }
-  | { outcome: 'contended' }
-  | { outcome: 'no-room'; vacancies?: number };
+  { outcome: 'done' } | { outcome: 'refused' } | { outcome: 'contended' } | { outcome: 'no-room'; vacancies?: number };
 
 export async function writeTransition({ input, takesAt }: ChangeTransaction): Promise<TransitionOutcome> {
   try {
@@ -189,7 +186,12 @@ export async function queryResellerDays(
         IndexName: GSI4,
         KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK BETWEEN :from AND :to',
         ...(range.activityId ? { FilterExpression: 'ActivityID = :activity' } : {}),
-        ExpressionAttributeValues: { ':pk': GSI4PK, ':from': SKFrom, ':to': SKTo, ...(range.activityId ? { ':activity': range.activityId } : {}) },
+        ExpressionAttributeValues: {
+          ':pk': GSI4PK,
+          ':from': SKFrom,
+          ':to': SKTo,
+          ...(range.activityId ? { ':activity': range.activityId } : {}),
+        },
         ExclusiveStartKey: startKey,
       }),
     );
@@ -203,7 +205,9 @@ export async function queryResellerDays(
 export async function getBookings(operatorId: string, references: string[]): Promise<BookingItem[]> {
   const items: BookingItem[] = [];
   for (let start = 0; start < references.length; start += 100) {
-    let keys: Record<string, unknown>[] | undefined = references.slice(start, start + 100).map((reference) => ({ ...bookingKeys.booking(operatorId, reference) }));
+    let keys: Record<string, unknown>[] | undefined = references
+      .slice(start, start + 100)
+      .map((reference) => ({ ...bookingKeys.booking(operatorId, reference) }));
     while (keys?.length) {
       const page: BatchGetCommandOutput = await documentClient().send(
         new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }),

@@ -44,7 +44,14 @@ const holdEntry = (booking: BookingItem) =>
 /** A partner's UUID booking (OCTo) is listed by its key and timeslot day for its whole life. */
 const resellerDayEntry = (booking: BookingItem) =>
   booking.UUID && booking.PartnerKeyID
-    ? bookingKeys.resellerDay(booking.OperatorID, booking.PartnerKeyID, booking.Date, booking.ActivityID, booking.Time, booking.BookingReference)
+    ? bookingKeys.resellerDay(
+        booking.OperatorID,
+        booking.PartnerKeyID,
+        booking.Date,
+        booking.ActivityID,
+        booking.Time,
+        booking.BookingReference,
+      )
     : undefined;
 
 const referenceHash = (reference: string) => createHash('sha256').update(reference, 'utf8').digest('hex');
@@ -52,7 +59,12 @@ const referenceHash = (reference: string) => createHash('sha256').update(referen
 /** The table item that finds a UUID booking by the partner's own reference, when it has one. */
 const resellerReferenceKey = (booking: BookingItem) =>
   booking.UUID && booking.PartnerKeyID && booking.ResellerReference
-    ? bookingKeys.resellerReferenceEntry(booking.OperatorID, booking.PartnerKeyID, referenceHash(booking.ResellerReference), booking.BookingReference)
+    ? bookingKeys.resellerReferenceEntry(
+        booking.OperatorID,
+        booking.PartnerKeyID,
+        referenceHash(booking.ResellerReference),
+        booking.BookingReference,
+      )
     : undefined;
 
 export const resellerReferencePrefix = (operatorId: string, keyId: string, reference: string) =>
@@ -62,7 +74,9 @@ const timeslotKey = (booking: BookingItem) => keys.timeslot(booking.OperatorID, 
 
 const resellerReferencePut = (booking: BookingItem): TransactItem[] => {
   const key = resellerReferenceKey(booking);
-  return key ? [{ Put: { TableName: tableName(), Item: { ...key, Entity: 'ResellerReference', BookingReference: booking.BookingReference } } }] : [];
+  return key
+    ? [{ Put: { TableName: tableName(), Item: { ...key, Entity: 'ResellerReference', BookingReference: booking.BookingReference } } }]
+    : [];
 };
 
 /** Takes `places` on a timeslot only while it has that many left; the old image tells a missing timeslot from a full one. */

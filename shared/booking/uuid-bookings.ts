@@ -180,12 +180,16 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
   // A retry is answered with its booking as it is now, even when the timeslot has since filled or the booking moved on.
   if (lookup && 'found' in lookup) {
     const replay = countedReplay(uuidReplay(lookup.found, request.requestHash), caller.operatorId);
-    return { item: replay.item as BookingItem, slot: await getTimeslot(caller.operatorId, lookup.found.ActivityID, lookup.found.Date, lookup.found.Time) };
+    return {
+      item: replay.item as BookingItem,
+      slot: await getTimeslot(caller.operatorId, lookup.found.ActivityID, lookup.found.Date, lookup.found.Time),
+    };
   }
   if (lookup && 'exhausted' in lookup) throw uuidUnusable(sentUuid as string);
   if (!product?.Visible) throw activityNotFound(request.activityId);
   requireOption(request.optionId);
-  if (!request.slot || !slot) throw noSuchTimeslot({ ActivityID: request.activityId, Date: request.slot?.Date ?? '(none)', Time: request.slot?.Time ?? '(none)' });
+  if (!request.slot || !slot)
+    throw noSuchTimeslot({ ActivityID: request.activityId, Date: request.slot?.Date ?? '(none)', Time: request.slot?.Time ?? '(none)' });
   checkNotStarted(slot, caller.timeZone, now);
   const { units, participants, unitItems } = party(product, request.unitItems);
   const uuid = sentUuid ?? randomUUID();
@@ -258,7 +262,12 @@ export interface ConfirmationChanges {
 /** A new party of unit items, priced at the product's prices now (the items kept keep their UUIDs). */
 function repriced(product: ProductItem, current: BookingItem, items: RequestedUnitItem[]): Partial<BookingItem> {
   const { units, participants, unitItems } = party(product, items, current.UnitItems);
-  return { Units: units, Participants: participants, UnitItems: unitItems, TotalPrice: totalOf(units, product.PricePerParticipant.Currency) };
+  return {
+    Units: units,
+    Participants: participants,
+    UnitItems: unitItems,
+    TotalPrice: totalOf(units, product.PricePerParticipant.Currency),
+  };
 }
 
 /** Confirms a reservation, optionally with its contact, the partner's reference and another party of unit items. */
@@ -387,7 +396,9 @@ export async function changeUuidBooking(
         Customer: customerOf(contact) ?? current.Customer,
         Notes: textChange(current.Notes, changes.notes),
         ResellerReference: textChange(current.ResellerReference, changes.resellerReference),
-        ...(changes.holdMinutes === undefined ? {} : { HoldExpiresAt: new Date(now.getTime() + hold(changes.holdMinutes) * 60_000).toISOString() }),
+        ...(changes.holdMinutes === undefined
+          ? {}
+          : { HoldExpiresAt: new Date(now.getTime() + hold(changes.holdMinutes) * 60_000).toISOString() }),
       };
       next.EndsAt = slotEnd(next, product.DurationMinutes, caller.timeZone);
       return {
@@ -445,9 +456,16 @@ export async function listUuidBookings(caller: Caller, filter: UuidBookingFilter
   if (filter.reference !== undefined) {
     items = [await getBooking(caller.operatorId, normaliseReference(filter.reference))].filter(own);
   } else if (filter.resellerReference !== undefined) {
-    items = (await getBookings(caller.operatorId, await queryResellerReference(caller.operatorId, caller.keyId, filter.resellerReference))).filter(own);
+    items = (
+      await getBookings(caller.operatorId, await queryResellerReference(caller.operatorId, caller.keyId, filter.resellerReference))
+    ).filter(own);
   } else if (filter.days) {
-    items = await queryResellerDays(caller.operatorId, caller.keyId, { firstDate: filter.days.from, lastDate: filter.days.to, activityId: filter.activityId }, MAX_LISTED_BOOKINGS);
+    items = await queryResellerDays(
+      caller.operatorId,
+      caller.keyId,
+      { firstDate: filter.days.from, lastDate: filter.days.to, activityId: filter.activityId },
+      MAX_LISTED_BOOKINGS,
+    );
   } else {
     throw new InvalidRequestError('Give at least one of the filters: a reference, the partner reference, or a day or range of days');
   }
@@ -461,6 +479,9 @@ export async function listUuidBookings(caller: Caller, filter: UuidBookingFilter
     throw new ValidationError(`matches more than ${MAX_LISTED_BOOKINGS} bookings; narrow the range of days`, { field: 'localDateEnd' });
   }
   matching.sort((a, b) => a.StartsAt.localeCompare(b.StartsAt) || a.BookingReference.localeCompare(b.BookingReference));
-  const slots = await getTimeslots(caller.operatorId, matching.map((item) => ({ activityId: item.ActivityID, date: item.Date, time: item.Time })));
+  const slots = await getTimeslots(
+    caller.operatorId,
+    matching.map((item) => ({ activityId: item.ActivityID, date: item.Date, time: item.Time })),
+  );
   return matching.map((item) => ({ item, slot: slots.get(`${item.ActivityID}#${item.Date}#${item.Time}`) }));
 }

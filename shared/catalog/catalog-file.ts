@@ -1,6 +1,14 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { isoDate } from '../core/day-schemas';
-import { activityIdSchema, availabilityTypeSchema, moneySchema, openingHoursSchema, questionTypeSchema, timeSchema, unitSchema } from './schemas';
+import {
+  activityIdSchema,
+  availabilityTypeSchema,
+  moneySchema,
+  openingHoursSchema,
+  questionTypeSchema,
+  timeSchema,
+  unitSchema,
+} from './schemas';
 
 export const WEEKDAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
 

@@ -45,13 +45,16 @@ function checkUnits(index: number, product: CatalogueProduct): void {
         field: field(position, 'Price.Currency'),
       });
     }
-    if ((unit.MinAge ?? 0) > (unit.MaxAge ?? 99)) throw new ValidationError('must not be above MaxAge', { field: field(position, 'MinAge') });
+    if ((unit.MinAge ?? 0) > (unit.MaxAge ?? 99))
+      throw new ValidationError('must not be above MaxAge', { field: field(position, 'MinAge') });
     if (unit.MinQuantity !== undefined && unit.MaxQuantity !== undefined && unit.MinQuantity > unit.MaxQuantity) {
       throw new ValidationError('must not be above MaxQuantity', { field: field(position, 'MinQuantity') });
     }
     for (const other of unit.AccompaniedBy ?? []) {
       if (!ids.has(other) || other === unit.UnitID) {
-        throw new ValidationError(`names '${other}', which is not another unit of the product`, { field: field(position, 'AccompaniedBy') });
+        throw new ValidationError(`names '${other}', which is not another unit of the product`, {
+          field: field(position, 'AccompaniedBy'),
+        });
       }
     }
   });
@@ -125,7 +128,8 @@ export function expandTimeslots(entry: string, product: CatalogueProduct): SlotR
     for (let offset = 0; offset <= span; offset += 1) {
       const day = addDays(schedule.From, offset);
       if (!schedule.Weekdays.includes(WEEKDAYS[new Date(`${day}T00:00:00Z`).getUTCDay()])) continue;
-      if (schedule.OpeningHours) add({ Date: day, Time: DAY_TICKET_TIME, Capacity: schedule.Capacity, OpeningHours: schedule.OpeningHours });
+      if (schedule.OpeningHours)
+        add({ Date: day, Time: DAY_TICKET_TIME, Capacity: schedule.Capacity, OpeningHours: schedule.OpeningHours });
       for (const slotTime of schedule.Times ?? []) add({ Date: day, Time: slotTime, Capacity: schedule.Capacity });
     }
   });

@@ -15,6 +15,11 @@ export async function listProducts(caller: Caller, name?: string): Promise<Produ
   return items.sort(byName).map((item) => toProduct(item as ProductItem, caller.timeZone));
 }
 
+/** The shopfront's products as stored, sorted by name, for a face that shows more of them than the Product record. */
+export async function shopfrontItems(caller: Caller): Promise<Omit<ProductItem, 'Questions'>[]> {
+  return (await queryVisibleProducts(caller.operatorId)).sort(byName);
+}
+
 /** One product by its numeric ProductID or by its exact name (case-insensitive); exactly one must be given. */
 export async function resolveProduct(caller: Caller, query: ResolveQuery): Promise<Product> {
   const hasId = query.ID !== undefined;

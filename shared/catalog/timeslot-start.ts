@@ -20,7 +20,11 @@ export const closingTime = (slot: { Time: string; OpeningHours?: OpeningHours })
  * When a timeslot's activity ends, ISO 8601 with the offset of that moment:
  * its start plus the activity's duration, or, for a day ticket, the next midnight.
  */
-export function slotEnd(slot: { Date: string; Time: string; OpeningHours?: OpeningHours }, durationMinutes: number, timeZone: string): string {
+export function slotEnd(
+  slot: { Date: string; Time: string; OpeningHours?: OpeningHours },
+  durationMinutes: number,
+  timeZone: string,
+): string {
   if (slot.OpeningHours?.length) return zonedIso(addDays(slot.Date, 1), '00:00', timeZone);
   return zonedIsoAt(zonedInstant(slot.Date, slot.Time, timeZone) + durationMinutes * 60_000, timeZone);
 }

@@ -98,3 +98,19 @@ export function requireOption(optionId: string): void {
     });
   }
 }
+
+/** The places a party of units takes (each unit known to the product; limits are a booking's, not checked here). */
+export function paxOf(product: Pick<ProductItem, 'ActivityID' | 'Units' | 'PricePerParticipant'>, units: readonly UnitRequest[]): number {
+  const known = new Map(unitsOf(product).map((unit) => [unit.UnitID, unit]));
+  return units.reduce((sum, request) => {
+    const unit = known.get(request.UnitID);
+    if (!unit) {
+      throw new ValidationError(`'${request.UnitID}' is not a unit of activity ${product.ActivityID}`, {
+        field: 'units',
+        subject: 'unit',
+        value: request.UnitID,
+      });
+    }
+    return sum + request.Quantity * unit.PaxCount;
+  }, 0);
+}
