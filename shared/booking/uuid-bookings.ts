@@ -104,11 +104,14 @@ function party(product: ProductItem, items: RequestedUnitItem[] | undefined, kee
   const { units, participants } = priceUnits(product, counted, (index) =>
     index < 0 ? 'unitItems' : `unitItems[${items.findIndex((item) => item.UnitID === counted[index].UnitID)}].unitId`,
   );
-  const unused = [...keep];
+  // An item sent without a UUID keeps the UUID of an item of the same unit it replaces, one not named by another item.
+  const named = new Set(items.flatMap((item) => (item.UUID ? [item.UUID.toLowerCase()] : [])));
+  const reusable = keep.filter((old) => !named.has(old.UUID));
   const unitItems = items.map((item): UnitItem => {
-    // An item sent without a UUID keeps the UUID of an item of the same unit it replaces.
-    const kept = item.UUID ? undefined : unused.splice(unused.findIndex((old) => old.UnitID === item.UnitID) >>> 0, 1)[0];
-    return { UUID: (item.UUID ?? kept?.UUID ?? randomUUID()).toLowerCase(), UnitID: item.UnitID };
+    if (item.UUID) return { UUID: item.UUID.toLowerCase(), UnitID: item.UnitID };
+    const at = reusable.findIndex((old) => old.UnitID === item.UnitID);
+    const kept = at < 0 ? undefined : reusable.splice(at, 1)[0];
+    return { UUID: kept?.UUID ?? randomUUID(), UnitID: item.UnitID };
   });
   const repeated = unitItems.findIndex((item, index) => unitItems.findIndex((other) => other.UUID === item.UUID) !== index);
   if (repeated >= 0) throw new ValidationError('repeats the UUID of another unit item', { field: `unitItems[${repeated}].uuid` });
@@ -370,11 +373,10 @@ export async function changeUuidBooking(
       checkChangeable(current, now);
       if (timeslotStarted(current, caller.timeZone, now)) throw TimeslotStartedError.of(current);
       const activityId = changes.activityId ?? current.ActivityID;
-      const moving = activityId !== current.ActivityID;
-      if (moving && (!changes.slot || !changes.unitItems)) {
+      const product = await requireProduct(caller, activityId);
+      if (activityId !== current.ActivityID && (!changes.slot || !changes.unitItems)) {
         throw new ValidationError('needs availabilityId and unitItems of the new product with it', { field: 'productId' });
       }
-      const product = await requireProduct(caller, activityId);
       if (changes.optionId !== undefined) requireOption(changes.optionId);
       if (changes.holdMinutes !== undefined && current.Status !== 'ON_HOLD') {
         throw new ValidationError('applies to a reservation only: the booking is confirmed', { field: 'expirationMinutes' });

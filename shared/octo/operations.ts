@@ -152,7 +152,8 @@ export async function reserveBooking(request: Request<'octo-reserve-booking'>): 
   const { body, caller } = request;
   const state = await reserve(caller, {
     uuid: body.uuid,
-    requestHash: requestHash(body),
+    // The uuid in any case is the same uuid, so the same request.
+    requestHash: requestHash({ ...body, uuid: body.uuid?.toLowerCase() }),
     activityId: body.productId,
     optionId: body.optionId,
     slot: slotOfAvailabilityId(body.availabilityId, caller.timeZone),
