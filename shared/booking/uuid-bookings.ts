@@ -234,14 +234,19 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
 /** Reads a UUID booking afresh, for a change that lost a race. */
 const rereadOf = (caller: Caller, item: BookingItem) => () => requireUuidBooking(caller, item.UUID as string);
 
-/** A change's slot counters for the answer: read beside the change, the change's own places accounted for when it moved them. */
+/** The places a booking holds, and where: nothing once it is cancelled or expired. */
+const placesHeld = (item: BookingItem) =>
+  item.Status === 'ON_HOLD' || item.Status === 'CONFIRMED' ? `${item.ActivityID}#${item.Date}#${item.Time}#${item.Participants}` : '';
+
+/**
+ * A change's answer with its timeslot's counters as the change left them: read beside the change when it
+ * moves no places (a confirmation as it was held, an extension), read after it when it does.
+ */
 async function withSlot(caller: Caller, change: Promise<TransitionResult>, before: BookingItem): Promise<UuidBookingState> {
   const [result, slot] = await Promise.all([change, getTimeslot(caller.operatorId, before.ActivityID, before.Date, before.Time)]);
-  const item = result.item;
-  if (item.ActivityID !== before.ActivityID || item.Date !== before.Date || item.Time !== before.Time) {
-    return { item, slot: await getTimeslot(caller.operatorId, item.ActivityID, item.Date, item.Time) };
-  }
-  return { item, slot };
+  const { item } = result;
+  if (placesHeld(item) === placesHeld(before)) return { item, slot };
+  return { item, slot: await getTimeslot(caller.operatorId, item.ActivityID, item.Date, item.Time) };
 }
 
 /** The refusal of a change that found too few places on the timeslot it takes them on. */
