@@ -1,6 +1,6 @@
 /** The building blocks of `npm run fuzz`: what a fuzz case is, hostile values, and a seeded random source. */
 
-export type Write = 'booking' | 'usage' | 'usage-batch';
+export type Write = 'booking' | 'octo-booking' | 'usage' | 'usage-batch';
 
 export interface FuzzCase {
   kind: 'api' | 'bus' | 'edge';
@@ -12,6 +12,8 @@ export interface FuzzCase {
   idempotencyKey?: string;
   /** A HEAD request, whose answers have no body. */
   head?: boolean;
+  /** A request to an OCTo route, whose refusals are OCTo's error body (or the gateway's problem with OCTo's fields). */
+  octo?: boolean;
 }
 
 export interface Operation {
