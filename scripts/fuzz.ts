@@ -244,7 +244,9 @@ async function main(): Promise<void> {
         if (fault) violations.push(`${fuzzCase.label}: ${fault}`);
         const [first] = responses;
         if (first?.status === 201 && fuzzCase.write === 'booking') written.bookings.add(first.json.data.BookingReference);
-        if (first?.status === 200 && fuzzCase.write === 'octo-booking') written.bookings.add(first.json.id);
+        // A reservation's 200 is a booking; a mutation that turned the request into a list (GET) answers an array.
+        if (first?.status === 200 && fuzzCase.write === 'octo-booking' && typeof first.json?.id === 'string')
+          written.bookings.add(first.json.id);
         if (first?.status === 201 && fuzzCase.write === 'usage') written.usage.add(first.json.data.ID);
         if (first?.status === 201 && fuzzCase.write === 'usage-batch') {
           // Each new entry of a batch is written with the record of its Identifier, when it has one.
