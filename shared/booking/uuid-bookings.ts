@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { activityNotFound } from '../catalog/products';
 import { getProduct, getTimeslot, getTimeslots } from '../catalog/repository';
-import { closesAt, slotEnd, timeslotStarted } from '../catalog/timeslot-start';
+import { slotEnd, timeslotStarted } from '../catalog/timeslot-start';
 import { countUnits, priceUnits, requireOption, totalOf } from '../catalog/units';
 import { zonedIso } from '../core/calendar';
 import type { Caller } from '../core/caller';
@@ -63,7 +63,8 @@ export interface ReservationRequest {
   slot?: { Date: string; Time: string };
   unitItems?: RequestedUnitItem[];
   holdMinutes?: number;
-  contact?: Contact;
+  /** The contact as sent, in the domain's field names (null clears a field). */
+  contact?: Record<string, unknown>;
   notes?: string | null;
   resellerReference?: string | null;
 }
@@ -86,9 +87,13 @@ async function requireProduct(caller: Caller, activityId: string): Promise<Produ
   return product;
 }
 
+/** A request that names a timeslot the activity cannot have (its ID is not one of ours). */
+const notATimeslot = (activityId: string) =>
+  new NotFoundError(`It names no timeslot of activity ${activityId}`, { field: 'availabilityId', subject: 'timeslot' });
+
 /** A timeslot open for sale, with its hours and counters. */
 async function requireOpenSlot(caller: Caller, activityId: string, slot: { Date: string; Time: string } | undefined, now: Date) {
-  if (!slot) throw noSuchTimeslot({ ActivityID: activityId, Date: '(none)', Time: '(none)' });
+  if (!slot) throw notATimeslot(activityId);
   const item = await getTimeslot(caller.operatorId, activityId, slot.Date, slot.Time);
   if (!item) throw noSuchTimeslot({ ActivityID: activityId, ...slot });
   checkNotStarted(item, caller.timeZone, now);
@@ -142,7 +147,7 @@ function customerOf(contact: Contact | undefined): Customer | undefined {
 }
 
 /** A contact sent over one already held: each field sent replaces it, `null` clears it, a field not sent stays. */
-export function mergeContact(current: Contact | undefined, sent: Record<string, unknown> | undefined): Contact | undefined {
+function mergeContact(current: Contact | undefined, sent: Record<string, unknown> | undefined): Contact | undefined {
   if (!sent) return current;
   const merged: Record<string, unknown> = { ...current };
   for (const [name, value] of Object.entries(sent)) {
@@ -434,9 +439,6 @@ export async function readUuidBooking(caller: Caller, uuid: string): Promise<Uui
   const item = await requireUuidBooking(caller, uuid);
   return { item, slot: await getTimeslot(caller.operatorId, item.ActivityID, item.Date, item.Time) };
 }
-
-/** When a booking can still be cancelled (and changed) by its partner: while held or confirmed, until its timeslot closes. */
-export const cancellableUntil = (item: BookingItem, timeZone: string): Date => closesAt(item, timeZone);
 
 /** Bookings listed per request at most: a narrower filter lists the rest. */
 export const MAX_LISTED_BOOKINGS = 1000;

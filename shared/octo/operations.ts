@@ -42,9 +42,9 @@ type Request<Id extends RouteId> = HttpRequest<RequestOf<Id>>;
 /** What every OCTo request carries, whatever its route. */
 type AnyRequest = Pick<HttpRequest<{ path: unknown; query: unknown; body: unknown }>, 'caller' | 'headers'>;
 
-const withPricing = (request: { headers: Record<string, string | undefined> }) => requestedCapabilities(request.headers);
-const answer = (request: { headers: Record<string, string | undefined> }, body: unknown) => octoOk(body, withPricing(request));
-const pricingOn = (request: { headers: Record<string, string | undefined> }) => withPricing(request).includes('octo/pricing');
+type Headed = { headers: Record<string, string | undefined> };
+const answer = (request: Headed, body: unknown) => octoOk(body, requestedCapabilities(request.headers));
+const pricingOn = (request: Headed) => requestedCapabilities(request.headers).includes('octo/pricing');
 
 /** The OCTo base URL the request was sent to: scheme, host and the path before the route (a stage, a custom domain's base path). */
 function endpointOf(request: Request<'octo-get-supplier'>): string {
@@ -81,7 +81,7 @@ export async function getProduct(request: Request<'octo-get-product'>): Promise<
 
 /** The product's option, the request's currency (with pricing: the product's own), and the places its `units` take. */
 function checkSelection(
-  request: { headers: Record<string, string | undefined> },
+  request: Headed,
   body: { optionId: string; currency?: string | null; units?: { id: string; quantity: number }[] },
 ) {
   return (product: ShopfrontProduct): void => {

@@ -1,12 +1,12 @@
 import { availabilityStatus, vacanciesOf } from '../catalog/availability';
-import { DEFAULT_OPTION_ID, type ProductItem, type TimeslotItem } from '../catalog/model';
+import { DEFAULT_OPTION_ID, TIME_PATTERN, type ProductItem, type TimeslotItem } from '../catalog/model';
 import type { OpeningHours } from '../catalog/schemas';
 import { closesAt, slotEnd, timeslotStarted } from '../catalog/timeslot-start';
 import { unitsOf } from '../catalog/units';
 import type { BookingItem } from '../booking/model';
 import type { Contact as StoredContact } from '../booking/schemas';
 import type { Money } from '../catalog/schemas';
-import { zonedIso } from '../core/calendar';
+import { isSupportedDay, zonedIso } from '../core/calendar';
 import type { Availability, Booking, CalendarDay, Contact, Pricing, Product, Supplier, UnitPricing } from './schemas';
 
 /**
@@ -18,6 +18,8 @@ import type { Availability, Booking, CalendarDay, Contact, Pricing, Product, Sup
 
 export type ShopfrontProduct = Omit<ProductItem, 'Questions'>;
 
+const timePattern = new RegExp(TIME_PATTERN);
+
 /** OCTo's UTC instants are to the second: `2026-07-01T09:00:00Z`. */
 export const utcSeconds = (iso: string): string => `${iso.slice(0, 19)}Z`;
 
@@ -28,13 +30,9 @@ export const availabilityIdOf = (slot: { Date: string; Time: string }, timeZone:
 /** The timeslot an availability ID names, when it is one of ours (the offset must be that of the date in the zone). */
 export function slotOfAvailabilityId(id: string, timeZone: string): { Date: string; Time: string } | undefined {
   const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}):00(?:[+-]\d{2}:\d{2}|Z)$/.exec(id);
-  if (!match) return undefined;
+  if (!match || !isSupportedDay(match[1]) || !timePattern.test(match[2])) return undefined;
   const slot = { Date: match[1], Time: match[2] };
-  try {
-    return availabilityIdOf(slot, timeZone) === id.replace(/Z$/, '+00:00') ? slot : undefined;
-  } catch {
-    return undefined;
-  }
+  return availabilityIdOf(slot, timeZone) === id.replace(/Z$/, '+00:00') ? slot : undefined;
 }
 
 const precisions = new Map<string, number>();
