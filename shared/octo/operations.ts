@@ -80,10 +80,7 @@ export async function getProduct(request: Request<'octo-get-product'>): Promise<
 }
 
 /** The product's option, the request's currency (with pricing: the product's own), and the places its `units` take. */
-function checkSelection(
-  request: Headed,
-  body: { optionId: string; currency?: string | null; units?: { id: string; quantity: number }[] },
-) {
+function checkSelection(request: Headed, body: { optionId: string; currency?: string | null; units?: { id: string; quantity: number }[] }) {
   return (product: ShopfrontProduct): void => {
     requireOption(body.optionId);
     if (pricingOn(request) && body.currency && body.currency !== product.PricePerParticipant.Currency) {
