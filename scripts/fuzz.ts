@@ -181,7 +181,8 @@ async function main(): Promise<void> {
   const slotId = zonedIso(slot.Date, slot.Time, 'Europe/Lisbon');
   // Without the example's uuid: each mutation is then judged in full rather than refused as that uuid's other request.
   const reservationOperation = operations.find((op) => op.path === '/octo/bookings' && op.method === 'POST')!;
-  const { uuid: _exampleUuid, ...reservationBody } = { ...(reservationOperation.body as Record<string, unknown>), availabilityId: slotId };
+  const reservationBody: Record<string, unknown> = { ...reservationOperation.body, availabilityId: slotId };
+  delete reservationBody.uuid;
   reservationOperation.body = reservationBody;
   const seededReservation = (await call('POST', '/octo/bookings', reservationBody)) as { id?: string; uuid?: string };
   if (!seededReservation.uuid) throw new Error(`The valid reservation was refused: ${JSON.stringify(seededReservation)}`);
