@@ -70,6 +70,11 @@ export default tseslint.config(
     [NO_SCRIPTS, { group: ['../aws/**', '**/lib/aws/**'], message: 'lib/aws and lib/local never import each other' }],
   ),
   {
+    // The service logs through one logger (shared/core/observability.ts); console output is for the entry points, tools and tests.
+    files: ['shared/**/*.ts', 'functions/**/*.ts', 'lib/**/*.ts'],
+    rules: { 'no-console': 'error' },
+  },
+  {
     // Tests read parsed JSON responses and documents by path.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -5,7 +5,8 @@ import { emitSampleEvents } from '../lib/aws/sample-events';
 import { DEMO_OPERATOR, seedDemo } from '../lib/local/demo-data';
 import * as apiKeys from '../shared/accounts/api-keys';
 import * as operators from '../shared/accounts/operators';
-import { cancelOperatorBooking, recordOperatorBooking } from '../shared/booking/operator-bookings';
+import { cancelOperatorBooking } from '../shared/booking/cancellation';
+import { recordOperatorBooking } from '../shared/booking/operator-bookings';
 import { importCatalog } from '../shared/catalog/import-catalog';
 import { configure } from '../shared/core/config';
 import { rebuildUsageAggregates } from '../shared/usage/rebuild';
@@ -97,7 +98,7 @@ function configureTarget(): string {
   const { tableName, dynamoEndpoint } = configure({
     tableName: values.table ?? process.env.TABLE_NAME ?? LOCAL_TABLE_NAME,
     dynamoEndpoint: localEndpoint(),
-    dynamoCredentials: LOCAL_CREDENTIALS,
+    localCredentials: LOCAL_CREDENTIALS,
   });
   return `table ${tableName} at ${dynamoEndpoint}`;
 }
@@ -126,124 +127,114 @@ function readJsonFile(file: string): unknown {
   }
 }
 
+/** One function per command, each given the table it works on (words for its messages). */
+const commands: Record<string, (target: string) => Promise<void>> = {
+  'create-operator': async (target) => {
+    const operator = await operators.createOperator({ OperatorID: option('id'), Name: option('name'), TimeZone: option('time-zone') });
+    console.log(`Created operator ${operator.OperatorID} (${operator.TimeZone}) in ${target}`);
+  },
+  'create-key': async (_target) => {
+    const scopes = apiKeys.parseScopes(option('scopes'));
+    const limits = limitsOption(false);
+    const api = apiTarget();
+    const { record, secret } = await apiKeys.createApiKey(option('operator'), scopes, values.name ?? 'API key', limits);
+    console.log(
+      `Created key ${record.KeyID} for ${record.OperatorID} with scopes ${scopes.join(', ')}, limited to ${describeLimits(limits)}.`,
+    );
+    console.log(`Secret (shown only now; store it safely): ${secret}`);
+    if (api) {
+      const gatewayKeyId = await createGatewayKey(api, record, limits);
+      await apiKeys.setApiGatewayKeyId(record.OperatorID, record.KeyID, gatewayKeyId);
+      console.log(`API Gateway key ${gatewayKeyId} is in the usage plan ${usagePlanName(api.apiId, api.stage, limits)}.`);
+    }
+  },
+  'set-key-limits': async (_target) => {
+    const limits = limitsOption(true);
+    const api = apiTarget();
+    const record = await apiKeys.setApiKeyLimits(option('operator'), option('key'), limits);
+    console.log(`Key ${record.KeyID} is now limited to ${describeLimits(limits)}; the change applies once cached authorizations expire.`);
+    if (api) {
+      if (record.ApiGatewayKeyId) await moveGatewayKey(api, record.ApiGatewayKeyId, limits);
+      else await apiKeys.setApiGatewayKeyId(record.OperatorID, record.KeyID, await createGatewayKey(api, record, limits));
+      console.log(`Its API Gateway key is in the usage plan ${usagePlanName(api.apiId, api.stage, limits)}.`);
+    }
+  },
+  'list-keys': async (_target) => {
+    const keys = await apiKeys.listApiKeys(option('operator'));
+    if (!keys.length) console.log('No keys.');
+    for (const key of keys) {
+      const { rateLimit, burstLimit } = apiKeys.keyLimits(key);
+      console.log(
+        `${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${rateLimit}/s burst ${burstLimit}  ${key.CreatedAt}  ${key.Name}`,
+      );
+    }
+  },
+  'revoke-key': async (_target) => {
+    const api = apiTarget();
+    await apiKeys.revokeApiKey(option('operator'), option('key'));
+    console.log(`Revoked ${values.key}; calls with it fail once cached authorizations expire.`);
+    const { ApiGatewayKeyId } = await apiKeys.getApiKey(option('operator'), option('key'));
+    if (api && ApiGatewayKeyId) {
+      await deleteGatewayKey(api, ApiGatewayKeyId);
+      console.log(`Deleted its API Gateway key ${ApiGatewayKeyId}.`);
+    }
+  },
+  'import-catalogue': async (target) => {
+    const summary = await importCatalog(option('operator'), readJsonFile(option('file')));
+    console.log(`Imported ${summary.products} products and ${summary.timeslots} timeslots into ${target}`);
+  },
+  'record-booking': async (target) => {
+    const input = readJsonFile(option('file'));
+    const entries = Array.isArray(input) ? input : [input];
+    // One by one, in file order: each takes its places by its own transaction.
+    for (const [index, entry] of entries.entries()) {
+      try {
+        const booking = await recordOperatorBooking(option('operator'), { ...(entry as object), Channel: option('channel') });
+        console.log(
+          `${booking.BookingReference}  ${booking.Channel}  ${booking.ActivityID} ${booking.Date} ${booking.Time}  x${booking.Participants}`,
+        );
+      } catch (error) {
+        const done = index ? ` (entries before it are recorded)` : '';
+        throw new Error(`Entry ${index} of ${values.file}: ${explain(error)}${done}`);
+      }
+    }
+    console.log(`Recorded ${entries.length} booking(s) in ${target}`);
+  },
+  'cancel-booking': async (target) => {
+    const booking = await cancelOperatorBooking(option('operator'), option('reference'), option('reason'));
+    const by = booking.CancelledBy === 'operator' ? '' : ` (it was already cancelled by the ${booking.CancelledBy ?? 'partner'})`;
+    console.log(
+      `${booking.BookingReference}  ${booking.Status}${booking.CancelledAt ? ` at ${booking.CancelledAt}` : ''}${by}  in ${target}`,
+    );
+  },
+  'seed-demo': async (target) => {
+    const { newKey } = await seedDemo();
+    console.log(`Demo operator ${DEMO_OPERATOR.OperatorID} seeded in ${target}`);
+    if (newKey) console.log(`Its first key ${newKey.keyId} (every scope; shown only now): ${newKey.secret}`);
+  },
+  'rebuild-usage-aggregates': async (target) => {
+    const report = await rebuildUsageAggregates(option('operator'));
+    console.log(
+      `Rebuilt usage aggregates of ${values.operator} in ${target}: ${report.entries} entries read (${report.voided} voided, not counted), ` +
+        `${report.aggregates} aggregates written, ${report.removed} stale ones removed`,
+    );
+  },
+  'emit-event': async (_target) => {
+    const endpoint = values.aws ? undefined : (values.endpoint ?? `http://127.0.0.1:${LOCAL_HTTP_PORT}`);
+    const sent = await emitSampleEvents(option('operator'), { meter: values.event, endpoint });
+    for (const event of sent) console.log(`Sent ${event.source} '${event.detailType}' ${event.detail} as event ${event.eventId}`);
+    console.log(`(sent to ${endpoint ?? 'the default event bus in AWS'})`);
+  },
+};
+
 async function run(command: string | undefined): Promise<void> {
   if (!command || values.help) {
     console.log(USAGE);
     return;
   }
-  const target = configureTarget();
-
-  switch (command) {
-    case 'create-operator': {
-      const operator = await operators.createOperator({ OperatorID: option('id'), Name: option('name'), TimeZone: option('time-zone') });
-      console.log(`Created operator ${operator.OperatorID} (${operator.TimeZone}) in ${target}`);
-      return;
-    }
-    case 'create-key': {
-      const scopes = apiKeys.parseScopes(option('scopes'));
-      const limits = limitsOption(false);
-      const api = apiTarget();
-      const { record, secret } = await apiKeys.createApiKey(option('operator'), scopes, values.name ?? 'API key', limits);
-      console.log(
-        `Created key ${record.KeyID} for ${record.OperatorID} with scopes ${scopes.join(', ')}, limited to ${describeLimits(limits)}.`,
-      );
-      console.log(`Secret (shown only now; store it safely): ${secret}`);
-      if (api) {
-        const gatewayKeyId = await createGatewayKey(api, record, limits);
-        await apiKeys.setApiGatewayKeyId(record.OperatorID, record.KeyID, gatewayKeyId);
-        console.log(`API Gateway key ${gatewayKeyId} is in the usage plan ${usagePlanName(api.apiId, api.stage, limits)}.`);
-      }
-      return;
-    }
-    case 'set-key-limits': {
-      const limits = limitsOption(true);
-      const api = apiTarget();
-      const record = await apiKeys.setApiKeyLimits(option('operator'), option('key'), limits);
-      console.log(`Key ${record.KeyID} is now limited to ${describeLimits(limits)}; the change applies once cached authorizations expire.`);
-      if (api) {
-        if (record.ApiGatewayKeyId) await moveGatewayKey(api, record.ApiGatewayKeyId, limits);
-        else await apiKeys.setApiGatewayKeyId(record.OperatorID, record.KeyID, await createGatewayKey(api, record, limits));
-        console.log(`Its API Gateway key is in the usage plan ${usagePlanName(api.apiId, api.stage, limits)}.`);
-      }
-      return;
-    }
-    case 'list-keys': {
-      const keys = await apiKeys.listApiKeys(option('operator'));
-      if (!keys.length) console.log('No keys.');
-      for (const key of keys) {
-        const { rateLimit, burstLimit } = apiKeys.keyLimits(key);
-        console.log(
-          `${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${rateLimit}/s burst ${burstLimit}  ${key.CreatedAt}  ${key.Name}`,
-        );
-      }
-      return;
-    }
-    case 'revoke-key': {
-      const api = apiTarget();
-      await apiKeys.revokeApiKey(option('operator'), option('key'));
-      console.log(`Revoked ${values.key}; calls with it fail once cached authorizations expire.`);
-      const { ApiGatewayKeyId } = await apiKeys.getApiKey(option('operator'), option('key'));
-      if (api && ApiGatewayKeyId) {
-        await deleteGatewayKey(api, ApiGatewayKeyId);
-        console.log(`Deleted its API Gateway key ${ApiGatewayKeyId}.`);
-      }
-      return;
-    }
-    case 'import-catalogue': {
-      const summary = await importCatalog(option('operator'), readJsonFile(option('file')));
-      console.log(`Imported ${summary.products} products and ${summary.timeslots} timeslots into ${target}`);
-      return;
-    }
-    case 'record-booking': {
-      const input = readJsonFile(option('file'));
-      const entries = Array.isArray(input) ? input : [input];
-      // One by one, in file order: each takes its places by its own transaction.
-      for (const [index, entry] of entries.entries()) {
-        try {
-          const booking = await recordOperatorBooking(option('operator'), { ...(entry as object), Channel: option('channel') });
-          console.log(
-            `${booking.BookingReference}  ${booking.Channel}  ${booking.ActivityID} ${booking.Date} ${booking.Time}  x${booking.Participants}`,
-          );
-        } catch (error) {
-          const done = index ? ` (entries before it are recorded)` : '';
-          throw new Error(`Entry ${index} of ${values.file}: ${explain(error)}${done}`);
-        }
-      }
-      console.log(`Recorded ${entries.length} booking(s) in ${target}`);
-      return;
-    }
-    case 'cancel-booking': {
-      const booking = await cancelOperatorBooking(option('operator'), option('reference'), option('reason'));
-      const by = booking.CancelledBy === 'operator' ? '' : ` (it was already cancelled by the ${booking.CancelledBy ?? 'partner'})`;
-      console.log(
-        `${booking.BookingReference}  ${booking.Status}${booking.CancelledAt ? ` at ${booking.CancelledAt}` : ''}${by}  in ${target}`,
-      );
-      return;
-    }
-    case 'seed-demo': {
-      const { newKey } = await seedDemo();
-      console.log(`Demo operator ${DEMO_OPERATOR.OperatorID} seeded in ${target}`);
-      if (newKey) console.log(`Its first key ${newKey.keyId} (every scope; shown only now): ${newKey.secret}`);
-      return;
-    }
-    case 'rebuild-usage-aggregates': {
-      const report = await rebuildUsageAggregates(option('operator'));
-      console.log(
-        `Rebuilt usage aggregates of ${values.operator} in ${target}: ${report.entries} entries read (${report.voided} voided, not counted), ` +
-          `${report.aggregates} aggregates written, ${report.removed} stale ones removed`,
-      );
-      return;
-    }
-    case 'emit-event': {
-      const endpoint = values.aws ? undefined : (values.endpoint ?? `http://127.0.0.1:${LOCAL_HTTP_PORT}`);
-      const sent = await emitSampleEvents(option('operator'), { meter: values.event, endpoint });
-      for (const event of sent) console.log(`Sent ${event.source} '${event.detailType}' ${event.detail} as event ${event.eventId}`);
-      console.log(`(sent to ${endpoint ?? 'the default event bus in AWS'})`);
-      return;
-    }
-    default:
-      throw new UsageError(`Unknown command '${command}'`);
-  }
+  const perform = Object.hasOwn(commands, command) ? commands[command] : undefined;
+  if (!perform) throw new UsageError(`Unknown command '${command}'`);
+  await perform(configureTarget());
 }
 
 function explain(error: unknown): string {

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   const { tableName } = configure({
     tableName: process.env.TABLE_NAME ?? LOCAL_TABLE_NAME,
     dynamoEndpoint: endpoint,
-    dynamoCredentials: LOCAL_CREDENTIALS,
+    localCredentials: LOCAL_CREDENTIALS,
     // Partners' test receivers on this machine (http://127.0.0.1:...) may be registered; on AWS never.
     webhookTargets: 'loopback-http',
   });

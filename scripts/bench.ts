@@ -34,7 +34,7 @@ import { benchUsageScaling } from './bench/usage-scaling';
  * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`; `--only octo`
  * for OCTo beside the marketplace alone, `--only "octo confirm"` for one pair;
  * the bundles are then left out; `--only usage` also runs usage at scale); --observability (only what the
- * observability middlewares add, per request and to each bundle's load); --usage-entries N (default 100000),
+ * observability middlewares add, per request, and the bundle table); --bundles (only the bundle table); --usage-entries N (default 100000),
  * --summary-calls N (default 200), --single-entries N (default 2000), --usage-concurrency N (default 4:
  * requests in flight while loading and in the batch-vs-single comparison).
  */
@@ -45,6 +45,8 @@ const P50_GOAL = 1.5;
 interface Options {
   /** Only the observability figures and the bundle table. */
   observabilityOnly: boolean;
+  /** Only the bundle table. */
+  bundlesOnly: boolean;
   calls: number;
   warmup: number;
   concurrency: number;
@@ -61,6 +63,7 @@ const NUMBER_OPTIONS = ['calls', 'warmup', 'concurrency', 'usage-entries', 'summ
 function parseOptions(args: string[]): Options {
   const options: Options = {
     observabilityOnly: args.includes('--observability'),
+    bundlesOnly: args.includes('--bundles'),
     calls: 2000,
     warmup: 200,
     concurrency: DEFAULT_CONCURRENCY,
@@ -71,7 +74,9 @@ function parseOptions(args: string[]): Options {
     // 4 batches of 100 in flight are 400 entries at once: more than DynamoDB Local on a small machine finishes within the function timeout.
     'usage-concurrency': 4,
   };
-  if (args.includes('--quick')) Object.assign(options, { calls: 300, warmup: 50, rounds: 2 });
+  if (args.includes('--quick')) {
+    Object.assign(options, { calls: 300, warmup: 50, rounds: 2, 'usage-entries': 5000, 'summary-calls': 50, 'single-entries': 200 });
+  }
   for (const name of NUMBER_OPTIONS) {
     const at = args.indexOf(`--${name}`);
     if (at < 0) continue;
@@ -88,7 +93,7 @@ function parseOptions(args: string[]): Options {
     if (!names.length) throw new Error('--only needs scenario names, e.g. --only hold,confirm');
     options.only = names;
   }
-  const known = new Set(['--quick', '--observability', '--only', ...NUMBER_OPTIONS.map((name) => `--${name}`)]);
+  const known = new Set(['--quick', '--observability', '--bundles', '--only', ...NUMBER_OPTIONS.map((name) => `--${name}`)]);
   const unknown = args.filter((arg, i) => arg.startsWith('--') && !known.has(arg) && !known.has(args[i - 1]));
   if (unknown.length) throw new Error(`Unknown option(s): ${unknown.join(' ')}`);
   return options;
@@ -219,14 +224,14 @@ async function main(): Promise<void> {
       .map((value) => value.toFixed(2))
       .join(' ');
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load average ${load}, ${new Date().toISOString()}`);
-    if (options.observabilityOnly) {
-      await benchObservability();
+    if (options.observabilityOnly || options.bundlesOnly) {
+      if (options.observabilityOnly) await benchObservability();
       await benchBundles(tempDir);
       return;
     }
 
     dynamoLocal = await startDynamoDbLocal();
-    configure({ tableName: TABLE_NAME, dynamoEndpoint: dynamoLocal.endpoint, dynamoCredentials: LOCAL_CREDENTIALS });
+    configure({ tableName: TABLE_NAME, dynamoEndpoint: dynamoLocal.endpoint, localCredentials: LOCAL_CREDENTIALS });
     const admin = localClient(dynamoLocal.endpoint);
     await ensureTable(admin, TABLE_NAME);
     admin.destroy();

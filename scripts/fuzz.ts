@@ -212,7 +212,7 @@ async function main(): Promise<void> {
     };
   }
   if (!operations.some((op) => op.path.startsWith('/octo/'))) throw new Error('The document has no OCTo routes');
-  configure({ tableName: TABLE_NAME, dynamoEndpoint: host.dynamoEndpoint, dynamoCredentials: LOCAL_CREDENTIALS });
+  configure({ tableName: TABLE_NAME, dynamoEndpoint: host.dynamoEndpoint, localCredentials: LOCAL_CREDENTIALS });
   // Keys at the highest rate limit, so that the run reaches the handlers rather than the token bucket.
   const key = (await createApiKey(DEMO_OPERATOR.OperatorID, Object.keys(SCOPES) as Scope[], 'fuzz: every scope', MAX_KEY_LIMITS)).secret;
   const narrowKey = (await createApiKey(DEMO_OPERATOR.OperatorID, ['usage:read'], 'fuzz: usage:read only', MAX_KEY_LIMITS)).secret;

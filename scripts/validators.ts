@@ -3,7 +3,8 @@ import path from 'node:path';
 import Ajv, { _, type SchemaObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone';
-import { PROJECT_ROOT, routes, type RequestSchemas } from '../shared/api/routes';
+import { operations, type RequestSchemas } from '../shared/api/operations';
+import { PROJECT_ROOT, routes } from '../shared/api/routes';
 import { operatorBookingSchema } from '../shared/booking/schemas';
 import { catalogueFileSchema } from '../shared/catalog/catalog-file';
 import { formats } from '../shared/core/formats';
@@ -53,10 +54,10 @@ const propertyNames = (schema?: SchemaObject) => Object.keys(schema?.properties 
 
 const routeTargets = (): Target[] =>
   routes.map((route) => {
-    const request: RequestSchemas = route.request ?? {};
+    const request: RequestSchemas = operations[route.id].request ?? {};
     return {
       module: `${ROUTE_VALIDATORS_DIR}/${route.id}.generated`,
-      source: `the route '${route.id}' (shared/api/routes.ts)`,
+      source: `the route '${route.id}' (shared/api/operations.ts)`,
       schemas: Object.fromEntries(Object.entries(request).filter(([, schema]) => schema !== undefined)) as Record<string, SchemaObject>,
       // The names of path and query parameters say where a field the domain names was sent.
       route: { id: route.id, path: propertyNames(request.path), query: propertyNames(request.query) },

@@ -3,29 +3,24 @@ import { routes } from '../../shared/api/routes';
 import { findActiveKey, keyLimits } from '../../shared/accounts/api-keys';
 import { getOperator } from '../../shared/accounts/operators';
 import { countBusinessEvent } from '../../shared/core/metrics';
+import { annotate, observed } from '../../shared/core/observability';
 import { policyFor } from '../../shared/http/authorizer-policy';
 import { toAuthorizerContext } from '../../shared/http/caller';
-import { log } from '../../shared/http/observability';
 
 /** API Gateway answers this exact message with its 401 (UNAUTHORIZED) gateway response. */
-const unauthorized = () => new Error('Unauthorized');
+const UNAUTHORIZED = 'Unauthorized';
 
 const bearerToken = (header: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
 
-/**
- * The key authorizer. API Gateway caches its answer per Authorization header
- * (AUTHORIZER_CACHE_TTL_SECONDS), so its log lines and allow/deny counts are
- * per key and cache period, not per request. Neither ever holds the secret.
- */
-export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const authorization = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
   const token = bearerToken(authorization);
   const key = token ? await findActiveKey(token) : undefined;
   const operator = key && (await getOperator(key.OperatorID));
   if (!key || !operator) {
     countBusinessEvent('Authorizations', 'denied');
-    log().info('Authorization', { outcome: 'denied', reason: token ? 'unknown or revoked key' : 'no Bearer token' });
-    throw unauthorized();
+    annotate({ outcome: 'denied', reason: token ? 'unknown or revoked key' : 'no Bearer token' });
+    throw new Error(UNAUTHORIZED);
   }
   const { rateLimit, burstLimit } = keyLimits(key);
   const context = {
@@ -37,6 +32,21 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
   const policy = policyFor(key.KeyID, event.methodArn, key.Scopes, routes, context);
   const outcome = policy.policyDocument.Statement.some((statement) => statement.Effect === 'Allow') ? 'allowed' : 'denied';
   countBusinessEvent('Authorizations', outcome, operator.OperatorID);
-  log().info('Authorization', { outcome, operatorId: operator.OperatorID, keyId: key.KeyID, scopes: key.Scopes.join(' ') });
+  annotate({ outcome, operatorId: operator.OperatorID, keyId: key.KeyID, scopes: key.Scopes.join(' ') });
   return { ...policy, usageIdentifierKey: key.UsageIdentifierKey };
 }
+
+/**
+ * The key authorizer. API Gateway caches its answer per Authorization header
+ * (AUTHORIZER_CACHE_TTL_SECONDS), so its lines and allow/deny counts are per
+ * key and cache period, not per request. Neither ever holds the secret. A
+ * refused key is an answer, not a failure: only an error of its own is logged at ERROR.
+ */
+export const handler = observed<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>(
+  {
+    message: 'Authorization',
+    fields: (event) => ({ method: event.httpMethod, path: event.path, requestId: event.requestContext?.requestId }),
+    failed: ({ error }) => error !== undefined && (error as Error)?.message !== UNAUTHORIZED,
+  },
+  authorize,
+);

@@ -1,5 +1,5 @@
 import { validators } from '../../shared/api/validators/cancel-operator-booking.generated';
-import { cancelOperatorBooking } from '../../shared/booking/operator-bookings';
+import { cancelOperatorBooking } from '../../shared/booking/cancellation';
 import { httpHandler, ok } from '../../shared/http/handler';
 
 export const handler = httpHandler(validators, async ({ caller, path, body }) =>

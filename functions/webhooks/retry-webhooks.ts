@@ -1,4 +1,4 @@
-import { scheduledHandler } from '../../shared/http/scheduled';
+import { scheduledHandler } from '../../shared/core/scheduled';
 import { requeueDueDeliveries } from '../../shared/webhooks/retries';
 
 /** Every minute: deliveries whose next attempt is due go back on the queue. */

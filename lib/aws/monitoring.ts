@@ -16,8 +16,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { METRIC_NAMESPACE, OUTCOME_DIMENSION, SERVICE_NAME } from '../../shared/api/metrics';
-import { businessMetrics, type BusinessMetric } from '../../shared/core/metrics';
+import { METRIC_NAMESPACE, OUTCOME_DIMENSION, SERVICE_NAME, businessMetrics, type BusinessMetric } from '../../shared/core/metrics';
 import type { Route } from '../../shared/api/routes';
 
 /** p99 latency of a route, as API Gateway measures it, above which its alarm fires. */

@@ -13,10 +13,6 @@ const VELOCITY_PRELUDE = "#set($dollar = '$')#set($hash = '#')";
 export const velocityLiteral = (text: string): string =>
   VELOCITY_PRELUDE + text.replace(/[$#]/g, (character) => (character === '$' ? '${dollar}' : '${hash}'));
 
-/** What API Gateway answers for a template made by `velocityLiteral`. */
-export const renderVelocityLiteral = (template: string): string =>
-  template.slice(VELOCITY_PRELUDE.length).replace(/\$\{(dollar|hash)\}/g, (_, name: string) => (name === 'dollar' ? '$' : '#'));
-
 /**
  * Publishes the OpenAPI document, generated at synth time, at
  * GET /api/v2/openapi.json without the key authorizer: a mock integration

@@ -3,13 +3,13 @@ import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../../shared/api/metrics';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../../shared/core/metrics';
 import type { LogLevel } from '../../shared/core/config';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { FUNCTION_TIMEOUT_SECONDS } from '../../shared/api/gateway';
-import { FUNCTION_NODE_OPTIONS, bundlingOptions } from './bundling';
+import { bundlingOptions } from './bundling';
 import { entryPath, PROJECT_ROOT, type Route } from '../../shared/api/routes';
 
 export interface ServiceFunctionProps {
@@ -48,13 +48,12 @@ export class ServiceFunction extends NodejsFunction {
       environment: {
         TABLE_NAME: props.table.tableName,
         PROBLEM_BASE_URL: props.problemBaseUrl,
-        NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
         LOG_LEVEL: props.logLevel ?? 'INFO',
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
         ...(props.webhookQueue ? { WEBHOOK_QUEUE_URL: props.webhookQueue.queueUrl } : {}),
       },
-      // Every invocation is traced; the functions add a subsegment per DynamoDB call (shared/http/observability.ts).
+      // Every invocation is traced by Lambda; each DynamoDB and SQS call's latency is on the invocation's log line and a metric (shared/core/observability.ts).
       tracing: Tracing.ACTIVE,
       // An explicit log group, because the one Lambda creates on its own keeps logs forever.
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),

@@ -40,7 +40,8 @@ export interface OtaUsageStackProps extends StackProps {
 /**
  * The whole service: one table, one REST API with a key authorizer, and one
  * function per row of the route table. Adding a route is a row in
- * lib/routes.ts; nothing here names a route.
+ * shared/api/routes.ts (and its operation in shared/api/operations.ts);
+ * nothing here names a route.
  */
 export class OtaUsageStack extends Stack {
   /** Route functions by route id. */

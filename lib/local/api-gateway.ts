@@ -36,7 +36,7 @@ const STAGE = 'local';
 const ARN_PREFIX = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:local/${STAGE}`;
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent, context: Context) => Promise<APIGatewayAuthorizerResult>;
 
 interface CompiledRoute {
   route: Route;
@@ -147,7 +147,7 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
     const cached = cache.get(authorization);
     if (cached) return cached;
     try {
-      const result = await authorize(event);
+      const result = await authorize(event, lambdaContext('authorizer', clock));
       cache.set(authorization, result);
       return result;
     } catch (error) {

@@ -6,6 +6,7 @@ import { problem } from '../../shared/http/problem';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { SECURITY_HEADERS } from './dashboard';
 import { requestTarget, sendProblem } from './http-edge';
+import { logError } from '../../shared/core/observability';
 
 /**
  * The API reference on the local host, without authentication: the OpenAPI
@@ -97,9 +98,7 @@ export function serveDocs(request: IncomingMessage, response: ServerResponse): v
   try {
     body = asset.body(nonce);
   } catch (error) {
-    console.error(
-      JSON.stringify({ level: 'error', message: 'API reference unavailable', error: String((error as Error)?.stack ?? error) }),
-    );
+    logError('API reference unavailable', { error });
     return sendProblem(response, problem(500, 'internal', 'The API reference could not be built', requestPath));
   }
   response.writeHead(200, {

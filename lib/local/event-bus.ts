@@ -9,6 +9,7 @@ import { LOCAL_ACCOUNT, LOCAL_REGION } from './defaults';
 import { lambdaContext } from './lambda-context';
 import { BodyTooLarge, readBody, utf8Text } from './request-body';
 import { localSignatureFault } from './sigv4';
+import { log, logError } from '../../shared/core/observability';
 
 /**
  * Plays EventBridge on one machine: answers the PutEvents call of the AWS
@@ -135,14 +136,12 @@ function parseDetail(detail: string): unknown {
 }
 
 /** A log line that cannot fail: a Detail nested thousands deep is legal, yet too deep for JSON.stringify. */
-function logError(fields: Record<string, unknown>, event: unknown): void {
-  let line: string;
+function logUndelivered(message: string, fields: Record<string, unknown>, event: unknown): void {
   try {
-    line = JSON.stringify({ level: 'error', ...fields, event });
+    log().error(message, { ...fields, event });
   } catch (error) {
-    line = JSON.stringify({ level: 'error', ...fields, event: `(not serialisable: ${String((error as Error)?.message ?? error)})` });
+    log().error(message, { ...fields, event: `(not serialisable: ${String((error as Error)?.message ?? error)})` });
   }
-  console.error(line);
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {
@@ -186,7 +185,7 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
         if (attempt > retryDelaysMs.length) {
           const message = error instanceof Error ? error.message : String(error);
           deadLetters.push({ event, error: message, attempts: attempt });
-          logError({ message: 'Dead letter: platform event not recorded', attempts: attempt, error: message }, event);
+          logUndelivered('Dead letter: platform event not recorded', { attempts: attempt, error: message }, event);
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, retryDelaysMs[attempt - 1]));
@@ -198,9 +197,7 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
     if (!ruleFor(event)) return;
     const delivery = deliver(event)
       // Delivery runs after the call was answered: nothing may escape it and stop the host.
-      .catch((error) =>
-        logError({ message: 'Local event bus delivery failure', error: String((error as Error)?.stack ?? error) }, event.id),
-      )
+      .catch((error) => logError('Local event bus delivery failure', { eventId: event.id, error }))
       .finally(() => pending.delete(delivery));
     pending.add(delivery);
   }
@@ -256,7 +253,7 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
         reply(response, 200, await putEvents(request));
       } catch (error) {
         if (error instanceof AwsError) return reply(response, 400, { __type: error.type, message: error.message });
-        logError({ message: 'Local event bus failure', error: String((error as Error)?.stack ?? error) }, undefined);
+        logError('Local event bus failure', { error });
         reply(response, 500, { __type: 'InternalException', message: 'The local event bus failed' });
       }
     },

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { gatewayProblems } from '../../shared/api/gateway';
 import { statusTitle } from '../../shared/api/problem-types';
 import { PROBLEM_CONTENT_TYPE, gatewayProblem, type Problem } from '../../shared/http/problem';
+import { logError } from '../../shared/core/observability';
 
 /**
  * What the local host does at the edge of HTTP, before a route is chosen, so
@@ -51,14 +52,7 @@ export function failSafely(request: IncomingMessage, response: ServerResponse, e
   // The connection closed before the request was read (the client left, or its bytes were answered as broken HTTP): nothing failed here.
   if (CLOSED_EARLY.has((error as NodeJS.ErrnoException)?.code ?? '')) return void response.destroy();
   try {
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        message: `${where} failure`,
-        path: instanceOf(request),
-        error: String((error as Error)?.stack ?? error),
-      }),
-    );
+    logError(`${where} failure`, { path: instanceOf(request), error });
   } catch {
     // Logging must never be what takes the host down.
   }

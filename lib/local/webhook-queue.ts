@@ -6,6 +6,7 @@ import { webhookSender } from '../../shared/api/background';
 import { config, configure } from '../../shared/core/config';
 import { BodyTooLarge, readBody, utf8Text } from './request-body';
 import { localSignatureFault } from './sigv4';
+import { log, logError } from '../../shared/core/observability';
 
 /**
  * Plays the webhook delivery queue (SQS) and its event source mapping on one
@@ -108,7 +109,7 @@ export function createLocalWebhookQueue(): LocalWebhookQueue {
       if (!failed) return;
       if (receives >= webhookSender.maxReceiveCount) {
         deadLetters.push({ body, receives });
-        console.error(JSON.stringify({ level: 'error', message: 'Dead letter: webhook delivery message', body, receives }));
+        log().error('Dead letter: webhook delivery message', { body, receives });
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, REDELIVERY_DELAY_MS));
@@ -120,16 +121,7 @@ export function createLocalWebhookQueue(): LocalWebhookQueue {
     const messageId = randomUUID();
     const consumed = consume(body, messageId)
       // Consumption runs after the call was answered: nothing may escape it and stop the host.
-      .catch((error) =>
-        console.error(
-          JSON.stringify({
-            level: 'error',
-            message: 'Local queue delivery failure',
-            messageId,
-            error: String((error as Error)?.stack ?? error),
-          }),
-        ),
-      )
+      .catch((error) => logError('Local queue delivery failure', { messageId, error }))
       .finally(() => pending.delete(consumed));
     pending.add(consumed);
     return { MessageId: messageId, MD5OfMessageBody: md5(body) };
@@ -177,7 +169,7 @@ export function createLocalWebhookQueue(): LocalWebhookQueue {
         reply(response, 200, await operate(operation, await readJson(request)));
       } catch (error) {
         if (error instanceof SqsError) return reply(response, 400, { __type: error.type, message: error.message });
-        console.error(JSON.stringify({ level: 'error', message: 'Local queue failure', error: String((error as Error)?.stack ?? error) }));
+        logError('Local queue failure', { error });
         reply(response, 500, { __type: 'InternalError', message: 'The local queue failed' });
       }
     },

@@ -1,8 +1,9 @@
-import middy, { type MiddlewareObj } from '@middy/core';
+import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { configure } from '../../shared/core/config';
 import { countBusinessEvent } from '../../shared/core/metrics';
-import { observedRequests } from '../../shared/http/observability';
+import { observed } from '../../shared/core/observability';
+import { requestLine } from '../../shared/http/observability';
 
 /**
  * Child process of the observability bench (observability.ts): times one
@@ -29,14 +30,19 @@ const context = { awsRequestId: 'bench' } as Context;
 
 const bare = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().handler(async () => answer);
 // The observed side also counts one business event, as a booking does: its EMF document is part of the cost.
-const observed = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-  .use(observedRequests('create-booking') as unknown as MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>[])
-  .handler(async () => {
+const withObservability = observed(
+  requestLine('create-booking'),
+  middy<APIGatewayProxyEvent, APIGatewayProxyResult>().handler(async () => {
     countBusinessEvent('Bookings', 'created', 'bench-operator');
     return answer;
-  });
+  }),
+);
 
-async function time(handler: typeof bare, count: number, into: number[]): Promise<void> {
+async function time(
+  handler: (event: APIGatewayProxyEvent, context: Context) => Promise<unknown>,
+  count: number,
+  into: number[],
+): Promise<void> {
   for (let i = 0; i < count; i += 1) {
     const start = process.hrtime.bigint();
     await handler(event, context);
@@ -47,10 +53,10 @@ async function time(handler: typeof bare, count: number, into: number[]): Promis
 async function main(): Promise<void> {
   const samples = { bare: [] as number[], observed: [] as number[] };
   await time(bare, 200, []);
-  await time(observed, 200, []);
+  await time(withObservability, 200, []);
   for (let round = 0; round < rounds; round += 1) {
     await time(bare, calls / rounds, samples.bare);
-    await time(observed, calls / rounds, samples.observed);
+    await time(withObservability, calls / rounds, samples.observed);
   }
   process.stderr.write(`${JSON.stringify(samples)}\n`);
 }

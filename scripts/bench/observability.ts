@@ -12,8 +12,7 @@ const ADDED_P50_BUDGET_MS = 1;
  * What the observability middlewares add to one request: a middy handler
  * with them against the same handler without, in a child process whose
  * stdout is a pipe that this process drains (the log lines and EMF documents
- * are really written). Off Lambda the tracer is off, so X-Ray's share is not
- * in these figures; the bundle table shows what loading it costs.
+ * are really written); the bundle table shows what loading it costs.
  */
 export async function benchObservability(): Promise<void> {
   const child = spawn(
@@ -47,7 +46,7 @@ export async function benchObservability(): Promise<void> {
     [
       ['bare middy', fixed(bare.p50, 4), fixed(bare.p99, 4), ratio(1), '', ''],
       [
-        'with observedRequests()',
+        'with observed(requestLine)',
         fixed(observed.p50, 4),
         fixed(observed.p99, 4),
         ratio(observed.p50 / bare.p50),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createApiKey } from '../../shared/accounts/api-keys';
+import { createApiKey, MAX_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import { createOperator } from '../../shared/accounts/operators';
 import { addDays } from '../../shared/core/calendar';
 import { MAX_BATCH_ENTRIES } from '../../shared/usage/model';
@@ -44,7 +44,7 @@ interface Entry {
 export async function benchUsageScaling(options: UsageScalingOptions): Promise<void> {
   const operatorId = `bench-usage-${randomBytes(3).toString('hex')}`;
   await createOperator({ OperatorID: operatorId, Name: 'Bench Metering', TimeZone: 'UTC' });
-  const { secret } = await createApiKey(operatorId, ['usage:read', 'usage:write'], 'bench');
+  const { secret } = await createApiKey(operatorId, ['usage:read', 'usage:write'], 'bench', MAX_KEY_LIMITS);
   const http = keepAliveClient(options.url, secret, options.concurrency);
   try {
     const today = new Date().toISOString().slice(0, 10);

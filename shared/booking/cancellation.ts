@@ -1,5 +1,9 @@
-import type { CancelledBy } from './schemas';
+import { config } from '../core/config';
+import { NotFoundError, ValidationError } from '../core/errors';
 import type { BookingItem } from './model';
+import { normaliseReference } from './reference';
+import { getBooking } from './repository';
+import { cancellationReasonSchema, type Booking, type CancelledBy } from './schemas';
 import { changeBooking, type TransitionResult } from './transition';
 
 /**
@@ -42,4 +46,29 @@ export function cancelBooking(item: BookingItem, options: CancelOptions): Promis
       };
     },
   });
+}
+
+/**
+ * The operator cancels any booking of any channel, held or confirmed, at
+ * any time (a storm, a broken boat, a no-show), with a reason the partner
+ * sees. The partner who sold an `ota` booking is sent `booking.cancelled`.
+ */
+const reasonPattern = new RegExp(cancellationReasonSchema.pattern);
+
+export async function cancelOperatorBooking(
+  operatorId: string,
+  reference: string,
+  reason: string,
+  now: Date = config().clock(),
+): Promise<Booking> {
+  // The HTTP body's schema says the same; the admin CLI has no schema in front of it.
+  if (reason.length > cancellationReasonSchema.maxLength || !reasonPattern.test(reason)) {
+    throw new ValidationError(cancellationReasonSchema.errorMessage, { field: 'Reason' });
+  }
+  const read = async () => {
+    const item = await getBooking(operatorId, normaliseReference(reference));
+    if (!item) throw new NotFoundError(`No booking has reference '${reference}'`);
+    return item;
+  };
+  return (await cancelBooking(await read(), { by: 'operator', reason, now, read })).booking;
 }

@@ -1,17 +1,14 @@
 import { requireOperator } from '../accounts/operators';
 import { getProduct } from '../catalog/repository';
 import { config } from '../core/config';
-import { NotFoundError, ValidationError } from '../core/errors';
+import { NotFoundError } from '../core/errors';
 import { checkedBy } from '../core/validation';
-import { cancelBooking } from './cancellation';
 import { operatorBooking } from './operator-booking.generated';
-import { cancellationReasonSchema, type Booking, type OperatorBookingInput } from './schemas';
+import type { Booking, OperatorBookingInput } from './schemas';
 import { checkActivityId } from './partner-bookings';
 import { partyOf, place, slotHours } from './placement';
-import { normaliseReference } from './reference';
-import { getBooking } from './repository';
 
-/** The operator's side of bookings: its own sales, and cancelling any booking of any channel. */
+/** The operator's own sales; its cancellations are in cancellation.ts. */
 
 const validateOperatorBooking = checkedBy<OperatorBookingInput>(operatorBooking, 'The booking');
 
@@ -31,29 +28,4 @@ export async function recordOperatorBooking(operatorId: string, input: unknown, 
   const openingHours = await slotHours(operatorId, product, request);
   const { booking } = await place({ operatorId, timeZone: operator.TimeZone, channel, product, request, units, openingHours, now });
   return booking;
-}
-
-/**
- * The operator cancels any booking of any channel, held or confirmed, at
- * any time (a storm, a broken boat, a no-show), with a reason the partner
- * sees. The partner who sold an `ota` booking is sent `booking.cancelled`.
- */
-const reasonPattern = new RegExp(cancellationReasonSchema.pattern);
-
-export async function cancelOperatorBooking(
-  operatorId: string,
-  reference: string,
-  reason: string,
-  now: Date = config().clock(),
-): Promise<Booking> {
-  // The HTTP body's schema says the same; the admin CLI has no schema in front of it.
-  if (reason.length > cancellationReasonSchema.maxLength || !reasonPattern.test(reason)) {
-    throw new ValidationError(cancellationReasonSchema.errorMessage, { field: 'Reason' });
-  }
-  const read = async () => {
-    const item = await getBooking(operatorId, normaliseReference(reference));
-    if (!item) throw new NotFoundError(`No booking has reference '${reference}'`);
-    return item;
-  };
-  return (await cancelBooking(await read(), { by: 'operator', reason, now, read })).booking;
 }

@@ -11,8 +11,8 @@ export interface Config {
   region: string;
   /** Set to reach DynamoDB Local; unset on Lambda. */
   dynamoEndpoint?: string;
-  /** Explicit credentials for DynamoDB Local; on Lambda the role's come from the default chain. */
-  dynamoCredentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Explicit credentials for the local stand-ins (DynamoDB Local, the local queue); on Lambda the role's come from the default chain. */
+  localCredentials?: { accessKeyId: string; secretAccessKey: string };
   problemBaseUrl: string;
   /** The source of "now" for every domain rule that depends on time; tests move a manual clock. */
   clock: Clock;
@@ -34,7 +34,8 @@ export interface Config {
 /** Where problem types live unless PROBLEM_BASE_URL says otherwise. */
 export const DEFAULT_PROBLEM_BASE_URL = '/problems';
 
-export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+/** SILENT writes nothing (the tests run silent and capture what they expect). */
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 function logLevelFromEnvironment(): LogLevel {
@@ -56,17 +57,22 @@ function required(name: string): string {
   return value;
 }
 
+/** What every configuration takes from the environment, or by default, unless told otherwise. */
+const environmentDefaults = (): Omit<Config, 'tableName'> => ({
+  region: process.env.AWS_REGION || 'eu-west-1',
+  problemBaseUrl: process.env.PROBLEM_BASE_URL || DEFAULT_PROBLEM_BASE_URL,
+  logLevel: logLevelFromEnvironment(),
+  clock: systemClock,
+  // Never from the environment: loopback targets exist only where `configure` says so (the local host).
+  webhookTargets: 'public-https',
+});
+
 function fromEnvironment(): Config {
   return {
+    ...environmentDefaults(),
     tableName: required('TABLE_NAME'),
-    region: process.env.AWS_REGION || 'eu-west-1',
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
-    problemBaseUrl: process.env.PROBLEM_BASE_URL || DEFAULT_PROBLEM_BASE_URL,
-    logLevel: logLevelFromEnvironment(),
-    clock: systemClock,
     webhookQueueUrl: process.env.WEBHOOK_QUEUE_URL || undefined,
-    // Never from the environment: loopback targets exist only where `configure` says so (the local host).
-    webhookTargets: 'public-https',
   };
 }
 
@@ -77,13 +83,6 @@ export function config(): Config {
 
 /** Sets the configuration explicitly; values not given come from the environment's defaults. */
 export function configure(values: Partial<Config> & Pick<Config, 'tableName'>): Config {
-  current = {
-    region: process.env.AWS_REGION || 'eu-west-1',
-    problemBaseUrl: process.env.PROBLEM_BASE_URL || DEFAULT_PROBLEM_BASE_URL,
-    logLevel: logLevelFromEnvironment(),
-    clock: systemClock,
-    webhookTargets: 'public-https',
-    ...values,
-  };
+  current = { ...environmentDefaults(), ...values };
   return current;
 }

@@ -1,3 +1,21 @@
+/**
+ * The service's CloudWatch metrics, one namespace, as the functions emit them
+ * (EMF, shared/core/observability.ts) and as the stack's dashboard and alarms
+ * read them. Each business metric counts one kind of business event; its
+ * `outcome` dimension says what happened. The operator ID travels as an EMF
+ * property, searchable in Logs Insights, never as a dimension: dimensions are
+ * few and fixed so the metric count stays small.
+ */
+export const METRIC_NAMESPACE = 'OtaUsage';
+
+/** Powertools' `service` dimension on every metric and field on every log line. */
+export const SERVICE_NAME = 'ota-usage';
+
+export const OUTCOME_DIMENSION = 'outcome';
+
+/** The latency of each call to a dependency, with `dependency` (DynamoDB, SQS) and `operation` (TransactWriteItems ...) as dimensions. */
+export const DEPENDENCY_LATENCY_METRIC = 'DependencyLatency';
+
 /** The business events the domains count, each with the outcomes it can have. */
 export const businessMetrics = {
   Bookings: ['created', 'held', 'confirmed', 'expired', 'replayed', 'refused-capacity', 'cancelled', 'extended', 'changed'],
@@ -12,7 +30,7 @@ export type Outcome<M extends BusinessMetric> = (typeof businessMetrics)[M][numb
 /**
  * The port through which domain code counts business events without knowing
  * how they are published. Functions publish them as CloudWatch metrics
- * (shared/http/observability.ts sets the sink when it loads); where nothing
+ * (shared/core/observability.ts sets the sink when it loads); where nothing
  * publishes (the admin CLI, unit tests), a count goes nowhere.
  */
 export type BusinessEventSink = (event: BusinessEvent) => void;

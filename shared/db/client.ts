@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../core/config';
+import { timedCalls } from '../core/observability';
 
 /**
  * The DynamoDB clients, created once per process (per Lambda container) on
@@ -8,17 +9,11 @@ import { config } from '../core/config';
  */
 let clients: { attributes: DynamoDBClient; documents: DynamoDBDocumentClient } | undefined;
 
-type Instrumentation = (client: DynamoDBClient) => DynamoDBClient;
-let instrument: Instrumentation = (client) => client;
-
-/** Wraps the client when it is created (tracing); set by the functions' observability before any request. */
-export function instrumentDynamoDbClient(next: Instrumentation): void {
-  instrument = next;
-}
-
 function create() {
-  const { region, dynamoEndpoint, dynamoCredentials } = config();
-  const attributes = instrument(new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: dynamoCredentials }));
+  const { region, dynamoEndpoint, localCredentials } = config();
+  const attributes = new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: localCredentials });
+  // Every call is timed: the invocation's line and the DependencyLatency metric show it (shared/core/observability.ts).
+  timedCalls(attributes, 'DynamoDB');
   return { attributes, documents: DynamoDBDocumentClient.from(attributes, { marshallOptions: { removeUndefinedValues: true } }) };
 }
 

@@ -1,12 +1,14 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { RequestOf, RouteId } from '../api/routes';
+import type { RequestOf } from '../api/operations';
+import type { RouteId } from '../api/routes';
 import type { Caller } from '../core/caller';
 import { checkedBy, type GeneratedValidator, type Validator } from '../core/validation';
 import { fromAuthorizerContext } from './caller';
 import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError, type RequestFields } from './errors';
-import { observedRequests } from './observability';
+import { noteFailure, observed } from '../core/observability';
+import { logReceived, requestLine } from './observability';
 import { problem, problemResponse } from './problem';
 
 export interface HttpRequest<R extends { path: unknown; query: unknown; body: unknown }> {
@@ -88,8 +90,8 @@ export interface HttpFace {
   /**
    * The answer to a failed request: `error` is what was thrown (a domain
    * error, MalformedJsonError or UnsupportedMediaTypeError, or anything
-   * unexpected, which is answered without internals; the request line logs it
-   * with its stack, observability.ts).
+   * unexpected, which is answered without internals: the request line logs
+   * it with its stack, shared/core/observability.ts).
    */
   failure(error: unknown, request: { event: ParsedEvent; fields: RequestFields }): APIGatewayProxyResult;
   /** A request without a body is taken as an empty JSON object (routes whose body fields are all optional). */
@@ -113,6 +115,8 @@ const failures = (face: HttpFace, fields: RequestFields): MiddlewareObj<ParsedEv
     // The media type was checked before the body parser ran, so the parser fails only on the JSON itself.
     const error = (request.error as { statusCode?: number } | null)?.statusCode === 415 ? new MalformedJsonError() : request.error;
     request.response = face.failure(error, { event: request.event, fields });
+    // The request line logs an unexpected error with its stack (shared/core/observability.ts).
+    if (request.response.statusCode >= 500) noteFailure(request.error);
   },
 });
 
@@ -163,9 +167,8 @@ export function httpHandler<Id extends RouteId>(
   const validateBody = checked<Request['body']>(validators.body, 'The request body');
   const fields: RequestFields = { path: new Set(validators.fields.path), query: new Set(validators.fields.query) };
 
-  // Observability first: it sees the request before anything can fail, and the final answer after the problem middleware.
   const handler = middy<ParsedEvent, APIGatewayProxyResult>()
-    .use(observedRequests(validators.route))
+    .before((request) => logReceived(request.event))
     .handler(async (event) =>
       fn({
         caller: fromAuthorizerContext(event.requestContext?.authorizer),
@@ -180,6 +183,8 @@ export function httpHandler<Id extends RouteId>(
     if (face.bodyOptional) handler.use(absentBodyAsObject());
     handler.use(jsonContentType()).use(httpJsonBodyParser());
   }
+  handler.use(failures(face, fields));
+  // Observed around everything: it sees the request before anything can fail, and the final answer after the face's failure middleware.
   // The route travels with the handler, so a test can hold each function to the validators of its own route.
-  return Object.assign(handler.use(failures(face, fields)), { route: validators.route });
+  return Object.assign(observed(requestLine(validators.route), handler), { route: validators.route });
 }

@@ -2,7 +2,8 @@ import { SCOPES } from '../accounts/scopes';
 import { PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../api/problem-types';
 import { DEFAULT_PROBLEM_BASE_URL } from '../core/config';
 import { responseSchemas } from '../api/response-schemas';
-import { routes, type OperationDocs, type RequestSchemas, type Route } from '../api/routes';
+import { operations, type OperationDocs, type RequestSchemas } from '../api/operations';
+import { routes, type Route, type RouteId } from '../api/routes';
 import { gatewayErrorCode, gatewayProblems } from '../api/gateway';
 import { octoExamples } from '../octo/examples';
 import { problemCatalog, type ProblemStatus } from './problem-catalog';
@@ -104,8 +105,8 @@ const dataEnvelope = (data: NonNullable<OperationDocs['success']['data']>) => ({
 });
 
 /** An OCTo route's answers: the bare OCTo body, OCTo's error body, and the gateway's refusals (problems that carry OCTo's fields too). */
-function octoResponses(route: Route) {
-  const { success } = route.docs;
+function octoResponses(route: Route & { id: RouteId }) {
+  const { success } = operations[route.id].docs;
   const data = success.data as NonNullable<OperationDocs['success']['data']>;
   const name = typeof data === 'string' ? data : 'listOf' in data ? data.listOf : undefined;
   const example = name && (typeof data === 'string' ? octoExamples[name] : [octoExamples[name]]);
@@ -117,7 +118,7 @@ function octoResponses(route: Route) {
     },
     400: { $ref: '#/components/responses/OctoBadRequest' },
     ...Object.fromEntries(
-      OCTO_GATEWAY_STATUSES.filter((status) => status !== 413 || route.request?.body).map((status) => [
+      OCTO_GATEWAY_STATUSES.filter((status) => status !== 413 || operations[route.id].request?.body).map((status) => [
         status,
         { $ref: `#/components/responses/${OCTO_GATEWAY_RESPONSES[status]}` },
       ]),
@@ -134,9 +135,9 @@ const OCTO_GATEWAY_RESPONSES: Record<(typeof OCTO_GATEWAY_STATUSES)[number], str
   504: 'OctoGatewayTimeout',
 };
 
-function operation(route: Route, problems: Record<number, ProblemStatus>) {
-  const notes = route.docs;
-  const schemas = route.request ?? {};
+function operation(route: Route & { id: RouteId }, problems: Record<number, ProblemStatus>) {
+  const notes = operations[route.id].docs;
+  const schemas = operations[route.id].request ?? {};
   const { success } = notes;
   const octo = route.face === 'octo';
   return {

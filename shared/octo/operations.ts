@@ -1,6 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { requireOperator } from '../accounts/operators';
-import type { RequestOf, RouteId } from '../api/routes';
+import type { RequestOf } from '../api/operations';
+import type { RouteId } from '../api/routes';
 import {
   cancelUuidBooking,
   changeUuidBooking,

@@ -1,5 +1,6 @@
 import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { config } from '../core/config';
+import { log, timedCalls } from '../core/observability';
 import type { DeliveryMessage } from './model';
 
 /**
@@ -10,17 +11,15 @@ import type { DeliveryMessage } from './model';
  */
 let client: { sqs: SQSClient; endpoint?: string } | undefined;
 
-/** The local stand-in accepts any credentials; on Lambda the role's come from the default chain. */
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
-
 /** Created on first use; again only when the configured endpoint moves (a local host started on another port). */
 function sqs(): SQSClient {
-  const { region, sqsEndpoint } = config();
+  const { region, sqsEndpoint, localCredentials } = config();
   if (!client || client.endpoint !== sqsEndpoint) {
     client = {
-      sqs: new SQSClient({ region, ...(sqsEndpoint ? { endpoint: sqsEndpoint, credentials: LOCAL_CREDENTIALS } : {}) }),
+      sqs: new SQSClient({ region, ...(sqsEndpoint ? { endpoint: sqsEndpoint, credentials: localCredentials } : {}) }),
       endpoint: sqsEndpoint,
     };
+    timedCalls(client.sqs, 'SQS');
   }
   return client.sqs;
 }
@@ -45,9 +44,7 @@ export async function enqueueDeliveries(messages: DeliveryMessage[]): Promise<bo
       if (Failed?.length) allSent = false;
     } catch (error) {
       allSent = false;
-      console.error(
-        JSON.stringify({ level: 'warn', message: 'Webhook deliveries not queued; the retry sweep will', error: String(error) }),
-      );
+      log().warn('Webhook deliveries not queued; the retry sweep will', { error: String(error) });
     }
   }
   return allSent;

@@ -1,8 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_KEY_LIMITS } from '../../shared/accounts/api-keys';
-import { METRIC_NAMESPACE } from '../../shared/api/metrics';
-import { businessMetrics } from '../../shared/core/metrics';
+import { METRIC_NAMESPACE, businessMetrics } from '../../shared/core/metrics';
 import { scheduledFunctions } from '../../shared/api/background';
 import { routes } from '../../shared/api/routes';
 import { LATENCY_P99_THRESHOLD_MS } from '../../lib/aws/monitoring';

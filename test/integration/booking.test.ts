@@ -12,6 +12,7 @@ import { bookingKeys, keys } from '../../shared/db/keys';
 import { addDays, wallClock } from '../../shared/core/calendar';
 import { testCatalogue, tomorrow } from '../support/catalogue';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
+import { logsDuring } from '../support/logs';
 
 const BOOKING = '/api/v2/ota/marketplace/booking';
 
@@ -520,10 +521,20 @@ describe('unexpected failures', () => {
             }),
           )
         : realSend(command as never)) as never);
-    jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    expectProblem(await book(bookingBody(date)), 500, /safe to retry/);
+    const { result: response, lines } = await logsDuring(() => book(bookingBody(date)), 'ERROR');
+    expectProblem(response, 500, /safe to retry/);
     jest.restoreAllMocks();
     expect(await booked(date)).toBe(0);
+    // The request line says what the client is not told.
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'Request',
+        route: 'create-booking',
+        status: 500,
+        error: expect.objectContaining({ message: 'The booking transaction did not settle in 8 attempts' }),
+      }),
+    ]);
   });
 
   it('answers 500 with a generic detail when DynamoDB is unreachable, and writes nothing', async () => {
@@ -536,8 +547,17 @@ describe('unexpected failures', () => {
       }
       return realSend(command as never);
     }) as never);
-    jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const response = await book(bookingBody(date), { headers: { 'Idempotency-Key': `down-${date}` } });
+    const { result: response, lines } = await logsDuring(
+      () => book(bookingBody(date), { headers: { 'Idempotency-Key': `down-${date}` } }),
+      'ERROR',
+    );
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'ERROR',
+        status: 500,
+        error: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.0.1:443' }),
+      }),
+    ]);
     expectProblem(response, 500);
     expect(response.json.detail).toBe('The server could not complete the request; it is safe to retry');
     expect(response.text).not.toMatch(/ECONNREFUSED|stack/);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, EventBridgeEvent } from 'aws-lambda';
 import { build } from 'esbuild';
-import { FUNCTION_NODE_OPTIONS, esbuildOptions } from '../../lib/aws/bundling';
+import { esbuildOptions } from '../../lib/aws/bundling';
 import { scheduledFunctions, webhookSender } from '../../shared/api/background';
 import { recordPlatformEventEntry } from '../../shared/api/event-rules';
 import { authorizerEntry, entryPath, routes, type Route } from '../../shared/api/routes';
@@ -55,26 +55,34 @@ async function bundle(name: string, entry: string): Promise<string> {
   return outfile;
 }
 
-/** What the bundle answers, from a process that has only a function's environment (and DynamoDB Local's address). */
-async function invokeBundle(file: string, invocations: Invocation[]): Promise<Outcome[]> {
+/** What the bundle answers and logs, from a process that has only a function's environment (and DynamoDB Local's address). */
+async function runBundle(file: string, invocations: Invocation[], environment: Record<string, string> = {}) {
   const eventsFile = `${file}.events.json`;
   const outFile = `${file}.outcomes.json`;
   writeFileSync(eventsFile, JSON.stringify(invocations));
-  const environment = {
-    PATH: process.env.PATH ?? '',
-    NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    LOG_LEVEL: 'ERROR',
-    ...Object.fromEntries(
-      ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'].map((name) => [
-        name,
-        process.env[name],
-      ]),
-    ),
-  };
-  await execute(process.execPath, ['-e', RUNNER, file, eventsFile, outFile], { env: environment });
-  return JSON.parse(readFileSync(outFile, 'utf8')) as Outcome[];
+  const { stdout, stderr } = await execute(process.execPath, ['-e', RUNNER, file, eventsFile, outFile], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      LOG_LEVEL: 'ERROR',
+      ...Object.fromEntries(
+        ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'].map((name) => [
+          name,
+          process.env[name] ?? '',
+        ]),
+      ),
+      ...environment,
+    },
+  });
+  // Powertools writes ERROR lines to stderr, the others to stdout.
+  const lines = `${stdout}\n${stderr}`
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, any>);
+  return { outcomes: JSON.parse(readFileSync(outFile, 'utf8')) as Outcome[], lines };
 }
+
+const invokeBundle = async (file: string, invocations: Invocation[]): Promise<Outcome[]> => (await runBundle(file, invocations)).outcomes;
 
 /** What the TypeScript sources answer, in this process. */
 async function invokeSources(entry: string, invocations: Invocation[]): Promise<Outcome[]> {
@@ -484,5 +492,65 @@ describe('the deployed bundles', () => {
     const fromSources = await invokeSources(recordPlatformEventEntry, invocations);
     expect(fromSources[0]).toEqual({ result: { ...(fromBundle[0] as { result: object }).result, outcome: 'replayed' } });
     expect(fromSources[1]).toEqual(fromBundle[1]);
+  });
+});
+
+describe('stack traces of the deployed bundles point at the sources', () => {
+  /** The line of `text` in a source file, 1-based, as a mapped stack names it. */
+  const lineOf = (file: string, text: string) =>
+    readFileSync(entryPath(file), 'utf8')
+      .split('\n')
+      .findIndex((line) => line.includes(text)) + 1;
+
+  it('a 5xx logged by a bundle names file.ts:line, mapped with the map beside it when (and only when) the error is logged', async () => {
+    const file = await bundle('list-products-failing', 'functions/ota/list-products.ts');
+    const event = {
+      httpMethod: 'GET',
+      resource: '/api/v2/ota/marketplace/products',
+      path: '/api/v2/ota/marketplace/products',
+      headers: {},
+      requestContext: { requestId: 'bundle-5xx', authorizer: { operatorId: 'op-x', keyId: 'key_x', scopes: 'ota', timeZone: 'UTC' } },
+    };
+    // A table that does not exist: DynamoDB refuses the query, the function answers 500 and logs why.
+    const { outcomes, lines } = await runBundle(file, [{ name: 'failing', event }], { TABLE_NAME: 'no-such-table' });
+    expect(outcomes[0]).toMatchObject({ result: { statusCode: 500 } });
+    const [line] = lines.filter((candidate) => candidate.level === 'ERROR');
+    expect(line).toMatchObject({ message: 'Request', route: 'list-products', status: 500, error: { name: 'ResourceNotFoundException' } });
+    // The query that failed, at its line in the sources (and the SDK's frames at theirs).
+    const query = lineOf('shared/catalog/repository.ts', 'await documentClient().send(new QueryCommand');
+    expect(line.error.stack).toContain(`shared/catalog/repository.ts:${query}:`);
+    expect(line.error.stack).toMatch(/node_modules\/@aws-sdk\/[^:]+\.js:\d+:\d+/);
+    // No frame of the service's own code is left in the minified bundle.
+    expect(line.error.stack).not.toMatch(/list-products-failing\/index\.js:\d+/);
+  });
+
+  it("npm run map-stack maps a stack copied from elsewhere with the asset's map", async () => {
+    const outfile = path.join(outDir, 'throwing', 'index.js');
+    await build({
+      stdin: {
+        contents:
+          "import { checkActivityId } from './shared/booking/partner-bookings';" +
+          "try { checkActivityId('not-an-activity'); } catch (error) { process.stdout.write(String(error.stack)); }",
+        resolveDir: entryPath('.'),
+        loader: 'ts',
+      },
+      outfile,
+      ...esbuildOptions(),
+      logLevel: 'error',
+    });
+    const { stdout: raw } = await execute(process.execPath, [outfile], { env: { PATH: process.env.PATH ?? '', TABLE_NAME: 't' } });
+    expect(raw).toMatch(/throwing\/index\.js:\d+:\d+/);
+    const stackFile = `${outfile}.stack.txt`;
+    writeFileSync(stackFile, raw);
+    const { stdout: mapped } = await execute(
+      process.execPath,
+      ['--import', 'tsx', entryPath('scripts/map-stack.ts'), `${outfile}.map`, stackFile],
+      {
+        env: { PATH: process.env.PATH ?? '' },
+      },
+    );
+    const throwing = lineOf('shared/booking/partner-bookings.ts', "throw new InvalidRequestError(\"Field 'ActivityID'");
+    expect(mapped).toContain(`shared/booking/partner-bookings.ts:${throwing}:`);
+    expect(mapped).not.toMatch(/throwing\/index\.js:\d+:\d+/);
   });
 });

@@ -6,6 +6,7 @@ import { manualClock } from '../../shared/core/clock';
 import { testCatalogue, tomorrow } from '../support/catalogue';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
 import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../support/raw-http';
+import { logsDuring } from '../support/logs';
 
 /**
  * Hostile requests against the local host, each over a real socket: what an
@@ -21,7 +22,6 @@ const clock = manualClock(new Date());
 let host: LocalHost;
 let request: HttpClient;
 let operator: TestOperator;
-let errorLog: jest.SpyInstance;
 
 beforeAll(async () => {
   operator = await createTestOperator(testCatalogue({ capacity: 50 }), { stem: 'hostile' });
@@ -32,11 +32,9 @@ beforeAll(async () => {
     eventBus: { retryDelaysMs: [1] },
   });
   request = httpClient(host);
-  errorLog = jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
 
 afterAll(async () => {
-  errorLog.mockRestore();
   await host.close();
 });
 
@@ -80,15 +78,17 @@ describe('a deeply nested PutEvents entry', () => {
 
   it('is accepted, dead-lettered and logged when its Detail is 10,000 deep, and the host keeps serving', async () => {
     const detail = `{"x":${deep(10_000)}}`;
-    const response = await putEvents(
-      JSON.stringify({ Entries: [{ Source: 'platform.orders', DetailType: 'Order Completed', Detail: detail }] }),
-    );
+    const { result: response, lines: logged } = await logsDuring(async () => {
+      const answer = await putEvents(
+        JSON.stringify({ Entries: [{ Source: 'platform.orders', DetailType: 'Order Completed', Detail: detail }] }),
+      );
+      await host.eventBus.idle();
+      return answer;
+    }, 'ERROR');
     expect(response.status).toBe(200);
     expect(response.json.FailedEntryCount).toBe(0);
-    await host.eventBus.idle();
     const letter = host.eventBus.deadLetters.find((dead) => dead.event.id === response.json.Entries[0].EventId);
     expect(letter?.attempts).toBe(2);
-    const logged = errorLog.mock.calls.map(([line]) => JSON.parse(line as string));
     expect(logged).toContainEqual(
       expect.objectContaining({ message: 'Dead letter: platform event not recorded', event: expect.stringMatching(/not serialisable/) }),
     );

@@ -33,6 +33,8 @@ function npmStart(env: Record<string, string>): Started & { ready: () => Promise
   };
   delete childEnv.DYNAMODB_ENDPOINT;
   delete childEnv.TABLE_NAME;
+  // As a developer starts it: the test run's own level (silent) is not the host's.
+  delete childEnv.LOG_LEVEL;
   // node itself, not a wrapper, so that a SIGKILL kills the host and nothing else.
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
     cwd: ROOT,

@@ -1,4 +1,6 @@
-import type { APIGatewayProxyEvent, Context, EventBridgeEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, Context, EventBridgeEvent, SQSEvent } from 'aws-lambda';
+import { handler as expireHolds } from '../../functions/bookings/expire-holds';
+import { handler as sendWebhooks } from '../../functions/webhooks/send-webhooks';
 import { handler as recordPlatformEvent } from '../../functions/events/record-platform-event';
 import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
 import { httpHandler } from '../../shared/http/handler';
@@ -22,18 +24,19 @@ let output: CapturedOutput;
 const environment = { ...process.env };
 
 beforeAll(async () => {
-  Object.assign(process.env, { LOG_LEVEL: 'DEBUG', POWERTOOLS_METRICS_DISABLED: 'false' });
+  Object.assign(process.env, { POWERTOOLS_METRICS_DISABLED: 'false' });
+  // Captured from the first call on: everything this file's code writes is read by its tests, never printed.
+  output = captureOutput('DEBUG');
   operator = await createTestOperator(testCatalogue({ start: date, days: 1, capacity: 3 }), { stem: 'observed' });
   // One authorizer call per key for the whole file, so its counts are exact.
   host = await startLocalHost({ authorizerCacheTtlSeconds: 300 });
   request = httpClient(host);
-  output = captureOutput();
 });
 
 afterAll(async () => {
-  output.restore();
-  process.env = environment;
   await host.close();
+  process.env = environment;
+  output.restore();
 });
 
 const booking = (participants: number) => ({
@@ -50,7 +53,8 @@ const lineOf = (requestId: string | null) => requestLines().find((line) => line.
 /** The counts of each business metric and outcome in the EMF documents written for one operator. */
 function emittedCounts(operatorId: string | undefined): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const document of output.lines().filter((line) => line._aws && line.operatorId === operatorId)) {
+  const businessEvents = output.lines().filter((line) => line._aws && line.outcome !== undefined && line.operatorId === operatorId);
+  for (const document of businessEvents) {
     const [directive] = document._aws.CloudWatchMetrics;
     expect(directive.Namespace).toBe('OtaUsage');
     expect(directive.Dimensions).toEqual([['service', 'outcome']]);
@@ -153,6 +157,58 @@ describe('observability of real requests', () => {
     expect(emittedCounts(undefined)).toMatchObject({ 'Authorizations denied': expect.any(Number) });
   });
 
+  it('writes on each request line the DynamoDB calls it made: how many, how long, the slowest, and each', () => {
+    const lines = requestLines().filter((line) => line.operatorId === operator.operatorId);
+    const created = lines.find((line) => line.route === 'create-booking' && line.status === 201)!;
+    expect(created).toMatchObject({
+      dependencyCalls: expect.any(Number),
+      dependencyMs: expect.any(Number),
+      slowestCall: expect.stringMatching(/^DynamoDB\.(GetItem|TransactWriteItems)$/),
+      slowestCallMs: expect.any(Number),
+    });
+    // The Idempotency-Key's record, the product, then the booking's transaction.
+    expect(created.calls.map((call: string) => call.split(' ')[0])).toEqual([
+      'DynamoDB.GetItem',
+      'DynamoDB.GetItem',
+      'DynamoDB.TransactWriteItems',
+    ]);
+    expect(created.dependencyMs).toBeLessThanOrEqual(created.latencyMs);
+    // A refused request made no call it did not need: the 422 was answered before any.
+    expect(lines.find((line) => line.route === 'record-usage' && line.status === 422)).toMatchObject({ dependencyCalls: 0 });
+  });
+
+  it('publishes the latency of every dependency call as a metric, by dependency and operation', () => {
+    const documents = output.lines().filter((line) => line._aws?.CloudWatchMetrics?.[0]?.Metrics?.[0]?.Name === 'DependencyLatency');
+    expect(documents.length).toBeGreaterThanOrEqual(7);
+    for (const document of documents) {
+      expect(document._aws.CloudWatchMetrics[0]).toMatchObject({
+        Namespace: 'OtaUsage',
+        Dimensions: [['service', 'dependency', 'operation']],
+        Metrics: [{ Name: 'DependencyLatency', Unit: 'Milliseconds' }],
+      });
+      expect(document).toMatchObject({ service: 'ota-usage', dependency: 'DynamoDB', DependencyLatency: expect.any(Number) });
+    }
+    // The requests' reads and transactions, and the writes that made this file's operator and catalogue.
+    expect([...new Set(documents.map((document) => document.operation))]).toEqual(
+      expect.arrayContaining(['GetItem', 'TransactWriteItems', 'PutItem', 'UpdateItem']),
+    );
+  });
+
+  it('writes one line per authorizer call, as the routes do: outcome, key, cold start, latency and its calls', () => {
+    const authorizations = output.lines().filter((line) => line.message === 'Authorization');
+    expect(authorizations.find((line) => line.operatorId === operator.operatorId)).toMatchObject({
+      level: 'INFO',
+      outcome: 'allowed',
+      keyId: expect.stringMatching(/^key_/),
+      coldStart: expect.any(Boolean),
+      functionRequestId: expect.any(String),
+      latencyMs: expect.any(Number),
+      slowestCall: 'DynamoDB.GetItem',
+    });
+    // The unknown key: denied, at INFO (a refusal is an answer, not a failure), without the secret.
+    expect(authorizations.find((line) => line.outcome === 'denied')).toMatchObject({ level: 'INFO', reason: 'unknown or revoked key' });
+  });
+
   it('logs at DEBUG too, and never a secret, an Authorization header or an Idempotency-Key', () => {
     expect(output.lines().filter((line) => line.level === 'DEBUG' && line.message === 'Request received').length).toBeGreaterThanOrEqual(7);
     const everything = output.text();
@@ -219,5 +275,39 @@ describe('observability of failures', () => {
     // The first delivery recorded a usage entry; the redelivery was a replay of it.
     expect(counts['UsageEntries recorded']).toBe(2);
     expect(counts['UsageEntries replayed']).toBe(2);
+  });
+});
+
+describe('one line per invocation, whatever the kind of function', () => {
+  it('the webhook sender: its batch and the messages it could not work on, with cold start and latency', async () => {
+    const event = { Records: [{ messageId: 'm-not-json', body: 'not json' }] } as SQSEvent;
+    const result = await sendWebhooks(event, { awsRequestId: 'fn-sqs' } as Context);
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm-not-json' }]);
+    expect(output.lines().find((line) => line.messageId === 'm-not-json')).toMatchObject({
+      level: 'ERROR',
+      message: 'Webhook delivery attempt failed',
+      error: { name: 'SyntaxError', stack: expect.any(String) },
+    });
+    expect(output.lines().find((line) => line.functionRequestId === 'fn-sqs')).toMatchObject({
+      level: 'INFO',
+      message: 'Webhook deliveries',
+      messages: 1,
+      failedMessages: 1,
+      coldStart: true,
+      latencyMs: expect.any(Number),
+      dependencyCalls: 0,
+    });
+  });
+
+  it('a sweep: what it did, with its calls', async () => {
+    await expireHolds(undefined, { awsRequestId: 'fn-sweep' } as Context);
+    expect(output.lines().find((line) => line.functionRequestId === 'fn-sweep')).toMatchObject({
+      level: 'INFO',
+      message: 'Scheduled run',
+      schedule: 'expire-holds',
+      expired: expect.any(Number),
+      coldStart: true,
+      slowestCall: 'DynamoDB.Query',
+    });
   });
 });

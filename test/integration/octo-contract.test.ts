@@ -14,6 +14,7 @@ import {
   zSupplier,
 } from '@octocloud/types';
 import type { LocalHost } from '../../lib/local/api-gateway';
+import { operations } from '../../shared/api/operations';
 import { routes, type Route } from '../../shared/api/routes';
 import { addDays } from '../../shared/core/calendar';
 import { config } from '../../shared/core/config';
@@ -252,7 +253,7 @@ const cases: Record<string, Record<string, () => Promise<Response>>> = {
 /** The gateway's 401 (no key) and 403 (a key without `ota`), for every OCTo route. */
 for (const route of octoRoutes) {
   const path = route.path.replace('{productId}', 's_boat1').replace('{uuid}', INVALID_UUID);
-  const body = route.request?.body ? {} : undefined;
+  const body = operations[route.id].request?.body ? {} : undefined;
   cases[route.id] = {
     ...cases[route.id],
     '401': () => request(route.method, path, { body }),

@@ -6,6 +6,7 @@ import { recordUsageBatch } from '../../shared/usage/record-batch';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { at, BATCH, expectSummaryInvariants, usageClient } from '../support/usage';
+import { logsDuring } from '../support/logs';
 
 let host: LocalHost;
 let request: HttpClient;
@@ -167,11 +168,20 @@ describe('POST /api/v2/usage/meters/batch', () => {
       { step: 'initialize', name: 'failSecondTransaction' },
     );
     let failed;
+    let lines;
     try {
-      failed = await usage.batch(batch);
+      ({ result: failed, lines } = await logsDuring(() => usage.batch(batch), 'ERROR'));
     } finally {
       stack.remove('failSecondTransaction');
     }
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'ERROR',
+        route: 'record-usage-batch',
+        status: 500,
+        error: expect.objectContaining({ message: 'DynamoDB is unreachable' }),
+      }),
+    ]);
     expect(failed.status).toBe(500);
     expect(failed.headers.get('content-type')).toBe('application/problem+json');
     expect(failed.json.detail).toMatch(/safe to retry/);

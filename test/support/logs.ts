@@ -1,6 +1,11 @@
+import { config, configure, type LogLevel } from '../../shared/core/config';
+
 /**
- * Everything the process writes to stdout and stderr while capturing: where
- * Powertools writes log lines and EMF documents. Lines that are JSON are parsed.
+ * Tests run with LOG_LEVEL=SILENT (global-setup.ts): a passing `npm test`
+ * prints no line of the service. A test that expects lines captures them
+ * here, at the level it names, and asserts them: everything the process
+ * writes to stdout and stderr meanwhile (where Powertools writes log lines
+ * and EMF documents) is kept instead of printed, and lines that are JSON are parsed.
  */
 export interface CapturedOutput {
   text(): string;
@@ -9,7 +14,9 @@ export interface CapturedOutput {
   restore(): void;
 }
 
-export function captureOutput(): CapturedOutput {
+export function captureOutput(level: LogLevel = 'DEBUG'): CapturedOutput {
+  const previous = config();
+  configure({ ...previous, logLevel: level });
   const chunks: string[] = [];
   const spies = [process.stdout, process.stderr].map((stream) =>
     jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
@@ -25,6 +32,23 @@ export function captureOutput(): CapturedOutput {
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, any>),
-    restore: () => spies.forEach((spy) => spy.mockRestore()),
+    restore: () => {
+      spies.forEach((spy) => spy.mockRestore());
+      configure({ ...config(), logLevel: previous.logLevel });
+    },
   };
+}
+
+/** Runs `run` with the service's lines captured at `level`, and returns what it answered and the JSON lines it wrote. */
+export async function logsDuring<T>(
+  run: () => Promise<T>,
+  level: LogLevel = 'DEBUG',
+): Promise<{ result: T; lines: Record<string, any>[] }> {
+  const output = captureOutput(level);
+  try {
+    const result = await run();
+    return { result, lines: output.lines() };
+  } finally {
+    output.restore();
+  }
 }

@@ -1,6 +1,7 @@
 import type { SchemaObject } from 'ajv';
 import { loadHandler } from '../../functions/load-handler';
 import { openApiDocument } from '../../shared/http/openapi';
+import { operations } from '../../shared/api/operations';
 import { routes, type Route } from '../../shared/api/routes';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/api/problem-types';
 import { checkedBy } from '../../shared/core/validation';
@@ -53,7 +54,7 @@ describe('request schemas are the handlers’ own', () => {
   });
 
   test.each(routes)('$id: parameters are exactly the path and query properties of the route schemas', (route) => {
-    const schemas = route.request ?? {};
+    const schemas = operations[route.id].request ?? {};
     const parameters = operationOf(route).parameters.filter((parameter: { $ref?: string }) => !parameter.$ref);
     for (const location of ['path', 'query'] as const) {
       const schema = schemas[location];
@@ -70,7 +71,7 @@ describe('request schemas are the handlers’ own', () => {
   });
 
   test.each(routes)('$id: a request body is documented exactly when the handler takes one, with the same fields', (route) => {
-    const schemas = route.request ?? {};
+    const schemas = operations[route.id].request ?? {};
     const body = operationOf(route).requestBody?.content['application/json'];
     expect(Boolean(body)).toBe(Boolean(schemas.body));
     if (!schemas.body) return;
@@ -120,12 +121,12 @@ describe('responses', () => {
     (route) => {
       const responses = operationOf(route).responses;
       const statuses = Object.keys(responses).map(Number).sort();
-      expect(statuses).toEqual([200, 400, 401, 403, ...(route.request?.body ? [413] : []), 429, 500, 504]);
+      expect(statuses).toEqual([200, 400, 401, 403, ...(operations[route.id].request?.body ? [413] : []), 429, 500, 504]);
       expect(Object.keys(responses[200].content)).toEqual(['application/json']);
       expect(responses[200].content['application/json'].schema.properties?.data).toBeUndefined();
       const shared = (status: number) => document.components.responses[responses[status].$ref.split('/').pop()];
       expect(shared(400).content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OctoError' });
-      for (const status of [401, 403, 429, 504, ...(route.request?.body ? [413] : [])]) {
+      for (const status of [401, 403, 429, 504, ...(operations[route.id].request?.body ? [413] : [])]) {
         expect(shared(status).content[PROBLEM_CONTENT_TYPE].schema).toEqual({ $ref: '#/components/schemas/GatewayError' });
         expect(shared(status).content[PROBLEM_CONTENT_TYPE].example.status).toBe(status);
       }
@@ -136,7 +137,7 @@ describe('responses', () => {
   test.each(routes.filter((route) => route.face !== 'octo'))(
     '$id: documents its success as JSON and every error status as problem+json',
     (route) => {
-      const schemas = route.request ?? {};
+      const schemas = operations[route.id].request ?? {};
       const responses = operationOf(route).responses;
       const statuses = Object.keys(responses).map(Number);
       const success = statuses.filter((status) => status < 300);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SchemaObject } from 'ajv';
+import { operations } from '../../shared/api/operations';
 import { PROJECT_ROOT, routes } from '../../shared/api/routes';
 import { checkedBy, type GeneratedValidator } from '../../shared/core/validation';
 import { createAjv, generatedFiles, targets } from '../../scripts/validators';
@@ -128,7 +129,10 @@ const cases: Case[] = targets().flatMap((target) => {
     name: `${target.route?.id ?? 'domain'} ${part}`,
     schema,
     generated: exported[part] as GeneratedValidator,
-    base: BASES[part] ?? ((part === 'body' ? route?.docs.requestExample : undefined) as Json | undefined) ?? sampleOf(schema),
+    base:
+      BASES[part] ??
+      ((part === 'body' ? route && operations[route.id].docs.requestExample : undefined) as Json | undefined) ??
+      sampleOf(schema),
   }));
 });
 
