@@ -208,8 +208,10 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     );
   },
   'seed-demo': async (target) => {
-    const { newKey } = await seedDemo();
-    console.log(`Demo operator ${DEMO_OPERATOR.OperatorID} seeded in ${target}`);
+    const { newKey, history } = await seedDemo();
+    const written = await history;
+    const described = written ? `, with a history of ${written.bookings} bookings and ${written.usageEntries} usage entries` : '';
+    console.log(`Demo operator ${DEMO_OPERATOR.OperatorID} seeded in ${target}${described}`);
     if (newKey) console.log(`Its first key ${newKey.keyId} (every scope; shown only now): ${newKey.secret}`);
   },
   'rebuild-usage-aggregates': async (target) => {

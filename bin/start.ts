@@ -46,6 +46,8 @@ function keepServingOnEscapedErrors(): void {
 }
 
 async function main(): Promise<void> {
+  // Metrics are CloudWatch's (EMF): on one machine they are noise beside the request lines, unless asked for.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const inMemory = process.env.DYNAMODB_IN_MEMORY === '1';
   const dynamoLocal = process.env.DYNAMODB_ENDPOINT
     ? undefined
@@ -89,6 +91,10 @@ async function main(): Promise<void> {
     console.log(`Demo operator's API key ${demo.newKey.keyId} (every scope; shown this once): ${demo.newKey.secret}`);
   }
   console.log(`API listening on ${host.url} (GET ${host.url}/health)`);
+  demo.history?.then(
+    ({ bookings, usageEntries }) => console.log(`Demo history written: ${bookings} bookings and ${usageEntries} usage entries`),
+    (error) => console.error(`The demo history could not be written: ${error instanceof Error ? error.message : error}`),
+  );
 
   const shutdown = async () => {
     await host.close();

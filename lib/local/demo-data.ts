@@ -3,13 +3,17 @@ import { SCOPES, type Scope } from '../../shared/accounts/scopes';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator, getOperator } from '../../shared/accounts/operators';
 import { addDays, wallClock } from '../../shared/core/calendar';
+import { config } from '../../shared/core/config';
+import { seedDemoHistory, type DemoActivity, type DemoHistory } from './demo-history';
 
 export const DEMO_OPERATOR = { OperatorID: 'demo', Name: 'Atlantic Coast Adventures', TimeZone: 'Europe/Lisbon' };
 const DEMO_WEEKS = 4;
+/** The catalogue also has the last two weeks' timeslots, for the bookings of its history (demo-history.ts). */
+const PAST_DAYS = 14;
 
-/** A small catalogue whose timeslots run for the next four weeks from `today`. */
-function demoCatalogue(today: string): CatalogFile {
-  const from = today;
+/** A small catalogue whose timeslots run from two weeks ago to four weeks from `today`. */
+export function demoCatalogue(today: string): CatalogFile {
+  const from = addDays(today, -PAST_DAYS);
   const to = addDays(today, DEMO_WEEKS * 7 - 1);
   const everyDay = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
   return {
@@ -137,16 +141,39 @@ function demoCatalogue(today: string): CatalogFile {
 }
 
 const DEMO_KEY_SCOPES = Object.keys(SCOPES) as Scope[];
+const DEMO_KEY_NAME = 'Demo key';
+
+/** What the history books: each activity's timeslot times, its largest party and whether partners may sell it. */
+export const demoActivities = (catalogue: CatalogFile): DemoActivity[] =>
+  catalogue.Products.map((product) => ({
+    activityId: product.ActivityID,
+    weekdays: [...new Set((product.Schedules ?? []).flatMap((schedule) => schedule.Weekdays))],
+    times: [...new Set((product.Schedules ?? []).flatMap((schedule) => schedule.Times))],
+    maxParty: product.MaxParticipantsPerBooking,
+    visible: product.Visible ?? true,
+  }));
+
+export interface SeededDemo {
+  newKey?: { keyId: string; secret: string };
+  /** When the operator is new: its history, being written (a minute or so), which the caller may await or let run. */
+  history?: Promise<DemoHistory>;
+}
 
 /**
- * Creates the demo operator and its first key when missing; on every run
- * refreshes the catalogue so its four weeks of timeslots start today
- * (re-importing keeps what is already booked).
+ * Creates the demo operator, its first key and its history (demo-history.ts)
+ * when missing; on every run refreshes the catalogue so its timeslots run
+ * from two weeks ago to four weeks ahead (re-importing keeps what is booked).
  */
-export async function seedDemo(): Promise<{ newKey?: { keyId: string; secret: string } }> {
-  if (!(await getOperator(DEMO_OPERATOR.OperatorID))) await createOperator(DEMO_OPERATOR);
-  await importCatalog(DEMO_OPERATOR.OperatorID, demoCatalogue(wallClock(DEMO_OPERATOR.TimeZone).date));
-  if ((await listApiKeys(DEMO_OPERATOR.OperatorID)).length > 0) return {};
-  const { record, secret } = await createApiKey(DEMO_OPERATOR.OperatorID, DEMO_KEY_SCOPES, 'Demo key');
-  return { newKey: { keyId: record.KeyID, secret } };
+export async function seedDemo(now: Date = config().clock()): Promise<SeededDemo> {
+  const today = wallClock(DEMO_OPERATOR.TimeZone, now).date;
+  const catalogue = demoCatalogue(today);
+  const isNew = !(await getOperator(DEMO_OPERATOR.OperatorID));
+  if (isNew) await createOperator(DEMO_OPERATOR);
+  await importCatalog(DEMO_OPERATOR.OperatorID, catalogue);
+  const history = isNew ? seedDemoHistory(DEMO_OPERATOR, demoActivities(catalogue), today, now) : undefined;
+  // Its failure is the caller's to report, whenever it looks: not an unhandled rejection meanwhile.
+  history?.catch(() => undefined);
+  if ((await listApiKeys(DEMO_OPERATOR.OperatorID)).some((key) => key.Name === DEMO_KEY_NAME)) return { history };
+  const { record, secret } = await createApiKey(DEMO_OPERATOR.OperatorID, DEMO_KEY_SCOPES, DEMO_KEY_NAME);
+  return { newKey: { keyId: record.KeyID, secret }, history };
 }

@@ -81,8 +81,11 @@ export function noteFailure(error: unknown): void {
 
 const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 
+/** A call made by an invocation is on its line and a metric; one made outside any (a seed, the admin CLI) is neither. */
 function recordCall(call: DependencyCall): void {
-  invocations.getStore()?.calls.push(call);
+  const invocation = invocations.getStore();
+  if (!invocation) return;
+  invocation.calls.push(call);
   const single = metrics.singleMetric();
   single.addDimensions({ dependency: call.dependency, operation: call.operation });
   single.addMetric(DEPENDENCY_LATENCY_METRIC, MetricUnit.Milliseconds, call.ms);
