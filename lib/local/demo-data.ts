@@ -3,6 +3,7 @@ import { SCOPES, type Scope } from '../../shared/accounts/scopes';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator, getOperator } from '../../shared/accounts/operators';
 import { addDays, wallClock } from '../../shared/core/calendar';
+import { DAY_TICKET_TIME } from '../../shared/catalog/model';
 import { config } from '../../shared/core/config';
 import { seedDemoHistory, type DemoActivity, type DemoHistory } from './demo-history';
 
@@ -148,7 +149,8 @@ export const demoActivities = (catalogue: CatalogFile): DemoActivity[] =>
   catalogue.Products.map((product) => ({
     activityId: product.ActivityID,
     weekdays: [...new Set((product.Schedules ?? []).flatMap((schedule) => schedule.Weekdays))],
-    times: [...new Set((product.Schedules ?? []).flatMap((schedule) => schedule.Times))],
+    // A day ticket's day is its timeslot at DAY_TICKET_TIME.
+    times: [...new Set((product.Schedules ?? []).flatMap((schedule) => schedule.Times ?? [DAY_TICKET_TIME]))],
     maxParty: product.MaxParticipantsPerBooking,
     visible: product.Visible ?? true,
   }));
