@@ -1,7 +1,8 @@
 import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
-import { bookingKeys } from '../db/keys';
+import { bookingKeys, keys } from '../db/keys';
+import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { GSI1, GSI2, GSI4 } from '../db/table-design';
 import { rawNumber, transactionCancellation } from '../db/transaction-errors';
 import type { BookingItem, Channel, IdempotencyRecord } from './model';
@@ -199,6 +200,34 @@ export async function queryResellerDays(
     startKey = LastEvaluatedKey;
   } while (startKey && items.length <= limit);
   return items;
+}
+
+/**
+ * What a reservation reads before its transaction, in one BatchGetItem (consistent): the product, the
+ * timeslot and, for a partner's UUID, the booking at the reference that UUID would have.
+ */
+export async function getReservationItems(
+  operatorId: string,
+  activityId: string,
+  slot: { Date: string; Time: string } | undefined,
+  reference: string | undefined,
+): Promise<{ product?: ProductItem; timeslot?: TimeslotItem; booking?: BookingItem }> {
+  const wanted = {
+    product: keys.product(operatorId, activityId),
+    ...(slot ? { timeslot: keys.timeslot(operatorId, activityId, slot.Date, slot.Time) } : {}),
+    ...(reference ? { booking: bookingKeys.booking(operatorId, reference) } : {}),
+  };
+  const byKey = new Map(Object.entries(wanted).map(([name, key]) => [`${key.PK}|${key.SK}`, name]));
+  const found: Record<string, unknown> = {};
+  let pending: Record<string, unknown>[] | undefined = Object.values(wanted).map((key) => ({ ...key }));
+  while (pending?.length) {
+    const page: BatchGetCommandOutput = await documentClient().send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    for (const item of page.Responses?.[tableName()] ?? []) found[byKey.get(`${item.PK}|${item.SK}`) as string] = item;
+    pending = page.UnprocessedKeys?.[tableName()]?.Keys;
+  }
+  return found as { product?: ProductItem; timeslot?: TimeslotItem; booking?: BookingItem };
 }
 
 /** Bookings by reference, strongly consistent, in no particular order; missing ones are left out. */

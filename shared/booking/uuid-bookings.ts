@@ -14,7 +14,7 @@ import { confirmable } from './holds';
 import { HOLD_MINUTES, type BookingItem, type UnitItem } from './model';
 import { cancelPartnerItem } from './partner-bookings';
 import { normaliseReference } from './reference';
-import { getBooking, getBookings, queryResellerDays, queryResellerReference } from './repository';
+import { getBooking, getBookings, getReservationItems, queryResellerDays, queryResellerReference } from './repository';
 import {
   checkNotStarted,
   countedReplay,
@@ -25,6 +25,7 @@ import {
   referenceForUuid,
   uuidReplay,
   uuidUnusable,
+  type UuidLookup,
 } from './placement';
 import { customerSchema, type Contact, type Customer } from './schemas';
 import { changeBooking, type TransitionResult } from './transition';
@@ -180,11 +181,19 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
   if (request.uuid !== undefined && !UUID_PATTERN.test(request.uuid)) {
     throw new ValidationError('must be a UUID (8-4-4-4-12 hexadecimal digits)', { field: 'uuid' });
   }
-  const [product, slot, lookup] = await Promise.all([
-    getProduct(caller.operatorId, request.activityId),
-    request.slot ? getTimeslot(caller.operatorId, request.activityId, request.slot.Date, request.slot.Time) : undefined,
-    sentUuid ? lookUpUuid(caller.operatorId, caller.keyId, sentUuid) : undefined,
-  ]);
+  // One round trip, as a marketplace booking's one product read: the product, the timeslot, and the UUID's booking.
+  const firstReference = sentUuid && referenceForUuid(caller.operatorId, caller.keyId, sentUuid, 0);
+  const {
+    product,
+    timeslot: slot,
+    booking: atReference,
+  } = await getReservationItems(caller.operatorId, request.activityId, request.slot, firstReference);
+  let lookup: UuidLookup | undefined;
+  if (sentUuid && firstReference) {
+    if (!atReference) lookup = { free: firstReference };
+    else if (atReference.UUID === sentUuid && atReference.PartnerKeyID === caller.keyId) lookup = { found: atReference };
+    else lookup = await lookUpUuid(caller.operatorId, caller.keyId, sentUuid, 1);
+  }
   // A retry is answered with its booking as it is now, even when the timeslot has since filled or the booking moved on.
   if (lookup && 'found' in lookup) {
     const replay = countedReplay(uuidReplay(lookup.found, request.requestHash), caller.operatorId);
