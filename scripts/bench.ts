@@ -9,6 +9,7 @@ import { ensureTable } from '../lib/local/table';
 import { configure } from '../shared/core/config';
 import { PROJECT_ROOT } from '../shared/api/routes';
 import { benchBundles } from './bench/bundles';
+import { benchFaces } from './bench/faces';
 import { benchObservability } from './bench/observability';
 import { DEFAULT_CONCURRENCY, compare, fixed, printTable, ratio, type Stats } from './bench/harness';
 import { keepAliveClient } from './bench/http';
@@ -20,8 +21,9 @@ import { benchUsageScaling } from './bench/usage-scaling';
 /**
  * `npm run bench`: latency of catalogue reads, bookings and usage recording
  * and summaries through the local host, each against the bare DynamoDB calls
- * it makes (or, for the writes, its transaction alone), then size and cold
- * load time of every function bundle. Every figure is measured in this run
+ * it makes (or, for the writes, its transaction alone); the OCTo routes
+ * against their marketplace counterparts (scripts/bench/faces.ts); then size
+ * and cold load time of every function bundle. Every figure is measured in this run
  * and read against a baseline measured beside it.
  *
  * Then usage at scale (scripts/bench/usage-scaling.ts): summaries after
@@ -31,7 +33,8 @@ import { benchUsageScaling } from './bench/usage-scaling';
  * single-entry route's.
  *
  * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
- * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`;
+ * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`; `--only octo`
+ * for OCTo beside the marketplace alone, `--only "octo confirm"` for one pair;
  * the bundles are then left out; `--only usage` also runs usage at scale); --observability (only what the
  * observability middlewares add, per request, and the bundle table); --bundles (only the bundle table); --usage-entries N (entries in the 31 days; default 100000),
  * --summary-calls N (default 200), --single-entries N (default 2000), --usage-concurrency N (default 4:
@@ -258,8 +261,9 @@ async function main(): Promise<void> {
     const selected = scenarios(options.warmup + options.calls + 1).filter(
       (scenario) => !options.only || options.only.some((name) => scenario.name.toLowerCase().includes(name)),
     );
-    if (!selected.length) throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
-    console.log(`Measuring ${selected.map((scenario) => scenario.name).join(', ')} ...`);
+    const faces = !options.only || options.only.some((name) => name.startsWith('octo'));
+    if (!selected.length && !faces) throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
+    if (selected.length) console.log(`Measuring ${selected.map((scenario) => scenario.name).join(', ')} ...`);
     const results: ScenarioResult[] = [];
     for (const scenario of selected) {
       await scenario.prepare?.(context);
@@ -269,7 +273,8 @@ async function main(): Promise<void> {
       const stats = await compare({ service: () => scenario.service(context), bare: () => scenario.bare(context) }, options);
       results.push({ name: scenario.name, bareNote: scenario.bareNote, answer, ...stats });
     }
-    printLatency(results, options);
+    if (results.length) printLatency(results, options);
+    if (faces) await benchFaces(context, options, options.only);
     http.close();
 
     if (!options.only || options.only.includes('usage')) {

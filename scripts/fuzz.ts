@@ -7,7 +7,8 @@ import { createApiKey, MAX_KEY_LIMITS } from '../shared/accounts/api-keys';
 import { SCOPES, type Scope } from '../shared/accounts/scopes';
 import { configure } from '../shared/core/config';
 import { DEMO_OPERATOR } from '../lib/local/demo-data';
-import { addDays, wallClock } from '../shared/core/calendar';
+import { addDays, wallClock, zonedIso } from '../shared/core/calendar';
+import { octoErrorSchema } from '../shared/octo/schemas';
 import { rawExchange, type RawResponse } from '../test/support/raw-http';
 import { apiCases } from './fuzz/api-cases';
 import { busCases, edgeCases, queueCases } from './fuzz/edge-and-bus-cases';
@@ -96,6 +97,33 @@ const isProblem = (response: RawResponse) =>
   response.json.instance.startsWith('/') &&
   !response.json.instance.includes('?');
 
+const OCTO_CODES = new Set(octoErrorSchema.properties.error.enum);
+const OCTO_ECHO: Record<string, string> = {
+  INVALID_PRODUCT_ID: 'productId',
+  INVALID_OPTION_ID: 'optionId',
+  INVALID_UNIT_ID: 'unitId',
+  INVALID_AVAILABILITY_ID: 'availabilityId',
+  INVALID_BOOKING_UUID: 'uuid',
+};
+
+/** OCTo's error body: a known code, a sentence, and the ID as sent for INVALID_*_ID. */
+const isOctoError = (response: RawResponse) =>
+  OCTO_CODES.has(response.json?.error) &&
+  typeof response.json.errorMessage === 'string' &&
+  response.json.errorMessage.length > 0 &&
+  (!OCTO_ECHO[response.json.error] || typeof response.json[OCTO_ECHO[response.json.error]] === 'string');
+
+/**
+ * A refusal as the route's face gives it: on /octo, OCTo's body from the
+ * function (400, JSON) or the gateway's problem that carries OCTo's fields too;
+ * elsewhere a problem.
+ */
+function isRefusal(fuzzCase: FuzzCase, response: RawResponse): boolean {
+  if (!fuzzCase.octo) return isProblem(response);
+  if (response.headers['content-type'] === 'application/json') return response.status === 400 && isOctoError(response);
+  return isProblem(response) && isOctoError(response);
+}
+
 function violation(fuzzCase: FuzzCase, responses: RawResponse[]): string | undefined {
   if (!responses.length) return 'no answer';
   if (fuzzCase.mustRefuse && responses[0].status < 300) return `${responses[0].status} to ${fuzzCase.mustRefuse}`;
@@ -103,8 +131,8 @@ function violation(fuzzCase: FuzzCase, responses: RawResponse[]): string | undef
     if (!response.status || response.status >= 500) return `status ${response.status}`;
     if (fuzzCase.head && response.status >= 400 && response.headers['content-type'] !== 'application/problem+json')
       return `${response.status} to HEAD is not problem+json`;
-    if (response.status >= 400 && fuzzCase.kind !== 'bus' && !fuzzCase.head && !isProblem(response))
-      return `${response.status} is not a complete problem+json: ${response.body.slice(0, 200)}`;
+    if (response.status >= 400 && fuzzCase.kind !== 'bus' && !fuzzCase.head && !isRefusal(fuzzCase, response))
+      return `${response.status} is not a complete ${fuzzCase.octo ? 'OCTo error' : 'problem+json'}: ${response.body.slice(0, 200)}`;
     if (response.status >= 400 && fuzzCase.kind === 'bus' && typeof response.json?.__type !== 'string')
       return `${response.status} is not an AWS error`;
   }
@@ -150,9 +178,18 @@ async function main(): Promise<void> {
   const seeded = await call('POST', '/api/v2/ota/marketplace/booking', bookingBody);
   if (!seeded.data) throw new Error(`The valid booking was refused: ${JSON.stringify(seeded)}`);
   const seedBooking = seeded.data;
+  // An OCTo reservation on the same timeslot, for the OCTo routes that address one by its uuid.
+  const slotId = zonedIso(slot.Date, slot.Time, 'Europe/Lisbon');
+  // Without the example's uuid: each mutation is then judged in full rather than refused as that uuid's other request.
+  const reservationOperation = operations.find((op) => op.path === '/octo/bookings' && op.method === 'POST')!;
+  const reservationBody: Record<string, unknown> = { ...reservationOperation.body, availabilityId: slotId };
+  delete reservationBody.uuid;
+  reservationOperation.body = reservationBody;
+  const seededReservation = (await call('POST', '/octo/bookings', reservationBody)) as { id?: string; uuid?: string };
+  if (!seededReservation.uuid) throw new Error(`The valid reservation was refused: ${JSON.stringify(seededReservation)}`);
   const today = wallClock('UTC').date;
   const valid = {
-    path: { ActivityID: 's_kayak01', BookingReference: seedBooking.BookingReference },
+    path: { ActivityID: 's_kayak01', BookingReference: seedBooking.BookingReference, productId: 's_kayak01', uuid: seededReservation.uuid },
     query: {
       '/api/v2/ota/marketplace/products': { name: 'kayak' },
       '/api/v2/ota/marketplace/resolve-product': { ID: '1001' },
@@ -160,9 +197,22 @@ async function main(): Promise<void> {
       '/api/v2/ota/marketplace/availability/{ActivityID}/timeslots': { Date: date },
       '/api/v2/bookings': { from: today, to: today, channel: 'ota', limit: '10' },
       '/api/v2/usage/meters': { from: today, to: today, tz: 'Europe/Lisbon', granularity: 'day' },
+      '/octo/bookings': { localDate: date },
     } as Record<string, Record<string, string>>,
   };
   for (const op of operations) if (op.path.endsWith('/booking')) op.body = bookingBody;
+  // The OCTo bodies on the demo's own dates: the seeded timeslot, and the days around it.
+  for (const op of operations.filter((candidate) => candidate.path.startsWith('/octo/'))) {
+    const body = op.body;
+    if (!body) continue;
+    op.body = {
+      ...body,
+      ...('availabilityId' in body ? { availabilityId: slotId } : {}),
+      ...('localDate' in body ? { localDate: date } : {}),
+      ...('localDateStart' in body ? { localDateStart: date, localDateEnd: addDays(date, 6) } : {}),
+    };
+  }
+  if (!operations.some((op) => op.path.startsWith('/octo/'))) throw new Error('The document has no OCTo routes');
   configure({ tableName: TABLE_NAME, dynamoEndpoint: host.dynamoEndpoint, localCredentials: LOCAL_CREDENTIALS });
   // Keys at the highest rate limit, so that the run reaches the handlers rather than the token bucket.
   const key = (await createApiKey(DEMO_OPERATOR.OperatorID, Object.keys(SCOPES) as Scope[], 'fuzz: every scope', MAX_KEY_LIMITS)).secret;
@@ -179,7 +229,11 @@ async function main(): Promise<void> {
   const counts = new Map<string, number>();
   const count = (label: string) => counts.set(label, (counts.get(label) ?? 0) + 1);
   const violations: string[] = [];
-  const written = { bookings: new Set<string>([seedBooking.BookingReference]), usage: new Set<number>(), keys: new Set<string>() };
+  const written = {
+    bookings: new Set<string>([seedBooking.BookingReference, seededReservation.id as string]),
+    usage: new Set<number>(),
+    keys: new Set<string>(),
+  };
   let next = 0;
   const started = Date.now();
   await Promise.all(
@@ -192,6 +246,9 @@ async function main(): Promise<void> {
         if (fault) violations.push(`${fuzzCase.label}: ${fault}`);
         const [first] = responses;
         if (first?.status === 201 && fuzzCase.write === 'booking') written.bookings.add(first.json.data.BookingReference);
+        // A reservation's 200 is a booking; a mutation that turned the request into a list (GET) answers an array.
+        if (first?.status === 200 && fuzzCase.write === 'octo-booking' && typeof first.json?.id === 'string')
+          written.bookings.add(first.json.id);
         if (first?.status === 201 && fuzzCase.write === 'usage') written.usage.add(first.json.data.ID);
         if (first?.status === 201 && fuzzCase.write === 'usage-batch') {
           // Each new entry of a batch is written with the record of its Identifier, when it has one.
@@ -247,7 +304,7 @@ async function main(): Promise<void> {
   );
   for (const [label, n] of [...counts].sort()) console.log(`  ${label.padEnd(16)} ${n}`);
   console.log(
-    `Writes answered 2xx: ${written.bookings.size - 1} bookings, ${written.usage.size} usage entries, ${written.keys.size} Idempotency-Keys`,
+    `Writes answered 2xx: ${written.bookings.size - 2} bookings (marketplace and OCTo), ${written.usage.size} usage entries, ${written.keys.size} Idempotency-Keys`,
   );
   console.log(
     `Audit: ${bookings.length} bookings, ${entries.length} usage entries, ${idempotency.length} idempotency records, ${booked} places booked`,

@@ -17,6 +17,7 @@ function row(booking: Booking, actions: HTMLTableCellElement): HTMLTableRowEleme
   tr.dataset.reference = booking.BookingReference;
   const partner = document.createElement('td');
   if (booking.Channel === 'ota' && booking.PartnerKeyID) partner.append(line(`Partner ${booking.PartnerKeyID}`));
+  if (booking.ResellerReference) partner.append(line(`Reseller ${booking.ResellerReference}`));
   if (booking.PaymentReference) partner.append(line(`Payment ${booking.PaymentReference}`));
   if (!partner.childNodes.length) partner.textContent = '—';
   tr.append(

@@ -1,11 +1,13 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../../shared/api/problem-types';
-import { gatewayProblems, type GatewayProblem, type GatewayResponseType } from '../../shared/api/gateway';
+import { gatewayErrorCode, gatewayProblems, type GatewayProblem, type GatewayResponseType } from '../../shared/api/gateway';
 
 /**
  * The body of a gateway response: the same RFC 7807 problem a function would
- * answer with. API Gateway substitutes $context variables in gateway
- * response templates, so the instance is filled in per request.
+ * answer with, and OCTo's `error` and `errorMessage` beside it, since a
+ * gateway response is the API's, not a route's (shared/api/gateway.ts). API
+ * Gateway substitutes $context variables in gateway response templates, so
+ * the instance is filled in per request.
  */
 export function problemTemplate(problem: GatewayProblem, problemBaseUrl: string): string {
   return JSON.stringify({
@@ -14,6 +16,8 @@ export function problemTemplate(problem: GatewayProblem, problemBaseUrl: string)
     status: problem.status,
     detail: problem.detail,
     instance: '$context.path',
+    error: gatewayErrorCode(problem.status),
+    errorMessage: problem.detail,
   });
 }
 

@@ -8,7 +8,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { policyAllows } from '../../shared/http/authorizer-policy';
-import { problem, problemResponse } from '../../shared/http/problem';
+import { gatewayProblem, problemResponse } from '../../shared/http/problem';
 import { systemClock, type Clock } from '../../shared/core/clock';
 import { AUTHORIZER_CACHE_TTL_SECONDS, MAX_REQUEST_BODY_BYTES, gatewayProblems, type GatewayResponseType } from '../../shared/api/gateway';
 import { authorizerEntry, routes, type Route } from '../../shared/api/routes';
@@ -93,9 +93,9 @@ function send(response: ServerResponse, result: APIGatewayProxyResult): void {
   response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
 }
 
-const gatewayProblem = (type: GatewayResponseType, instance: string): APIGatewayProxyResult => {
+const gatewayResponse = (type: GatewayResponseType, instance: string): APIGatewayProxyResult => {
   const { status, kind, detail, headers } = gatewayProblems[type];
-  return problemResponse(problem(status, kind, detail, instance), headers);
+  return problemResponse(gatewayProblem(status, kind, detail, instance), headers);
 };
 
 export interface LocalHostOptions {
@@ -158,7 +158,7 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
 
   async function handle(request: IncomingMessage): Promise<APIGatewayProxyResult> {
     const target = requestTarget(request.url);
-    if (!target) return problemResponse(problem(400, 'bad-request', 'The request target must be a path that begins with /', '/'));
+    if (!target) return problemResponse(gatewayProblem(400, 'bad-request', 'The request target must be a path that begins with /', '/'));
     const method = request.method ?? 'GET';
     const requestPath = target.path;
     if (method === 'GET' && requestPath === '/health') {
@@ -168,20 +168,20 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
       .filter(({ route }) => route.method === method)
       .map((candidate) => ({ candidate, groups: candidate.pattern.exec(requestPath) }))
       .find(({ groups }) => groups);
-    if (!match?.groups) return gatewayProblem('MISSING_AUTHENTICATION_TOKEN', requestPath);
+    if (!match?.groups) return gatewayResponse('MISSING_AUTHENTICATION_TOKEN', requestPath);
     const { route, parameterNames } = match.candidate;
 
     let pathParameters: Record<string, string>;
     try {
       pathParameters = Object.fromEntries(parameterNames.map((name, i) => [name, decodeURIComponent(match.groups![i + 1])]));
     } catch {
-      return problemResponse(problem(400, 'bad-request', 'A path parameter is not valid percent-encoding', requestPath));
+      return problemResponse(gatewayProblem(400, 'bad-request', 'A path parameter is not valid percent-encoding', requestPath));
     }
     let bytes: Buffer;
     try {
       bytes = await readBody(request, MAX_REQUEST_BODY_BYTES);
     } catch (error) {
-      if (error instanceof BodyTooLarge) return gatewayProblem('REQUEST_TOO_LARGE', requestPath);
+      if (error instanceof BodyTooLarge) return gatewayResponse('REQUEST_TOO_LARGE', requestPath);
       throw error;
     }
     const headers = singleAndMulti(headerEntries(request));
@@ -191,7 +191,8 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
       accountId: LOCAL_ACCOUNT,
       apiId: 'local',
       httpMethod: method,
-      path: `/${STAGE}${requestPath}`,
+      // The path as the client sent it, as API Gateway gives it behind a custom domain (there is no stage in the local URLs).
+      path: requestPath,
       protocol: `HTTP/${request.httpVersion}`,
       requestId: randomUUID(),
       requestTimeEpoch: clock().getTime(),
@@ -216,13 +217,14 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
       requestContext: requestContextBase,
     } as unknown as APIGatewayRequestAuthorizerEvent;
     const authorized = await authorizerResult(authorizerEvent, headers.last('authorization'));
-    if (!authorized) return gatewayProblem('UNAUTHORIZED', requestPath);
-    if (!policyAllows(authorized.policyDocument, methodArn)) return gatewayProblem('ACCESS_DENIED', requestPath);
+    if (!authorized) return gatewayResponse('UNAUTHORIZED', requestPath);
+    if (!policyAllows(authorized.policyDocument, methodArn)) return gatewayResponse('ACCESS_DENIED', requestPath);
     const rate = takeToken(authorized);
     if (!rate.allowed) return rateLimited(requestPath, rate);
 
     const body = bytes.length ? utf8Text(bytes) : null;
-    if (body === undefined) return problemResponse(problem(400, 'malformed-json', 'The request body is not valid UTF-8', requestPath));
+    if (body === undefined)
+      return problemResponse(gatewayProblem(400, 'malformed-json', 'The request body is not valid UTF-8', requestPath));
     const event = {
       resource: route.path,
       path: requestPath,

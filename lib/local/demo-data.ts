@@ -3,6 +3,7 @@ import { SCOPES, type Scope } from '../../shared/accounts/scopes';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator, getOperator } from '../../shared/accounts/operators';
 import { addDays, wallClock } from '../../shared/core/calendar';
+import { DAY_TICKET_TIME } from '../../shared/catalog/model';
 import { config } from '../../shared/core/config';
 import { seedDemoHistory, type DemoActivity, type DemoHistory } from './demo-history';
 
@@ -83,6 +84,59 @@ export function demoCatalogue(today: string): CatalogFile {
         PricePerParticipant: { Amount: 12000, Currency: 'EUR' },
         Schedules: [{ From: from, To: to, Weekdays: ['SAT', 'SUN'], Times: ['10:00'], Capacity: 10 }],
       },
+      {
+        ProductID: 1005,
+        ActivityID: 's_dolphin01',
+        Name: 'Dolphin Watching Cruise',
+        Description: 'Two and a half hours on the estuary with a marine biologist.',
+        DurationMinutes: 150,
+        MaxParticipantsPerBooking: 6,
+        PricePerParticipant: { Amount: 3900, Currency: 'EUR' },
+        Units: [
+          { UnitID: 'adult', Name: 'Adult', Type: 'ADULT', Price: { Amount: 3900, Currency: 'EUR' }, MinAge: 18, MaxAge: 99 },
+          { UnitID: 'child', Name: 'Child', Type: 'CHILD', Price: { Amount: 1950, Currency: 'EUR' }, MinAge: 4, MaxAge: 17 },
+          {
+            UnitID: 'infant',
+            Name: 'Infant',
+            Type: 'INFANT',
+            Price: { Amount: 0, Currency: 'EUR' },
+            MinAge: 0,
+            MaxAge: 3,
+            AccompaniedBy: ['adult'],
+          },
+        ],
+        Schedules: [{ From: from, To: to, Weekdays: [...everyDay], Times: ['10:00', '14:30'], Capacity: 200 }],
+      },
+      {
+        ProductID: 1006,
+        ActivityID: 's_foodwalk01',
+        Name: 'Lisbon Food Walk',
+        Description: 'Nine tastings in three neighbourhoods.',
+        DurationMinutes: 180,
+        MaxParticipantsPerBooking: 6,
+        PricePerParticipant: { Amount: 5900, Currency: 'EUR' },
+        Units: [
+          { UnitID: 'adult', Name: 'Adult', Type: 'ADULT', Price: { Amount: 5900, Currency: 'EUR' }, MinAge: 18, MaxAge: 99 },
+          { UnitID: 'youth', Name: 'Youth', Type: 'YOUTH', Price: { Amount: 3900, Currency: 'EUR' }, MinAge: 12, MaxAge: 17 },
+        ],
+        Schedules: [{ From: from, To: to, Weekdays: [...everyDay], Times: ['11:00', '18:00'], Capacity: 24 }],
+      },
+      {
+        ProductID: 1007,
+        ActivityID: 's_museum01',
+        Name: 'Maritime Museum Day Ticket',
+        Description: 'Any time the museum is open, all galleries.',
+        AvailabilityType: 'OPENING_HOURS',
+        DurationMinutes: 120,
+        MaxParticipantsPerBooking: 10,
+        PricePerParticipant: { Amount: 1200, Currency: 'EUR' },
+        Units: [
+          { UnitID: 'adult', Name: 'Adult', Type: 'ADULT', Price: { Amount: 1200, Currency: 'EUR' }, MinAge: 18, MaxAge: 64 },
+          { UnitID: 'child', Name: 'Child', Type: 'CHILD', Price: { Amount: 600, Currency: 'EUR' }, MinAge: 4, MaxAge: 17 },
+          { UnitID: 'senior', Name: 'Senior', Type: 'SENIOR', Price: { Amount: 900, Currency: 'EUR' }, MinAge: 65, MaxAge: 99 },
+        ],
+        Schedules: [{ From: from, To: to, Weekdays: [...everyDay], OpeningHours: [{ From: '10:00', To: '18:00' }], Capacity: 300 }],
+      },
     ],
   };
 }
@@ -95,7 +149,8 @@ export const demoActivities = (catalogue: CatalogFile): DemoActivity[] =>
   catalogue.Products.map((product) => ({
     activityId: product.ActivityID,
     weekdays: [...new Set((product.Schedules ?? []).flatMap((schedule) => schedule.Weekdays))],
-    times: [...new Set((product.Schedules ?? []).flatMap((schedule) => schedule.Times))],
+    // A day ticket's day is its timeslot at DAY_TICKET_TIME.
+    times: [...new Set((product.Schedules ?? []).flatMap((schedule) => schedule.Times ?? [DAY_TICKET_TIME]))],
     maxParty: product.MaxParticipantsPerBooking,
     visible: product.Visible ?? true,
   }));

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { gatewayProblems } from '../../shared/api/gateway';
 import { statusTitle } from '../../shared/api/problem-types';
-import { PROBLEM_CONTENT_TYPE, problem, type Problem } from '../../shared/http/problem';
+import { PROBLEM_CONTENT_TYPE, gatewayProblem, type Problem } from '../../shared/http/problem';
 import { logError } from '../../shared/core/observability';
 import { discardRest, finishReading } from './request-body';
 
@@ -58,7 +58,7 @@ export function failSafely(request: IncomingMessage, response: ServerResponse, e
     // Logging must never be what takes the host down.
   }
   const { status, kind, detail } = gatewayProblems.DEFAULT_5XX;
-  sendProblem(response, problem(status, kind, detail, instanceOf(request)));
+  sendProblem(response, gatewayProblem(status, kind, detail, instanceOf(request)));
 }
 
 /**
@@ -102,8 +102,8 @@ export function guardServerEdge(server: Server): void {
     refused.add(socket);
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
     const body = tooLarge
-      ? problem(431, 'headers-too-large', 'The request line and headers are too large', '/')
-      : problem(400, 'bad-request', 'The request is not valid HTTP', '/');
+      ? gatewayProblem(431, 'headers-too-large', 'The request line and headers are too large', '/')
+      : gatewayProblem(400, 'bad-request', 'The request is not valid HTTP', '/');
     const answer = () => {
       if (socket.writable) answerAndClose(socket, body);
       else socket.destroy();
@@ -125,7 +125,7 @@ export function guardServerEdge(server: Server): void {
     await finishReading(request, response);
     sendProblem(
       response,
-      problem(
+      gatewayProblem(
         417,
         'expectation-failed',
         `Only 'Expect: 100-continue' is supported, not '${expectation.slice(0, 100)}'`,
@@ -141,5 +141,5 @@ export function guardServerEdge(server: Server): void {
 /** HTTP/1.1 requires Host (RFC 9112, 3.2); its absence is answered as Node would, but as a problem. */
 export const missingHost = (request: IncomingMessage): Problem | undefined =>
   request.httpVersion === '1.1' && request.headers.host === undefined
-    ? problem(400, 'bad-request', 'An HTTP/1.1 request needs a Host header', instanceOf(request))
+    ? gatewayProblem(400, 'bad-request', 'An HTTP/1.1 request needs a Host header', instanceOf(request))
     : undefined;

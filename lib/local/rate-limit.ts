@@ -2,7 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lamb
 import { gatewayProblems } from '../../shared/api/gateway';
 import { DEFAULT_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import { systemClock, type Clock } from '../../shared/core/clock';
-import { problem, problemResponse } from '../../shared/http/problem';
+import { gatewayProblem, problemResponse } from '../../shared/http/problem';
 
 /**
  * Usage-plan throttling on one machine: a token bucket per API key, as API
@@ -59,7 +59,7 @@ export function createRateLimiter(clock: Clock = systemClock) {
 /** The 429 API Gateway answers (shared/api/gateway.ts), with this bucket's headers. */
 export function rateLimited(instance: string, decision: RateDecision): APIGatewayProxyResult {
   const { status, kind, detail } = gatewayProblems.THROTTLED;
-  return problemResponse(problem(status, kind, detail, instance), decision.headers);
+  return problemResponse(gatewayProblem(status, kind, detail, instance), decision.headers);
 }
 
 export const withRateLimitHeaders = (result: APIGatewayProxyResult, decision: RateDecision): APIGatewayProxyResult => ({

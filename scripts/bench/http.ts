@@ -33,11 +33,11 @@ export function keepAliveClient(baseUrl: string, apiKey: string, sockets: number
     });
 
   return {
-    get: (path: string) => send('GET', path, 200),
+    get: (path: string, headers?: OutgoingHttpHeaders) => send('GET', path, 200, undefined, headers),
     /** A JSON POST that must answer 201 Created. */
     post: (path: string, body: unknown, headers?: OutgoingHttpHeaders) => send('POST', path, 201, JSON.stringify(body), headers),
-    /** A JSON POST of an action on a resource, which must answer 200. */
-    postAction: (path: string, body: unknown) => send('POST', path, 200, JSON.stringify(body)),
+    /** A JSON POST of an action on a resource (or any OCTo POST), which must answer 200. */
+    postAction: (path: string, body: unknown, headers?: OutgoingHttpHeaders) => send('POST', path, 200, JSON.stringify(body), headers),
     close: () => agent.destroy(),
   };
 }

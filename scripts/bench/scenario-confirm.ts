@@ -1,7 +1,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { BookingItem } from '../../shared/booking/model';
 import { place } from '../../shared/booking/placement';
-import { confirmationTransaction } from '../../shared/booking/transactions';
+import { confirmable } from '../../shared/booking/holds';
+import { changeTransaction, changed } from '../../shared/booking/transactions';
 import { getProduct } from '../../shared/catalog/repository';
 import { documentClient } from '../../shared/db/client';
 import type { BenchContext, Scenario } from './scenario';
@@ -59,22 +60,9 @@ export function confirmScenario(callsPerSide: number): Scenario {
     service: (context) => context.postAction(`${BOOKING_PATH}/${take('service').BookingReference}/confirm`, {}),
     bare: () => {
       const hold = take('bare');
-      const now = new Date();
-      return documentClient().send(
-        new TransactWriteCommand(
-          confirmationTransaction(
-            hold,
-            {
-              Customer: hold.Customer,
-              WaiverStatus: hold.WaiverStatus,
-              Answers: hold.Answers,
-              PaymentReference: hold.PaymentReference,
-              ConfirmedAt: now.toISOString(),
-            },
-            now,
-          ),
-        ),
-      );
+      const at = new Date().toISOString();
+      const next = changed(hold, { ...hold, Status: 'CONFIRMED', ConfirmedAt: at }, at);
+      return documentClient().send(new TransactWriteCommand(changeTransaction(hold, next, confirmable(at)).input));
     },
     bareNote:
       'bare = the conditional TransactWriteItems alone (the booking Update); the service first also reads the booking and ' +

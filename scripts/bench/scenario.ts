@@ -14,11 +14,11 @@ export interface BenchContext {
   /** The first day with timeslots: tomorrow in the operator's time zone. */
   firstDate: string;
   /** An authorised GET through the local host over kept-alive connections; resolves to the body, rejects unless 200. */
-  get(path: string): Promise<string>;
+  get(path: string, headers?: Record<string, string>): Promise<string>;
   /** An authorised JSON POST through the local host, the same way; rejects unless 201. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<string>;
   /** An authorised JSON POST of an action on a resource (confirm, cancel); rejects unless 200. */
-  postAction(path: string, body: unknown): Promise<string>;
+  postAction(path: string, body: unknown, headers?: Record<string, string>): Promise<string>;
 }
 
 export interface Scenario {

@@ -57,9 +57,10 @@ function withField(body: unknown, path: (string | number)[], value: unknown, rem
   return copy;
 }
 
-/** The operations whose 201 the audit follows; the others' writes (cancel, confirm, webhook settings) change items it does not count. */
+/** The operations whose 201 (an OCTo reservation's 200) the audit follows; the others' writes (cancel, confirm, webhook settings) change items it does not count. */
 const WRITES: Record<string, Write | undefined> = {
   'POST /api/v2/ota/marketplace/booking': 'booking',
+  'POST /octo/bookings': 'octo-booking',
   'POST /api/v2/usage/meters': 'usage',
   'POST /api/v2/usage/meters/batch': 'usage-batch',
 };
@@ -83,6 +84,7 @@ export function apiCases(op: Operation, context: FuzzContext, rng: ReturnType<ty
       bytes: bytesOf(parts),
       write,
       head: parts.method === 'HEAD',
+      octo: op.path.startsWith('/octo/'),
       idempotencyKey: parts.headers.filter(([name]) => name.toLowerCase() === 'idempotency-key').at(-1)?.[1],
       mustRefuse,
     });

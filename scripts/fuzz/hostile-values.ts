@@ -1,6 +1,6 @@
 /** The building blocks of `npm run fuzz`: what a fuzz case is, hostile values, and a seeded random source. */
 
-export type Write = 'booking' | 'usage' | 'usage-batch';
+export type Write = 'booking' | 'octo-booking' | 'usage' | 'usage-batch';
 
 export interface FuzzCase {
   kind: 'api' | 'bus' | 'edge';
@@ -14,6 +14,8 @@ export interface FuzzCase {
   head?: boolean;
   /** Why no 2xx may answer it, when none may. */
   mustRefuse?: string;
+  /** A request to an OCTo route, whose refusals are OCTo's error body (or the gateway's problem with OCTo's fields). */
+  octo?: boolean;
 }
 
 export interface Operation {

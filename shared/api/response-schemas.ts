@@ -17,6 +17,17 @@ import {
 } from '../catalog/schemas';
 import { usageBatchResultSchema, usageEntrySchema, usageSummarySchema, voidedUsageEntrySchema } from '../usage/schemas';
 import { issuedWebhookEndpointSchema, webhookEndpointSchema } from '../webhooks/schemas';
+import {
+  availabilitySchema,
+  bookingSchema as octoBookingSchema,
+  calendarDaySchema,
+  contactSchema,
+  octoErrorSchema,
+  pricingSchema,
+  productSchema as octoProductSchema,
+  supplierSchema,
+  unitPricingSchema,
+} from '../octo/schemas';
 
 /**
  * What the API answers, by name: the records inside `{ "data": ... }`, each
@@ -78,6 +89,22 @@ export const responseSchemas = {
   VoidedUsageEntry: voidedUsageEntrySchema,
   UsageSummary: usageSummarySchema,
   Problem,
+  OctoSupplier: supplierSchema,
+  OctoProduct: octoProductSchema,
+  OctoPricing: pricingSchema,
+  OctoUnitPricing: unitPricingSchema,
+  OctoAvailability: availabilitySchema,
+  OctoCalendarDay: calendarDaySchema,
+  OctoContact: contactSchema,
+  OctoBooking: octoBookingSchema,
+  OctoError: octoErrorSchema,
+  GatewayError: {
+    ...Problem,
+    required: [...Problem.required, 'error', 'errorMessage'],
+    properties: { ...Problem.properties, ...octoErrorSchema.properties },
+    description:
+      "API Gateway's own refusals (no key, a key without the scope, throttling, an unknown route, a body too large, a timeout): an RFC 7807 problem that also carries OCTo's `error` and `errorMessage`, since the gateway answers every route alike",
+  },
 } as const;
 
 export type ResponseSchemaName = keyof typeof responseSchemas;

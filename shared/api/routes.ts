@@ -16,7 +16,7 @@ export const ANY_KEY = 'any-key';
 export interface Route {
   /** Function name stem, unique. */
   id: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** API Gateway resource path; `{Name}` segments are path parameters. */
   path: string;
   /** Handler module, relative to the project root; it exports `handler`. */
@@ -27,6 +27,8 @@ export interface Route {
   tableAccess: 'read' | 'readWrite';
   /** The function queues webhook deliveries (its role may send to the delivery queue). */
   sendsWebhooks?: true;
+  /** OCTo's face (bare OCTo bodies, OCTo's error body, docs/octo.md); absent: the marketplace's (`{ data }`, RFC 7807 problems). */
+  face?: 'octo';
 }
 
 const routeTable = [
@@ -191,6 +193,124 @@ const routeTable = [
     entry: 'functions/usage/get-usage-summary.ts',
     scope: 'usage:read',
     tableAccess: 'read',
+  },
+  {
+    id: 'octo-get-supplier',
+    method: 'GET',
+    path: '/octo/supplier',
+    entry: 'functions/octo/get-supplier.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+  },
+  {
+    id: 'octo-list-products',
+    method: 'GET',
+    path: '/octo/products',
+    entry: 'functions/octo/list-products.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+  },
+  {
+    id: 'octo-get-product',
+    method: 'GET',
+    path: '/octo/products/{productId}',
+    entry: 'functions/octo/get-product.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+  },
+  {
+    id: 'octo-availability-calendar',
+    method: 'POST',
+    path: '/octo/availability/calendar',
+    entry: 'functions/octo/availability-calendar.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+  },
+  {
+    id: 'octo-check-availability',
+    method: 'POST',
+    path: '/octo/availability',
+    entry: 'functions/octo/check-availability.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+  },
+  {
+    id: 'octo-reserve-booking',
+    method: 'POST',
+    path: '/octo/bookings',
+    entry: 'functions/octo/reserve-booking.ts',
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    face: 'octo',
+  },
+  {
+    id: 'octo-list-bookings',
+    method: 'GET',
+    path: '/octo/bookings',
+    entry: 'functions/octo/list-bookings.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+  },
+  {
+    id: 'octo-get-booking',
+    method: 'GET',
+    path: '/octo/bookings/{uuid}',
+    entry: 'functions/octo/get-booking.ts',
+    scope: 'ota',
+    tableAccess: 'read',
+    face: 'octo',
+  },
+  {
+    id: 'octo-update-booking',
+    method: 'PATCH',
+    path: '/octo/bookings/{uuid}',
+    entry: 'functions/octo/update-booking.ts',
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    face: 'octo',
+  },
+  {
+    id: 'octo-delete-booking',
+    method: 'DELETE',
+    path: '/octo/bookings/{uuid}',
+    entry: 'functions/octo/delete-booking.ts',
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    face: 'octo',
+  },
+  {
+    id: 'octo-confirm-booking',
+    method: 'POST',
+    path: '/octo/bookings/{uuid}/confirm',
+    entry: 'functions/octo/confirm-booking.ts',
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    sendsWebhooks: true,
+    face: 'octo',
+  },
+  {
+    id: 'octo-extend-booking',
+    method: 'POST',
+    path: '/octo/bookings/{uuid}/extend',
+    entry: 'functions/octo/extend-booking.ts',
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    face: 'octo',
+  },
+  {
+    id: 'octo-cancel-booking',
+    method: 'POST',
+    path: '/octo/bookings/{uuid}/cancel',
+    entry: 'functions/octo/cancel-booking.ts',
+    scope: 'ota',
+    tableAccess: 'readWrite',
+    face: 'octo',
   },
 ] as const satisfies readonly Route[];
 

@@ -4,8 +4,7 @@ import type { BookingItem } from './model';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
 import { cancellationReasonSchema, type Booking, type CancelledBy } from './schemas';
-import { releaseTransaction } from './transactions';
-import { transitionBooking } from './transition';
+import { changeBooking, type TransitionResult } from './transition';
 
 /**
  * Cancelling, by a partner or by the operator: one transaction moves the
@@ -23,9 +22,9 @@ export interface CancelOptions {
   check?: (item: BookingItem) => void;
 }
 
-export function cancelBooking(item: BookingItem, options: CancelOptions): Promise<Booking> {
+export function cancelBooking(item: BookingItem, options: CancelOptions): Promise<TransitionResult> {
   const at = options.now.toISOString();
-  return transitionBooking(item, {
+  return changeBooking(item, {
     what: 'The cancellation',
     outcome: 'cancelled',
     // The partner who sold it hears of a cancellation it did not make itself.
@@ -36,14 +35,14 @@ export function cancelBooking(item: BookingItem, options: CancelOptions): Promis
       if (current.Status === 'CANCELLED' || current.Status === 'EXPIRED') return { answer: current };
       options.check?.(current);
       return {
-        moved: {
+        next: {
           ...current,
           Status: 'CANCELLED',
           CancelledAt: at,
           CancelledBy: options.by,
           ...(options.reason ? { CancellationReason: options.reason } : {}),
         },
-        transaction: (delivery) => releaseTransaction(current, { to: 'CANCELLED', at, by: options.by, reason: options.reason }, delivery),
+        change: { condition: '#status IN (:held, :confirmed)', values: { ':held': 'ON_HOLD', ':confirmed': 'CONFIRMED' }, at },
       };
     },
   });
@@ -71,5 +70,5 @@ export async function cancelOperatorBooking(
     if (!item) throw new NotFoundError(`No booking has reference '${reference}'`);
     return item;
   };
-  return cancelBooking(await read(), { by: 'operator', reason, now, read });
+  return (await cancelBooking(await read(), { by: 'operator', reason, now, read })).booking;
 }

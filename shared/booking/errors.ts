@@ -33,3 +33,12 @@ export class TimeslotStartedError extends ConflictError {
     );
   }
 }
+
+/** Only a hold can be extended: the booking is confirmed, cancelled or expired. */
+export class NotOnHoldError extends ConflictError {
+  override readonly reason = 'not-on-hold';
+
+  static of(booking: Pick<BookingItem, 'BookingReference' | 'Status'>): NotOnHoldError {
+    return new NotOnHoldError(`Booking '${booking.BookingReference}' is ${booking.Status}; only a booking ON_HOLD can be extended`);
+  }
+}

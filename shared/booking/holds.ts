@@ -9,7 +9,6 @@ import type { Booking, ConfirmationRequest } from './schemas';
 import type { BookingItem } from './model';
 import { requireOwnBooking } from './partner-bookings';
 import { queryExpiredHolds } from './repository';
-import { confirmationTransaction, releaseTransaction, type Confirmation } from './transactions';
 import { moveBooking, transitionBooking } from './transition';
 
 /**
@@ -19,6 +18,16 @@ import { moveBooking, transitionBooking } from './transition';
  * expires the holds that are due and gives their places back. Whichever of
  * the two reaches a hold first wins, and the other finds it moved.
  */
+
+/** What a confirmation sets: the hold's details, completed by the confirmation. */
+type Confirmation = Pick<BookingItem, 'WaiverStatus' | 'Customer' | 'Answers' | 'PaymentReference'> & { ConfirmedAt: string };
+
+/** ON_HOLD → CONFIRMED, only while the hold has not expired at `at`. */
+export const confirmable = (at: string) => ({
+  condition: '#status = :held AND HoldExpiresAt > :now',
+  values: { ':held': 'ON_HOLD', ':now': at },
+  at,
+});
 
 /** The hold's details completed by the confirmation: what it gives replaces what the hold had. */
 async function confirmationOf(item: BookingItem, request: ConfirmationRequest, now: Date): Promise<Confirmation> {
@@ -59,10 +68,7 @@ export async function confirmHold(
       if (current.Status === 'CANCELLED') throw BookingCancelledError.of(current);
       if (current.Status === 'EXPIRED' || new Date(current.HoldExpiresAt as string) <= now) throw HoldExpiredError.of(current);
       const confirmation = await confirmationOf(current, request, now);
-      return {
-        moved: { ...current, ...confirmation, Status: 'CONFIRMED' },
-        transaction: (delivery) => confirmationTransaction(current, confirmation, now, delivery),
-      };
+      return { next: { ...current, ...confirmation, Status: 'CONFIRMED' }, change: confirmable(now.toISOString()) };
     },
   });
 }
@@ -80,8 +86,12 @@ const expire = (hold: BookingItem, now: Date) =>
     now,
     // No reread: a hold moved or contended meanwhile is due again on the next sweep if it still is one.
     step: (current) => ({
-      moved: { ...current, Status: 'EXPIRED', ExpiredAt: now.toISOString() },
-      transaction: (delivery) => releaseTransaction(current, { to: 'EXPIRED', at: now.toISOString() }, delivery),
+      next: { ...current, Status: 'EXPIRED', ExpiredAt: now.toISOString() },
+      change: {
+        condition: '#status = :held AND HoldExpiresAt <= :now',
+        values: { ':held': 'ON_HOLD', ':now': now.toISOString() },
+        at: now.toISOString(),
+      },
     }),
   });
 

@@ -1,4 +1,5 @@
-import type { Booking } from './schemas';
+import type { OpeningHours } from '../catalog/schemas';
+import type { Booking, Contact } from './schemas';
 
 /** Stored shapes of bookings and their constants; the public shapes are in schemas.ts. */
 
@@ -35,8 +36,29 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 /** Hold lengths a partner may ask for, in minutes; a hold without ExpiresInMinutes lasts the default. */
 export const HOLD_MINUTES = { min: 1, max: 60, default: 15 } as const;
 
+/** One unit item of a booking a partner addresses by UUID (OCTo): each booked unit, one by one, with its own UUID. */
+export interface UnitItem {
+  UUID: string;
+  UnitID: string;
+}
+
 export interface BookingItem extends Booking {
   OperatorID: string;
+  /** Bookings a partner addresses by its own UUID (OCTo): that UUID, lower-case. */
+  UUID?: string;
+  /** The SHA-256 of the request that made a UUID booking: the same UUID with another request is refused. */
+  RequestHash?: string;
+  UnitItems?: UnitItem[];
+  Contact?: Contact;
+  Notes?: string;
+  /** Day tickets: the day's opening hours, so the booking is rendered and checked without reading its timeslot. */
+  OpeningHours?: OpeningHours;
+  /** The activity's end on the wall clock, ISO 8601 with the offset of that moment. */
+  EndsAt?: string;
+  /** Set when the booking is made and by every change after: what OCTo calls utcUpdatedAt. */
+  UpdatedAt?: string;
+  /** 1 when made, one more with every change: each change is conditioned on the version it read (transactions.ts). */
+  Version?: number;
 }
 
 export const toBooking = (item: BookingItem): Booking => ({
@@ -52,6 +74,7 @@ export const toBooking = (item: BookingItem): Booking => ({
   Time: item.Time,
   StartsAt: item.StartsAt,
   Participants: item.Participants,
+  ...(item.Units ? { Units: item.Units.map((unit) => ({ UnitID: unit.UnitID, Quantity: unit.Quantity, UnitPrice: unit.UnitPrice })) } : {}),
   TotalPrice: item.TotalPrice,
   ...(item.Customer
     ? {
@@ -72,6 +95,7 @@ export const toBooking = (item: BookingItem): Booking => ({
   ...(item.CancelledAt ? { CancelledAt: item.CancelledAt } : {}),
   ...(item.CancelledBy ? { CancelledBy: item.CancelledBy } : {}),
   ...(item.CancellationReason ? { CancellationReason: item.CancellationReason } : {}),
+  ...(item.ResellerReference ? { ResellerReference: item.ResellerReference } : {}),
 });
 
 /** What a key remembers of the booking it made: the request's hash and the original response. */

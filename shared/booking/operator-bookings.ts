@@ -6,7 +6,7 @@ import { checkedBy } from '../core/validation';
 import { operatorBooking } from './operator-booking.generated';
 import type { Booking, OperatorBookingInput } from './schemas';
 import { checkActivityId } from './partner-bookings';
-import { checkParticipants, place } from './placement';
+import { partyOf, place, slotHours } from './placement';
 
 /** The operator's own sales; its cancellations are in cancellation.ts. */
 
@@ -24,7 +24,8 @@ export async function recordOperatorBooking(operatorId: string, input: unknown, 
   const operator = await requireOperator(operatorId);
   const product = await getProduct(operatorId, request.ActivityID);
   if (!product) throw new NotFoundError(`No activity has ActivityID '${request.ActivityID}'`);
-  checkParticipants(product, request.Participants);
-  const { booking } = await place({ operatorId, timeZone: operator.TimeZone, channel, product, request, now });
+  const units = partyOf(product, request);
+  const openingHours = await slotHours(operatorId, product, request);
+  const { booking } = await place({ operatorId, timeZone: operator.TimeZone, channel, product, request, units, openingHours, now });
   return booking;
 }

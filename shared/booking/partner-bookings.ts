@@ -9,9 +9,19 @@ import { cancelBooking } from './cancellation';
 import { TimeslotStartedError } from './errors';
 import type { Booking, BookingRequest } from './schemas';
 import { toBooking, type BookingItem } from './model';
-import { checkNotStarted, checkParticipants, countedReplay, place, replay, type BookingResult, type IdempotencyContext } from './placement';
+import {
+  checkNotStarted,
+  countedReplay,
+  partyOf,
+  place,
+  replay,
+  slotHours,
+  type BookingResult,
+  type IdempotencyContext,
+} from './placement';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
+import type { TransitionResult } from './transition';
 
 /** The partner API's bookings: made, held, read and cancelled by one partner key, which sees only its own. */
 
@@ -43,8 +53,9 @@ export async function createPartnerBooking(
     if (earlier) return countedReplay(earlier, caller.operatorId);
   }
   const product = await requireActivity(caller, request.ActivityID);
-  checkParticipants(product, request.Participants);
-  checkNotStarted(request, caller.timeZone, now);
+  const units = partyOf(product, request);
+  const openingHours = await slotHours(caller.operatorId, product, request);
+  checkNotStarted({ ...request, OpeningHours: openingHours }, caller.timeZone, now);
   return place({
     operatorId: caller.operatorId,
     timeZone: caller.timeZone,
@@ -52,6 +63,8 @@ export async function createPartnerBooking(
     partnerKeyId: caller.keyId,
     product,
     request,
+    units,
+    openingHours,
     idempotency,
     now,
   });
@@ -75,13 +88,26 @@ export async function getPartnerBooking(caller: Caller, reference: string): Prom
  * at once. A booking whose timeslot has started can no longer be cancelled.
  */
 export async function cancelPartnerBooking(caller: Caller, reference: string, now: Date = config().clock()): Promise<Booking> {
-  return cancelBooking(await requireOwnBooking(caller, reference), {
+  return (
+    await cancelPartnerItem(caller, await requireOwnBooking(caller, reference), { now, read: () => requireOwnBooking(caller, reference) })
+  ).booking;
+}
+
+/** A partner's cancellation of one of its bookings, until its timeslot closes; `reason` when the partner gave one. */
+export function cancelPartnerItem(
+  caller: Caller,
+  item: BookingItem,
+  options: { now: Date; read: () => Promise<BookingItem>; reason?: string },
+): Promise<TransitionResult> {
+  const { now } = options;
+  return cancelBooking(item, {
     by: 'partner',
     now,
-    read: () => requireOwnBooking(caller, reference),
-    check: (item) => {
-      if (timeslotStarted(item, caller.timeZone, now)) {
-        throw TimeslotStartedError.of(item);
+    reason: options.reason,
+    read: options.read,
+    check: (current) => {
+      if (timeslotStarted(current, caller.timeZone, now)) {
+        throw TimeslotStartedError.of(current);
       }
     },
   });

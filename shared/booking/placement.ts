@@ -1,15 +1,29 @@
+import { createHash } from 'node:crypto';
 import type { ProductItem } from '../catalog/model';
+import { getTimeslot } from '../catalog/repository';
+import type { OpeningHours } from '../catalog/schemas';
+import { priceUnits, totalOf, type BookedUnit } from '../catalog/units';
 import { wallClock, zonedIso } from '../core/calendar';
-import { CapacityError, ValidationError } from '../core/errors';
+import { CapacityError, IdempotencyKeyReusedError, UnprocessableError, ValidationError } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
 import { expiresAt, replayable } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
-import { timeslotStarted } from '../catalog/timeslot-start';
+import { slotEnd, timeslotStarted } from '../catalog/timeslot-start';
 import { checkAnswers } from './answers';
-import type { Booking, BookingRequest } from './schemas';
-import { HOLD_MINUTES, IDEMPOTENCY_TTL_SECONDS, toBooking, type BookingItem, type Channel, type IdempotencyRecord } from './model';
+import type { Booking, BookingRequest, Contact } from './schemas';
+import {
+  HOLD_MINUTES,
+  IDEMPOTENCY_TTL_SECONDS,
+  REFERENCE_ALPHABET,
+  REFERENCE_LENGTH,
+  toBooking,
+  type BookingItem,
+  type Channel,
+  type IdempotencyRecord,
+  type UnitItem,
+} from './model';
 import { newBookingReference } from './reference';
-import { getIdempotencyRecord, writeBooking } from './repository';
+import { getBooking, getIdempotencyRecord, writeBooking } from './repository';
 
 /**
  * Placing a booking: the one path by which every channel takes places.
@@ -22,6 +36,23 @@ export interface BookingResult {
   booking: Booking;
   /** True when an Idempotency-Key matched an earlier booking and its original response is returned. */
   replayed: boolean;
+  /** The booking item as written (or, for a UUID booking made before, as it is now); absent for an Idempotency-Key replay. */
+  item?: BookingItem;
+}
+
+/**
+ * A booking the partner addresses by its own UUID (OCTo): what it is beyond
+ * a booking request. Its reference is derived from the key and the UUID
+ * (referenceForUuid), so the UUID finds it with one read, and a second
+ * request with the same UUID meets the first in the booking's own conditional write.
+ */
+export interface UuidBooking {
+  uuid: string;
+  requestHash: string;
+  unitItems: UnitItem[];
+  contact?: Contact;
+  notes?: string;
+  resellerReference?: string;
 }
 
 export interface IdempotencyContext {
@@ -38,13 +69,47 @@ export interface Placement {
   partnerKeyId?: string;
   product: ProductItem;
   request: BookingRequest;
+  /** The party by unit, priced, when the request named units. */
+  units?: BookedUnit[];
+  /** Day tickets: the timeslot's opening hours, as read before booking. */
+  openingHours?: OpeningHours;
+  uuidBooking?: UuidBooking;
   idempotency?: IdempotencyContext;
   now: Date;
 }
 
+/**
+ * A day ticket's opening hours on the requested day, read from its timeslot
+ * (a day is sold until it closes); nothing for start-time products, whose
+ * timeslot is checked by the booking's own transaction.
+ */
+export async function slotHours(
+  operatorId: string,
+  product: ProductItem,
+  request: Pick<BookingRequest, 'ActivityID' | 'Date' | 'Time'>,
+): Promise<OpeningHours | undefined> {
+  if (product.AvailabilityType !== 'OPENING_HOURS') return undefined;
+  const slot = await getTimeslot(operatorId, product.ActivityID, request.Date, request.Time);
+  if (!slot?.OpeningHours) throw noSuchTimeslot(request);
+  return slot.OpeningHours;
+}
+
+/** A request that names Units books those (its Participants must be their places); one without books Participants adults. */
+export function partyOf(product: ProductItem, request: Pick<BookingRequest, 'Units' | 'Participants'>): BookedUnit[] | undefined {
+  if (!request.Units) {
+    checkParticipants(product, request.Participants);
+    return undefined;
+  }
+  const { units, participants } = priceUnits(product, request.Units, (index) => (index < 0 ? 'Units' : `Units[${index}].UnitID`));
+  if (participants !== request.Participants) {
+    throw new ValidationError(`is ${request.Participants}, but the Units take ${participants} place(s)`, { field: 'Participants' });
+  }
+  return units;
+}
+
 export function checkParticipants(product: ProductItem, participants: number): void {
   if (participants > product.MaxParticipantsPerBooking) {
-    throw new ValidationError(
+    throw new UnprocessableError(
       `is ${participants}; activity ${product.ActivityID} takes at most ${product.MaxParticipantsPerBooking} per booking`,
       {
         field: 'Participants',
@@ -54,16 +119,25 @@ export function checkParticipants(product: ProductItem, participants: number): v
 }
 
 /** Dates and times are the operator's wall clock; a timeslot can be booked until the minute it starts. */
-export function checkNotStarted(request: BookingRequest, timeZone: string, now: Date): void {
+export function checkNotStarted(
+  request: Pick<BookingRequest, 'Date' | 'Time'> & { OpeningHours?: OpeningHours },
+  timeZone: string,
+  now: Date,
+): void {
   if (!timeslotStarted(request, timeZone, now)) return;
   const { date: today, time } = wallClock(timeZone, now);
-  if (request.Date < today)
-    throw new ValidationError(`${request.Date} is in the past (today is ${today} in ${timeZone})`, { field: 'Date' });
-  throw new ValidationError(`${request.Time} has already started (it is ${time} in ${timeZone})`, { field: 'Time' });
+  if (request.Date < today) {
+    throw new ValidationError(`${request.Date} is in the past (today is ${today} in ${timeZone})`, { field: 'Date', subject: 'timeslot' });
+  }
+  const what = request.OpeningHours ? `The day ${request.Date} has closed` : `${request.Time} has already started`;
+  throw new ValidationError(`${what} (it is ${time} in ${timeZone})`, { field: 'Time', subject: 'timeslot' });
 }
 
-const noSuchTimeslot = (request: BookingRequest) =>
-  new ValidationError(`${request.Time} is not a timeslot of activity ${request.ActivityID} on ${request.Date}`, { field: 'Time' });
+export const noSuchTimeslot = (request: Pick<BookingRequest, 'ActivityID' | 'Date' | 'Time'>) =>
+  new ValidationError(`${request.Time} is not a timeslot of activity ${request.ActivityID} on ${request.Date}`, {
+    field: 'Time',
+    subject: 'timeslot',
+  });
 
 export const insufficientCapacity = (request: Pick<BookingRequest, 'Date' | 'Time' | 'Participants'>, vacancies: number) =>
   new CapacityError(
@@ -71,8 +145,9 @@ export const insufficientCapacity = (request: Pick<BookingRequest, 'Date' | 'Tim
   );
 
 export function bookingItem(placement: Placement, reference: string, waiverStatus: Booking['WaiverStatus']): BookingItem {
-  const { request, product, timeZone, now } = placement;
+  const { request, product, timeZone, now, units, openingHours, uuidBooking } = placement;
   const holdMinutes = request.Hold ? (request.Hold.ExpiresInMinutes ?? HOLD_MINUTES.default) : undefined;
+  const currency = product.PricePerParticipant.Currency;
   return {
     OperatorID: placement.operatorId,
     BookingReference: reference,
@@ -87,13 +162,67 @@ export function bookingItem(placement: Placement, reference: string, waiverStatu
     Time: request.Time,
     StartsAt: zonedIso(request.Date, request.Time, timeZone),
     Participants: request.Participants,
-    TotalPrice: { Amount: product.PricePerParticipant.Amount * request.Participants, Currency: product.PricePerParticipant.Currency },
+    ...(units ? { Units: units } : {}),
+    TotalPrice: units
+      ? totalOf(units, currency)
+      : { Amount: product.PricePerParticipant.Amount * request.Participants, Currency: currency },
     ...(request.Customer ? { Customer: request.Customer } : {}),
     WaiverStatus: waiverStatus,
     ...(request.Answers ? { Answers: request.Answers } : {}),
     CreatedAt: now.toISOString(),
     ...(holdMinutes === undefined ? {} : { HoldExpiresAt: new Date(now.getTime() + holdMinutes * 60_000).toISOString() }),
+    ...(openingHours ? { OpeningHours: openingHours } : {}),
+    EndsAt: slotEnd({ ...request, OpeningHours: openingHours }, product.DurationMinutes, timeZone),
+    ...(uuidBooking
+      ? {
+          UUID: uuidBooking.uuid,
+          RequestHash: uuidBooking.requestHash,
+          UnitItems: uuidBooking.unitItems,
+          ...(uuidBooking.contact ? { Contact: uuidBooking.contact } : {}),
+          ...(uuidBooking.notes ? { Notes: uuidBooking.notes } : {}),
+          ...(uuidBooking.resellerReference ? { ResellerReference: uuidBooking.resellerReference } : {}),
+        }
+      : {}),
+    UpdatedAt: now.toISOString(),
+    Version: 1,
   };
+}
+
+/**
+ * The reference of a UUID booking: drawn from the SHA-256 of the operator,
+ * the partner key, the UUID and an attempt number, as newBookingReference
+ * draws from random bytes. The first attempt is taken unless another booking
+ * already has that reference (about one chance in 10^14 per booking made);
+ * then the next. Bookings are never deleted, so the UUID's booking is the
+ * first of its attempts that is not another booking's.
+ */
+export function referenceForUuid(operatorId: string, keyId: string, uuid: string, attempt: number): string {
+  let reference = '';
+  for (let block = 0; reference.length < REFERENCE_LENGTH; block += 1) {
+    const bytes = createHash('sha256').update(`${operatorId}\n${keyId}\n${uuid}\n${attempt}\n${block}`, 'utf8').digest();
+    for (const byte of bytes) {
+      if (byte < UNBIASED_LIMIT && reference.length < REFERENCE_LENGTH) reference += REFERENCE_ALPHABET[byte % REFERENCE_ALPHABET.length];
+    }
+  }
+  return reference;
+}
+
+const UNBIASED_LIMIT = 256 - (256 % REFERENCE_ALPHABET.length);
+
+/** Reference attempts tried for one UUID before giving up: each further one is needed one time in about 10^14. */
+export const UUID_REFERENCE_ATTEMPTS = 4;
+
+export type UuidLookup = { found: BookingItem } | { free: string } | { exhausted: true };
+
+/** The booking a partner key's UUID names, or the first reference free for it, reading the attempts in turn. */
+export async function lookUpUuid(operatorId: string, keyId: string, uuid: string, from = 0): Promise<UuidLookup> {
+  for (let attempt = from; attempt < UUID_REFERENCE_ATTEMPTS; attempt += 1) {
+    const reference = referenceForUuid(operatorId, keyId, uuid, attempt);
+    const item = await getBooking(operatorId, reference);
+    if (!item) return { free: reference };
+    if (item.UUID === uuid && item.PartnerKeyID === keyId) return { found: item };
+  }
+  return { exhausted: true };
 }
 
 /** What a key remembers of the booking it made: the request's hash and the original response. */
@@ -116,17 +245,31 @@ export async function replay(operatorId: string, idempotency: IdempotencyContext
   return record && { booking: JSON.parse(record.Response) as Booking, replayed: true };
 }
 
+/** A UUID whose every reference attempt is another booking's: not seen in practice, and answered as a UUID to replace. */
+export const uuidUnusable = (uuid: string) =>
+  new IdempotencyKeyReusedError('cannot be used for a new booking; send another UUID', { field: 'UUID', subject: 'booking', value: uuid });
+
 /** An Idempotency-Key answered again, counted as such. */
 export function countedReplay(result: BookingResult, operatorId: string): BookingResult {
   countBusinessEvent('Bookings', 'replayed', operatorId);
   return result;
 }
 
+/** The same UUID sent again: the same request answers its booking as it is now; another request is refused. */
+export function uuidReplay(item: BookingItem, requestHash: string): BookingResult {
+  if (item.RequestHash !== requestHash) {
+    throw new IdempotencyKeyReusedError(
+      `was already used for booking ${item.BookingReference} with a different request; send a new UUID for a new booking`,
+      { field: 'UUID', subject: 'booking', value: item.UUID },
+    );
+  }
+  return { booking: toBooking(item), replayed: true, item };
+}
+
 /** Writes the booking, its places and its idempotency record in one transaction. */
-export async function place(placement: Placement): Promise<BookingResult> {
-  const { request, idempotency, operatorId, now } = placement;
+export async function place(placement: Placement, reference = newBookingReference()): Promise<BookingResult> {
+  const { request, idempotency, operatorId, now, uuidBooking, partnerKeyId } = placement;
   const waiverStatus = checkAnswers(placement.product.Questions, request.Answers);
-  let reference = newBookingReference();
   return retrying('The booking transaction', async () => {
     const booking = bookingItem(placement, reference, waiverStatus);
     const record = idempotency && idempotencyRecord(booking, idempotency.requestHash, now);
@@ -137,7 +280,7 @@ export async function place(placement: Placement): Promise<BookingResult> {
     switch (result.outcome) {
       case 'written':
         countBusinessEvent('Bookings', booking.Status === 'ON_HOLD' ? 'held' : 'created', operatorId);
-        return { booking: toBooking(booking), replayed: false };
+        return { booking: toBooking(booking), replayed: false, item: booking };
       case 'idempotency-key-taken': {
         // A simultaneous request with the same key won the race: answer as it did.
         const earlier = idempotency && (await replay(operatorId, idempotency, now));
@@ -148,9 +291,21 @@ export async function place(placement: Placement): Promise<BookingResult> {
       case 'timeslot-full':
         countBusinessEvent('Bookings', 'refused-capacity', operatorId);
         throw insufficientCapacity(request, result.vacancies);
-      case 'reference-taken':
-        reference = newBookingReference();
+      case 'reference-taken': {
+        if (!uuidBooking || !partnerKeyId) {
+          reference = newBookingReference();
+          return RETRY;
+        }
+        // The UUID's reference: a simultaneous request with the same UUID made it (a replay), or another booking holds it.
+        const attempt = Array.from({ length: UUID_REFERENCE_ATTEMPTS }, (_, index) => index).find(
+          (index) => referenceForUuid(operatorId, partnerKeyId, uuidBooking.uuid, index) === reference,
+        );
+        const lookup = await lookUpUuid(operatorId, partnerKeyId, uuidBooking.uuid, attempt);
+        if ('found' in lookup) return countedReplay(uuidReplay(lookup.found, uuidBooking.requestHash), operatorId);
+        if ('exhausted' in lookup) throw uuidUnusable(uuidBooking.uuid);
+        reference = lookup.free;
         return RETRY;
+      }
       case 'contended':
         return RETRY;
     }

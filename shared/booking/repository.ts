@@ -1,11 +1,19 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
-import { bookingKeys } from '../db/keys';
-import { GSI1, GSI2 } from '../db/table-design';
+import { bookingKeys, keys } from '../db/keys';
+import type { ProductItem, TimeslotItem } from '../catalog/model';
+import { GSI1, GSI2, GSI4 } from '../db/table-design';
 import { rawNumber, transactionCancellation } from '../db/transaction-errors';
 import type { BookingItem, Channel, IdempotencyRecord } from './model';
-import { BOOKING_TRANSACTION_ITEMS, TRANSITION_BOOKING_ITEM, bookingTransaction, type BookingWrite } from './transactions';
+import {
+  BOOKING_TRANSACTION_ITEMS,
+  TRANSITION_BOOKING_ITEM,
+  bookingTransaction,
+  resellerReferencePrefix,
+  type BookingWrite,
+  type ChangeTransaction,
+} from './transactions';
 
 /** One function per booking access pattern; see the README's access-pattern table. */
 
@@ -103,29 +111,139 @@ export async function writeBooking(write: BookingWrite): Promise<BookingWriteOut
     const cancellation = transactionCancellation(error);
     if (!cancellation) throw error;
     if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.idempotency)) return { outcome: 'idempotency-key-taken' };
+    // Before the timeslot: a reference taken by the same UUID booking is a replay, whether or not the timeslot has room now.
+    if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.booking)) return { outcome: 'reference-taken' };
     if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.timeslot)) {
       const old = cancellation.oldItem(BOOKING_TRANSACTION_ITEMS.timeslot);
       if (!old) return { outcome: 'timeslot-missing' };
       return { outcome: 'timeslot-full', vacancies: rawNumber(old, 'Vacancies') };
     }
-    if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.booking)) return { outcome: 'reference-taken' };
     if (cancellation.retryable) return { outcome: 'contended' };
     throw error;
   }
 }
 
-/** Runs a transition (confirmation, cancellation, expiry); 'refused' when the booking's status condition failed. */
-export type TransitionOutcome = 'done' | 'refused' | 'contended';
+/**
+ * Runs a change of a booking (confirmation, cancellation, expiry, a move, ...): 'refused' when the booking is no
+ * longer as it was read (its version or status condition failed), 'no-room' when the timeslot it takes places on
+ * had too few (`vacancies`) or does not exist (undefined).
+ */
+export type TransitionOutcome =
+  { outcome: 'done' } | { outcome: 'refused' } | { outcome: 'contended' } | { outcome: 'no-room'; vacancies?: number };
 
-export async function writeTransition(transaction: TransactWriteCommandInput): Promise<TransitionOutcome> {
+export async function writeTransition({ input, takesAt }: ChangeTransaction): Promise<TransitionOutcome> {
   try {
-    await documentClient().send(new TransactWriteCommand(transaction));
-    return 'done';
+    await documentClient().send(new TransactWriteCommand(input));
+    return { outcome: 'done' };
   } catch (error) {
     const cancellation = transactionCancellation(error);
     if (!cancellation) throw error;
-    if (cancellation.conditionFailed(TRANSITION_BOOKING_ITEM)) return 'refused';
-    if (cancellation.retryable) return 'contended';
+    if (cancellation.conditionFailed(TRANSITION_BOOKING_ITEM)) return { outcome: 'refused' };
+    if (takesAt !== undefined && cancellation.conditionFailed(takesAt)) {
+      const old = cancellation.oldItem(takesAt);
+      return { outcome: 'no-room', vacancies: old ? rawNumber(old, 'Vacancies') : undefined };
+    }
+    if (cancellation.retryable) return { outcome: 'contended' };
     throw error;
   }
+}
+
+/** The references of a partner key's UUID bookings that carry its own reference `resellerReference` (consistent). */
+export async function queryResellerReference(operatorId: string, keyId: string, resellerReference: string): Promise<string[]> {
+  const { PK, SKPrefix } = resellerReferencePrefix(operatorId, keyId, resellerReference);
+  const references: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const { Items, LastEvaluatedKey } = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+        ProjectionExpression: 'BookingReference',
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    references.push(...(Items ?? []).map((item) => item.BookingReference as string));
+    startKey = LastEvaluatedKey;
+  } while (startKey);
+  return references;
+}
+
+/** A partner key's UUID bookings whose timeslot day is from `firstDate` to `lastDate`, optionally of one activity, up to `limit`. */
+export async function queryResellerDays(
+  operatorId: string,
+  keyId: string,
+  range: { firstDate: string; lastDate: string; activityId?: string },
+  limit: number,
+): Promise<BookingItem[]> {
+  const { GSI4PK, SKFrom, SKTo } = bookingKeys.resellerDayRange(operatorId, keyId, range.firstDate, range.lastDate);
+  const items: BookingItem[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const { Items, LastEvaluatedKey } = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: GSI4,
+        KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK BETWEEN :from AND :to',
+        ...(range.activityId ? { FilterExpression: 'ActivityID = :activity' } : {}),
+        ExpressionAttributeValues: {
+          ':pk': GSI4PK,
+          ':from': SKFrom,
+          ':to': SKTo,
+          ...(range.activityId ? { ':activity': range.activityId } : {}),
+        },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((Items ?? []) as BookingItem[]));
+    startKey = LastEvaluatedKey;
+  } while (startKey && items.length <= limit);
+  return items;
+}
+
+/**
+ * What a reservation reads before its transaction, in one BatchGetItem (consistent): the product, the
+ * timeslot and, for a partner's UUID, the booking at the reference that UUID would have.
+ */
+export async function getReservationItems(
+  operatorId: string,
+  activityId: string,
+  slot: { Date: string; Time: string } | undefined,
+  reference: string | undefined,
+): Promise<{ product?: ProductItem; timeslot?: TimeslotItem; booking?: BookingItem }> {
+  const wanted = {
+    product: keys.product(operatorId, activityId),
+    ...(slot ? { timeslot: keys.timeslot(operatorId, activityId, slot.Date, slot.Time) } : {}),
+    ...(reference ? { booking: bookingKeys.booking(operatorId, reference) } : {}),
+  };
+  const byKey = new Map(Object.entries(wanted).map(([name, key]) => [`${key.PK}|${key.SK}`, name]));
+  const found: Record<string, unknown> = {};
+  let pending: Record<string, unknown>[] | undefined = Object.values(wanted).map((key) => ({ ...key }));
+  while (pending?.length) {
+    const page: BatchGetCommandOutput = await documentClient().send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    for (const item of page.Responses?.[tableName()] ?? []) found[byKey.get(`${item.PK}|${item.SK}`) as string] = item;
+    pending = page.UnprocessedKeys?.[tableName()]?.Keys;
+  }
+  return found as { product?: ProductItem; timeslot?: TimeslotItem; booking?: BookingItem };
+}
+
+/** Bookings by reference, strongly consistent, in no particular order; missing ones are left out. */
+export async function getBookings(operatorId: string, references: string[]): Promise<BookingItem[]> {
+  const items: BookingItem[] = [];
+  for (let start = 0; start < references.length; start += 100) {
+    let keys: Record<string, unknown>[] | undefined = references
+      .slice(start, start + 100)
+      .map((reference) => ({ ...bookingKeys.booking(operatorId, reference) }));
+    while (keys?.length) {
+      const page: BatchGetCommandOutput = await documentClient().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }),
+      );
+      items.push(...((page.Responses?.[tableName()] ?? []) as BookingItem[]));
+      keys = page.UnprocessedKeys?.[tableName()]?.Keys;
+    }
+  }
+  return items;
 }

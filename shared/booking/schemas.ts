@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ACTIVITY_ID_PATTERN, TIME_PATTERN } from '../catalog/model';
-import { activityIdSchema, moneySchema, startsAtSchema, timeSchema } from '../catalog/schemas';
+import { activityIdSchema, moneySchema, startsAtSchema, timeSchema, UNIT_ID_PATTERN } from '../catalog/schemas';
 import { dayRangeQuery, isoDate } from '../core/day-schemas';
 import { BOOKING_STATUSES, CHANNELS, HOLD_MINUTES, MAX_PAGE_SIZE, REFERENCE_ALPHABET, REFERENCE_LENGTH, REFERENCE_PATTERN } from './model';
 
@@ -57,6 +57,27 @@ export const answersSchema = {
   },
 } as const;
 
+/** A party by unit (ticket type): each of the activity's units at most once, with how many of it. */
+export const unitsRequestSchema = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 20,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['UnitID', 'Quantity'],
+    properties: {
+      UnitID: { type: 'string', pattern: UNIT_ID_PATTERN, errorMessage: 'must be a UnitID of the activity' },
+      Quantity: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_PARTICIPANTS,
+        errorMessage: `must be a whole number from 1 to ${MAX_PARTICIPANTS}`,
+      },
+    },
+  },
+} as const;
+
 export const bookingRequestProperties = {
   ActivityID: { type: 'string', errorMessage: "must be a string: 's_' followed by letters or digits" },
   Date: isoDate,
@@ -67,6 +88,7 @@ export const bookingRequestProperties = {
     maximum: MAX_PARTICIPANTS,
     errorMessage: `must be a whole number from 1 to ${MAX_PARTICIPANTS}`,
   },
+  Units: unitsRequestSchema,
   Customer: customerSchema,
   PaymentReference: { type: 'string', minLength: 1, maxLength: 200, errorMessage: 'must be 1 to 200 characters' },
   Answers: answersSchema,
@@ -220,7 +242,17 @@ export const bookingSchema = {
     Date: date,
     Time: time,
     StartsAt: startsAtSchema,
-    Participants: { type: 'integer', minimum: 1 },
+    Participants: { type: 'integer', minimum: 1, description: 'Places the booking takes (with Units: their pax)' },
+    Units: {
+      type: 'array',
+      description: 'Bookings made by unit only: each unit booked, how many, and the price of one at booking time',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['UnitID', 'Quantity', 'UnitPrice'],
+        properties: { UnitID: { type: 'string' }, Quantity: { type: 'integer', minimum: 1 }, UnitPrice: moneySchema },
+      },
+    },
     TotalPrice: moneySchema,
     Customer: { ...customerSchema, description: 'Absent only on a hold made without one' },
     WaiverStatus: {
@@ -235,13 +267,37 @@ export const bookingSchema = {
     ExpiredAt: { ...instant, description: 'When an unconfirmed hold expired' },
     CancelledAt: { ...instant, description: 'When cancelled' },
     CancelledBy: { type: 'string', enum: ['partner', 'operator'], description: 'Who cancelled' },
-    CancellationReason: { type: 'string', description: "The operator's reason, when the operator cancelled" },
+    CancellationReason: { type: 'string', description: 'The reason given with the cancellation: the operator’s, or an OCTo reseller’s' },
+    ResellerReference: { type: 'string', description: 'OCTo bookings: the reseller’s own reference, when it gave one' },
   },
 } as const;
 /** The public form of a booking, as every endpoint returns it. */
 export type Booking = FromSchema<typeof bookingSchema>;
 export type WaiverStatus = Booking['WaiverStatus'];
 export type CancelledBy = NonNullable<Booking['CancelledBy']>;
+
+/**
+ * The contact of a booking made through OCTo, as the reseller gave it
+ * (every field optional). When it names a first and last name and a valid
+ * email, the booking's Customer is derived from it, so the operator's lists
+ * show the name.
+ */
+export const contactSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    FullName: { type: 'string' },
+    FirstName: { type: 'string' },
+    LastName: { type: 'string' },
+    EmailAddress: { type: 'string' },
+    PhoneNumber: { type: 'string' },
+    Country: { type: 'string' },
+    PostalCode: { type: 'string' },
+    Locales: { type: 'array', items: { type: 'string' } },
+    Notes: { type: 'string' },
+  },
+} as const;
+export type Contact = FromSchema<typeof contactSchema>;
 
 export const bookingListSchema = {
   type: 'object',

@@ -1,26 +1,28 @@
+import { createHash } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unixSeconds } from '../core/clock';
 import { tableName } from '../db/client';
 import { bookingKeys, dueKeys, keys } from '../db/keys';
 import type { DeliveryItem } from '../webhooks/model';
 import { deliveryPut } from '../webhooks/repository';
-import type { CancelledBy } from './schemas';
 import type { BookingItem, IdempotencyRecord } from './model';
 
 /**
  * The transactions of a booking's life. Places are taken with a conditional
  * update of the timeslot in the same transaction that writes the booking,
- * and given back in the same transaction that moves the booking out of
- * ON_HOLD or CONFIRMED: the status condition makes each happen once, however
- * many requests and sweeps race. Nothing is read first. An event for the
- * partner (a webhook delivery) is written in the transaction of its change.
+ * and given back or moved in the same transaction that changes the booking:
+ * every change of a booking is conditioned on the version it was decided
+ * from (and on its status), so each happens once however many requests and
+ * sweeps race. Nothing is read first. An event for the partner (a webhook
+ * delivery) is written in the transaction of its change.
  */
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+type TransactItem = TransactItems[number];
 
 /** Positions of the items in a booking transaction, to read a cancellation by. */
 export const BOOKING_TRANSACTION_ITEMS = { timeslot: 0, booking: 1, idempotency: 2 } as const;
-/** The booking's update comes first in every transition. */
+/** The booking's update comes first in every change. */
 export const TRANSITION_BOOKING_ITEM = 0;
 
 export interface BookingWrite {
@@ -28,40 +30,91 @@ export interface BookingWrite {
   idempotency?: { keyId: string; keyHash: string; record: IdempotencyRecord; now: Date };
 }
 
-/** A live booking is on its day's manifest; a hold is also due for expiry. */
-function liveIndexEntries(booking: BookingItem) {
-  return {
-    ...bookingKeys.manifestEntry(booking.OperatorID, booking.Date, booking.ActivityID, booking.Time, booking.BookingReference),
-    ...(booking.Status === 'ON_HOLD' && booking.HoldExpiresAt
-      ? dueKeys.holdExpiry(booking.HoldExpiresAt, booking.OperatorID, booking.BookingReference)
-      : {}),
-  };
-}
+/** Held and confirmed bookings take places and are on their day's manifest. */
+const isLive = (booking: BookingItem) => booking.Status === 'ON_HOLD' || booking.Status === 'CONFIRMED';
+
+const manifestEntry = (booking: BookingItem) =>
+  bookingKeys.manifestEntry(booking.OperatorID, booking.Date, booking.ActivityID, booking.Time, booking.BookingReference);
+
+const holdEntry = (booking: BookingItem) =>
+  booking.Status === 'ON_HOLD' && booking.HoldExpiresAt
+    ? dueKeys.holdExpiry(booking.HoldExpiresAt, booking.OperatorID, booking.BookingReference)
+    : undefined;
+
+/** A partner's UUID booking (OCTo) is listed by its key and timeslot day for its whole life. */
+const resellerDayEntry = (booking: BookingItem) =>
+  booking.UUID && booking.PartnerKeyID
+    ? bookingKeys.resellerDay(
+        booking.OperatorID,
+        booking.PartnerKeyID,
+        booking.Date,
+        booking.ActivityID,
+        booking.Time,
+        booking.BookingReference,
+      )
+    : undefined;
+
+const referenceHash = (reference: string) => createHash('sha256').update(reference, 'utf8').digest('hex');
+
+/** The table item that finds a UUID booking by the partner's own reference, when it has one. */
+const resellerReferenceKey = (booking: BookingItem) =>
+  booking.UUID && booking.PartnerKeyID && booking.ResellerReference
+    ? bookingKeys.resellerReferenceEntry(
+        booking.OperatorID,
+        booking.PartnerKeyID,
+        referenceHash(booking.ResellerReference),
+        booking.BookingReference,
+      )
+    : undefined;
+
+export const resellerReferencePrefix = (operatorId: string, keyId: string, reference: string) =>
+  bookingKeys.resellerReferencePrefix(operatorId, keyId, referenceHash(reference));
 
 const timeslotKey = (booking: BookingItem) => keys.timeslot(booking.OperatorID, booking.ActivityID, booking.Date, booking.Time);
+
+const resellerReferencePut = (booking: BookingItem): TransactItem[] => {
+  const key = resellerReferenceKey(booking);
+  return key
+    ? [{ Put: { TableName: tableName(), Item: { ...key, Entity: 'ResellerReference', BookingReference: booking.BookingReference } } }]
+    : [];
+};
+
+/** Takes `places` on a timeslot only while it has that many left; the old image tells a missing timeslot from a full one. */
+const takePlaces = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: key,
+    UpdateExpression: 'SET Booked = Booked + :places, Vacancies = Vacancies - :places',
+    ConditionExpression: 'attribute_exists(PK) AND Vacancies >= :places',
+    ExpressionAttributeValues: { ':places': places },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  },
+});
+
+const givePlacesBack = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: key,
+    UpdateExpression: 'SET Booked = Booked - :places, Vacancies = Vacancies + :places',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':places': places },
+  },
+});
 
 /** The TransactWriteItems input of one new booking, held or confirmed (exported so the benchmark can run the same shape bare). */
 export function bookingTransaction({ booking, idempotency }: BookingWrite): TransactWriteCommandInput {
   const operatorId = booking.OperatorID;
   const items: TransactItems = [
-    {
-      Update: {
-        TableName: tableName(),
-        Key: timeslotKey(booking),
-        UpdateExpression: 'SET Booked = Booked + :participants, Vacancies = Vacancies - :participants',
-        ConditionExpression: 'attribute_exists(PK) AND Vacancies >= :participants',
-        ExpressionAttributeValues: { ':participants': booking.Participants },
-        // Tells a missing timeslot from a full one, and says how full, without another read.
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    },
+    takePlaces(timeslotKey(booking), booking.Participants),
     {
       Put: {
         TableName: tableName(),
         Item: {
           ...bookingKeys.booking(operatorId, booking.BookingReference),
           ...bookingKeys.bookingListEntry(operatorId, booking.CreatedAt, booking.BookingReference),
-          ...liveIndexEntries(booking),
+          ...manifestEntry(booking),
+          ...holdEntry(booking),
+          ...resellerDayEntry(booking),
           Entity: 'Booking',
           ...booking,
         },
@@ -84,99 +137,132 @@ export function bookingTransaction({ booking, idempotency }: BookingWrite): Tran
       },
     });
   }
+  items.push(...resellerReferencePut(booking));
   return { TransactItems: items };
 }
 
-const withDelivery = (items: TransactItems, delivery?: DeliveryItem): TransactWriteCommandInput => ({
-  TransactItems: delivery ? [...items, deliveryPut(delivery)] : items,
+/** The attributes a change may set or remove; keys and indexes follow from them. */
+const CHANGEABLE = [
+  'Status',
+  'ActivityID',
+  'ProductID',
+  'ActivityName',
+  'Date',
+  'Time',
+  'StartsAt',
+  'EndsAt',
+  'OpeningHours',
+  'Participants',
+  'Units',
+  'UnitItems',
+  'TotalPrice',
+  'Customer',
+  'Contact',
+  'Notes',
+  'ResellerReference',
+  'WaiverStatus',
+  'Answers',
+  'PaymentReference',
+  'HoldExpiresAt',
+  'ConfirmedAt',
+  'ExpiredAt',
+  'CancelledAt',
+  'CancelledBy',
+  'CancellationReason',
+] as const satisfies readonly (keyof BookingItem)[];
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The booking as a change leaves it: one version on, updated at `at`. */
+export const changed = (current: BookingItem, next: Omit<BookingItem, 'Version' | 'UpdatedAt'>, at: string): BookingItem => ({
+  ...next,
+  Version: (current.Version ?? 0) + 1,
+  UpdatedAt: at,
 });
 
-/** What a confirmation sets: the hold's details, completed by the confirmation. */
-export type Confirmation = Pick<BookingItem, 'WaiverStatus' | 'Customer' | 'Answers' | 'PaymentReference'> & { ConfirmedAt: string };
-
-/** ON_HOLD → CONFIRMED, only while the hold has not expired at `now`. */
-export function confirmationTransaction(
-  booking: BookingItem,
-  confirmation: Confirmation,
-  now: Date,
-  delivery?: DeliveryItem,
-): TransactWriteCommandInput {
-  const set: Record<string, unknown> = {
-    ':confirmed': 'CONFIRMED',
-    ':confirmedAt': confirmation.ConfirmedAt,
-    ':waiver': confirmation.WaiverStatus,
-    ':customer': confirmation.Customer,
-    ...(confirmation.Answers ? { ':answers': confirmation.Answers } : {}),
-    ...(confirmation.PaymentReference ? { ':payment': confirmation.PaymentReference } : {}),
-  };
-  const assignments = [
-    '#status = :confirmed',
-    'ConfirmedAt = :confirmedAt',
-    'WaiverStatus = :waiver',
-    'Customer = :customer',
-    ...(confirmation.Answers ? ['Answers = :answers'] : []),
-    ...(confirmation.PaymentReference ? ['PaymentReference = :payment'] : []),
-  ];
-  return withDelivery(
-    [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: bookingKeys.booking(booking.OperatorID, booking.BookingReference),
-          UpdateExpression: `SET ${assignments.join(', ')} REMOVE GSI3PK, GSI3SK`,
-          ConditionExpression: '#status = :held AND HoldExpiresAt > :now',
-          ExpressionAttributeNames: { '#status': 'Status' },
-          ExpressionAttributeValues: { ...set, ':held': 'ON_HOLD', ':now': now.toISOString() },
-        },
-      },
-    ],
-    delivery,
-  );
+export interface Change {
+  /** What the booking must still be for the change, besides its version: e.g. `#status = :held AND HoldExpiresAt > :now`. */
+  condition: string;
+  values: Record<string, unknown>;
+  /** When the change is made (UpdatedAt). */
+  at: string;
 }
 
-export type Release = { to: 'CANCELLED'; at: string; by: CancelledBy; reason?: string } | { to: 'EXPIRED'; at: string };
+/** Where a change's transaction may fail on a timeslot that had too few places, to read the outcome by. */
+export interface ChangeTransaction {
+  input: TransactWriteCommandInput;
+  /** The position of the update that takes places, when the change takes any. */
+  takesAt?: number;
+}
 
 /**
- * Gives a booking's places back as it leaves the live statuses: cancelled
- * (held or confirmed) or expired (held, at or after its HoldExpiresAt).
+ * The one transaction of a change to an existing booking, from what it is
+ * (`current`, as read) to what it becomes (`next`): the booking's update,
+ * conditioned on its version and on `change.condition` (the name `#status`
+ * stands for Status); the places it holds given back, taken or moved between
+ * timeslots (a booking holds its Participants on its timeslot while it is
+ * held or confirmed); its index entries (manifest, hold expiry, the partner's
+ * days) and its reseller-reference item kept in step; and the partner's
+ * delivery when it has one.
  */
-export function releaseTransaction(booking: BookingItem, release: Release, delivery?: DeliveryItem): TransactWriteCommandInput {
-  const cancelled = release.to === 'CANCELLED';
-  const values: Record<string, unknown> = cancelled
-    ? {
-        ':to': 'CANCELLED',
-        ':at': release.at,
-        ':by': release.by,
-        ':held': 'ON_HOLD',
-        ':confirmed': 'CONFIRMED',
-        ...(release.reason ? { ':reason': release.reason } : {}),
+export function changeTransaction(current: BookingItem, next: BookingItem, change: Change, delivery?: DeliveryItem): ChangeTransaction {
+  const names: Record<string, string> = { '#status': 'Status' };
+  const values: Record<string, unknown> = { ...change.values, ':nextVersion': (current.Version ?? 0) + 1, ':updatedAt': change.at };
+  const set = ['Version = :nextVersion', 'UpdatedAt = :updatedAt'];
+  const remove: string[] = [];
+  CHANGEABLE.forEach((attribute, index) => {
+    if (same(current[attribute], next[attribute])) return;
+    const name = attribute === 'Status' ? '#status' : `#a${index}`;
+    names[name] = attribute;
+    if (next[attribute] === undefined) remove.push(name);
+    else {
+      values[`:a${index}`] = next[attribute];
+      set.push(`${name} = :a${index}`);
+    }
+  });
+  const indexEntries = (entry: Record<string, string> | undefined, before: Record<string, string> | undefined) => {
+    if (entry && !same(entry, before)) {
+      for (const [attribute, value] of Object.entries(entry)) {
+        set.push(`${attribute} = :${attribute}`);
+        values[`:${attribute}`] = value;
       }
-    : { ':to': 'EXPIRED', ':at': release.at, ':held': 'ON_HOLD' };
-  const set = cancelled
-    ? `#status = :to, CancelledAt = :at, CancelledBy = :by${release.reason ? ', CancellationReason = :reason' : ''}`
-    : '#status = :to, ExpiredAt = :at';
-  return withDelivery(
-    [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: bookingKeys.booking(booking.OperatorID, booking.BookingReference),
-          UpdateExpression: `SET ${set} REMOVE GSI2PK, GSI2SK, GSI3PK, GSI3SK`,
-          ConditionExpression: cancelled ? '#status IN (:held, :confirmed)' : '#status = :held AND HoldExpiresAt <= :at',
-          ExpressionAttributeNames: { '#status': 'Status' },
-          ExpressionAttributeValues: values,
-        },
+    }
+    if (!entry && before) remove.push(...Object.keys(before));
+  };
+  indexEntries(isLive(next) ? manifestEntry(next) : undefined, isLive(current) ? manifestEntry(current) : undefined);
+  indexEntries(holdEntry(next), holdEntry(current));
+  indexEntries(resellerDayEntry(next), resellerDayEntry(current));
+
+  const versionGuard = current.Version === undefined ? 'attribute_not_exists(Version)' : 'Version = :readVersion';
+  if (current.Version !== undefined) values[':readVersion'] = current.Version;
+  const items: TransactItems = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: bookingKeys.booking(current.OperatorID, current.BookingReference),
+        UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+        ConditionExpression: `(${change.condition}) AND ${versionGuard}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
       },
-      {
-        Update: {
-          TableName: tableName(),
-          Key: timeslotKey(booking),
-          UpdateExpression: 'SET Booked = Booked - :participants, Vacancies = Vacancies + :participants',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':participants': booking.Participants },
-        },
-      },
-    ],
-    delivery,
-  );
+    },
+  ];
+
+  let takesAt: number | undefined;
+  const [held, holds] = [isLive(current) ? current.Participants : 0, isLive(next) ? next.Participants : 0];
+  if (same(timeslotKey(current), timeslotKey(next))) {
+    if (holds > held) takesAt = items.push(takePlaces(timeslotKey(next), holds - held)) - 1;
+    if (holds < held) items.push(givePlacesBack(timeslotKey(current), held - holds));
+  } else {
+    if (held) items.push(givePlacesBack(timeslotKey(current), held));
+    if (holds) takesAt = items.push(takePlaces(timeslotKey(next), holds)) - 1;
+  }
+
+  const [oldReference, newReference] = [resellerReferenceKey(current), resellerReferenceKey(next)];
+  if (!same(oldReference, newReference)) {
+    if (oldReference) items.push({ Delete: { TableName: tableName(), Key: oldReference } });
+    items.push(...resellerReferencePut(next));
+  }
+  if (delivery) items.push(deliveryPut(delivery));
+  return { input: { TransactItems: items }, takesAt };
 }

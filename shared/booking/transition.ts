@@ -1,4 +1,3 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { countBusinessEvent, type Outcome } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
 import { dispatch, newDelivery, partnerListens } from '../webhooks/events';
@@ -6,14 +5,16 @@ import type { DeliveryItem, WebhookEventType } from '../webhooks/model';
 import type { Booking } from './schemas';
 import { toBooking, type BookingItem } from './model';
 import { writeTransition } from './repository';
+import { changeTransaction, changed, type Change } from './transactions';
 
 /**
  * The one way a booking changes once it exists (confirmed, cancelled,
- * expired, ...): one conditional transaction that moves the booking, gives
- * back or moves its places, and writes the event its partner hears of, all
- * or nothing. The booking's status condition lets each move happen once
- * however many requests and sweeps race; a move that lost a race reads the
- * booking again and decides afresh.
+ * expired, extended, moved to another timeslot or product, given other
+ * units, ...): one conditional transaction (transactions.ts) that changes
+ * the booking, gives back, takes or moves its places, and writes the event
+ * its partner hears of, all or nothing. The booking's version condition lets
+ * each change happen once however many requests and sweeps race; a change
+ * that lost a race reads the booking again and decides afresh.
  */
 
 /** What a transition does to the booking as it is now. */
@@ -21,10 +22,10 @@ export type Step =
   /** Nothing to write: the booking is already where the request wants it (a retried confirmation, a second cancellation). */
   | { answer: BookingItem }
   | {
-      /** The booking as it will be. */
-      moved: BookingItem;
-      /** The transaction of the move, with the partner's delivery when it has one. */
-      transaction: (delivery?: DeliveryItem) => TransactWriteCommandInput;
+      /** The booking as it will be (its Version and UpdatedAt follow). */
+      next: Omit<BookingItem, 'Version' | 'UpdatedAt'>;
+      /** What the booking must still be for the change, besides its version. */
+      change: Change;
     };
 
 export interface Transition {
@@ -40,6 +41,8 @@ export interface Transition {
   listens?: boolean;
   /** Reads the booking afresh after a lost race; without it a lost race ends the transition unmoved (a sweep tries next time). */
   reread?: () => Promise<BookingItem>;
+  /** The refusal when the timeslot the change takes places on has too few (`vacancies` left) or does not exist (undefined). */
+  noRoom?: (next: BookingItem, vacancies: number | undefined) => Error;
   now: Date;
 }
 
@@ -47,6 +50,8 @@ export interface TransitionResult {
   booking: Booking;
   /** False when nothing was written: the answer was already so, or (without `reread`) the booking moved meanwhile. */
   moved: boolean;
+  /** The booking item as it is now. */
+  item: BookingItem;
   /** The written event, not yet queued: `dispatch` it, or let `transitionBooking` do so. */
   delivery?: DeliveryItem;
 }
@@ -67,14 +72,19 @@ export async function moveBooking(item: BookingItem, transition: Transition): Pr
   let current = item;
   return retrying(transition.what, async () => {
     const step = await transition.step(current);
-    if ('answer' in step) return { booking: toBooking(step.answer), moved: false };
-    const delivery = await eventFor(transition, step.moved);
-    const outcome = await writeTransition(step.transaction(delivery));
-    if (outcome === 'done') {
+    if ('answer' in step) return { booking: toBooking(step.answer), moved: false, item: step.answer };
+    const next = changed(current, step.next, step.change.at);
+    const delivery = await eventFor(transition, next);
+    const written = await writeTransition(changeTransaction(current, next, step.change, delivery));
+    if (written.outcome === 'done') {
       countBusinessEvent('Bookings', transition.outcome, current.OperatorID);
-      return { booking: toBooking(step.moved), moved: true, delivery };
+      return { booking: toBooking(next), moved: true, item: next, delivery };
     }
-    if (!transition.reread) return { booking: toBooking(current), moved: false };
+    if (written.outcome === 'no-room') {
+      if (!transition.noRoom) throw new Error(`${transition.what} found no room on a timeslot it did not mean to take places on`);
+      throw transition.noRoom(next, written.vacancies);
+    }
+    if (!transition.reread) return { booking: toBooking(current), moved: false, item: current };
     // Moved meanwhile by a simultaneous request or sweep, or contended: look again.
     current = await transition.reread();
     return RETRY;
@@ -83,7 +93,12 @@ export async function moveBooking(item: BookingItem, transition: Transition): Pr
 
 /** Runs a transition and queues its delivery: the booking as the request's answer. */
 export async function transitionBooking(item: BookingItem, transition: Transition): Promise<Booking> {
+  return (await changeBooking(item, transition)).booking;
+}
+
+/** Runs a transition and queues its delivery; the result keeps the booking item, for faces that render more of it. */
+export async function changeBooking(item: BookingItem, transition: Transition): Promise<TransitionResult> {
   const result = await moveBooking(item, transition);
   await dispatch([result.delivery]);
-  return result.booking;
+  return result;
 }

@@ -5,7 +5,9 @@ import { checkDayRange } from '../core/day-range';
 import { requireActivity } from './products';
 import type { AvailabilityStatus, TimeslotItem } from './model';
 import type { AvailableDate, AvailableTimeslot } from './schemas';
-import { queryTimeslots } from './repository';
+import { getTimeslots, queryTimeslots } from './repository';
+import type { ProductItem } from './model';
+import { NotFoundError } from '../core/errors';
 import { timeslotStarted } from './timeslot-start';
 
 /** The longest StartDate..EndDate span the dates endpoint accepts, both ends included. */
@@ -21,7 +23,7 @@ const roomStatus = (vacancies: number, capacity: number): AvailableDate['Status'
 export const availabilityStatus = (vacancies: number, capacity: number): AvailabilityStatus =>
   vacancies <= 0 ? 'SOLD_OUT' : roomStatus(vacancies, capacity);
 
-const vacanciesOf = (slot: TimeslotItem) => Math.max(0, slot.Vacancies);
+export const vacanciesOf = (slot: Pick<TimeslotItem, 'Vacancies'>) => Math.max(0, slot.Vacancies);
 
 /** Timeslots that have not started yet in the operator's time zone and still have room. */
 function bookable(slots: TimeslotItem[], timeZone: string, now: Date): TimeslotItem[] {
@@ -56,6 +58,7 @@ export function summariseTimeslots(slots: TimeslotItem[], timeZone: string, now:
     Status: roomStatus(vacanciesOf(slot), slot.Capacity),
     Vacancies: vacanciesOf(slot),
     Capacity: slot.Capacity,
+    ...(slot.OpeningHours ? { OpeningHours: slot.OpeningHours } : {}),
   }));
 }
 
@@ -82,4 +85,60 @@ export async function listAvailableTimeslots(
 ): Promise<AvailableTimeslot[]> {
   const [, slots] = await Promise.all([requireActivity(caller, activityId), queryTimeslots(caller.operatorId, activityId, date, date)]);
   return summariseTimeslots(slots, caller.timeZone, now);
+}
+
+/** The longest span of days the OCTo availability and calendar take, both ends included. */
+export const MAX_AVAILABILITY_DAYS = 366;
+
+export interface ProductSlots {
+  product: ProductItem;
+  /** Open for sale (not closed), in date and time order, sold-out ones included. */
+  slots: TimeslotItem[];
+}
+
+/** A visible product's timeslots from `from` to `to` that are still open for sale, full ones included. */
+export async function openTimeslots(
+  caller: Caller,
+  activityId: string,
+  range: { from: string; to: string; names: [string, string] },
+  options: { check?: (product: ProductItem) => void; now?: Date } = {},
+): Promise<ProductSlots> {
+  const now = options.now ?? config().clock();
+  checkDayRange({ name: range.names[0], date: range.from }, { name: range.names[1], date: range.to }, MAX_AVAILABILITY_DAYS);
+  const [product, slots] = await Promise.all([
+    requireActivity(caller, activityId),
+    queryTimeslots(caller.operatorId, activityId, range.from, range.to),
+  ]);
+  options.check?.(product);
+  return { product, slots: slots.filter((slot) => !timeslotStarted(slot, caller.timeZone, now)) };
+}
+
+/**
+ * A visible product's timeslots named one by one (`id` is how the request
+ * named each, echoed when one is refused): each must exist and be open for sale.
+ */
+export async function namedTimeslots(
+  caller: Caller,
+  activityId: string,
+  wanted: { id: string; slot?: { Date: string; Time: string } }[],
+  options: { check?: (product: ProductItem) => void; now?: Date } = {},
+): Promise<ProductSlots> {
+  const now = options.now ?? config().clock();
+  const named = wanted.map(({ slot }) => slot).filter((slot) => slot !== undefined);
+  const [product, found] = await Promise.all([
+    requireActivity(caller, activityId),
+    getTimeslots(
+      caller.operatorId,
+      named.map((slot) => ({ activityId, date: slot.Date, time: slot.Time })),
+    ),
+  ]);
+  options.check?.(product);
+  const slots = wanted.map(({ id, slot }) => {
+    const item = slot && found.get(`${activityId}#${slot.Date}#${slot.Time}`);
+    if (!item || timeslotStarted(item, caller.timeZone, now)) {
+      throw new NotFoundError(`is not a timeslot of activity ${activityId} open for sale`, { subject: 'timeslot', value: id });
+    }
+    return item;
+  });
+  return { product, slots };
 }

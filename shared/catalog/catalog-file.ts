@@ -1,6 +1,14 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { isoDate } from '../core/day-schemas';
-import { activityIdSchema, moneySchema, questionTypeSchema, timeSchema } from './schemas';
+import {
+  activityIdSchema,
+  availabilityTypeSchema,
+  moneySchema,
+  openingHoursSchema,
+  questionTypeSchema,
+  timeSchema,
+  unitSchema,
+} from './schemas';
 
 export const WEEKDAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
 
@@ -27,6 +35,12 @@ const priceSchema = {
       errorMessage: `must be a whole number of minor units (cents) from 0 to ${MAX_PRICE_AMOUNT}`,
     },
   },
+} as const;
+
+/** A unit as a catalogue names it: its price within the same bound. */
+const catalogueUnitSchema = {
+  ...unitSchema,
+  properties: { ...unitSchema.properties, Price: { ...priceSchema, description: unitSchema.properties.Price.description } },
 } as const;
 
 const catalogueQuestionSchema = {
@@ -66,18 +80,22 @@ export const catalogueFileSchema = {
           DurationMinutes: { type: 'integer', minimum: 1, maximum: 10_080 },
           MaxParticipantsPerBooking: { type: 'integer', minimum: 1, maximum: MAX_CAPACITY },
           PricePerParticipant: priceSchema,
+          AvailabilityType: availabilityTypeSchema,
+          Units: { type: 'array', minItems: 1, maxItems: 20, items: catalogueUnitSchema },
           Questions: { type: 'array', maxItems: 100, items: catalogueQuestionSchema },
+          // Start-time products give Times (Timeslots: Time); day tickets give OpeningHours instead (catalog-rules.ts).
           Schedules: {
             type: 'array',
             items: {
               type: 'object',
               additionalProperties: false,
-              required: ['From', 'To', 'Weekdays', 'Times', 'Capacity'],
+              required: ['From', 'To', 'Weekdays', 'Capacity'],
               properties: {
                 From: isoDate,
                 To: isoDate,
                 Weekdays: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: WEEKDAYS } },
                 Times: { type: 'array', minItems: 1, uniqueItems: true, items: timeSchema },
+                OpeningHours: openingHoursSchema,
                 Capacity: capacity,
               },
             },
@@ -87,8 +105,8 @@ export const catalogueFileSchema = {
             items: {
               type: 'object',
               additionalProperties: false,
-              required: ['Date', 'Time', 'Capacity'],
-              properties: { Date: isoDate, Time: timeSchema, Capacity: capacity },
+              required: ['Date', 'Capacity'],
+              properties: { Date: isoDate, Time: timeSchema, OpeningHours: openingHoursSchema, Capacity: capacity },
             },
           },
         },

@@ -3,8 +3,8 @@ import { ValidationError } from '../core/errors';
 import { checkedBy } from '../core/validation';
 import { MAX_SCHEDULE_DAYS, WEEKDAYS, type CatalogFile, type CatalogueProduct } from './catalog-file';
 import { catalogueFile } from './catalogue-file.generated';
-import type { ProductItem } from './model';
-import type { Question } from './schemas';
+import { DAY_TICKET_TIME, type ProductItem } from './model';
+import type { OpeningHours, Question } from './schemas';
 
 /** The rules of a catalogue file that its schema cannot state, checked in full before anything is written. */
 
@@ -31,15 +31,94 @@ function checkQuestions(entry: string, questions: Question[]): void {
   }
 }
 
+/** A product's units: unique IDs in one currency, coherent limits, and a first unit that is what a participant books. */
+function checkUnits(index: number, product: CatalogueProduct): void {
+  const units = product.Units ?? [];
+  if (!units.length) return;
+  const field = (unit: number, name: string) => `Products[${index}].Units[${unit}].${name}`;
+  const duplicate = findDuplicate(units.map((unit) => unit.UnitID));
+  if (duplicate) throw new ValidationError(`${entryName(index, product)}: UnitID '${duplicate}' appears twice`);
+  const ids = new Set(units.map((unit) => unit.UnitID));
+  units.forEach((unit, position) => {
+    if (unit.Price.Currency !== product.PricePerParticipant.Currency) {
+      throw new ValidationError(`must be in ${product.PricePerParticipant.Currency}, the currency of PricePerParticipant`, {
+        field: field(position, 'Price.Currency'),
+      });
+    }
+    if ((unit.MinAge ?? 0) > (unit.MaxAge ?? 99))
+      throw new ValidationError('must not be above MaxAge', { field: field(position, 'MinAge') });
+    if (unit.MinQuantity !== undefined && unit.MaxQuantity !== undefined && unit.MinQuantity > unit.MaxQuantity) {
+      throw new ValidationError('must not be above MaxQuantity', { field: field(position, 'MinQuantity') });
+    }
+    for (const other of unit.AccompaniedBy ?? []) {
+      if (!ids.has(other) || other === unit.UnitID) {
+        throw new ValidationError(`names '${other}', which is not another unit of the product`, {
+          field: field(position, 'AccompaniedBy'),
+        });
+      }
+    }
+  });
+  // A marketplace booking of `Participants: n` books n of the first unit at PricePerParticipant.
+  const [first] = units;
+  if (first.Price.Amount !== product.PricePerParticipant.Amount || (first.PaxCount ?? 1) !== 1 || first.AccompaniedBy?.length) {
+    throw new ValidationError(
+      'must be what one participant books: priced at PricePerParticipant, PaxCount 1, accompanied by no other unit',
+      { field: `Products[${index}].Units[0]` },
+    );
+  }
+}
+
+function checkOpeningHours(field: string, hours: OpeningHours): void {
+  hours.forEach((range, position) => {
+    if (range.From >= range.To) throw new ValidationError('must be before To', { field: `${field}[${position}].From` });
+    if (position > 0 && range.From < hours[position - 1].To) {
+      throw new ValidationError('must not be before the To of the range before it', { field: `${field}[${position}].From` });
+    }
+  });
+}
+
+/** Start-time products give Times (and one-off Time); day tickets give OpeningHours instead, never both. */
+function checkSchedulesFit(index: number, product: CatalogueProduct): void {
+  const dayTicket = product.AvailabilityType === 'OPENING_HOURS';
+  const [wanted, unwanted] = dayTicket ? (['OpeningHours', 'Times'] as const) : (['Times', 'OpeningHours'] as const);
+  (product.Schedules ?? []).forEach((schedule, position) => {
+    const field = `Products[${index}].Schedules[${position}]`;
+    if (schedule[wanted] === undefined) throw new ValidationError('is required', { field: `${field}.${wanted}` });
+    if (schedule[unwanted] !== undefined) {
+      throw new ValidationError(`is not allowed: ${dayTicket ? 'a day ticket opens for hours' : 'give Times'}`, {
+        field: `${field}.${unwanted}`,
+      });
+    }
+    if (schedule.OpeningHours) checkOpeningHours(`${field}.OpeningHours`, schedule.OpeningHours);
+  });
+  const [wantedSlot, unwantedSlot] = dayTicket ? (['OpeningHours', 'Time'] as const) : (['Time', 'OpeningHours'] as const);
+  (product.Timeslots ?? []).forEach((slot, position) => {
+    const field = `Products[${index}].Timeslots[${position}]`;
+    if (slot[wantedSlot] === undefined) throw new ValidationError('is required', { field: `${field}.${wantedSlot}` });
+    if (slot[unwantedSlot] !== undefined) {
+      throw new ValidationError(`is not allowed: ${dayTicket ? 'a day ticket opens for hours' : 'give Time'}`, {
+        field: `${field}.${unwantedSlot}`,
+      });
+    }
+    if (slot.OpeningHours) checkOpeningHours(`${field}.OpeningHours`, slot.OpeningHours);
+  });
+}
+
 export interface SlotRow {
   Date: string;
   Time: string;
   Capacity: number;
+  /** Day tickets: the hours of that day. */
+  OpeningHours?: OpeningHours;
 }
 
-/** Expands schedules and one-off slots into one row per date and time; a later entry overrides an earlier one. */
+/**
+ * Expands schedules and one-off slots into one row per date and time (a day
+ * ticket's day at DAY_TICKET_TIME); a later entry overrides an earlier one.
+ */
 export function expandTimeslots(entry: string, product: CatalogueProduct): SlotRow[] {
   const rows = new Map<string, SlotRow>();
+  const add = (row: SlotRow) => rows.set(`${row.Date} ${row.Time}`, row);
   (product.Schedules ?? []).forEach((schedule, index) => {
     const span = daysBetween(schedule.From, schedule.To);
     if (span < 0) throw new ValidationError(`${entry}.Schedules[${index}]: To is before From`);
@@ -49,11 +128,28 @@ export function expandTimeslots(entry: string, product: CatalogueProduct): SlotR
     for (let offset = 0; offset <= span; offset += 1) {
       const day = addDays(schedule.From, offset);
       if (!schedule.Weekdays.includes(WEEKDAYS[new Date(`${day}T00:00:00Z`).getUTCDay()])) continue;
-      for (const slotTime of schedule.Times) rows.set(`${day} ${slotTime}`, { Date: day, Time: slotTime, Capacity: schedule.Capacity });
+      if (schedule.OpeningHours)
+        add({ Date: day, Time: DAY_TICKET_TIME, Capacity: schedule.Capacity, OpeningHours: schedule.OpeningHours });
+      for (const slotTime of schedule.Times ?? []) add({ Date: day, Time: slotTime, Capacity: schedule.Capacity });
     }
   });
-  for (const slot of product.Timeslots ?? []) rows.set(`${slot.Date} ${slot.Time}`, slot);
+  for (const slot of product.Timeslots ?? []) {
+    add(
+      slot.OpeningHours
+        ? { Date: slot.Date, Time: DAY_TICKET_TIME, Capacity: slot.Capacity, OpeningHours: slot.OpeningHours }
+        : { Date: slot.Date, Time: slot.Time as string, Capacity: slot.Capacity },
+    );
+  }
   return [...rows.values()];
+}
+
+/** The distinct start times a START_TIME product's schedules and one-off timeslots name, ascending. */
+export function startTimesOf(product: CatalogueProduct): string[] {
+  const times = new Set<string>([
+    ...(product.Schedules ?? []).flatMap((schedule) => schedule.Times ?? []),
+    ...(product.Timeslots ?? []).flatMap((slot) => (slot.Time ? [slot.Time] : [])),
+  ]);
+  return [...times].sort();
 }
 
 /** Validates a parsed catalogue file completely before anything is written. */
@@ -71,6 +167,8 @@ export function checkCatalogue(input: unknown): { catalogue: CatalogFile; timesl
   const timeslots = products.map((product, index) => {
     const entry = entryName(index, product);
     checkQuestions(entry, product.Questions ?? []);
+    checkUnits(index, product);
+    checkSchedulesFit(index, product);
     return expandTimeslots(entry, product);
   });
   return { catalogue, timeslots };

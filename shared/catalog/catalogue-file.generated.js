@@ -3,15 +3,16 @@
 "use strict";
 const { formats } = require('../core/formats');
 exports.catalogueFile = validate0;
-const schema0 = {"type":"object","additionalProperties":false,"required":["Products"],"properties":{"Products":{"type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["ProductID","ActivityID","Name","DurationMinutes","MaxParticipantsPerBooking","PricePerParticipant"],"properties":{"ProductID":{"type":"integer","minimum":1,"maximum":9007199254740991,"errorMessage":"must be a positive integer"},"ActivityID":{"type":"string","pattern":"^s_[A-Za-z0-9]{1,64}$","errorMessage":"must be 's_' followed by 1 to 64 letters or digits"},"Name":{"type":"string","minLength":1,"maxLength":200},"Description":{"type":"string","maxLength":5000},"Visible":{"type":"boolean"},"DurationMinutes":{"type":"integer","minimum":1,"maximum":10080},"MaxParticipantsPerBooking":{"type":"integer","minimum":1,"maximum":10000},"PricePerParticipant":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}}},"Questions":{"type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["QuestionID","Text","Type","Required"],"properties":{"QuestionID":{"type":"string","pattern":"^q_[A-Za-z0-9]{1,64}$","errorMessage":"must be 'q_' followed by letters or digits"},"Text":{"type":"string","minLength":1,"maxLength":1000},"Type":{"type":"string","enum":["TEXT","YES_NO","SINGLE_CHOICE","DATE","FILE_UPLOAD"],"errorMessage":"must be one of TEXT, YES_NO, SINGLE_CHOICE, DATE, FILE_UPLOAD"},"Required":{"type":"boolean"},"Options":{"type":"array","minItems":2,"maxItems":50,"items":{"type":"string","minLength":1,"maxLength":200}},"AcceptedFileTypes":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^[a-z]+/[a-z0-9.+*-]+$"}},"MaxFileSizeBytes":{"type":"integer","minimum":1}}}},"Schedules":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["From","To","Weekdays","Times","Capacity"],"properties":{"From":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"To":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Weekdays":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["SUN","MON","TUE","WED","THU","FRI","SAT"]}},"Times":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"}},"Capacity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be an integer from 1 to 10000"}}}},"Timeslots":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["Date","Time","Capacity"],"properties":{"Date":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Time":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"Capacity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be an integer from 1 to 10000"}}}}}}}}};
+const schema0 = {"type":"object","additionalProperties":false,"required":["Products"],"properties":{"Products":{"type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["ProductID","ActivityID","Name","DurationMinutes","MaxParticipantsPerBooking","PricePerParticipant"],"properties":{"ProductID":{"type":"integer","minimum":1,"maximum":9007199254740991,"errorMessage":"must be a positive integer"},"ActivityID":{"type":"string","pattern":"^s_[A-Za-z0-9]{1,64}$","errorMessage":"must be 's_' followed by 1 to 64 letters or digits"},"Name":{"type":"string","minLength":1,"maxLength":200},"Description":{"type":"string","maxLength":5000},"Visible":{"type":"boolean"},"DurationMinutes":{"type":"integer","minimum":1,"maximum":10080},"MaxParticipantsPerBooking":{"type":"integer","minimum":1,"maximum":10000},"PricePerParticipant":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}}},"AvailabilityType":{"type":"string","enum":["START_TIME","OPENING_HOURS"],"errorMessage":"must be one of START_TIME, OPENING_HOURS"},"Units":{"type":"array","minItems":1,"maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["UnitID","Name","Type","Price"],"properties":{"UnitID":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","description":"Unique within the product","errorMessage":"must be 1 to 64 lower-case letters, digits, _ or -"},"Name":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be 1 to 100 characters"},"Type":{"type":"string","enum":["ADULT","YOUTH","CHILD","INFANT","FAMILY","SENIOR","STUDENT","MILITARY","OTHER"],"errorMessage":"must be one of ADULT, YOUTH, CHILD, INFANT, FAMILY, SENIOR, STUDENT, MILITARY, OTHER"},"Price":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}},"description":"Of one unit, in the currency of PricePerParticipant"},"MinAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 0","errorMessage":"must be an age from 0 to 120"},"MaxAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 99","errorMessage":"must be an age from 0 to 120"},"MinQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking that holds this unit holds at least this many","errorMessage":"must be a whole number from 1 to 10000"},"MaxQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking holds at most this many of this unit","errorMessage":"must be a whole number from 1 to 10000"},"PaxCount":{"type":"integer","minimum":1,"maximum":100,"description":"Places one unit takes; default 1","errorMessage":"must be a whole number from 1 to 100"},"AccompaniedBy":{"type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$"},"description":"Other units of the product, one of which a booking with this unit must hold","errorMessage":"must be a list of UnitIDs of the product"}}}},"Questions":{"type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["QuestionID","Text","Type","Required"],"properties":{"QuestionID":{"type":"string","pattern":"^q_[A-Za-z0-9]{1,64}$","errorMessage":"must be 'q_' followed by letters or digits"},"Text":{"type":"string","minLength":1,"maxLength":1000},"Type":{"type":"string","enum":["TEXT","YES_NO","SINGLE_CHOICE","DATE","FILE_UPLOAD"],"errorMessage":"must be one of TEXT, YES_NO, SINGLE_CHOICE, DATE, FILE_UPLOAD"},"Required":{"type":"boolean"},"Options":{"type":"array","minItems":2,"maxItems":50,"items":{"type":"string","minLength":1,"maxLength":200}},"AcceptedFileTypes":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^[a-z]+/[a-z0-9.+*-]+$"}},"MaxFileSizeBytes":{"type":"integer","minimum":1}}}},"Schedules":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["From","To","Weekdays","Capacity"],"properties":{"From":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"To":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Weekdays":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["SUN","MON","TUE","WED","THU","FRI","SAT"]}},"Times":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"}},"OpeningHours":{"type":"array","minItems":1,"maxItems":4,"items":{"type":"object","additionalProperties":false,"required":["From","To"],"properties":{"From":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"To":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"}}},"description":"Day tickets: when the day's visits may begin and end, local time"},"Capacity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be an integer from 1 to 10000"}}}},"Timeslots":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["Date","Capacity"],"properties":{"Date":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Time":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"OpeningHours":{"type":"array","minItems":1,"maxItems":4,"items":{"type":"object","additionalProperties":false,"required":["From","To"],"properties":{"From":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"To":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"}}},"description":"Day tickets: when the day's visits may begin and end, local time"},"Capacity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be an integer from 1 to 10000"}}}}}}}}};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = require("ajv/dist/runtime/ucs2length").default;
-const func8 = require("ajv/dist/runtime/equal").default;
+const func11 = require("ajv/dist/runtime/equal").default;
 const pattern0 = new RegExp("^s_[A-Za-z0-9]{1,64}$", "u");
 const pattern1 = new RegExp("^[A-Z]{3}$", "u");
-const pattern2 = new RegExp("^q_[A-Za-z0-9]{1,64}$", "u");
-const pattern3 = new RegExp("^[a-z]+/[a-z0-9.+*-]+$", "u");
-const pattern4 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
+const pattern2 = new RegExp("^[a-z0-9_-]{1,64}$", "u");
+const pattern5 = new RegExp("^q_[A-Za-z0-9]{1,64}$", "u");
+const pattern6 = new RegExp("^[a-z]+/[a-z0-9.+*-]+$", "u");
+const pattern7 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
 const formats0 = formats["supported-day"];
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -311,77 +312,72 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.Questions !== undefined){
-let data12 = data1.Questions;
+if(data1.AvailabilityType !== undefined){
+let data12 = data1.AvailabilityType;
 const _errs28 = errors;
-if(errors === _errs28){
-if(Array.isArray(data12)){
-if(data12.length > 100){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions",schemaPath:"#/properties/Products/items/properties/Questions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items",schema:100,parentSchema:schema0.properties.Products.items.properties.Questions,data:data12}];
+if(typeof data12 !== "string"){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.AvailabilityType.type,parentSchema:schema0.properties.Products.items.properties.AvailabilityType,data:data12}];
+return false;
+}
+if(!((data12 === "START_TIME") || (data12 === "OPENING_HOURS"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.AvailabilityType.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.Products.items.properties.AvailabilityType.enum,parentSchema:schema0.properties.Products.items.properties.AvailabilityType,data:data12}];
+return false;
+}
+var valid2 = _errs28 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.Units !== undefined){
+let data13 = data1.Units;
+const _errs30 = errors;
+if(errors === _errs30){
+if(Array.isArray(data13)){
+if(data13.length > 20){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items",schema:20,parentSchema:schema0.properties.Products.items.properties.Units,data:data13}];
+return false;
+}
+else {
+if(data13.length < 1){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Units,data:data13}];
 return false;
 }
 else {
 var valid4 = true;
-const len1 = data12.length;
+const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
-let data13 = data12[i1];
-const _errs30 = errors;
-if(errors === _errs30){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+let data14 = data13[i1];
+const _errs32 = errors;
+if(errors === _errs32){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 let missing3;
-if(((((data13.QuestionID === undefined) && (missing3 = "QuestionID")) || ((data13.Text === undefined) && (missing3 = "Text"))) || ((data13.Type === undefined) && (missing3 = "Type"))) || ((data13.Required === undefined) && (missing3 = "Required"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema0.properties.Products.items.properties.Questions.items.required,parentSchema:schema0.properties.Products.items.properties.Questions.items,data:data13}];
+if(((((data14.UnitID === undefined) && (missing3 = "UnitID")) || ((data14.Name === undefined) && (missing3 = "Name"))) || ((data14.Type === undefined) && (missing3 = "Type"))) || ((data14.Price === undefined) && (missing3 = "Price"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema0.properties.Products.items.properties.Units.items.required,parentSchema:schema0.properties.Products.items.properties.Units.items,data:data14}];
 return false;
 }
 else {
-const _errs32 = errors;
-for(const key3 in data13){
-if(!(((((((key3 === "QuestionID") || (key3 === "Text")) || (key3 === "Type")) || (key3 === "Required")) || (key3 === "Options")) || (key3 === "AcceptedFileTypes")) || (key3 === "MaxFileSizeBytes"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1,schemaPath:"#/properties/Products/items/properties/Questions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Questions.items,data:data13}];
+const _errs34 = errors;
+for(const key3 in data14){
+if(!(func0.call(schema0.properties.Products.items.properties.Units.items.properties, key3))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Units.items,data:data14}];
 return false;
 break;
 }
 }
-if(_errs32 === errors){
-if(data13.QuestionID !== undefined){
-let data14 = data13.QuestionID;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data14 === "string"){
-if(!pattern2.test(data14)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/pattern",keyword:"pattern",params:{pattern: "^q_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^q_[A-Za-z0-9]{1,64}$"+"\"",schema:"^q_[A-Za-z0-9]{1,64}$",parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.QuestionID,data:data14}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.QuestionID.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.QuestionID,data:data14}];
-return false;
-}
-}
-var valid5 = _errs33 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data13.Text !== undefined){
-let data15 = data13.Text;
+if(_errs34 === errors){
+if(data14.UnitID !== undefined){
+let data15 = data14.UnitID;
 const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data15 === "string"){
-if(func1(data15) > 1000){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters",schema:1000,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Text,data:data15}];
-return false;
-}
-else {
-if(func1(data15) < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Text,data:data15}];
+if(!pattern2.test(data15)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\"",schema:"^[a-z0-9_-]{1,64}$",parentSchema:schema0.properties.Products.items.properties.Units.items.properties.UnitID,data:data15}];
 return false;
 }
 }
-}
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.Text.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Text,data:data15}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Units.items.properties.UnitID.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.UnitID,data:data15}];
 return false;
 }
 }
@@ -391,16 +387,26 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data13.Type !== undefined){
-let data16 = data13.Type;
+if(data14.Name !== undefined){
+let data16 = data14.Name;
 const _errs37 = errors;
-if(typeof data16 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.Type.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Type,data:data16}];
+if(errors === _errs37){
+if(typeof data16 === "string"){
+if(func1(data16) > 100){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Name,data:data16}];
 return false;
 }
-if(!(((((data16 === "TEXT") || (data16 === "YES_NO")) || (data16 === "SINGLE_CHOICE")) || (data16 === "DATE")) || (data16 === "FILE_UPLOAD"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.Questions.items.properties.Type.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.Products.items.properties.Questions.items.properties.Type.enum,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Type,data:data16}];
+else {
+if(func1(data16) < 1){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Name,data:data16}];
 return false;
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Units.items.properties.Name.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Name,data:data16}];
+return false;
+}
 }
 var valid5 = _errs37 === errors;
 }
@@ -408,11 +414,15 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data13.Required !== undefined){
-let data17 = data13.Required;
+if(data14.Type !== undefined){
+let data17 = data14.Type;
 const _errs39 = errors;
-if(typeof data17 !== "boolean"){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/Required",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema0.properties.Products.items.properties.Questions.items.properties.Required.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Required,data:data17}];
+if(typeof data17 !== "string"){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Units.items.properties.Type.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Type,data:data17}];
+return false;
+}
+if(!(((((((((data17 === "ADULT") || (data17 === "YOUTH")) || (data17 === "CHILD")) || (data17 === "INFANT")) || (data17 === "FAMILY")) || (data17 === "SENIOR")) || (data17 === "STUDENT")) || (data17 === "MILITARY")) || (data17 === "OTHER"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.Units.items.properties.Type.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.Products.items.properties.Units.items.properties.Type.enum,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Type,data:data17}];
 return false;
 }
 var valid5 = _errs39 === errors;
@@ -421,54 +431,79 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data13.Options !== undefined){
-let data18 = data13.Options;
+if(data14.Price !== undefined){
+let data18 = data14.Price;
 const _errs41 = errors;
 if(errors === _errs41){
-if(Array.isArray(data18)){
-if(data18.length > 50){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options,data:data18}];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+let missing4;
+if(((data18.Amount === undefined) && (missing4 = "Amount")) || ((data18.Currency === undefined) && (missing4 = "Currency"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'",schema:schema0.properties.Products.items.properties.Units.items.properties.Price.required,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price,data:data18}];
 return false;
 }
 else {
-if(data18.length < 2){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options,data:data18}];
-return false;
-}
-else {
-var valid6 = true;
-const len2 = data18.length;
-for(let i2=0; i2<len2; i2++){
-let data19 = data18[i2];
 const _errs43 = errors;
-if(errors === _errs43){
-if(typeof data19 === "string"){
-if(func1(data19) > 200){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/Options/" + i2,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options.items,data:data19}];
+for(const key4 in data18){
+if(!((key4 === "Amount") || (key4 === "Currency"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price,data:data18}];
 return false;
-}
-else {
-if(func1(data19) < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/Options/" + i2,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options.items,data:data19}];
-return false;
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/Options/" + i2,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.Options.items.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options.items,data:data19}];
-return false;
-}
-}
-var valid6 = _errs43 === errors;
-if(!valid6){
 break;
 }
 }
+if(_errs43 === errors){
+if(data18.Amount !== undefined){
+let data19 = data18.Amount;
+const _errs44 = errors;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Amount.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Amount,data:data19}];
+return false;
+}
+if(errors === _errs44){
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 100000000000 || isNaN(data19)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000",schema:100000000000,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Amount,data:data19}];
+return false;
+}
+else {
+if(data19 < 0 || isNaN(data19)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Amount,data:data19}];
+return false;
+}
+}
+}
+}
+var valid6 = _errs44 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data18.Currency !== undefined){
+let data20 = data18.Currency;
+const _errs46 = errors;
+if(errors === _errs46){
+if(typeof data20 === "string"){
+if(!pattern1.test(data20)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Currency,data:data20}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Currency.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Currency,data:data20}];
+return false;
+}
+}
+var valid6 = _errs46 === errors;
+}
+else {
+var valid6 = true;
+}
+}
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Questions.items.properties.Options.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options,data:data18}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Units.items.properties.Price.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price,data:data18}];
 return false;
 }
 }
@@ -478,67 +513,201 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data13.AcceptedFileTypes !== undefined){
-let data20 = data13.AcceptedFileTypes;
-const _errs45 = errors;
-if(errors === _errs45){
-if(Array.isArray(data20)){
-if(data20.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/AcceptedFileTypes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes,data:data20}];
+if(data14.MinAge !== undefined){
+let data21 = data14.MinAge;
+const _errs48 = errors;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Units.items.properties.MinAge.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MinAge,data:data21}];
+return false;
+}
+if(errors === _errs48){
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 120 || isNaN(data21)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120",schema:120,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MinAge,data:data21}];
 return false;
 }
 else {
-var valid7 = true;
-const len3 = data20.length;
-for(let i3=0; i3<len3; i3++){
-let data21 = data20[i3];
-const _errs47 = errors;
-if(errors === _errs47){
-if(typeof data21 === "string"){
-if(!pattern3.test(data21)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/AcceptedFileTypes/" + i3,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/items/pattern",keyword:"pattern",params:{pattern: "^[a-z]+/[a-z0-9.+*-]+$"},message:"must match pattern \""+"^[a-z]+/[a-z0-9.+*-]+$"+"\"",schema:"^[a-z]+/[a-z0-9.+*-]+$",parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes.items,data:data21}];
+if(data21 < 0 || isNaN(data21)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MinAge,data:data21}];
 return false;
 }
 }
-else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/AcceptedFileTypes/" + i3,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes.items.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes.items,data:data21}];
-return false;
 }
 }
-var valid7 = _errs47 === errors;
-if(!valid7){
-break;
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/AcceptedFileTypes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes,data:data20}];
-return false;
-}
-}
-var valid5 = _errs45 === errors;
+var valid5 = _errs48 === errors;
 }
 else {
 var valid5 = true;
 }
 if(valid5){
-if(data13.MaxFileSizeBytes !== undefined){
-let data22 = data13.MaxFileSizeBytes;
-const _errs49 = errors;
+if(data14.MaxAge !== undefined){
+let data22 = data14.MaxAge;
+const _errs50 = errors;
 if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/MaxFileSizeBytes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/MaxFileSizeBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Questions.items.properties.MaxFileSizeBytes.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.MaxFileSizeBytes,data:data22}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Units.items.properties.MaxAge.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MaxAge,data:data22}];
 return false;
 }
-if(errors === _errs49){
+if(errors === _errs50){
 if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 1 || isNaN(data22)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1+"/MaxFileSizeBytes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/MaxFileSizeBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.MaxFileSizeBytes,data:data22}];
+if(data22 > 120 || isNaN(data22)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120",schema:120,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MaxAge,data:data22}];
+return false;
+}
+else {
+if(data22 < 0 || isNaN(data22)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MaxAge,data:data22}];
 return false;
 }
 }
 }
-var valid5 = _errs49 === errors;
+}
+var valid5 = _errs50 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data14.MinQuantity !== undefined){
+let data23 = data14.MinQuantity;
+const _errs52 = errors;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Units.items.properties.MinQuantity.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MinQuantity,data:data23}];
+return false;
+}
+if(errors === _errs52){
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 10000 || isNaN(data23)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MinQuantity,data:data23}];
+return false;
+}
+else {
+if(data23 < 1 || isNaN(data23)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MinQuantity,data:data23}];
+return false;
+}
+}
+}
+}
+var valid5 = _errs52 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data14.MaxQuantity !== undefined){
+let data24 = data14.MaxQuantity;
+const _errs54 = errors;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Units.items.properties.MaxQuantity.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MaxQuantity,data:data24}];
+return false;
+}
+if(errors === _errs54){
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 10000 || isNaN(data24)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MaxQuantity,data:data24}];
+return false;
+}
+else {
+if(data24 < 1 || isNaN(data24)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MaxQuantity,data:data24}];
+return false;
+}
+}
+}
+}
+var valid5 = _errs54 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data14.PaxCount !== undefined){
+let data25 = data14.PaxCount;
+const _errs56 = errors;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Units.items.properties.PaxCount.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.PaxCount,data:data25}];
+return false;
+}
+if(errors === _errs56){
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 100 || isNaN(data25)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.PaxCount,data:data25}];
+return false;
+}
+else {
+if(data25 < 1 || isNaN(data25)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.PaxCount,data:data25}];
+return false;
+}
+}
+}
+}
+var valid5 = _errs56 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data14.AccompaniedBy !== undefined){
+let data26 = data14.AccompaniedBy;
+const _errs58 = errors;
+if(errors === _errs58){
+if(Array.isArray(data26)){
+if(data26.length > 20){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items",schema:20,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy,data:data26}];
+return false;
+}
+else {
+var valid7 = true;
+const len2 = data26.length;
+for(let i2=0; i2<len2; i2++){
+let data27 = data26[i2];
+const _errs60 = errors;
+if(errors === _errs60){
+if(typeof data27 === "string"){
+if(!pattern2.test(data27)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy/" + i2,schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\"",schema:"^[a-z0-9_-]{1,64}$",parentSchema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy.items,data:data27}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy/" + i2,schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy.items.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy.items,data:data27}];
+return false;
+}
+}
+var valid7 = _errs60 === errors;
+if(!valid7){
+break;
+}
+}
+if(valid7){
+let i3 = data26.length;
+let j0;
+if(i3 > 1){
+const indices0 = {};
+for(;i3--;){
+let item0 = data26[i3];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)",schema:true,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy,data:data26}];
+return false;
+break;
+}
+indices0[item0] = i3;
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy,data:data26}];
+return false;
+}
+}
+var valid5 = _errs58 === errors;
 }
 else {
 var valid5 = true;
@@ -552,135 +721,403 @@ var valid5 = true;
 }
 }
 }
+}
+}
+}
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i1,schemaPath:"#/properties/Products/items/properties/Questions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Questions.items.type,parentSchema:schema0.properties.Products.items.properties.Questions.items,data:data13}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Units.items.type,parentSchema:schema0.properties.Products.items.properties.Units.items,data:data14}];
 return false;
 }
 }
-var valid4 = _errs30 === errors;
+var valid4 = _errs32 === errors;
 if(!valid4){
 break;
 }
 }
 }
 }
+}
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions",schemaPath:"#/properties/Products/items/properties/Questions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Questions.type,parentSchema:schema0.properties.Products.items.properties.Questions,data:data12}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Units.type,parentSchema:schema0.properties.Products.items.properties.Units,data:data13}];
 return false;
 }
 }
-var valid2 = _errs28 === errors;
+var valid2 = _errs30 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.Questions !== undefined){
+let data28 = data1.Questions;
+const _errs62 = errors;
+if(errors === _errs62){
+if(Array.isArray(data28)){
+if(data28.length > 100){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions",schemaPath:"#/properties/Products/items/properties/Questions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items",schema:100,parentSchema:schema0.properties.Products.items.properties.Questions,data:data28}];
+return false;
+}
+else {
+var valid9 = true;
+const len3 = data28.length;
+for(let i4=0; i4<len3; i4++){
+let data29 = data28[i4];
+const _errs64 = errors;
+if(errors === _errs64){
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+let missing5;
+if(((((data29.QuestionID === undefined) && (missing5 = "QuestionID")) || ((data29.Text === undefined) && (missing5 = "Text"))) || ((data29.Type === undefined) && (missing5 = "Type"))) || ((data29.Required === undefined) && (missing5 = "Required"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'",schema:schema0.properties.Products.items.properties.Questions.items.required,parentSchema:schema0.properties.Products.items.properties.Questions.items,data:data29}];
+return false;
+}
+else {
+const _errs66 = errors;
+for(const key5 in data29){
+if(!(((((((key5 === "QuestionID") || (key5 === "Text")) || (key5 === "Type")) || (key5 === "Required")) || (key5 === "Options")) || (key5 === "AcceptedFileTypes")) || (key5 === "MaxFileSizeBytes"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Questions.items,data:data29}];
+return false;
+break;
+}
+}
+if(_errs66 === errors){
+if(data29.QuestionID !== undefined){
+let data30 = data29.QuestionID;
+const _errs67 = errors;
+if(errors === _errs67){
+if(typeof data30 === "string"){
+if(!pattern5.test(data30)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/pattern",keyword:"pattern",params:{pattern: "^q_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^q_[A-Za-z0-9]{1,64}$"+"\"",schema:"^q_[A-Za-z0-9]{1,64}$",parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.QuestionID,data:data30}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.QuestionID.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.QuestionID,data:data30}];
+return false;
+}
+}
+var valid10 = _errs67 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data29.Text !== undefined){
+let data31 = data29.Text;
+const _errs69 = errors;
+if(errors === _errs69){
+if(typeof data31 === "string"){
+if(func1(data31) > 1000){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters",schema:1000,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Text,data:data31}];
+return false;
+}
+else {
+if(func1(data31) < 1){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Text,data:data31}];
+return false;
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.Text.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Text,data:data31}];
+return false;
+}
+}
+var valid10 = _errs69 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data29.Type !== undefined){
+let data32 = data29.Type;
+const _errs71 = errors;
+if(typeof data32 !== "string"){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.Type.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Type,data:data32}];
+return false;
+}
+if(!(((((data32 === "TEXT") || (data32 === "YES_NO")) || (data32 === "SINGLE_CHOICE")) || (data32 === "DATE")) || (data32 === "FILE_UPLOAD"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.Questions.items.properties.Type.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.Products.items.properties.Questions.items.properties.Type.enum,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Type,data:data32}];
+return false;
+}
+var valid10 = _errs71 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data29.Required !== undefined){
+let data33 = data29.Required;
+const _errs73 = errors;
+if(typeof data33 !== "boolean"){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Required",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema0.properties.Products.items.properties.Questions.items.properties.Required.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Required,data:data33}];
+return false;
+}
+var valid10 = _errs73 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data29.Options !== undefined){
+let data34 = data29.Options;
+const _errs75 = errors;
+if(errors === _errs75){
+if(Array.isArray(data34)){
+if(data34.length > 50){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options,data:data34}];
+return false;
+}
+else {
+if(data34.length < 2){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options,data:data34}];
+return false;
+}
+else {
+var valid11 = true;
+const len4 = data34.length;
+for(let i5=0; i5<len4; i5++){
+let data35 = data34[i5];
+const _errs77 = errors;
+if(errors === _errs77){
+if(typeof data35 === "string"){
+if(func1(data35) > 200){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options.items,data:data35}];
+return false;
+}
+else {
+if(func1(data35) < 1){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options.items,data:data35}];
+return false;
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.Options.items.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options.items,data:data35}];
+return false;
+}
+}
+var valid11 = _errs77 === errors;
+if(!valid11){
+break;
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Questions.items.properties.Options.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options,data:data34}];
+return false;
+}
+}
+var valid10 = _errs75 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data29.AcceptedFileTypes !== undefined){
+let data36 = data29.AcceptedFileTypes;
+const _errs79 = errors;
+if(errors === _errs79){
+if(Array.isArray(data36)){
+if(data36.length < 1){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes,data:data36}];
+return false;
+}
+else {
+var valid12 = true;
+const len5 = data36.length;
+for(let i6=0; i6<len5; i6++){
+let data37 = data36[i6];
+const _errs81 = errors;
+if(errors === _errs81){
+if(typeof data37 === "string"){
+if(!pattern6.test(data37)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes/" + i6,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/items/pattern",keyword:"pattern",params:{pattern: "^[a-z]+/[a-z0-9.+*-]+$"},message:"must match pattern \""+"^[a-z]+/[a-z0-9.+*-]+$"+"\"",schema:"^[a-z]+/[a-z0-9.+*-]+$",parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes.items,data:data37}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes/" + i6,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes.items.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes.items,data:data37}];
+return false;
+}
+}
+var valid12 = _errs81 === errors;
+if(!valid12){
+break;
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes,data:data36}];
+return false;
+}
+}
+var valid10 = _errs79 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data29.MaxFileSizeBytes !== undefined){
+let data38 = data29.MaxFileSizeBytes;
+const _errs83 = errors;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/MaxFileSizeBytes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/MaxFileSizeBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Questions.items.properties.MaxFileSizeBytes.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.MaxFileSizeBytes,data:data38}];
+return false;
+}
+if(errors === _errs83){
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 1 || isNaN(data38)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/MaxFileSizeBytes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/MaxFileSizeBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.MaxFileSizeBytes,data:data38}];
+return false;
+}
+}
+}
+var valid10 = _errs83 === errors;
+}
+else {
+var valid10 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Questions.items.type,parentSchema:schema0.properties.Products.items.properties.Questions.items,data:data29}];
+return false;
+}
+}
+var valid9 = _errs64 === errors;
+if(!valid9){
+break;
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions",schemaPath:"#/properties/Products/items/properties/Questions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Questions.type,parentSchema:schema0.properties.Products.items.properties.Questions,data:data28}];
+return false;
+}
+}
+var valid2 = _errs62 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data1.Schedules !== undefined){
-let data23 = data1.Schedules;
-const _errs51 = errors;
-if(errors === _errs51){
-if(Array.isArray(data23)){
-var valid8 = true;
-const len4 = data23.length;
-for(let i4=0; i4<len4; i4++){
-let data24 = data23[i4];
-const _errs53 = errors;
-if(errors === _errs53){
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-let missing4;
-if((((((data24.From === undefined) && (missing4 = "From")) || ((data24.To === undefined) && (missing4 = "To"))) || ((data24.Weekdays === undefined) && (missing4 = "Weekdays"))) || ((data24.Times === undefined) && (missing4 = "Times"))) || ((data24.Capacity === undefined) && (missing4 = "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'",schema:schema0.properties.Products.items.properties.Schedules.items.required,parentSchema:schema0.properties.Products.items.properties.Schedules.items,data:data24}];
+let data39 = data1.Schedules;
+const _errs85 = errors;
+if(errors === _errs85){
+if(Array.isArray(data39)){
+var valid13 = true;
+const len6 = data39.length;
+for(let i7=0; i7<len6; i7++){
+let data40 = data39[i7];
+const _errs87 = errors;
+if(errors === _errs87){
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+let missing6;
+if(((((data40.From === undefined) && (missing6 = "From")) || ((data40.To === undefined) && (missing6 = "To"))) || ((data40.Weekdays === undefined) && (missing6 = "Weekdays"))) || ((data40.Capacity === undefined) && (missing6 = "Capacity"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'",schema:schema0.properties.Products.items.properties.Schedules.items.required,parentSchema:schema0.properties.Products.items.properties.Schedules.items,data:data40}];
 return false;
 }
 else {
-const _errs55 = errors;
-for(const key4 in data24){
-if(!(((((key4 === "From") || (key4 === "To")) || (key4 === "Weekdays")) || (key4 === "Times")) || (key4 === "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4,schemaPath:"#/properties/Products/items/properties/Schedules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Schedules.items,data:data24}];
+const _errs89 = errors;
+for(const key6 in data40){
+if(!((((((key6 === "From") || (key6 === "To")) || (key6 === "Weekdays")) || (key6 === "Times")) || (key6 === "OpeningHours")) || (key6 === "Capacity"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Schedules.items,data:data40}];
 return false;
 break;
 }
 }
-if(_errs55 === errors){
-if(data24.From !== undefined){
-let data25 = data24.From;
-const _errs56 = errors;
-if(errors === _errs56){
-if(errors === _errs56){
-if(typeof data25 === "string"){
-if(!(formats0.validate(data25))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.From,data:data25}];
+if(_errs89 === errors){
+if(data40.From !== undefined){
+let data41 = data40.From;
+const _errs90 = errors;
+if(errors === _errs90){
+if(errors === _errs90){
+if(typeof data41 === "string"){
+if(!(formats0.validate(data41))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.From,data:data41}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.From.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.From,data:data25}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.From.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.From,data:data41}];
 return false;
 }
 }
 }
-var valid9 = _errs56 === errors;
+var valid14 = _errs90 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data24.To !== undefined){
-let data26 = data24.To;
-const _errs58 = errors;
-if(errors === _errs58){
-if(errors === _errs58){
-if(typeof data26 === "string"){
-if(!(formats0.validate(data26))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.To,data:data26}];
+if(valid14){
+if(data40.To !== undefined){
+let data42 = data40.To;
+const _errs92 = errors;
+if(errors === _errs92){
+if(errors === _errs92){
+if(typeof data42 === "string"){
+if(!(formats0.validate(data42))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.To,data:data42}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.To.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.To,data:data26}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.To.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.To,data:data42}];
 return false;
 }
 }
 }
-var valid9 = _errs58 === errors;
+var valid14 = _errs92 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data24.Weekdays !== undefined){
-let data27 = data24.Weekdays;
-const _errs60 = errors;
-if(errors === _errs60){
-if(Array.isArray(data27)){
-if(data27.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays,data:data27}];
+if(valid14){
+if(data40.Weekdays !== undefined){
+let data43 = data40.Weekdays;
+const _errs94 = errors;
+if(errors === _errs94){
+if(Array.isArray(data43)){
+if(data43.length < 1){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays,data:data43}];
 return false;
 }
 else {
-var valid10 = true;
-const len5 = data27.length;
-for(let i5=0; i5<len5; i5++){
-let data28 = data27[i5];
-const _errs62 = errors;
-if(!(((((((data28 === "SUN") || (data28 === "MON")) || (data28 === "TUE")) || (data28 === "WED")) || (data28 === "THU")) || (data28 === "FRI")) || (data28 === "SAT"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/Weekdays/" + i5,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/items/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.items.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.items.enum,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.items,data:data28}];
+var valid15 = true;
+const len7 = data43.length;
+for(let i8=0; i8<len7; i8++){
+let data44 = data43[i8];
+const _errs96 = errors;
+if(!(((((((data44 === "SUN") || (data44 === "MON")) || (data44 === "TUE")) || (data44 === "WED")) || (data44 === "THU")) || (data44 === "FRI")) || (data44 === "SAT"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays/" + i8,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/items/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.items.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.items.enum,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.items,data:data44}];
 return false;
 }
-var valid10 = _errs62 === errors;
-if(!valid10){
+var valid15 = _errs96 === errors;
+if(!valid15){
 break;
 }
 }
-if(valid10){
-let i6 = data27.length;
-let j0;
-if(i6 > 1){
+if(valid15){
+let i9 = data43.length;
+let j1;
+if(i9 > 1){
 outer0:
-for(;i6--;){
-for(j0 = i6; j0--;){
-if(func8(data27[i6], data27[j0])){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i6+" are identical)",schema:true,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays,data:data27}];
+for(;i9--;){
+for(j1 = i9; j1--;){
+if(func11(data43[i9], data43[j1])){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i9+" are identical)",schema:true,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays,data:data43}];
 return false;
 break outer0;
 }
@@ -691,106 +1128,213 @@ break outer0;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays,data:data27}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays,data:data43}];
 return false;
 }
 }
-var valid9 = _errs60 === errors;
+var valid14 = _errs94 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data24.Times !== undefined){
-let data29 = data24.Times;
-const _errs63 = errors;
-if(errors === _errs63){
-if(Array.isArray(data29)){
-if(data29.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times,data:data29}];
+if(valid14){
+if(data40.Times !== undefined){
+let data45 = data40.Times;
+const _errs97 = errors;
+if(errors === _errs97){
+if(Array.isArray(data45)){
+if(data45.length < 1){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times,data:data45}];
 return false;
 }
 else {
-var valid12 = true;
-const len6 = data29.length;
-for(let i7=0; i7<len6; i7++){
-let data30 = data29[i7];
-const _errs65 = errors;
-if(errors === _errs65){
-if(typeof data30 === "string"){
-if(!pattern4.test(data30)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/Times/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times.items,data:data30}];
+var valid17 = true;
+const len8 = data45.length;
+for(let i10=0; i10<len8; i10++){
+let data46 = data45[i10];
+const _errs99 = errors;
+if(errors === _errs99){
+if(typeof data46 === "string"){
+if(!pattern7.test(data46)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times.items,data:data46}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/Times/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Times.items.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times.items,data:data30}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Times.items.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times.items,data:data46}];
 return false;
 }
 }
-var valid12 = _errs65 === errors;
-if(!valid12){
+var valid17 = _errs99 === errors;
+if(!valid17){
 break;
 }
 }
-if(valid12){
-let i8 = data29.length;
-let j1;
-if(i8 > 1){
-const indices0 = {};
-for(;i8--;){
-let item0 = data29[i8];
-if(typeof item0 !== "string"){
+if(valid17){
+let i11 = data45.length;
+let j2;
+if(i11 > 1){
+const indices1 = {};
+for(;i11--;){
+let item1 = data45[i11];
+if(typeof item1 !== "string"){
 continue;
 }
-if(typeof indices0[item0] == "number"){
-j1 = indices0[item0];
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/uniqueItems",keyword:"uniqueItems",params:{i: i8, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i8+" are identical)",schema:true,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times,data:data29}];
+if(typeof indices1[item1] == "number"){
+j2 = indices1[item1];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i11+" are identical)",schema:true,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times,data:data45}];
 return false;
 break;
 }
-indices0[item0] = i8;
+indices1[item1] = i11;
 }
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Times.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times,data:data29}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Times.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times,data:data45}];
 return false;
 }
 }
-var valid9 = _errs63 === errors;
+var valid14 = _errs97 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
 }
-if(valid9){
-if(data24.Capacity !== undefined){
-let data31 = data24.Capacity;
-const _errs67 = errors;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Capacity.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Capacity,data:data31}];
-return false;
-}
-if(errors === _errs67){
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 > 10000 || isNaN(data31)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Capacity,data:data31}];
+if(valid14){
+if(data40.OpeningHours !== undefined){
+let data47 = data40.OpeningHours;
+const _errs101 = errors;
+if(errors === _errs101){
+if(Array.isArray(data47)){
+if(data47.length > 4){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours,data:data47}];
 return false;
 }
 else {
-if(data31 < 1 || isNaN(data31)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Capacity,data:data31}];
+if(data47.length < 1){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours,data:data47}];
+return false;
+}
+else {
+var valid19 = true;
+const len9 = data47.length;
+for(let i12=0; i12<len9; i12++){
+let data48 = data47[i12];
+const _errs103 = errors;
+if(errors === _errs103){
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+let missing7;
+if(((data48.From === undefined) && (missing7 = "From")) || ((data48.To === undefined) && (missing7 = "To"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'",schema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.required,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items,data:data48}];
+return false;
+}
+else {
+const _errs105 = errors;
+for(const key7 in data48){
+if(!((key7 === "From") || (key7 === "To"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items,data:data48}];
+return false;
+break;
+}
+}
+if(_errs105 === errors){
+if(data48.From !== undefined){
+let data49 = data48.From;
+const _errs106 = errors;
+if(errors === _errs106){
+if(typeof data49 === "string"){
+if(!pattern7.test(data49)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.properties.From,data:data49}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.properties.From.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.properties.From,data:data49}];
+return false;
+}
+}
+var valid20 = _errs106 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data48.To !== undefined){
+let data50 = data48.To;
+const _errs108 = errors;
+if(errors === _errs108){
+if(typeof data50 === "string"){
+if(!pattern7.test(data50)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.properties.To,data:data50}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.properties.To.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.properties.To,data:data50}];
+return false;
+}
+}
+var valid20 = _errs108 === errors;
+}
+else {
+var valid20 = true;
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items,data:data48}];
+return false;
+}
+}
+var valid19 = _errs103 === errors;
+if(!valid19){
+break;
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours,data:data47}];
+return false;
+}
+}
+var valid14 = _errs101 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data40.Capacity !== undefined){
+let data51 = data40.Capacity;
+const _errs110 = errors;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Capacity.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Capacity,data:data51}];
+return false;
+}
+if(errors === _errs110){
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 > 10000 || isNaN(data51)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Capacity,data:data51}];
+return false;
+}
+else {
+if(data51 < 1 || isNaN(data51)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Capacity,data:data51}];
 return false;
 }
 }
 }
 }
-var valid9 = _errs67 === errors;
+var valid14 = _errs110 === errors;
 }
 else {
-var valid9 = true;
+var valid14 = true;
+}
 }
 }
 }
@@ -800,149 +1344,258 @@ var valid9 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i4,schemaPath:"#/properties/Products/items/properties/Schedules/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Schedules.items.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items,data:data24}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Schedules.items.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items,data:data40}];
 return false;
 }
 }
-var valid8 = _errs53 === errors;
-if(!valid8){
+var valid13 = _errs87 === errors;
+if(!valid13){
 break;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules",schemaPath:"#/properties/Products/items/properties/Schedules/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Schedules.type,parentSchema:schema0.properties.Products.items.properties.Schedules,data:data23}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules",schemaPath:"#/properties/Products/items/properties/Schedules/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Schedules.type,parentSchema:schema0.properties.Products.items.properties.Schedules,data:data39}];
 return false;
 }
 }
-var valid2 = _errs51 === errors;
+var valid2 = _errs85 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data1.Timeslots !== undefined){
-let data32 = data1.Timeslots;
-const _errs69 = errors;
-if(errors === _errs69){
-if(Array.isArray(data32)){
-var valid14 = true;
-const len7 = data32.length;
-for(let i9=0; i9<len7; i9++){
-let data33 = data32[i9];
-const _errs71 = errors;
-if(errors === _errs71){
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-let missing5;
-if((((data33.Date === undefined) && (missing5 = "Date")) || ((data33.Time === undefined) && (missing5 = "Time"))) || ((data33.Capacity === undefined) && (missing5 = "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i9,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'",schema:schema0.properties.Products.items.properties.Timeslots.items.required,parentSchema:schema0.properties.Products.items.properties.Timeslots.items,data:data33}];
+let data52 = data1.Timeslots;
+const _errs112 = errors;
+if(errors === _errs112){
+if(Array.isArray(data52)){
+var valid21 = true;
+const len10 = data52.length;
+for(let i13=0; i13<len10; i13++){
+let data53 = data52[i13];
+const _errs114 = errors;
+if(errors === _errs114){
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+let missing8;
+if(((data53.Date === undefined) && (missing8 = "Date")) || ((data53.Capacity === undefined) && (missing8 = "Capacity"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'",schema:schema0.properties.Products.items.properties.Timeslots.items.required,parentSchema:schema0.properties.Products.items.properties.Timeslots.items,data:data53}];
 return false;
 }
 else {
-const _errs73 = errors;
-for(const key5 in data33){
-if(!(((key5 === "Date") || (key5 === "Time")) || (key5 === "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i9,schemaPath:"#/properties/Products/items/properties/Timeslots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Timeslots.items,data:data33}];
+const _errs116 = errors;
+for(const key8 in data53){
+if(!((((key8 === "Date") || (key8 === "Time")) || (key8 === "OpeningHours")) || (key8 === "Capacity"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Timeslots.items,data:data53}];
 return false;
 break;
 }
 }
-if(_errs73 === errors){
-if(data33.Date !== undefined){
-let data34 = data33.Date;
-const _errs74 = errors;
-if(errors === _errs74){
-if(errors === _errs74){
-if(typeof data34 === "string"){
-if(!(formats0.validate(data34))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i9+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Date,data:data34}];
+if(_errs116 === errors){
+if(data53.Date !== undefined){
+let data54 = data53.Date;
+const _errs117 = errors;
+if(errors === _errs117){
+if(errors === _errs117){
+if(typeof data54 === "string"){
+if(!(formats0.validate(data54))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Date,data:data54}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i9+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.Date.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Date,data:data34}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.Date.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Date,data:data54}];
 return false;
 }
 }
 }
-var valid15 = _errs74 === errors;
+var valid22 = _errs117 === errors;
 }
 else {
-var valid15 = true;
+var valid22 = true;
 }
-if(valid15){
-if(data33.Time !== undefined){
-let data35 = data33.Time;
-const _errs76 = errors;
-if(errors === _errs76){
-if(typeof data35 === "string"){
-if(!pattern4.test(data35)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i9+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Time,data:data35}];
+if(valid22){
+if(data53.Time !== undefined){
+let data55 = data53.Time;
+const _errs119 = errors;
+if(errors === _errs119){
+if(typeof data55 === "string"){
+if(!pattern7.test(data55)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Time,data:data55}];
 return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i9+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.Time.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Time,data:data35}];
-return false;
-}
-}
-var valid15 = _errs76 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data33.Capacity !== undefined){
-let data36 = data33.Capacity;
-const _errs78 = errors;
-if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i9+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.Capacity.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Capacity,data:data36}];
-return false;
-}
-if(errors === _errs78){
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 > 10000 || isNaN(data36)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i9+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Capacity,data:data36}];
-return false;
-}
-else {
-if(data36 < 1 || isNaN(data36)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i9+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Capacity,data:data36}];
-return false;
-}
-}
-}
-}
-var valid15 = _errs78 === errors;
-}
-else {
-var valid15 = true;
-}
-}
-}
-}
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i9,schemaPath:"#/properties/Products/items/properties/Timeslots/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Timeslots.items.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items,data:data33}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.Time.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Time,data:data55}];
 return false;
 }
 }
-var valid14 = _errs71 === errors;
-if(!valid14){
+var valid22 = _errs119 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data53.OpeningHours !== undefined){
+let data56 = data53.OpeningHours;
+const _errs121 = errors;
+if(errors === _errs121){
+if(Array.isArray(data56)){
+if(data56.length > 4){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours,data:data56}];
+return false;
+}
+else {
+if(data56.length < 1){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours,data:data56}];
+return false;
+}
+else {
+var valid23 = true;
+const len11 = data56.length;
+for(let i14=0; i14<len11; i14++){
+let data57 = data56[i14];
+const _errs123 = errors;
+if(errors === _errs123){
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+let missing9;
+if(((data57.From === undefined) && (missing9 = "From")) || ((data57.To === undefined) && (missing9 = "To"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.required,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items,data:data57}];
+return false;
+}
+else {
+const _errs125 = errors;
+for(const key9 in data57){
+if(!((key9 === "From") || (key9 === "To"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items,data:data57}];
+return false;
+break;
+}
+}
+if(_errs125 === errors){
+if(data57.From !== undefined){
+let data58 = data57.From;
+const _errs126 = errors;
+if(errors === _errs126){
+if(typeof data58 === "string"){
+if(!pattern7.test(data58)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/From",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.properties.From,data:data58}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/From",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.properties.From.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.properties.From,data:data58}];
+return false;
+}
+}
+var valid24 = _errs126 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data57.To !== undefined){
+let data59 = data57.To;
+const _errs128 = errors;
+if(errors === _errs128){
+if(typeof data59 === "string"){
+if(!pattern7.test(data59)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/To",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.properties.To,data:data59}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/To",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.properties.To.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.properties.To,data:data59}];
+return false;
+}
+}
+var valid24 = _errs128 === errors;
+}
+else {
+var valid24 = true;
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items,data:data57}];
+return false;
+}
+}
+var valid23 = _errs123 === errors;
+if(!valid23){
+break;
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours,data:data56}];
+return false;
+}
+}
+var valid22 = _errs121 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data53.Capacity !== undefined){
+let data60 = data53.Capacity;
+const _errs130 = errors;
+if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.Capacity.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Capacity,data:data60}];
+return false;
+}
+if(errors === _errs130){
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 > 10000 || isNaN(data60)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Capacity,data:data60}];
+return false;
+}
+else {
+if(data60 < 1 || isNaN(data60)){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Capacity,data:data60}];
+return false;
+}
+}
+}
+}
+var valid22 = _errs130 === errors;
+}
+else {
+var valid22 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Timeslots.items.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items,data:data53}];
+return false;
+}
+}
+var valid21 = _errs114 === errors;
+if(!valid21){
 break;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots",schemaPath:"#/properties/Products/items/properties/Timeslots/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Timeslots.type,parentSchema:schema0.properties.Products.items.properties.Timeslots,data:data32}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots",schemaPath:"#/properties/Products/items/properties/Timeslots/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Timeslots.type,parentSchema:schema0.properties.Products.items.properties.Timeslots,data:data52}];
 return false;
 }
 }
-var valid2 = _errs69 === errors;
+var valid2 = _errs112 === errors;
 }
 else {
 var valid2 = true;
+}
+}
 }
 }
 }

@@ -1,6 +1,6 @@
 import { requireOperator } from '../accounts/operators';
 import type { CatalogFile } from './catalog-file';
-import { checkAgainstStored, checkCatalogue } from './catalog-rules';
+import { checkAgainstStored, checkCatalogue, startTimesOf } from './catalog-rules';
 import type { ProductItem } from './model';
 import { putProduct, putTimeslotCapacity, queryProductIdentities } from './repository';
 
@@ -40,6 +40,9 @@ export async function importCatalog(operatorId: string, input: unknown): Promise
       MaxParticipantsPerBooking: product.MaxParticipantsPerBooking,
       PricePerParticipant: product.PricePerParticipant,
       Questions: product.Questions ?? [],
+      AvailabilityType: product.AvailabilityType ?? 'START_TIME',
+      ...(product.Units ? { Units: product.Units } : {}),
+      ...(product.AvailabilityType === 'OPENING_HOURS' ? {} : { StartTimes: startTimesOf(product) }),
     };
     return putProduct(operatorId, item);
   });

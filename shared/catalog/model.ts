@@ -1,4 +1,4 @@
-import type { Money, Product, Question } from './schemas';
+import type { Money, OpeningHours, Product, Question, Unit } from './schemas';
 
 /** Stored shapes of the catalogue (products, timeslots) and its constants; the public shapes are in schemas.ts. */
 
@@ -6,6 +6,22 @@ export const ACTIVITY_ID_PATTERN = '^s_[A-Za-z0-9]{1,64}$';
 export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 
 export const QUESTION_TYPES = ['TEXT', 'YES_NO', 'SINGLE_CHOICE', 'DATE', 'FILE_UPLOAD'] as const;
+
+/** How a product is sold: at start times (a departure), or as a day ticket for the opening hours of a day. */
+export const AVAILABILITY_TYPES = ['START_TIME', 'OPENING_HOURS'] as const;
+export type AvailabilityType = (typeof AVAILABILITY_TYPES)[number];
+
+/** The kinds of unit (ticket type) a product sells, as OCTo names them. */
+export const UNIT_TYPES = ['ADULT', 'YOUTH', 'CHILD', 'INFANT', 'FAMILY', 'SENIOR', 'STUDENT', 'MILITARY', 'OTHER'] as const;
+
+/**
+ * A day ticket's timeslot: one per day, stored at this time, whatever its
+ * opening hours (so a change of hours updates the same slot and keeps its bookings).
+ */
+export const DAY_TICKET_TIME = '00:00';
+
+/** Every product has one option; OCTo addresses it by this ID. */
+export const DEFAULT_OPTION_ID = 'DEFAULT';
 
 export interface ProductItem {
   ProductID: number;
@@ -18,11 +34,19 @@ export interface ProductItem {
   MaxParticipantsPerBooking: number;
   PricePerParticipant: Money;
   Questions: Question[];
+  /** Absent on products imported before day tickets existed: START_TIME. */
+  AvailabilityType?: AvailabilityType;
+  /** The catalogue's units; absent when it names none (one adult unit at PricePerParticipant, see units.ts). */
+  Units?: Unit[];
+  /** START_TIME products: the distinct start times of their schedules and one-off timeslots, `HH:MM`, ascending. */
+  StartTimes?: string[];
 }
 
 export interface TimeslotItem {
   Date: string;
   Time: string;
+  /** Day tickets only: when the day's visits may begin and end (the day is sold until its last closing). */
+  OpeningHours?: OpeningHours;
   Capacity: number;
   Booked: number;
   /**
@@ -55,4 +79,21 @@ export const toProduct = (item: ProductItem, timeZone: string): Product => ({
   MaxParticipantsPerBooking: item.MaxParticipantsPerBooking,
   PricePerParticipant: item.PricePerParticipant,
   TimeZone: timeZone,
+  // Only what existing products did not have before, so their records are unchanged.
+  ...(item.AvailabilityType === 'OPENING_HOURS' ? { AvailabilityType: item.AvailabilityType } : {}),
+  ...(item.Units ? { Units: item.Units.map(toUnit) } : {}),
+});
+
+/** A fixed field order, with the defaults of fields the catalogue left out. */
+export const toUnit = (unit: Unit): Unit => ({
+  UnitID: unit.UnitID,
+  Name: unit.Name,
+  Type: unit.Type,
+  Price: unit.Price,
+  MinAge: unit.MinAge ?? 0,
+  MaxAge: unit.MaxAge ?? 99,
+  ...(unit.MinQuantity === undefined ? {} : { MinQuantity: unit.MinQuantity }),
+  ...(unit.MaxQuantity === undefined ? {} : { MaxQuantity: unit.MaxQuantity }),
+  PaxCount: unit.PaxCount ?? 1,
+  AccompaniedBy: unit.AccompaniedBy ?? [],
 });

@@ -4,7 +4,8 @@ import { toProduct, type ProductItem } from './model';
 import type { Product, ResolveQuery } from './schemas';
 import { getProduct, getProductByProductId, queryVisibleProducts } from './repository';
 
-export const activityNotFound = (activityId: string) => new NotFoundError(`No activity has ActivityID '${activityId}'`);
+export const activityNotFound = (activityId: string) =>
+  new NotFoundError(`No activity has ActivityID '${activityId}'`, { subject: 'product', value: activityId });
 
 const byName = (a: { Name: string }, b: { Name: string }) => a.Name.localeCompare(b.Name);
 
@@ -12,6 +13,11 @@ const byName = (a: { Name: string }, b: { Name: string }) => a.Name.localeCompar
 export async function listProducts(caller: Caller, name?: string): Promise<Product[]> {
   const items = await queryVisibleProducts(caller.operatorId, name?.trim() || undefined);
   return items.sort(byName).map((item) => toProduct(item as ProductItem, caller.timeZone));
+}
+
+/** The shopfront's products as stored, sorted by name, for a face that shows more of them than the Product record. */
+export async function shopfrontItems(caller: Caller): Promise<Omit<ProductItem, 'Questions'>[]> {
+  return (await queryVisibleProducts(caller.operatorId)).sort(byName);
 }
 
 /** One product by its numeric ProductID or by its exact name (case-insensitive); exactly one must be given. */

@@ -1,4 +1,12 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type BatchGetCommandOutput,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { GSI1 } from '../db/table-design';
@@ -18,7 +26,8 @@ async function queryAll<T>(input: QueryCommandInput): Promise<T[]> {
 }
 
 const PRODUCT_SUMMARY_ATTRIBUTES =
-  'ProductID, ActivityID, #name, NameLower, Description, Visible, DurationMinutes, MaxParticipantsPerBooking, PricePerParticipant';
+  'ProductID, ActivityID, #name, NameLower, Description, Visible, DurationMinutes, MaxParticipantsPerBooking, PricePerParticipant, ' +
+  'AvailabilityType, Units, StartTimes';
 
 /** Visible products of an operator, optionally whose lower-cased name contains `nameFragment`. */
 export function queryVisibleProducts(operatorId: string, nameFragment?: string): Promise<Omit<ProductItem, 'Questions'>[]> {
@@ -77,7 +86,7 @@ export function queryTimeslots(operatorId: string, activityId: string, firstDate
   return queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ProjectionExpression: '#date, #time, #capacity, Booked, Vacancies',
+    ProjectionExpression: '#date, #time, #capacity, Booked, Vacancies, OpeningHours',
     ExpressionAttributeNames: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
     ExpressionAttributeValues: { ':pk': PK, ':from': SKFrom, ':to': SKTo },
     ConsistentRead: true,
@@ -99,11 +108,48 @@ export async function putProduct(operatorId: string, item: ProductItem): Promise
   );
 }
 
-/** Creates a timeslot or changes its capacity, keeping the places already booked on it. */
+/** One timeslot, strongly consistent (its counters as the last transaction left them). */
+export async function getTimeslot(operatorId: string, activityId: string, date: string, time: string): Promise<TimeslotItem | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.timeslot(operatorId, activityId, date, time), ConsistentRead: true }),
+  );
+  return Item as TimeslotItem | undefined;
+}
+
+/** Timeslots by activity, date and time (consistent), keyed `<activityId>#<date>#<time>`; missing ones are left out. */
+export async function getTimeslots(
+  operatorId: string,
+  wanted: { activityId: string; date: string; time: string }[],
+): Promise<Map<string, TimeslotItem>> {
+  const byKey = new Map(
+    wanted.map((slot) => {
+      const key = keys.timeslot(operatorId, slot.activityId, slot.date, slot.time);
+      return [`${key.PK}|${key.SK}`, { key, name: `${slot.activityId}#${slot.date}#${slot.time}` }];
+    }),
+  );
+  const found = new Map<string, TimeslotItem>();
+  const distinct = [...byKey.values()];
+  for (let start = 0; start < distinct.length; start += 100) {
+    let pending: Record<string, unknown>[] | undefined = distinct.slice(start, start + 100).map(({ key }) => ({ ...key }));
+    while (pending?.length) {
+      const page: BatchGetCommandOutput = await documentClient().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of page.Responses?.[tableName()] ?? []) {
+        const name = byKey.get(`${item.PK}|${item.SK}`)?.name;
+        if (name) found.set(name, item as TimeslotItem);
+      }
+      pending = page.UnprocessedKeys?.[tableName()]?.Keys;
+    }
+  }
+  return found;
+}
+
+/** Creates a timeslot or changes its capacity (and a day ticket's hours), keeping the places already booked on it. */
 export async function putTimeslotCapacity(
   operatorId: string,
   activityId: string,
-  slot: Pick<TimeslotItem, 'Date' | 'Time' | 'Capacity'>,
+  slot: Pick<TimeslotItem, 'Date' | 'Time' | 'Capacity' | 'OpeningHours'>,
 ): Promise<void> {
   await documentClient().send(
     new UpdateCommand({
@@ -112,9 +158,17 @@ export async function putTimeslotCapacity(
       // Vacancies is what a booking's condition checks; it follows a capacity change and keeps what is booked.
       UpdateExpression:
         'SET Entity = :entity, #date = :date, #time = :time, #capacity = :capacity, ' +
-        'Booked = if_not_exists(Booked, :zero), Vacancies = :capacity - if_not_exists(Booked, :zero)',
+        'Booked = if_not_exists(Booked, :zero), Vacancies = :capacity - if_not_exists(Booked, :zero)' +
+        (slot.OpeningHours ? ', OpeningHours = :hours' : ' REMOVE OpeningHours'),
       ExpressionAttributeNames: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
-      ExpressionAttributeValues: { ':entity': 'Timeslot', ':date': slot.Date, ':time': slot.Time, ':capacity': slot.Capacity, ':zero': 0 },
+      ExpressionAttributeValues: {
+        ':entity': 'Timeslot',
+        ':date': slot.Date,
+        ':time': slot.Time,
+        ':capacity': slot.Capacity,
+        ':zero': 0,
+        ...(slot.OpeningHours ? { ':hours': slot.OpeningHours } : {}),
+      },
     }),
   );
 }

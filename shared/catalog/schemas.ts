@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { isoDate } from '../core/day-schemas';
-import { ACTIVITY_ID_PATTERN, QUESTION_TYPES, TIME_PATTERN } from './model';
+import { ACTIVITY_ID_PATTERN, AVAILABILITY_TYPES, QUESTION_TYPES, TIME_PATTERN, UNIT_TYPES } from './model';
 
 /**
  * The catalogue on the wire, each schema written once: what requests are
@@ -36,6 +36,87 @@ export const moneySchema = {
   },
 } as const;
 export type Money = FromSchema<typeof moneySchema>;
+
+/** What a unit's ID may be: it names the unit in bookings (OCTo `unitId`, the marketplace's `Units[].UnitID`). */
+export const UNIT_ID_PATTERN = '^[a-z0-9_-]{1,64}$';
+
+/**
+ * A unit (ticket type) of a product: what one of it costs, who may use it,
+ * how many a booking may hold, and how many places it takes (a FAMILY unit
+ * may take four). The catalogue file and the product record share it.
+ */
+export const unitSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['UnitID', 'Name', 'Type', 'Price'],
+  properties: {
+    UnitID: {
+      type: 'string',
+      pattern: UNIT_ID_PATTERN,
+      description: 'Unique within the product',
+      errorMessage: 'must be 1 to 64 lower-case letters, digits, _ or -',
+    },
+    Name: { type: 'string', minLength: 1, maxLength: 100, errorMessage: 'must be 1 to 100 characters' },
+    Type: { type: 'string', enum: UNIT_TYPES, errorMessage: `must be one of ${UNIT_TYPES.join(', ')}` },
+    Price: { ...moneySchema, description: 'Of one unit, in the currency of PricePerParticipant' },
+    MinAge: { type: 'integer', minimum: 0, maximum: 120, description: 'Default 0', errorMessage: 'must be an age from 0 to 120' },
+    MaxAge: { type: 'integer', minimum: 0, maximum: 120, description: 'Default 99', errorMessage: 'must be an age from 0 to 120' },
+    MinQuantity: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 10_000,
+      description: 'A booking that holds this unit holds at least this many',
+      errorMessage: 'must be a whole number from 1 to 10000',
+    },
+    MaxQuantity: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 10_000,
+      description: 'A booking holds at most this many of this unit',
+      errorMessage: 'must be a whole number from 1 to 10000',
+    },
+    PaxCount: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      description: 'Places one unit takes; default 1',
+      errorMessage: 'must be a whole number from 1 to 100',
+    },
+    AccompaniedBy: {
+      type: 'array',
+      maxItems: 20,
+      uniqueItems: true,
+      items: { type: 'string', pattern: UNIT_ID_PATTERN },
+      description: 'Other units of the product, one of which a booking with this unit must hold',
+      errorMessage: 'must be a list of UnitIDs of the product',
+    },
+  },
+} as const;
+export type Unit = FromSchema<typeof unitSchema>;
+
+/** A day ticket's opening hours: 1 to 4 ranges of `HH:MM`, ascending, each From before its To. */
+export const openingHoursSchema = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 4,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['From', 'To'],
+    properties: {
+      From: { type: 'string', pattern: TIME_PATTERN, errorMessage: 'must be a time in HH:MM (24-hour) format' },
+      To: { type: 'string', pattern: TIME_PATTERN, errorMessage: 'must be a time in HH:MM (24-hour) format' },
+    },
+  },
+  description: "Day tickets: when the day's visits may begin and end, local time",
+} as const;
+export type OpeningHours = FromSchema<typeof openingHoursSchema>;
+
+export const availabilityTypeSchema = {
+  type: 'string',
+  enum: AVAILABILITY_TYPES,
+  errorMessage: `must be one of ${AVAILABILITY_TYPES.join(', ')}`,
+} as const;
 
 export const questionTypeSchema = {
   type: 'string',
@@ -98,6 +179,17 @@ export const productSchema = {
     MaxParticipantsPerBooking: { type: 'integer', minimum: 1, description: 'The largest party one booking may hold' },
     PricePerParticipant: moneySchema,
     TimeZone: { type: 'string', description: "The operator's IANA time zone; every Date and Time of the product is local to it" },
+    AvailabilityType: {
+      type: 'string',
+      const: 'OPENING_HOURS',
+      description: 'Day tickets only: one timeslot a day at `00:00`, sold until closing (absent: start times)',
+    },
+    Units: {
+      type: 'array',
+      items: unitSchema,
+      description:
+        'The units (ticket types) the catalogue names, when it names any; a booking may name them in `Units`. Without them a participant is an adult at PricePerParticipant',
+    },
   },
 } as const;
 export type Product = FromSchema<typeof productSchema>;
@@ -141,6 +233,7 @@ export const availableTimeslotSchema = {
     Status: listedStatus,
     Vacancies: { type: 'integer', minimum: 1 },
     Capacity: { type: 'integer', minimum: 1 },
+    OpeningHours: openingHoursSchema,
   },
 } as const;
 export type AvailableTimeslot = FromSchema<typeof availableTimeslotSchema>;

@@ -88,11 +88,20 @@ export function zonedInstant(date: string, time: string, timeZone: string): numb
   return naive - offsetMinutes(timeZone, firstGuess) * 60_000;
 }
 
-/** ISO 8601 local date-time with its UTC offset, e.g. `2026-12-01T09:30:00+01:00`. */
-export function zonedIso(date: string, time: string, timeZone: string): string {
-  const offset = offsetMinutes(timeZone, zonedInstant(date, time, timeZone));
+const offsetText = (offset: number) => {
   const sign = offset < 0 ? '-' : '+';
   const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
   const minutes = String(Math.abs(offset) % 60).padStart(2, '0');
-  return `${date}T${time}:00${sign}${hours}:${minutes}`;
+  return `${sign}${hours}:${minutes}`;
+};
+
+/** ISO 8601 local date-time with its UTC offset, e.g. `2026-12-01T09:30:00+01:00`. */
+export function zonedIso(date: string, time: string, timeZone: string): string {
+  return `${date}T${time}:00${offsetText(offsetMinutes(timeZone, zonedInstant(date, time, timeZone)))}`;
+}
+
+/** The instant `ms` on the wall clock of `timeZone`, ISO 8601 with the offset of that instant (to the minute). */
+export function zonedIsoAt(ms: number, timeZone: string): string {
+  const { date, time } = wallClock(timeZone, new Date(ms));
+  return `${date}T${time}:00${offsetText(offsetMinutes(timeZone, ms))}`;
 }

@@ -10,17 +10,28 @@ export interface DomainErrorOptions {
   field?: string;
   /** Extra members of the problem document (e.g. the missing questions). */
   extensions?: Record<string, unknown>;
+  /** What kind of thing the request named that is unknown or refused, for faces that say so by code (OCTo's INVALID_*_ID). */
+  subject?: Subject;
+  /** The offending input as the caller sent it (an unknown ID), for faces that echo it back. */
+  value?: string;
 }
+
+/** The things a request names by ID. */
+export type Subject = 'product' | 'option' | 'unit' | 'timeslot' | 'booking';
 
 export abstract class DomainError extends Error {
   readonly field?: string;
   readonly extensions?: Record<string, unknown>;
+  readonly subject?: Subject;
+  readonly value?: string;
 
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message);
     this.name = new.target.name;
     this.field = options.field;
     this.extensions = options.extensions;
+    this.subject = options.subject;
+    this.value = options.value;
   }
 }
 
@@ -42,6 +53,13 @@ export function everyViolation(violations: FieldViolation[]): ValidationError {
     extensions: { errors: violations.map(({ field, message }) => ({ field, detail: message })) },
   });
 }
+
+/**
+ * A well-formed request that the rules of what it asks for refuse (a party
+ * over the activity's limit, a unit without the unit it must come with):
+ * the request is right in form, and wrong for this product.
+ */
+export class UnprocessableError extends ValidationError {}
 
 /** The request's inputs contradict each other (e.g. both or neither of two alternatives). */
 export class InvalidRequestError extends DomainError {}

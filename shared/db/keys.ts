@@ -91,7 +91,43 @@ export const bookingKeys = {
     GSI2PK: `${operatorPartition(operatorId)}#MANIFEST#${date}`,
     SKPrefix: activityId ? `${activityId}#` : undefined,
   }),
+  /**
+   * A partner's own reference of one of its UUID bookings (OCTo's
+   * resellerReference), as a table item rather than an index entry so that a
+   * search by it is strongly consistent: the booking confirmed a moment ago is found.
+   */
+  resellerReferenceEntry: (operatorId: string, keyId: string, referenceHash: string, reference: string): ItemKey => ({
+    PK: resellerReferencePartition(operatorId, keyId, referenceHash),
+    SK: `BOOKING#${reference}`,
+  }),
+  resellerReferencePrefix: (operatorId: string, keyId: string, referenceHash: string) => ({
+    PK: resellerReferencePartition(operatorId, keyId, referenceHash),
+    SKPrefix: 'BOOKING#',
+  }),
+  /**
+   * GSI4 entry of a partner's UUID booking (OCTo), for its whole life: its
+   * timeslot's day, activity and time, so the partner can list its bookings
+   * of a day or range, cancelled and expired ones included.
+   */
+  resellerDay: (operatorId: string, keyId: string, date: string, activityId: string, time: string, reference: string) => ({
+    GSI4PK: resellerDaysPartition(operatorId, keyId),
+    GSI4SK: `${date}#${activityId}#${time}#${reference}`,
+  }),
+  /** Inclusive GSI4SK bounds of the days from `firstDate` to `lastDate`. */
+  resellerDayRange: (operatorId: string, keyId: string, firstDate: string, lastDate: string) => ({
+    GSI4PK: resellerDaysPartition(operatorId, keyId),
+    SKFrom: `${firstDate}#`,
+    SKTo: `${lastDate}#~`,
+  }),
 };
+
+function resellerReferencePartition(operatorId: string, keyId: string, referenceHash: string): string {
+  return `${operatorPartition(operatorId)}#APIKEY#${keyId}#RESELLERREF#${referenceHash}`;
+}
+
+function resellerDaysPartition(operatorId: string, keyId: string): string {
+  return `${operatorPartition(operatorId)}#APIKEY#${keyId}#RESELLERDAYS`;
+}
 
 /*
  * Work that falls due, on the sparse GSI3: an item carries the entry only

@@ -10,6 +10,7 @@ export const tableDesign = {
     { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
     { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
     { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
+    { indexName: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK' },
   ],
 } as const;
 
@@ -18,3 +19,5 @@ export const GSI1 = tableDesign.globalSecondaryIndexes[0].indexName;
 export const GSI2 = tableDesign.globalSecondaryIndexes[1].indexName;
 /** Sparse: only work that falls due carries it (holds by expiry, webhook deliveries by next attempt). */
 export const GSI3 = tableDesign.globalSecondaryIndexes[2].indexName;
+/** Sparse: only bookings a partner addresses by UUID (OCTo) carry it, by partner key and timeslot day, for their whole life. */
+export const GSI4 = tableDesign.globalSecondaryIndexes[3].indexName;

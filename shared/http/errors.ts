@@ -54,6 +54,12 @@ function statusAndKind(error: DomainError, location: ReturnType<typeof fieldLoca
   return [500, 'internal'];
 }
 
+/** A domain error's words for the client: the field it names, said where the request carried it, then the rule it broke. */
+export function describeError(error: DomainError, fields: RequestFields = {}): string {
+  const location = error.field === undefined ? undefined : fieldLocation(error.field, fields);
+  return location ? `${LABELS[location]} '${error.field}' ${error.message}` : error.message;
+}
+
 /** The problem an error is answered with; undefined for errors that are not the client's (a 500). */
 export function problemOutline(error: unknown, fields: RequestFields = {}): ProblemOutline | undefined {
   if (error instanceof UnsupportedMediaTypeError) return { status: 415, kind: 'unsupported-media-type', detail: error.message };
@@ -62,6 +68,5 @@ export function problemOutline(error: unknown, fields: RequestFields = {}): Prob
   const location = error.field === undefined ? undefined : fieldLocation(error.field, fields);
   const [status, kind] = statusAndKind(error, location);
   if (status === 500) return undefined;
-  const detail = location ? `${LABELS[location]} '${error.field}' ${error.message}` : error.message;
-  return { status, kind, detail, ...(error.extensions ? { extensions: error.extensions } : {}) };
+  return { status, kind, detail: describeError(error, fields), ...(error.extensions ? { extensions: error.extensions } : {}) };
 }

@@ -119,23 +119,54 @@ export interface RouteValidators<Id extends RouteId> {
 const checked = <T>(validate: GeneratedValidator | undefined, whole: string, naming?: FieldNaming): Validator<T> =>
   validate ? checkedBy<T>(validate, whole, naming) : (value) => value as T;
 
-/** Maps every failure to RFC 7807; unexpected ones are answered without internals. */
-const problemErrors = (fields: RequestFields): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
-  onError: async (request) => {
-    const { event } = request;
+/**
+ * How a family of routes speaks: how it answers a failure, and whether a
+ * body its route takes may be left out. The marketplace, usage and operator
+ * routes answer RFC 7807 problems (`problemFace`); the OCTo routes answer
+ * OCTo's error bodies (shared/octo).
+ */
+export interface HttpFace {
+  /**
+   * The answer to a failed request: `error` is what was thrown (a domain
+   * error, MalformedJsonError or UnsupportedMediaTypeError, or anything
+   * unexpected, which is answered without internals: the request line logs
+   * it with its stack, shared/core/observability.ts).
+   */
+  failure(error: unknown, request: { event: ParsedEvent; fields: RequestFields }): APIGatewayProxyResult;
+  /** A request without a body is taken as an empty JSON object (routes whose body fields are all optional). */
+  bodyOptional?: boolean;
+}
+
+export type { ParsedEvent };
+
+export const problemFace: HttpFace = {
+  failure: (error, { event, fields }) => {
     const instance = event.path;
+    const outline = problemOutline(error, fields);
+    if (outline) return problemResponse(problem(outline.status, outline.kind, outline.detail, instance, outline.extensions));
+    return problemResponse(problem(500, 'internal', 'The server could not complete the request; it is safe to retry', instance));
+  },
+};
+
+/** Answers every failure in the route's face. */
+const failures = (face: HttpFace, fields: RequestFields): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
+  onError: async (request) => {
     // The media type was checked before the body parser ran, so the parser fails only on the JSON itself.
     const error = (request.error as { statusCode?: number } | null)?.statusCode === 415 ? new MalformedJsonError() : request.error;
-    const outline = problemOutline(error, fields);
-    if (outline) {
-      request.response = problemResponse(problem(outline.status, outline.kind, outline.detail, instance, outline.extensions));
-      return;
+    request.response = face.failure(error, { event: request.event, fields });
+    // The request line logs an unexpected error with its stack (shared/core/observability.ts).
+    if (request.response.statusCode >= 500) noteFailure(request.error);
+  },
+});
+
+/** In a face whose bodies are optional, no body at all is an empty object (a body sent is still read as JSON). */
+const absentBodyAsObject = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
+  before: (request) => {
+    const { body } = request.event;
+    if (body === null || body === undefined || body === '') {
+      request.event.body = '{}';
+      request.event.headers = { ...lowerCaseHeaders(request.event.headers), 'content-type': 'application/json' };
     }
-    // The request line logs the error with its stack (shared/core/observability.ts).
-    noteFailure(request.error);
-    request.response = problemResponse(
-      problem(500, 'internal', 'The server could not complete the request; it is safe to retry', instance),
-    );
   },
 });
 
@@ -167,6 +198,7 @@ const jsonContentType = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> =>
 export function httpHandler<Id extends RouteId>(
   validators: RouteValidators<Id>,
   fn: (request: HttpRequest<RequestOf<Id>>) => Promise<APIGatewayProxyResult>,
+  face: HttpFace = problemFace,
 ) {
   type Request = RequestOf<Id>;
   const validatePath = checked<Request['path']>(validators.path, 'The path');
@@ -186,13 +218,15 @@ export function httpHandler<Id extends RouteId>(
         event: event as unknown as APIGatewayProxyEvent,
       }),
     );
-  if (validators.body)
+  if (validators.body) {
+    if (face.bodyOptional) handler.use(absentBodyAsObject());
     handler
       .use(jsonContentType())
       .use(numbersAsSent(validators.numberRules ?? {}))
       .use(httpJsonBodyParser());
-  handler.use(problemErrors(fields));
-  // Observed around everything: it sees the request before anything can fail, and the final answer after the problem middleware.
+  }
+  handler.use(failures(face, fields));
+  // Observed around everything: it sees the request before anything can fail, and the final answer after the face's failure middleware.
   // The route travels with the handler, so a test can hold each function to the validators of its own route.
   return Object.assign(observed(requestLine(validators.route), handler), { route: validators.route });
 }

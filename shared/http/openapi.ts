@@ -4,6 +4,8 @@ import { DEFAULT_PROBLEM_BASE_URL } from '../core/config';
 import { responseSchemas } from '../api/response-schemas';
 import { operations, type OperationDocs, type RequestSchemas } from '../api/operations';
 import { ANY_KEY, routes, type Route, type RouteId } from '../api/routes';
+import { gatewayErrorCode, gatewayProblems } from '../api/gateway';
+import { octoExamples } from '../octo/examples';
 import { problemCatalog, type ProblemStatus } from './problem-catalog';
 
 /**
@@ -26,6 +28,8 @@ const JSON_CONTENT_TYPE = 'application/json';
 
 /** Every route may be refused by the gateway (key, scope, throttle, timeout) or fail unexpectedly. */
 const GATEWAY_STATUSES = [401, 403, 429, 500, 504];
+/** The gateway's own refusals of an OCTo route, and a body over the limit; every other client fault of OCTo is 400. */
+const OCTO_GATEWAY_STATUSES = [401, 403, 413, 429, 504] as const;
 /** A route that takes a body may also get one that is not JSON, too large, or not sent as JSON. */
 const BODY_STATUSES = [400, 413, 415];
 
@@ -102,15 +106,47 @@ const dataEnvelope = (data: NonNullable<OperationDocs['success']['data']>) => ({
   properties: { data: dataSchema(data) },
 });
 
+/** An OCTo route's answers: the bare OCTo body, OCTo's error body, and the gateway's refusals (problems that carry OCTo's fields too). */
+function octoResponses(route: Route & { id: RouteId }) {
+  const { success } = operations[route.id].docs;
+  const data = success.data as NonNullable<OperationDocs['success']['data']>;
+  const name = typeof data === 'string' ? data : 'listOf' in data ? data.listOf : undefined;
+  const example = name && (typeof data === 'string' ? octoExamples[name] : [octoExamples[name]]);
+  return {
+    200: {
+      description: success.description,
+      headers: { 'Octo-Capabilities': { $ref: '#/components/headers/Octo-Capabilities' } },
+      content: { [JSON_CONTENT_TYPE]: { schema: dataSchema(data), example } },
+    },
+    400: { $ref: '#/components/responses/OctoBadRequest' },
+    ...Object.fromEntries(
+      OCTO_GATEWAY_STATUSES.filter((status) => status !== 413 || operations[route.id].request?.body).map((status) => [
+        status,
+        { $ref: `#/components/responses/${OCTO_GATEWAY_RESPONSES[status]}` },
+      ]),
+    ),
+    500: { $ref: '#/components/responses/OctoInternalError' },
+  };
+}
+
+const OCTO_GATEWAY_RESPONSES: Record<(typeof OCTO_GATEWAY_STATUSES)[number], string> = {
+  401: 'OctoUnauthorized',
+  403: 'OctoForbidden',
+  413: 'OctoPayloadTooLarge',
+  429: 'OctoTooManyRequests',
+  504: 'OctoGatewayTimeout',
+};
+
 function operation(route: Route & { id: RouteId }, problems: Record<number, ProblemStatus>) {
   const notes = operations[route.id].docs;
   const schemas = operations[route.id].request ?? {};
   const { success } = notes;
+  const octo = route.face === 'octo';
   return {
     operationId: route.id,
     tags: [notes.tag],
     summary: notes.summary,
-    description: `${notes.description}\n\n${route.scope === ANY_KEY ? 'Any valid API key may call it.' : `Requires an API key with the scope \`${route.scope}\`.`}`,
+    description: `${notes.description}\n\n${route.scope === ANY_KEY ? 'Any valid API key may call it.' : `Requires an API key with the scope \`${route.scope}\`.`}${octo ? OCTO_NOTE : ''}`,
     ...(route.scope === ANY_KEY ? {} : { 'x-required-scope': route.scope }),
     security: [{ [SECURITY_SCHEME]: [] }],
     parameters: [
@@ -121,25 +157,98 @@ function operation(route: Route & { id: RouteId }, problems: Record<number, Prob
     ...(schemas.body
       ? {
           requestBody: {
-            required: true,
+            required: !octo,
             content: { [JSON_CONTENT_TYPE]: { schema: documentSchema(schemas.body), example: notes.requestExample } },
           },
         }
       : {}),
-    responses: {
-      [success.status]: {
-        description: success.description,
-        ...(success.headers
-          ? { headers: Object.fromEntries(success.headers.map((header) => [header, { $ref: `#/components/headers/${header}` }])) }
-          : {}),
-        ...(success.data
-          ? { content: { [JSON_CONTENT_TYPE]: { schema: dataEnvelope(success.data), example: { data: success.example } } } }
-          : {}),
+    responses: octo
+      ? octoResponses(route)
+      : {
+          [success.status]: {
+            description: success.description,
+            ...(success.headers
+              ? { headers: Object.fromEntries(success.headers.map((header) => [header, { $ref: `#/components/headers/${header}` }])) }
+              : {}),
+            ...(success.data
+              ? { content: { [JSON_CONTENT_TYPE]: { schema: dataEnvelope(success.data), example: { data: success.example } } } }
+              : {}),
+          },
+          ...Object.fromEntries(
+            errorStatuses(route, schemas, notes).map((status) => [status, { $ref: `#/components/responses/${problems[status].name}` }]),
+          ),
+        },
+  };
+}
+
+const OCTO_NOTE =
+  " An OCTo route: the answer is the OCTo object itself (no `data` envelope), `Octo-Capabilities: octo/pricing` adds prices, unknown body fields are ignored, and every client fault is a 400 with OCTo's error body (an unknown ID is `INVALID_*_ID`, never a 404).";
+
+/** The OCTo routes' own error responses, and the gateway's refusals every route shares (with OCTo's fields beside the problem). */
+function octoErrorResponses(problemBaseUrl: string) {
+  const gateway = (type: keyof typeof gatewayProblems, description: string) => {
+    const { status, kind, detail } = gatewayProblems[type];
+    return {
+      description,
+      content: {
+        [PROBLEM_CONTENT_TYPE]: {
+          schema: schemaRef('GatewayError'),
+          example: {
+            type: problemTypeUri(problemBaseUrl, kind),
+            title: statusTitle(status),
+            status,
+            detail,
+            instance: '/octo/bookings',
+            error: gatewayErrorCode(status),
+            errorMessage: detail,
+          },
+        },
       },
-      ...Object.fromEntries(
-        errorStatuses(route, schemas, notes).map((status) => [status, { $ref: `#/components/responses/${problems[status].name}` }]),
-      ),
+    };
+  };
+  const octoExample = (error: string, errorMessage: string, echo: Record<string, string> = {}) => ({
+    value: { error, errorMessage, ...echo },
+  });
+  return {
+    OctoBadRequest: {
+      description:
+        "Any client fault, in OCTo's error body: an unknown product, option, unit, availability or booking uuid (`INVALID_*_ID`, with the ID as sent), a request OCTo's schema refuses (`BAD_REQUEST`), or one the state of things refuses: sold out, a unit over its limits, an expired reservation, a closed availability (`UNPROCESSABLE_ENTITY`).",
+      content: {
+        [JSON_CONTENT_TYPE]: {
+          schema: schemaRef('OctoError'),
+          examples: {
+            INVALID_PRODUCT_ID: octoExample(
+              'INVALID_PRODUCT_ID',
+              "The productId 's_nothing' is not a product of this supplier: No activity has ActivityID 's_nothing'",
+              { productId: 's_nothing' },
+            ),
+            BAD_REQUEST: octoExample('BAD_REQUEST', "Field 'productId' is required"),
+            UNPROCESSABLE_ENTITY: octoExample(
+              'UNPROCESSABLE_ENTITY',
+              'The timeslot 2026-07-01 10:00 has 1 place(s) left; 2 were requested',
+            ),
+          },
+        },
+      },
     },
+    OctoInternalError: {
+      description: "Anything unexpected: OCTo's body from the function, a problem (with OCTo's fields) from the gateway. Safe to retry.",
+      content: {
+        [JSON_CONTENT_TYPE]: {
+          schema: schemaRef('OctoError'),
+          example: { error: 'INTERNAL_SERVER_ERROR', errorMessage: 'The server could not complete the request; it is safe to retry' },
+        },
+        [PROBLEM_CONTENT_TYPE]: gateway('DEFAULT_5XX', '').content[PROBLEM_CONTENT_TYPE],
+      },
+    },
+    OctoUnauthorized: gateway('UNAUTHORIZED', 'No API key, a malformed Authorization header, or an unknown or revoked key (the gateway).'),
+    OctoForbidden: gateway('ACCESS_DENIED', 'A valid API key without the scope `ota` (the gateway).'),
+    OctoPayloadTooLarge: gateway('REQUEST_TOO_LARGE', 'A request body over 6 MB (the gateway).'),
+    OctoTooManyRequests: gateway(
+      'THROTTLED',
+      "Over the API key's rate limit or the stage's throttle; retry after `Retry-After` (the gateway).",
+    ),
+    OctoGatewayTimeout: gateway('INTEGRATION_TIMEOUT', 'The function did not answer in time; safe to retry (the gateway).'),
   };
 }
 
@@ -195,7 +304,7 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
       version: '2.0.0',
       description:
         "Sell an operator's activities (products, availability, waiver questions, bookings) and meter usage (record entries, read exact summaries). " +
-        'Success bodies are `{ "data": ... }` with PascalCase fields; every error is an RFC 7807 `application/problem+json`. ' +
+        'Success bodies are `{ "data": ... }` with PascalCase fields; every error is an RFC 7807 `application/problem+json` (the OCTo routes under `/octo` speak OCTo instead: see the OCTo tag). ' +
         "Dates and times of products and availability are the operator's local time. Unknown query parameters are ignored; unknown body fields are refused (422).",
     },
     servers: [
@@ -221,6 +330,11 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
           'A partner key registers one endpoint (scope `ota`) and is sent `booking.confirmed`, `booking.cancelled` (by the operator) and `hold.expired` for the bookings it made, signed as Standard Webhooks specifies.',
       },
       { name: 'Usage', description: 'Usage entries against named meters (`usage:write`) and their summaries (`usage:read`).' },
+      {
+        name: 'OCTo',
+        description:
+          "The same catalogue, capacity and bookings for OCTo resellers (docs.octo.travel), under `/octo` with the same keys (scope `ota`): the key's operator is the supplier, the key is the reseller. Bare OCTo bodies, OCTo's error body, capability `octo/pricing`.",
+      },
     ],
     paths,
     components: {
@@ -256,8 +370,15 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
           description: 'Present (`true`) when an Idempotency-Key matched and the original response was answered again',
           schema: { type: 'string', const: 'true' },
         },
+        'Octo-Capabilities': {
+          description: 'The capabilities applied to the answer (`octo/pricing`, or empty)',
+          schema: { type: 'string' },
+        },
       },
-      responses: problemResponses(problems, options.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL),
+      responses: {
+        ...problemResponses(problems, options.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL),
+        ...octoErrorResponses(options.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL),
+      },
     },
   };
 }

@@ -471,6 +471,29 @@ describe('operator dashboard', () => {
     expect(await page.locator('#bookings-table button.cancel-booking').count()).toBeGreaterThan(0);
   });
 
+  it("shows an OCTo reseller's booking as its key's, with the reseller's reference", async () => {
+    const reserved = await request('POST', '/octo/bookings', {
+      key: operator.key,
+      body: {
+        productId: 's_walk1',
+        optionId: 'DEFAULT',
+        availabilityId: `${tomorrow(TIME_ZONE)}T09:00:00+00:00`,
+        unitItems: [{ unitId: 'adult' }],
+      },
+    });
+    expect(reserved.status).toBe(200);
+    const confirmed = await request('POST', `/octo/bookings/${reserved.json.uuid}/confirm`, {
+      key: operator.key,
+      body: { resellerReference: 'RES-E2E', contact: { firstName: 'Rui', lastName: 'Costa', emailAddress: 'rui@example.com' } },
+    });
+    expect(confirmed.status).toBe(200);
+    await page.locator('#sign-out').click();
+    await signIn(operator.key);
+    await page.locator('#bookings-status[data-state="done"]').waitFor();
+    const row = page.locator(`#bookings-table tr[data-reference="${reserved.json.id}"]`);
+    expect(await row.innerText()).toMatch(/OTA partner\s+Partner key_\w+\s+Reseller RES-E2E[\s\S]*Rui Costa[\s\S]*Confirmed/);
+  });
+
   it('says when a key lacks a scope (403) and when it is refused (401)', async () => {
     await page.locator('#sign-out').click();
     await page.locator('#sign-in-screen').waitFor();

@@ -61,7 +61,8 @@ describe('webhook deliveries', () => {
       ...routes.filter((route) => route.sendsWebhooks).map((route) => logicalId(stack.routeFunctions.get(route.id)!)),
       ...scheduledFunctions.filter((row) => row.sendsWebhooks).map((row) => logicalId(background.scheduled.get(row.id)!)),
     ]);
-    expect(expected.size).toBe(4);
+    // The confirmations (marketplace and OCTo), the operator's cancellation and the two sweeps.
+    expect(expected.size).toBe(5);
     expect(sendersToQueue()).toEqual(expected);
     const functions = resourcesOf('AWS::Lambda::Function');
     const withQueueUrl = Object.keys(functions).filter((id) => functions[id].Properties.Environment?.Variables?.WEBHOOK_QUEUE_URL);

@@ -1,6 +1,13 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, FUNCTION_TIMEOUT_SECONDS, THROTTLING, gatewayProblems } from '../../shared/api/gateway';
+import {
+  API_STAGE,
+  AUTHORIZER_CACHE_TTL_SECONDS,
+  FUNCTION_TIMEOUT_SECONDS,
+  THROTTLING,
+  gatewayErrorCode,
+  gatewayProblems,
+} from '../../shared/api/gateway';
 import { problemTemplate } from '../../lib/aws/problem-gateway-responses';
 import type { ServiceFunction } from '../../lib/aws/service-function';
 import { OtaUsageStack } from '../../lib/aws/stack';
@@ -169,22 +176,53 @@ describe('API', () => {
     });
   });
 
-  test.each(Object.entries(gatewayProblems))('gateway response %s is a problem+json', (type, problem) => {
-    const found = Object.values(resourcesOf('AWS::ApiGateway::GatewayResponse')).filter(
-      (response) => response.Properties.ResponseType === type,
-    );
-    expect(found).toHaveLength(1);
-    const { StatusCode, ResponseParameters, ResponseTemplates } = found[0].Properties;
-    expect(StatusCode).toBe(String(problem.status));
-    expect(ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/problem+json'");
-    const body = JSON.parse(ResponseTemplates['application/json'].replace('$context.path', '/v1/some/path'));
-    expect(body).toEqual({
-      type: `${DEFAULT_PROBLEM_BASE_URL}/${problem.kind}`,
-      title: statusTitle(problem.status),
-      status: problem.status,
-      detail: problem.detail,
-      instance: '/v1/some/path',
+  test.each(Object.entries(gatewayProblems))(
+    "gateway response %s is a problem+json that carries OCTo's error and errorMessage too",
+    (type, problem) => {
+      const found = Object.values(resourcesOf('AWS::ApiGateway::GatewayResponse')).filter(
+        (response) => response.Properties.ResponseType === type,
+      );
+      expect(found).toHaveLength(1);
+      const { StatusCode, ResponseParameters, ResponseTemplates } = found[0].Properties;
+      expect(StatusCode).toBe(String(problem.status));
+      expect(ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/problem+json'");
+      const body = JSON.parse(ResponseTemplates['application/json'].replace('$context.path', '/v1/some/path'));
+      expect(body).toEqual({
+        type: `${DEFAULT_PROBLEM_BASE_URL}/${problem.kind}`,
+        title: statusTitle(problem.status),
+        status: problem.status,
+        detail: problem.detail,
+        instance: '/v1/some/path',
+        // A gateway response is the API's, not a route's: a reseller on /octo reads OCTo's fields, every other client its problem.
+        error: gatewayErrorCode(problem.status),
+        errorMessage: problem.detail,
+      });
+    },
+  );
+
+  test("OCTo's codes of the gateway's refusals", () => {
+    expect(Object.fromEntries(Object.entries(gatewayProblems).map(([type, problem]) => [type, gatewayErrorCode(problem.status)]))).toEqual({
+      UNAUTHORIZED: 'UNAUTHORIZED',
+      ACCESS_DENIED: 'FORBIDDEN',
+      MISSING_AUTHENTICATION_TOKEN: 'BAD_REQUEST',
+      THROTTLED: 'TOO_MANY_REQUESTS',
+      REQUEST_TOO_LARGE: 'BAD_REQUEST',
+      INTEGRATION_TIMEOUT: 'INTERNAL_SERVER_ERROR',
+      DEFAULT_4XX: 'BAD_REQUEST',
+      DEFAULT_5XX: 'INTERNAL_SERVER_ERROR',
     });
+  });
+
+  test('the OCTo routes are methods of the one API, PATCH included, behind the same authorizer', () => {
+    const paths = resourcePaths();
+    const octo = methods().filter((method) => paths.get(method.ResourceId.Ref)?.startsWith('/octo/'));
+    expect(octo.map((method) => `${method.HttpMethod} ${paths.get(method.ResourceId.Ref)}`).sort()).toEqual(
+      routes
+        .filter((route) => route.face === 'octo')
+        .map((route) => `${route.method} ${route.path}`)
+        .sort(),
+    );
+    expect(octo.some((method) => method.HttpMethod === 'PATCH')).toBe(true);
   });
 
   test('the 401 response challenges for a Bearer token', () => {

@@ -21,7 +21,8 @@ afterAll(() => host.close());
 
 const get = (path: string, key = operator.key) => request('GET', `${OTA}${path}`, { key });
 
-function expectProblem(response: Awaited<ReturnType<HttpClient>>, status: number, path: string, detailPart?: RegExp) {
+/** A problem; the gateway's own (`gateway`) also carries OCTo's error and errorMessage, since it answers every route alike. */
+function expectProblem(response: Awaited<ReturnType<HttpClient>>, status: number, path: string, detailPart?: RegExp, gateway = false) {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toBe('application/problem+json');
   expect(response.json).toEqual({
@@ -30,6 +31,7 @@ function expectProblem(response: Awaited<ReturnType<HttpClient>>, status: number
     status,
     detail: expect.any(String),
     instance: path,
+    ...(gateway ? { error: expect.stringMatching(/^[A-Z_]+$/), errorMessage: response.json.detail } : {}),
   });
   if (detailPart) expect(response.json.detail).toMatch(detailPart);
 }
@@ -196,12 +198,18 @@ describe('GET questions', () => {
 
 describe('routing', () => {
   it('answers an unknown path or method with a 404 problem', async () => {
-    expectProblem(await get('/marketplace/nothing'), 404, `${OTA}/marketplace/nothing`);
-    expectProblem(await request('DELETE', `${OTA}/marketplace/products`, { key: operator.key }), 404, `${OTA}/marketplace/products`);
+    expectProblem(await get('/marketplace/nothing'), 404, `${OTA}/marketplace/nothing`, undefined, true);
+    expectProblem(
+      await request('DELETE', `${OTA}/marketplace/products`, { key: operator.key }),
+      404,
+      `${OTA}/marketplace/products`,
+      undefined,
+      true,
+    );
   });
 
   it('answers a path that is not valid percent-encoding, and oversized headers, with problems', async () => {
-    expectProblem(await get('/core/questions/s_%ZZ'), 400, `${OTA}/core/questions/s_%ZZ`, /percent-encoding/);
+    expectProblem(await get('/core/questions/s_%ZZ'), 400, `${OTA}/core/questions/s_%ZZ`, /percent-encoding/, true);
     const oversized = await request('GET', `${OTA}/marketplace/products?name=${'a'.repeat(20_000)}`, { key: operator.key });
     expect(oversized.status).toBe(431);
     expect(oversized.headers.get('content-type')).toBe('application/problem+json');

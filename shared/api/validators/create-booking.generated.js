@@ -3,13 +3,15 @@
 "use strict";
 const { formats } = require('../../core/formats');
 exports.body = validate0;
-const schema0 = {"type":"object","additionalProperties":false,"required":["ActivityID","Date","Time","Participants"],"properties":{"ActivityID":{"type":"string","errorMessage":"must be a string: 's_' followed by letters or digits"},"Date":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Time":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"Participants":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be a whole number from 1 to 10000"},"Customer":{"type":"object","additionalProperties":false,"required":["FirstName","LastName","Email"],"properties":{"FirstName":{"type":"string","minLength":1,"maxLength":100,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 100 characters, not all blank, without control characters"},"LastName":{"type":"string","minLength":1,"maxLength":100,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 100 characters, not all blank, without control characters"},"Email":{"type":"string","maxLength":254,"format":"email","errorMessage":"must be an email address such as ana@example.com"},"Phone":{"type":"string","pattern":"^\\+[1-9][0-9]{6,14}$","errorMessage":"must be in E.164 format, such as +351912345678"}}},"PaymentReference":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be 1 to 200 characters"},"Answers":{"type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["QuestionID","Value"],"properties":{"QuestionID":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be a QuestionID of the activity"},"Value":{"type":"string","minLength":1,"maxLength":2000,"errorMessage":"must be a string of 1 to 2000 characters"}}}},"Hold":{"type":"object","additionalProperties":false,"properties":{"ExpiresInMinutes":{"type":"integer","minimum":1,"maximum":60,"errorMessage":"must be a whole number of minutes from 1 to 60 (default 15)"}}}}};
+const schema0 = {"type":"object","additionalProperties":false,"required":["ActivityID","Date","Time","Participants"],"properties":{"ActivityID":{"type":"string","errorMessage":"must be a string: 's_' followed by letters or digits"},"Date":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Time":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"Participants":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be a whole number from 1 to 10000"},"Units":{"type":"array","minItems":1,"maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["UnitID","Quantity"],"properties":{"UnitID":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","errorMessage":"must be a UnitID of the activity"},"Quantity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be a whole number from 1 to 10000"}}}},"Customer":{"type":"object","additionalProperties":false,"required":["FirstName","LastName","Email"],"properties":{"FirstName":{"type":"string","minLength":1,"maxLength":100,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 100 characters, not all blank, without control characters"},"LastName":{"type":"string","minLength":1,"maxLength":100,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 100 characters, not all blank, without control characters"},"Email":{"type":"string","maxLength":254,"format":"email","errorMessage":"must be an email address such as ana@example.com"},"Phone":{"type":"string","pattern":"^\\+[1-9][0-9]{6,14}$","errorMessage":"must be in E.164 format, such as +351912345678"}}},"PaymentReference":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be 1 to 200 characters"},"Answers":{"type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["QuestionID","Value"],"properties":{"QuestionID":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be a QuestionID of the activity"},"Value":{"type":"string","minLength":1,"maxLength":2000,"errorMessage":"must be a string of 1 to 2000 characters"}}}},"Hold":{"type":"object","additionalProperties":false,"properties":{"ExpiresInMinutes":{"type":"integer","minimum":1,"maximum":60,"errorMessage":"must be a whole number of minutes from 1 to 60 (default 15)"}}}}};
+const func0 = Object.prototype.hasOwnProperty;
+const func1 = require("ajv/dist/runtime/ucs2length").default;
 const formats0 = formats["supported-day"];
 const formats2 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const pattern0 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
-const pattern1 = new RegExp("^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$", "u");
-const pattern3 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
-const func0 = require("ajv/dist/runtime/ucs2length").default;
+const pattern1 = new RegExp("^[a-z0-9_-]{1,64}$", "u");
+const pattern2 = new RegExp("^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$", "u");
+const pattern4 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -24,7 +26,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "ActivityID") || (key0 === "Date")) || (key0 === "Time")) || (key0 === "Participants")) || (key0 === "Customer")) || (key0 === "PaymentReference")) || (key0 === "Answers")) || (key0 === "Hold"))){
+if(!(func0.call(schema0.properties, key0))){
 validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema0,data}];
 return false;
 break;
@@ -115,149 +117,109 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Customer !== undefined){
-let data4 = data.Customer;
+if(data.Units !== undefined){
+let data4 = data.Units;
 const _errs10 = errors;
 if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if((((data4.FirstName === undefined) && (missing1 = "FirstName")) || ((data4.LastName === undefined) && (missing1 = "LastName"))) || ((data4.Email === undefined) && (missing1 = "Email"))){
-validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema0.properties.Customer.required,parentSchema:schema0.properties.Customer,data:data4}];
+if(Array.isArray(data4)){
+if(data4.length > 20){
+validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items",schema:20,parentSchema:schema0.properties.Units,data:data4}];
 return false;
 }
 else {
+if(data4.length < 1){
+validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Units,data:data4}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
 const _errs12 = errors;
-for(const key1 in data4){
-if(!((((key1 === "FirstName") || (key1 === "LastName")) || (key1 === "Email")) || (key1 === "Phone"))){
-validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Customer,data:data4}];
+if(errors === _errs12){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing1;
+if(((data5.UnitID === undefined) && (missing1 = "UnitID")) || ((data5.Quantity === undefined) && (missing1 = "Quantity"))){
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema0.properties.Units.items.required,parentSchema:schema0.properties.Units.items,data:data5}];
+return false;
+}
+else {
+const _errs14 = errors;
+for(const key1 in data5){
+if(!((key1 === "UnitID") || (key1 === "Quantity"))){
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Units.items,data:data5}];
 return false;
 break;
 }
 }
-if(_errs12 === errors){
-if(data4.FirstName !== undefined){
-let data5 = data4.FirstName;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func0(data5) > 100){
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Customer.properties.FirstName,data:data5}];
-return false;
-}
-else {
-if(func0(data5) < 1){
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Customer.properties.FirstName,data:data5}];
-return false;
-}
-else {
-if(!pattern1.test(data5)){
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\"",schema:"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$",parentSchema:schema0.properties.Customer.properties.FirstName,data:data5}];
-return false;
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.FirstName.type,parentSchema:schema0.properties.Customer.properties.FirstName,data:data5}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data4.LastName !== undefined){
-let data6 = data4.LastName;
+if(_errs14 === errors){
+if(data5.UnitID !== undefined){
+let data6 = data5.UnitID;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
-if(func0(data6) > 100){
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Customer.properties.LastName,data:data6}];
-return false;
-}
-else {
-if(func0(data6) < 1){
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Customer.properties.LastName,data:data6}];
-return false;
-}
-else {
 if(!pattern1.test(data6)){
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\"",schema:"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$",parentSchema:schema0.properties.Customer.properties.LastName,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\"",schema:"^[a-z0-9_-]{1,64}$",parentSchema:schema0.properties.Units.items.properties.UnitID,data:data6}];
 return false;
 }
 }
-}
-}
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.LastName.type,parentSchema:schema0.properties.Customer.properties.LastName,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Units.items.properties.UnitID.type,parentSchema:schema0.properties.Units.items.properties.UnitID,data:data6}];
 return false;
 }
 }
-var valid1 = _errs15 === errors;
+var valid2 = _errs15 === errors;
 }
 else {
-var valid1 = true;
+var valid2 = true;
 }
-if(valid1){
-if(data4.Email !== undefined){
-let data7 = data4.Email;
+if(valid2){
+if(data5.Quantity !== undefined){
+let data7 = data5.Quantity;
 const _errs17 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Units.items.properties.Quantity.type,parentSchema:schema0.properties.Units.items.properties.Quantity,data:data7}];
+return false;
+}
 if(errors === _errs17){
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func0(data7) > 254){
-validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters",schema:254,parentSchema:schema0.properties.Customer.properties.Email,data:data7}];
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 10000 || isNaN(data7)){
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Units.items.properties.Quantity,data:data7}];
 return false;
 }
 else {
-if(!(formats2.test(data7))){
-validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema0.properties.Customer.properties.Email,data:data7}];
-return false;
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.Email.type,parentSchema:schema0.properties.Customer.properties.Email,data:data7}];
+if(data7 < 1 || isNaN(data7)){
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Units.items.properties.Quantity,data:data7}];
 return false;
 }
 }
 }
-var valid1 = _errs17 === errors;
+}
+var valid2 = _errs17 === errors;
 }
 else {
-var valid1 = true;
+var valid2 = true;
 }
-if(valid1){
-if(data4.Phone !== undefined){
-let data8 = data4.Phone;
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(!pattern3.test(data8)){
-validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\"",schema:"^\\+[1-9][0-9]{6,14}$",parentSchema:schema0.properties.Customer.properties.Phone,data:data8}];
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Units.items.type,parentSchema:schema0.properties.Units.items,data:data5}];
 return false;
 }
 }
-else {
-validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.Phone.type,parentSchema:schema0.properties.Customer.properties.Phone,data:data8}];
-return false;
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-}
+var valid1 = _errs12 === errors;
+if(!valid1){
+break;
 }
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Customer.type,parentSchema:schema0.properties.Customer,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Units.type,parentSchema:schema0.properties.Units,data:data4}];
 return false;
 }
 }
@@ -267,83 +229,133 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.PaymentReference !== undefined){
-let data9 = data.PaymentReference;
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func0(data9) > 200){
-validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.PaymentReference,data:data9}];
-return false;
-}
-else {
-if(func0(data9) < 1){
-validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.PaymentReference,data:data9}];
-return false;
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.PaymentReference.type,parentSchema:schema0.properties.PaymentReference,data:data9}];
-return false;
-}
-}
-var valid0 = _errs21 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Answers !== undefined){
-let data10 = data.Answers;
-const _errs23 = errors;
-if(errors === _errs23){
-if(Array.isArray(data10)){
-if(data10.length > 100){
-validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items",schema:100,parentSchema:schema0.properties.Answers,data:data10}];
-return false;
-}
-else {
-var valid2 = true;
-const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
-let data11 = data10[i0];
-const _errs25 = errors;
-if(errors === _errs25){
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data.Customer !== undefined){
+let data8 = data.Customer;
+const _errs19 = errors;
+if(errors === _errs19){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing2;
-if(((data11.QuestionID === undefined) && (missing2 = "QuestionID")) || ((data11.Value === undefined) && (missing2 = "Value"))){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema0.properties.Answers.items.required,parentSchema:schema0.properties.Answers.items,data:data11}];
+if((((data8.FirstName === undefined) && (missing2 = "FirstName")) || ((data8.LastName === undefined) && (missing2 = "LastName"))) || ((data8.Email === undefined) && (missing2 = "Email"))){
+validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema0.properties.Customer.required,parentSchema:schema0.properties.Customer,data:data8}];
 return false;
 }
 else {
-const _errs27 = errors;
-for(const key2 in data11){
-if(!((key2 === "QuestionID") || (key2 === "Value"))){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Answers.items,data:data11}];
+const _errs21 = errors;
+for(const key2 in data8){
+if(!((((key2 === "FirstName") || (key2 === "LastName")) || (key2 === "Email")) || (key2 === "Phone"))){
+validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Customer,data:data8}];
 return false;
 break;
 }
 }
-if(_errs27 === errors){
-if(data11.QuestionID !== undefined){
-let data12 = data11.QuestionID;
+if(_errs21 === errors){
+if(data8.FirstName !== undefined){
+let data9 = data8.FirstName;
+const _errs22 = errors;
+if(errors === _errs22){
+if(typeof data9 === "string"){
+if(func1(data9) > 100){
+validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Customer.properties.FirstName,data:data9}];
+return false;
+}
+else {
+if(func1(data9) < 1){
+validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Customer.properties.FirstName,data:data9}];
+return false;
+}
+else {
+if(!pattern2.test(data9)){
+validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\"",schema:"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$",parentSchema:schema0.properties.Customer.properties.FirstName,data:data9}];
+return false;
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.FirstName.type,parentSchema:schema0.properties.Customer.properties.FirstName,data:data9}];
+return false;
+}
+}
+var valid3 = _errs22 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.LastName !== undefined){
+let data10 = data8.LastName;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data10 === "string"){
+if(func1(data10) > 100){
+validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Customer.properties.LastName,data:data10}];
+return false;
+}
+else {
+if(func1(data10) < 1){
+validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Customer.properties.LastName,data:data10}];
+return false;
+}
+else {
+if(!pattern2.test(data10)){
+validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\"",schema:"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$",parentSchema:schema0.properties.Customer.properties.LastName,data:data10}];
+return false;
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.LastName.type,parentSchema:schema0.properties.Customer.properties.LastName,data:data10}];
+return false;
+}
+}
+var valid3 = _errs24 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.Email !== undefined){
+let data11 = data8.Email;
+const _errs26 = errors;
+if(errors === _errs26){
+if(errors === _errs26){
+if(typeof data11 === "string"){
+if(func1(data11) > 254){
+validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters",schema:254,parentSchema:schema0.properties.Customer.properties.Email,data:data11}];
+return false;
+}
+else {
+if(!(formats2.test(data11))){
+validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema0.properties.Customer.properties.Email,data:data11}];
+return false;
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.Email.type,parentSchema:schema0.properties.Customer.properties.Email,data:data11}];
+return false;
+}
+}
+}
+var valid3 = _errs26 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.Phone !== undefined){
+let data12 = data8.Phone;
 const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data12 === "string"){
-if(func0(data12) > 100){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Answers.items.properties.QuestionID,data:data12}];
-return false;
-}
-else {
-if(func0(data12) < 1){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Answers.items.properties.QuestionID,data:data12}];
+if(!pattern4.test(data12)){
+validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\"",schema:"^\\+[1-9][0-9]{6,14}$",parentSchema:schema0.properties.Customer.properties.Phone,data:data12}];
 return false;
 }
 }
-}
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Answers.items.properties.QuestionID.type,parentSchema:schema0.properties.Answers.items.properties.QuestionID,data:data12}];
+validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.Phone.type,parentSchema:schema0.properties.Customer.properties.Phone,data:data12}];
 return false;
 }
 }
@@ -352,100 +364,153 @@ var valid3 = _errs28 === errors;
 else {
 var valid3 = true;
 }
-if(valid3){
-if(data11.Value !== undefined){
-let data13 = data11.Value;
-const _errs30 = errors;
-if(errors === _errs30){
-if(typeof data13 === "string"){
-if(func0(data13) > 2000){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema0.properties.Answers.items.properties.Value,data:data13}];
-return false;
 }
-else {
-if(func0(data13) < 1){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Answers.items.properties.Value,data:data13}];
-return false;
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Answers.items.properties.Value.type,parentSchema:schema0.properties.Answers.items.properties.Value,data:data13}];
-return false;
-}
-}
-var valid3 = _errs30 === errors;
-}
-else {
-var valid3 = true;
 }
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Answers.items.type,parentSchema:schema0.properties.Answers.items,data:data11}];
+validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Customer.type,parentSchema:schema0.properties.Customer,data:data8}];
 return false;
 }
 }
-var valid2 = _errs25 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Answers.type,parentSchema:schema0.properties.Answers,data:data10}];
-return false;
-}
-}
-var valid0 = _errs23 === errors;
+var valid0 = _errs19 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Hold !== undefined){
-let data14 = data.Hold;
+if(data.PaymentReference !== undefined){
+let data13 = data.PaymentReference;
+const _errs30 = errors;
+if(errors === _errs30){
+if(typeof data13 === "string"){
+if(func1(data13) > 200){
+validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.PaymentReference,data:data13}];
+return false;
+}
+else {
+if(func1(data13) < 1){
+validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.PaymentReference,data:data13}];
+return false;
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.PaymentReference.type,parentSchema:schema0.properties.PaymentReference,data:data13}];
+return false;
+}
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Answers !== undefined){
+let data14 = data.Answers;
 const _errs32 = errors;
 if(errors === _errs32){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(Array.isArray(data14)){
+if(data14.length > 100){
+validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items",schema:100,parentSchema:schema0.properties.Answers,data:data14}];
+return false;
+}
+else {
+var valid4 = true;
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+let data15 = data14[i1];
 const _errs34 = errors;
-for(const key3 in data14){
-if(!(key3 === "ExpiresInMinutes")){
-validate0.errors = [{instancePath:instancePath+"/Hold",schemaPath:"#/properties/Hold/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Hold,data:data14}];
+if(errors === _errs34){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+let missing3;
+if(((data15.QuestionID === undefined) && (missing3 = "QuestionID")) || ((data15.Value === undefined) && (missing3 = "Value"))){
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema0.properties.Answers.items.required,parentSchema:schema0.properties.Answers.items,data:data15}];
+return false;
+}
+else {
+const _errs36 = errors;
+for(const key3 in data15){
+if(!((key3 === "QuestionID") || (key3 === "Value"))){
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Answers.items,data:data15}];
 return false;
 break;
 }
 }
-if(_errs34 === errors){
-if(data14.ExpiresInMinutes !== undefined){
-let data15 = data14.ExpiresInMinutes;
-const _errs35 = errors;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-validate0.errors = [{instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Hold.properties.ExpiresInMinutes.type,parentSchema:schema0.properties.Hold.properties.ExpiresInMinutes,data:data15}];
-return false;
-}
-if(errors === _errs35){
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 60 || isNaN(data15)){
-validate0.errors = [{instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60",schema:60,parentSchema:schema0.properties.Hold.properties.ExpiresInMinutes,data:data15}];
+if(_errs36 === errors){
+if(data15.QuestionID !== undefined){
+let data16 = data15.QuestionID;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data16 === "string"){
+if(func1(data16) > 100){
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Answers.items.properties.QuestionID,data:data16}];
 return false;
 }
 else {
-if(data15 < 1 || isNaN(data15)){
-validate0.errors = [{instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Hold.properties.ExpiresInMinutes,data:data15}];
+if(func1(data16) < 1){
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Answers.items.properties.QuestionID,data:data16}];
 return false;
-}
-}
-}
-}
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Hold",schemaPath:"#/properties/Hold/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Hold.type,parentSchema:schema0.properties.Hold,data:data14}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Answers.items.properties.QuestionID.type,parentSchema:schema0.properties.Answers.items.properties.QuestionID,data:data16}];
+return false;
+}
+}
+var valid5 = _errs37 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data15.Value !== undefined){
+let data17 = data15.Value;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data17 === "string"){
+if(func1(data17) > 2000){
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema0.properties.Answers.items.properties.Value,data:data17}];
+return false;
+}
+else {
+if(func1(data17) < 1){
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Answers.items.properties.Value,data:data17}];
+return false;
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Answers.items.properties.Value.type,parentSchema:schema0.properties.Answers.items.properties.Value,data:data17}];
+return false;
+}
+}
+var valid5 = _errs39 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Answers.items.type,parentSchema:schema0.properties.Answers.items,data:data15}];
+return false;
+}
+}
+var valid4 = _errs34 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Answers.type,parentSchema:schema0.properties.Answers,data:data14}];
 return false;
 }
 }
@@ -453,6 +518,56 @@ var valid0 = _errs32 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.Hold !== undefined){
+let data18 = data.Hold;
+const _errs41 = errors;
+if(errors === _errs41){
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+const _errs43 = errors;
+for(const key4 in data18){
+if(!(key4 === "ExpiresInMinutes")){
+validate0.errors = [{instancePath:instancePath+"/Hold",schemaPath:"#/properties/Hold/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Hold,data:data18}];
+return false;
+break;
+}
+}
+if(_errs43 === errors){
+if(data18.ExpiresInMinutes !== undefined){
+let data19 = data18.ExpiresInMinutes;
+const _errs44 = errors;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+validate0.errors = [{instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Hold.properties.ExpiresInMinutes.type,parentSchema:schema0.properties.Hold.properties.ExpiresInMinutes,data:data19}];
+return false;
+}
+if(errors === _errs44){
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 60 || isNaN(data19)){
+validate0.errors = [{instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60",schema:60,parentSchema:schema0.properties.Hold.properties.ExpiresInMinutes,data:data19}];
+return false;
+}
+else {
+if(data19 < 1 || isNaN(data19)){
+validate0.errors = [{instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Hold.properties.ExpiresInMinutes,data:data19}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/Hold",schemaPath:"#/properties/Hold/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Hold.type,parentSchema:schema0.properties.Hold,data:data18}];
+return false;
+}
+}
+var valid0 = _errs41 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -472,4 +587,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.validators = { route: "create-booking", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {"Participants":"must be a whole number from 1 to 10000","Hold.ExpiresInMinutes":"must be a whole number of minutes from 1 to 60 (default 15)"}, body: exports.body };
+exports.validators = { route: "create-booking", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {"Participants":"must be a whole number from 1 to 10000","Units[].Quantity":"must be a whole number from 1 to 10000","Hold.ExpiresInMinutes":"must be a whole number of minutes from 1 to 60 (default 15)"}, body: exports.body };

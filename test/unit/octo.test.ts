@@ -1,0 +1,244 @@
+import { BookingCancelledError, HoldExpiredError, NotOnHoldError, TimeslotStartedError } from '../../shared/booking/errors';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../../shared/booking/model';
+import { referenceForUuid, uuidUnusable } from '../../shared/booking/placement';
+import { checkCatalogue } from '../../shared/catalog/catalog-rules';
+import { priceUnits } from '../../shared/catalog/units';
+import {
+  CapacityError,
+  IdempotencyKeyReusedError,
+  InvalidRequestError,
+  NotFoundError,
+  UnprocessableError,
+  ValidationError,
+} from '../../shared/core/errors';
+import { MalformedJsonError, UnsupportedMediaTypeError } from '../../shared/http/errors';
+import type { ParsedEvent } from '../../shared/http/handler';
+import { octoBodyOf, requestedCapabilities } from '../../shared/octo/face';
+import { availabilityIdOf, slotOfAvailabilityId, utcSeconds } from '../../shared/octo/render';
+
+describe('availability IDs', () => {
+  test.each([
+    ['Europe/Lisbon', '2026-07-01', '10:00', '2026-07-01T10:00:00+01:00'],
+    ['Europe/Lisbon', '2026-12-01', '10:00', '2026-12-01T10:00:00+00:00'],
+    ['America/New_York', '2026-03-08', '00:00', '2026-03-08T00:00:00-05:00'],
+    ['Asia/Kolkata', '2026-07-01', '09:30', '2026-07-01T09:30:00+05:30'],
+  ])('in %s, %s %s is %s, and back', (timeZone, date, time, id) => {
+    expect(availabilityIdOf({ Date: date, Time: time }, timeZone)).toBe(id);
+    expect(slotOfAvailabilityId(id, timeZone)).toEqual({ Date: date, Time: time });
+  });
+
+  test('an ID with the wrong offset for its date, or not an ID of ours, names no timeslot', () => {
+    expect(slotOfAvailabilityId('2026-07-01T10:00:00+00:00', 'Europe/Lisbon')).toBeUndefined();
+    expect(slotOfAvailabilityId('2026-07-01T10:00:30+01:00', 'Europe/Lisbon')).toBeUndefined();
+    expect(slotOfAvailabilityId('invalidAvailabilityId', 'Europe/Lisbon')).toBeUndefined();
+    expect(slotOfAvailabilityId('2026-02-30T10:00:00+00:00', 'UTC')).toBeUndefined();
+    expect(slotOfAvailabilityId('2026-07-01T10:00:00Z', 'UTC')).toEqual({ Date: '2026-07-01', Time: '10:00' });
+  });
+
+  test("UTC instants are to the second, as OCTo's validator wants them", () => {
+    expect(utcSeconds('2026-07-01T09:00:00.123Z')).toBe('2026-07-01T09:00:00Z');
+  });
+});
+
+describe('references of UUID bookings', () => {
+  const uuid = '0b6a1f43-5d3e-4c1a-9a7e-2f1d4c8b9e10';
+
+  test('are drawn from the operator, the key, the uuid and the attempt: the same every time, another for any change', () => {
+    const reference = referenceForUuid('demo', 'key_a', uuid, 0);
+    expect(reference).toMatch(new RegExp(`^[${REFERENCE_ALPHABET}]{${REFERENCE_LENGTH}}$`));
+    expect(referenceForUuid('demo', 'key_a', uuid, 0)).toBe(reference);
+    const others = [
+      referenceForUuid('demo', 'key_b', uuid, 0),
+      referenceForUuid('other', 'key_a', uuid, 0),
+      referenceForUuid('demo', 'key_a', uuid.replace('0b6a', '0b6b'), 0),
+      referenceForUuid('demo', 'key_a', uuid, 1),
+    ];
+    expect(new Set([reference, ...others]).size).toBe(5);
+  });
+
+  test('use every letter of the alphabet about as often (no character favoured)', () => {
+    const counts = new Map<string, number>();
+    for (let attempt = 0; attempt < 3000; attempt += 1) {
+      for (const character of referenceForUuid('demo', 'key_a', uuid, attempt)) counts.set(character, (counts.get(character) ?? 0) + 1);
+    }
+    const expected = (3000 * REFERENCE_LENGTH) / REFERENCE_ALPHABET.length;
+    expect(counts.size).toBe(REFERENCE_ALPHABET.length);
+    for (const count of counts.values()) expect(Math.abs(count - expected) / expected).toBeLessThan(0.15);
+  });
+});
+
+describe('capabilities', () => {
+  test('only those the service has are applied; names are trimmed and exact', () => {
+    expect(requestedCapabilities({ 'octo-capabilities': ' octo/content , octo/pricing' })).toEqual(['octo/pricing']);
+    expect(requestedCapabilities({ 'octo-capabilities': 'OCTO/PRICING' })).toEqual([]);
+    expect(requestedCapabilities({})).toEqual([]);
+  });
+});
+
+describe("OCTo's error body: the one mapping of the face", () => {
+  const request = {
+    event: { body: { productId: 's_sent', availabilityId: 'sent-id' }, pathParameters: { uuid: 'path-uuid' } } as unknown as ParsedEvent,
+    fields: { path: new Set(['uuid']) },
+  };
+  const booking = { BookingReference: 'K5DDMJMXFQ', HoldExpiresAt: 'x', CancelledAt: 'y', StartsAt: 'z', Status: 'CONFIRMED' as const };
+
+  test.each([
+    [new NotFoundError('No activity', { subject: 'product', value: 's_x' }), 'INVALID_PRODUCT_ID', { productId: 's_x' }],
+    [new NotFoundError('No activity', { subject: 'product' }), 'INVALID_PRODUCT_ID', { productId: 's_sent' }],
+    [new NotFoundError('No option', { subject: 'option', value: 'OTHER' }), 'INVALID_OPTION_ID', { optionId: 'OTHER' }],
+    [new ValidationError('not a unit', { field: 'unitItems[0].unitId', subject: 'unit', value: 'u' }), 'INVALID_UNIT_ID', { unitId: 'u' }],
+    [new ValidationError('has started', { field: 'Time', subject: 'timeslot' }), 'INVALID_AVAILABILITY_ID', { availabilityId: 'sent-id' }],
+    [new NotFoundError('No booking', { subject: 'booking' }), 'INVALID_BOOKING_UUID', { uuid: 'path-uuid' }],
+    [uuidUnusable('u-1'), 'INVALID_BOOKING_UUID', { uuid: 'u-1' }],
+    [new ValidationError('is required', { field: 'productId' }), 'BAD_REQUEST', {}],
+    [new InvalidRequestError('Give exactly one'), 'BAD_REQUEST', {}],
+    [new IdempotencyKeyReusedError('was used'), 'BAD_REQUEST', {}],
+    [new MalformedJsonError(), 'BAD_REQUEST', {}],
+    [new UnsupportedMediaTypeError(), 'BAD_REQUEST', {}],
+    [new UnprocessableError('must hold at least one unit item', { field: 'unitItems' }), 'UNPROCESSABLE_ENTITY', {}],
+    [new CapacityError('full'), 'UNPROCESSABLE_ENTITY', {}],
+    [HoldExpiredError.of(booking), 'UNPROCESSABLE_ENTITY', {}],
+    [BookingCancelledError.of(booking), 'UNPROCESSABLE_ENTITY', {}],
+    [TimeslotStartedError.of(booking), 'UNPROCESSABLE_ENTITY', {}],
+    [NotOnHoldError.of(booking), 'UNPROCESSABLE_ENTITY', {}],
+  ])('%p is 400 %s', (error, code, echo) => {
+    const { status, body } = octoBodyOf(error, request);
+    expect(status).toBe(400);
+    expect(body).toEqual({ error: code, errorMessage: expect.stringMatching(/\S/), ...echo });
+  });
+
+  test('a field the request carried is named where it carried it', () => {
+    expect(octoBodyOf(new ValidationError('is required', { field: 'productId' }), request).body.errorMessage).toBe(
+      "Field 'productId' is required",
+    );
+    expect(octoBodyOf(new ValidationError('is too long', { field: 'uuid' }), request).body.errorMessage).toBe(
+      "Path parameter 'uuid' is too long",
+    );
+  });
+
+  test('anything unexpected is 500 INTERNAL_SERVER_ERROR, without its internals', () => {
+    const { status, body } = octoBodyOf(new Error('ECONNREFUSED 10.0.0.1'), request);
+    expect(status).toBe(500);
+    expect(body).toEqual({
+      error: 'INTERNAL_SERVER_ERROR',
+      errorMessage: 'The server could not complete the request; it is safe to retry',
+    });
+  });
+});
+
+describe('units', () => {
+  const product = {
+    ActivityID: 's_boat1',
+    MaxParticipantsPerBooking: 8,
+    PricePerParticipant: { Amount: 4000, Currency: 'EUR' },
+    Units: [
+      { UnitID: 'adult', Name: 'Adult', Type: 'ADULT' as const, Price: { Amount: 4000, Currency: 'EUR' } },
+      { UnitID: 'family', Name: 'Family', Type: 'FAMILY' as const, Price: { Amount: 12000, Currency: 'EUR' }, PaxCount: 4, MaxQuantity: 1 },
+      {
+        UnitID: 'infant',
+        Name: 'Infant',
+        Type: 'INFANT' as const,
+        Price: { Amount: 0, Currency: 'EUR' },
+        AccompaniedBy: ['adult', 'family'],
+      },
+    ],
+  };
+  const field = (index: number) => `Units[${index}]`;
+
+  test('a party is priced at its units and takes their pax', () => {
+    expect(
+      priceUnits(
+        product,
+        [
+          { UnitID: 'family', Quantity: 1 },
+          { UnitID: 'infant', Quantity: 2 },
+        ],
+        field,
+      ),
+    ).toEqual({
+      units: [
+        { UnitID: 'family', Quantity: 1, UnitPrice: { Amount: 12000, Currency: 'EUR' } },
+        { UnitID: 'infant', Quantity: 2, UnitPrice: { Amount: 0, Currency: 'EUR' } },
+      ],
+      participants: 6,
+    });
+  });
+
+  test.each([
+    [[{ UnitID: 'family', Quantity: 2 }], UnprocessableError, /holds 2 of unit 'family'; a booking holds 1 to 1/],
+    [[{ UnitID: 'infant', Quantity: 1 }], UnprocessableError, /must be booked with one of: adult, family/],
+    [[{ UnitID: 'adult', Quantity: 9 }], UnprocessableError, /9 place\(s\); activity s_boat1 takes at most 8/],
+    [[{ UnitID: 'senior', Quantity: 1 }], ValidationError, /'senior' is not a unit of activity s_boat1/],
+    [[], UnprocessableError, /at least one unit/],
+  ])('%j is refused', (units, kind, message) => {
+    expect(() => priceUnits(product, units, field)).toThrow(kind);
+    expect(() => priceUnits(product, units, field)).toThrow(message);
+  });
+});
+
+describe('the catalogue: units and day tickets', () => {
+  const base = {
+    ProductID: 1,
+    ActivityID: 's_one',
+    Name: 'One',
+    DurationMinutes: 60,
+    MaxParticipantsPerBooking: 4,
+    PricePerParticipant: { Amount: 1000, Currency: 'EUR' },
+  };
+  const schedule = { From: '2026-07-01', To: '2026-07-07', Weekdays: ['MON' as const], Capacity: 10 };
+  const refusal = (product: Record<string, unknown>) => {
+    try {
+      checkCatalogue({ Products: [{ ...base, ...product }] });
+      return 'accepted';
+    } catch (error) {
+      const { field, message } = error as { field?: string; message: string };
+      return `${field ?? ''} ${message}`.trim();
+    }
+  };
+
+  test('units: the first is what a participant books, all in one currency, companions are other units', () => {
+    const adult = { UnitID: 'adult', Name: 'Adult', Type: 'ADULT', Price: { Amount: 1000, Currency: 'EUR' } };
+    expect(refusal({ Units: [adult, { ...adult, UnitID: 'child', Type: 'CHILD', Price: { Amount: 500, Currency: 'EUR' } }] })).toBe(
+      'accepted',
+    );
+    expect(refusal({ Units: [{ ...adult, Price: { Amount: 900, Currency: 'EUR' } }] })).toMatch(
+      /^Products\[0\]\.Units\[0\] must be what one participant books/,
+    );
+    expect(refusal({ Units: [adult, { ...adult, UnitID: 'child', Price: { Amount: 500, Currency: 'USD' } }] })).toMatch(
+      /^Products\[0\]\.Units\[1\]\.Price\.Currency must be in EUR/,
+    );
+    expect(refusal({ Units: [adult, adult] })).toMatch(/UnitID 'adult' appears twice/);
+    expect(refusal({ Units: [adult, { ...adult, UnitID: 'kid', AccompaniedBy: ['parent'] }] })).toMatch(/names 'parent'/);
+    expect(refusal({ Units: [{ ...adult, MinAge: 30, MaxAge: 20 }] })).toMatch(/MinAge must not be above MaxAge/);
+  });
+
+  test('day tickets give opening hours, ascending and not overlapping; start-time products give times', () => {
+    const hours = [
+      { From: '10:00', To: '13:00' },
+      { From: '14:00', To: '18:00' },
+    ];
+    expect(refusal({ AvailabilityType: 'OPENING_HOURS', Schedules: [{ ...schedule, OpeningHours: hours }] })).toBe('accepted');
+    expect(refusal({ AvailabilityType: 'OPENING_HOURS', Schedules: [{ ...schedule, Times: ['10:00'] }] })).toBe(
+      'Products[0].Schedules[0].OpeningHours is required',
+    );
+    expect(refusal({ Schedules: [{ ...schedule, OpeningHours: hours }] })).toBe('Products[0].Schedules[0].Times is required');
+    expect(refusal({ AvailabilityType: 'OPENING_HOURS', Schedules: [{ ...schedule, OpeningHours: [hours[1], hours[0]] }] })).toMatch(
+      /OpeningHours\[1\]\.From must not be before the To of the range before it/,
+    );
+    expect(
+      refusal({ AvailabilityType: 'OPENING_HOURS', Schedules: [{ ...schedule, OpeningHours: [{ From: '18:00', To: '10:00' }] }] }),
+    ).toMatch(/OpeningHours\[0\]\.From must be before To/);
+    expect(refusal({ AvailabilityType: 'OPENING_HOURS', Timeslots: [{ Date: '2026-07-01', Time: '10:00', Capacity: 5 }] })).toBe(
+      'Products[0].Timeslots[0].OpeningHours is required',
+    );
+  });
+
+  test("a day ticket's days are timeslots at 00:00 with their hours", () => {
+    const { timeslots } = checkCatalogue({
+      Products: [
+        { ...base, AvailabilityType: 'OPENING_HOURS', Schedules: [{ ...schedule, OpeningHours: [{ From: '10:00', To: '18:00' }] }] },
+      ],
+    });
+    expect(timeslots[0]).toEqual([{ Date: '2026-07-06', Time: '00:00', Capacity: 10, OpeningHours: [{ From: '10:00', To: '18:00' }] }]);
+  });
+});
