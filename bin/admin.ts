@@ -33,7 +33,7 @@ Commands:
   set-key-limits    --operator ID --key KEY_ID --rate REQUESTS_PER_SECOND --burst REQUESTS
   list-keys         --operator ID
   revoke-key        --operator ID --key KEY_ID
-  import-catalogue  --operator ID --file catalogue.json
+  import-catalog    --operator ID --file catalog.json   (also as import-catalogue)
   seed-demo         (the demo operator and catalogue that npm start seeds)
   record-booking    --operator ID --channel online|pos --file booking.json
                     (one booking, or a list of them, as in the partner API's booking body)
@@ -190,7 +190,7 @@ const commands: Record<string, (target: string) => Promise<void>> = {
       console.log(`Deleted its API Gateway key ${ApiGatewayKeyId}.`);
     }
   },
-  'import-catalogue': async (target) => {
+  'import-catalog': async (target) => {
     const summary = await importCatalog(option('operator'), readJsonFile(option('file')));
     console.log(`Imported ${summary.products} products and ${summary.timeslots} timeslots into ${target}`);
   },
@@ -240,7 +240,13 @@ const commands: Record<string, (target: string) => Promise<void>> = {
   },
 };
 
-async function run(command: string | undefined): Promise<void> {
+/** Other names users type for a command. */
+const ALIASES: Record<string, string> = { 'import-catalogue': 'import-catalog' };
+
+const typed: string | undefined = positionals[0];
+const command = typed !== undefined && Object.hasOwn(ALIASES, typed) ? ALIASES[typed] : typed;
+
+async function run(): Promise<void> {
   if (!command || values.help) {
     console.log(USAGE);
     return;
@@ -254,7 +260,7 @@ function explain(error: unknown): string {
   if (error instanceof UsageError) return `${error.message}\n\n${USAGE}`;
   // A catalogue names its entries by their place in the file; a booking file names fields.
   if (error instanceof DomainError && error.field) {
-    return `${positionals[0] === 'import-catalogue' ? 'Entry' : 'Field'} '${error.field}' ${error.message}`;
+    return `${command === 'import-catalog' ? 'Entry' : 'Field'} '${error.field}' ${error.message}`;
   }
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
@@ -264,7 +270,7 @@ function explain(error: unknown): string {
   return message;
 }
 
-run(positionals[0]).catch((error) => {
+run().catch((error) => {
   console.error(`Error: ${explain(error)}`);
   process.exit(1);
 });

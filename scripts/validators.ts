@@ -6,7 +6,7 @@ import standaloneCode from 'ajv/dist/standalone';
 import { operations, type RequestSchemas } from '../shared/api/operations';
 import { PROJECT_ROOT, routes } from '../shared/api/routes';
 import { operatorBookingSchema } from '../shared/booking/schemas';
-import { catalogueFileSchema } from '../shared/catalog/catalog-file';
+import { catalogFileSchema } from '../shared/catalog/catalog-file';
 import { formats } from '../shared/core/formats';
 
 /**
@@ -92,9 +92,9 @@ const routeTargets = (): Target[] =>
 
 const domainTargets: Target[] = [
   {
-    module: 'shared/catalog/catalogue-file.generated',
-    source: 'catalogueFileSchema (shared/catalog/catalog-file.ts)',
-    schemas: { catalogueFile: catalogueFileSchema },
+    module: 'shared/catalog/catalog-file.generated',
+    source: 'catalogFileSchema (shared/catalog/catalog-file.ts)',
+    schemas: { catalogFile: catalogFileSchema },
   },
   {
     module: 'shared/booking/operator-booking.generated',

@@ -3,7 +3,7 @@ import type { Booking, BookingList } from '../../shared/booking/schemas';
 import type { Money } from '../../shared/catalog/schemas';
 import { CHANNEL_LABELS, cancelButton, customerCell, instant, isLive, line, statusCell } from './booking-view';
 import { daysAgo, isoDay } from './dates';
-import { byId, cell, setStatus, type Panel } from './dom';
+import { byId, cell, setStatus, type Panel, type StatusKind } from './dom';
 
 const money = ({ Amount, Currency }: Money) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency: Currency }).format(Amount / 10 ** currencyDigits(Currency));
@@ -36,28 +36,54 @@ function row(booking: Booking, actions: HTMLTableCellElement): HTMLTableRowEleme
   return tr;
 }
 
-/** The bookings list: a date range and channel, paged by the API's NextCursor (earlier cursors are kept for Previous). */
-export function bookingsPanel(onUnauthorized: (error: unknown) => boolean): Panel {
-  const form = byId<HTMLFormElement>('bookings-form');
-  const from = byId<HTMLInputElement>('bookings-from');
-  const to = byId<HTMLInputElement>('bookings-to');
-  const channel = byId<HTMLSelectElement>('bookings-channel');
-  const limit = byId<HTMLSelectElement>('bookings-limit');
-  const table = byId<HTMLTableElement>('bookings-table');
-  const status = byId('bookings-status');
+/** The pages read so far, by the API's NextCursor: the cursors of earlier pages are kept for Previous. */
+function bookingsPager(load: () => void) {
   const previous = byId<HTMLButtonElement>('bookings-previous');
   const next = byId<HTMLButtonElement>('bookings-next');
   const pageLabel = byId('bookings-page');
   const pager = byId('bookings-pager');
-  from.value = daysAgo(6);
-  to.value = isoDay(new Date());
-
   /** Cursors of the pages shown so far; the last is the current page's (null for the first page). */
   let cursors: (string | null)[] = [null];
   let nextCursor: string | null = null;
-  let request = 0;
-  /** Whether this key may cancel (bookings:write); asked once per sign-in. */
-  let mayCancel: Promise<boolean> | undefined;
+
+  next.addEventListener('click', () => {
+    if (!nextCursor) return;
+    cursors.push(nextCursor);
+    load();
+  });
+  previous.addEventListener('click', () => {
+    if (cursors.length <= 1) return;
+    cursors.pop();
+    load();
+  });
+
+  return {
+    /** The current page's cursor; undefined for the first page. */
+    cursor: () => cursors.at(-1) ?? undefined,
+    pageNumber: () => cursors.length,
+    toFirstPage(): void {
+      cursors = [null];
+    },
+    loading(): void {
+      previous.disabled = next.disabled = true;
+    },
+    /** A page shown, and the cursor of the page after it (null for the last). */
+    shown(following: string | null): void {
+      nextCursor = following;
+      pageLabel.textContent = `Page ${cursors.length}`;
+      pager.hidden = cursors.length <= 1 && !nextCursor;
+      previous.disabled = cursors.length <= 1;
+      next.disabled = !nextCursor;
+    },
+    hide(): void {
+      pager.hidden = true;
+    },
+  };
+}
+
+/** The bookings table: a row per booking, with Cancel for held and confirmed bookings when the key may cancel. */
+function bookingsTable(status: HTMLElement) {
+  const table = byId<HTMLTableElement>('bookings-table');
 
   /** The last column: Cancel for held and confirmed bookings, when the key may cancel. */
   function actionsFor(booking: Booking, allowed: boolean): HTMLTableCellElement {
@@ -74,71 +100,95 @@ export function bookingsPanel(onUnauthorized: (error: unknown) => boolean): Pane
     return actions;
   }
 
-  async function load(): Promise<void> {
-    const mine = ++request;
-    previous.disabled = next.disabled = true;
-    setStatus(status, 'loading', 'Loading bookings…');
-    form.setAttribute('aria-busy', 'true');
-    try {
-      const page = await apiGet<BookingList>('/api/v2/bookings', {
-        from: from.value,
-        to: to.value,
-        channel: channel.value || undefined,
-        limit: limit.value,
-        cursor: cursors.at(-1) ?? undefined,
-      });
-      mayCancel ??= canCancelBookings();
-      const allowed = await mayCancel;
-      if (mine !== request) return;
-      nextCursor = page.NextCursor;
-      const body = table.tBodies[0];
-      body.replaceChildren(...page.Bookings.map((booking) => row(booking, actionsFor(booking, allowed))));
-      table.classList.toggle('with-actions', allowed);
-      table.hidden = page.Bookings.length === 0;
-      const pageNumber = cursors.length;
-      pageLabel.textContent = `Page ${pageNumber}`;
-      if (page.Bookings.length)
-        setStatus(status, 'done', `${page.Bookings.length} booking${page.Bookings.length === 1 ? '' : 's'} on this page.`);
-      else setStatus(status, 'empty', pageNumber > 1 ? 'No more bookings in this range.' : 'No bookings were made in this range.');
-      pager.hidden = cursors.length <= 1 && !nextCursor;
-      previous.disabled = cursors.length <= 1;
-      next.disabled = !nextCursor;
-    } catch (error) {
-      if (mine !== request || onUnauthorized(error)) return;
-      table.hidden = pager.hidden = true;
-      setStatus(status, 'error', error, 'bookings:read');
-    } finally {
-      if (mine === request) form.removeAttribute('aria-busy');
-    }
-  }
+  return {
+    show(bookings: Booking[], mayCancel: boolean): void {
+      table.tBodies[0].replaceChildren(...bookings.map((booking) => row(booking, actionsFor(booking, mayCancel))));
+      table.classList.toggle('with-actions', mayCancel);
+      table.hidden = bookings.length === 0;
+    },
+    hide(): void {
+      table.hidden = true;
+    },
+    clear(): void {
+      table.tBodies[0].replaceChildren();
+      table.hidden = true;
+    },
+  };
+}
+
+/** The status line of a page shown. */
+function pageStatus(count: number, pageNumber: number): [StatusKind, string] {
+  if (count) return ['done', `${count} booking${count === 1 ? '' : 's'} on this page.`];
+  return ['empty', pageNumber > 1 ? 'No more bookings in this range.' : 'No bookings were made in this range.'];
+}
+
+/** The filters: a date range, a channel (applied as soon as it is chosen) and the page size. */
+function bookingsForm(submit: () => void) {
+  const form = byId<HTMLFormElement>('bookings-form');
+  const from = byId<HTMLInputElement>('bookings-from');
+  const to = byId<HTMLInputElement>('bookings-to');
+  const channel = byId<HTMLSelectElement>('bookings-channel');
+  const limit = byId<HTMLSelectElement>('bookings-limit');
+  from.value = daysAgo(6);
+  to.value = isoDay(new Date());
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    if (!form.reportValidity()) return;
-    cursors = [null];
-    void load();
+    if (form.reportValidity()) submit();
   });
   channel.addEventListener('change', () => form.requestSubmit());
-  next.addEventListener('click', () => {
-    if (!nextCursor) return;
-    cursors.push(nextCursor);
+
+  return {
+    element: form,
+    query: () => ({ from: from.value, to: to.value, channel: channel.value || undefined, limit: limit.value }),
+  };
+}
+
+/** The bookings list: the filters, a table of the page read, and the pager. */
+export function bookingsPanel(onUnauthorized: (error: unknown) => boolean): Panel {
+  const status = byId('bookings-status');
+  const table = bookingsTable(status);
+  const pager = bookingsPager(() => void load());
+  const form = bookingsForm(() => {
+    pager.toFirstPage();
     void load();
   });
-  previous.addEventListener('click', () => {
-    if (cursors.length <= 1) return;
-    cursors.pop();
-    void load();
-  });
+  let request = 0;
+  /** Whether this key may cancel (bookings:write); asked once per sign-in. */
+  let mayCancel: Promise<boolean> | undefined;
+
+  async function load(): Promise<void> {
+    const mine = ++request;
+    pager.loading();
+    setStatus(status, 'loading', 'Loading bookings…');
+    form.element.setAttribute('aria-busy', 'true');
+    try {
+      const page = await apiGet<BookingList>('/api/v2/bookings', { ...form.query(), cursor: pager.cursor() });
+      mayCancel ??= canCancelBookings();
+      const allowed = await mayCancel;
+      if (mine !== request) return;
+      table.show(page.Bookings, allowed);
+      pager.shown(page.NextCursor);
+      setStatus(status, ...pageStatus(page.Bookings.length, pager.pageNumber()));
+    } catch (error) {
+      if (mine !== request || onUnauthorized(error)) return;
+      table.hide();
+      pager.hide();
+      setStatus(status, 'error', error, 'bookings:read');
+    } finally {
+      if (mine === request) form.element.removeAttribute('aria-busy');
+    }
+  }
 
   return {
     show: () => {
-      cursors = [null];
+      pager.toFirstPage();
       void load();
     },
     reset: () => {
       mayCancel = undefined;
-      table.tBodies[0].replaceChildren();
-      table.hidden = pager.hidden = true;
+      table.clear();
+      pager.hide();
       setStatus(status, 'idle', '');
     },
   };

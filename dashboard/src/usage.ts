@@ -42,178 +42,224 @@ const groupKeys = (text: string) =>
 const lineLabel = (item: UsageSummaryMeter, keys: string[]) =>
   keys.length ? `${item.Meter} · ${keys.map((key) => `${key} ${item.Dimensions?.[key] ?? NONE}`).join(', ')}` : item.Meter;
 
-export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
+/** A summary as the panel shows it: the answer, and the granularity and group-by keys it was asked with. */
+interface ShownSummary {
+  data: UsageSummary;
+  granularity: Granularity;
+  keys: string[];
+}
+
+/** What the form asks the summary for. */
+interface UsageQuery {
+  from: string;
+  to: string;
+  tz: string;
+  granularity: Granularity;
+  keys: string[];
+}
+
+/** The chart: one bar series per meter (or group), in the colour of its row in the table. */
+function drawChart(canvas: HTMLCanvasElement, { data, granularity, keys }: ShownSummary): Chart<'bar'> {
+  const series = SERIES[granularity];
+  return new Chart(canvas, {
+    type: 'bar',
+    data: {
+      labels: data.Meters[0] ? series.points(data.Meters[0]).map(({ label }) => label) : [],
+      datasets: data.Meters.map((item, i) => ({
+        label: lineLabel(item, keys),
+        data: series.points(item).map(({ point }) => point.Usage),
+        backgroundColor: SERIES_COLOURS[i % SERIES_COLOURS.length],
+      })),
+    },
+    options: {
+      // Drawn at once: an operator reads the numbers, and the picture is final as soon as it appears.
+      animation: false,
+      maintainAspectRatio: false,
+      scales: {
+        x: { title: { display: true, text: `${series.column} (${data.Period.TimeZone})` } },
+        y: { beginAtZero: true, title: { display: true, text: 'Usage' } },
+      },
+      plugins: { legend: { position: 'bottom' } },
+    },
+  });
+}
+
+/** The table's header: the meter, a column per group-by key, then the totals. */
+function tableHeader(keys: string[]): void {
+  const column = (text: string, className = '') => {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = text;
+    if (className) th.className = className;
+    return th;
+  };
+  byId('usage-head').replaceChildren(
+    column('Meter'),
+    ...keys.map((key) => column(key)),
+    column('Total usage', 'number'),
+    column('Entries', 'number'),
+  );
+  byId<HTMLTableCellElement>('usage-total-label').colSpan = 1 + keys.length;
+}
+
+/** The table: a row per meter (or group) with its totals, and the totals of all in the footer. */
+function fillTable(table: HTMLTableElement, { data, keys }: ShownSummary): void {
+  tableHeader(keys);
+  table.tBodies[0].replaceChildren(
+    ...data.Meters.map((item, i) => {
+      const tr = document.createElement('tr');
+      const name = cell(item.Meter);
+      const swatch = document.createElement('span');
+      swatch.className = 'swatch';
+      swatch.style.backgroundColor = SERIES_COLOURS[i % SERIES_COLOURS.length];
+      name.prepend(swatch);
+      tr.append(
+        name,
+        ...keys.map((key) => cell(item.Dimensions?.[key] ?? NONE)),
+        cell(exact(item.TotalUsage), 'number'),
+        cell(String(item.EventCount), 'number'),
+      );
+      return tr;
+    }),
+  );
+  byId('usage-total').textContent = exact(data.Totals.Usage);
+  byId('usage-events').textContent = String(data.Totals.Events);
+}
+
+/** The CSV: a row per meter (or group) and point of the series. */
+function csvRows({ data, granularity, keys }: ShownSummary): (string | number)[][] {
+  const series = SERIES[granularity];
+  const rows: (string | number)[][] = [['Meter', ...keys, series.column, 'Usage', 'Events']];
+  for (const item of data.Meters) {
+    const values = keys.map((key) => item.Dimensions?.[key] ?? '');
+    for (const { label, point } of series.points(item)) rows.push([item.Meter, ...values, label, point.Usage, point.Events]);
+  }
+  return rows;
+}
+
+/** The status line of a summary shown: how many groups and meters, and the period. */
+function summaryStatus({ data, keys }: ShownSummary): string {
+  const meters = new Set(data.Meters.map((item) => item.Meter)).size;
+  const groups = keys.length ? `${data.Meters.length} group${data.Meters.length === 1 ? '' : 's'} by ${keys.join(', ')} of ` : '';
+  return `${groups}${meters} meter${meters === 1 ? '' : 's'}, ${data.Totals.Events} entries from ${data.Period.From} to ${data.Period.To} (${data.Period.TimeZone}).`;
+}
+
+/** The form: the range, time zone, granularity and group-by keys, and the button for a year of monthly totals. */
+function usageForm(load: () => void) {
   const form = byId<HTMLFormElement>('usage-form');
   const from = byId<HTMLInputElement>('usage-from');
   const to = byId<HTMLInputElement>('usage-to');
   const timeZone = byId<HTMLInputElement>('usage-tz');
   const granularity = byId<HTMLSelectElement>('usage-granularity');
   const groupBy = byId<HTMLInputElement>('usage-group-by');
-  const year = byId<HTMLButtonElement>('usage-year');
-  const caption = byId('usage-caption');
-  const csv = byId<HTMLButtonElement>('usage-csv');
-  const status = byId('usage-status');
-  const figure = byId('usage-figure');
-  const canvas = byId<HTMLCanvasElement>('usage-chart');
-  const table = byId<HTMLTableElement>('usage-table');
   from.value = daysAgo(13);
   to.value = isoDay(new Date());
 
-  let chart: Chart<'bar'> | undefined;
-  let summary: { data: UsageSummary; granularity: Granularity; keys: string[] } | undefined;
-  let request = 0;
-
-  function clear(): void {
-    chart?.destroy();
-    chart = undefined;
-    summary = undefined;
-    figure.hidden = table.hidden = true;
-    csv.disabled = true;
-  }
-
-  function header(keys: string[]): void {
-    const column = (text: string, className = '') => {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.textContent = text;
-      if (className) th.className = className;
-      return th;
-    };
-    byId('usage-head').replaceChildren(
-      column('Meter'),
-      ...keys.map((key) => column(key)),
-      column('Total usage', 'number'),
-      column('Entries', 'number'),
-    );
-    byId<HTMLTableCellElement>('usage-total-label').colSpan = 1 + keys.length;
-  }
-
-  function draw(data: UsageSummary, per: Granularity, keys: string[]): void {
-    const series = SERIES[per];
-    figure.hidden = false;
-    caption.textContent = `${series.words} usage per meter${keys.length ? ` and ${keys.join(', ')}` : ''}; the totals are in the table below.`;
-    chart = new Chart(canvas, {
-      type: 'bar',
-      data: {
-        labels: data.Meters[0] ? series.points(data.Meters[0]).map(({ label }) => label) : [],
-        datasets: data.Meters.map((item, i) => ({
-          label: lineLabel(item, keys),
-          data: series.points(item).map(({ point }) => point.Usage),
-          backgroundColor: SERIES_COLOURS[i % SERIES_COLOURS.length],
-        })),
-      },
-      options: {
-        // Drawn at once: an operator reads the numbers, and the picture is final as soon as it appears.
-        animation: false,
-        maintainAspectRatio: false,
-        scales: {
-          x: { title: { display: true, text: `${series.column} (${data.Period.TimeZone})` } },
-          y: { beginAtZero: true, title: { display: true, text: 'Usage' } },
-        },
-        plugins: { legend: { position: 'bottom' } },
-      },
-    });
-    header(keys);
-    table.tBodies[0].replaceChildren(
-      ...data.Meters.map((item, i) => {
-        const tr = document.createElement('tr');
-        const name = cell(item.Meter);
-        const swatch = document.createElement('span');
-        swatch.className = 'swatch';
-        swatch.style.backgroundColor = SERIES_COLOURS[i % SERIES_COLOURS.length];
-        name.prepend(swatch);
-        tr.append(
-          name,
-          ...keys.map((key) => cell(item.Dimensions?.[key] ?? NONE)),
-          cell(exact(item.TotalUsage), 'number'),
-          cell(String(item.EventCount), 'number'),
-        );
-        return tr;
-      }),
-    );
-    byId('usage-total').textContent = exact(data.Totals.Usage);
-    byId('usage-events').textContent = String(data.Totals.Events);
-    table.hidden = false;
-  }
-
-  async function load(): Promise<void> {
-    const mine = ++request;
-    clear();
-    setStatus(status, 'loading', 'Loading usage…');
-    form.setAttribute('aria-busy', 'true');
-    const per = granularity.value as Granularity;
-    const keys = groupKeys(groupBy.value);
-    try {
-      const data = await apiGet<UsageSummary>('/api/v2/usage/meters', {
-        from: from.value,
-        to: to.value,
-        tz: timeZone.value.trim() || 'UTC',
-        granularity: per,
-        groupBy: keys.join(','),
-      });
-      if (mine !== request) return;
-      summary = { data, granularity: per, keys };
-      if (!data.Meters.length) {
-        setStatus(status, 'empty', 'No usage was recorded in this range.');
-        return;
-      }
-      draw(data, per, keys);
-      csv.disabled = false;
-      const meters = new Set(data.Meters.map((item) => item.Meter)).size;
-      const groups = keys.length ? `${data.Meters.length} group${data.Meters.length === 1 ? '' : 's'} by ${keys.join(', ')} of ` : '';
-      setStatus(
-        status,
-        'done',
-        `${groups}${meters} meter${meters === 1 ? '' : 's'}, ${data.Totals.Events} entries from ${data.Period.From} to ${data.Period.To} (${data.Period.TimeZone}).`,
-      );
-    } catch (error) {
-      if (mine !== request || onUnauthorized(error)) return;
-      setStatus(status, 'error', error, 'usage:read');
-    } finally {
-      if (mine === request) form.removeAttribute('aria-busy');
-    }
-  }
-
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    if (form.reportValidity()) void load();
+    if (form.reportValidity()) load();
   });
   // A year of monthly totals, the view an operator bills from: the summary takes up to 366 days.
-  year.addEventListener('click', () => {
+  byId<HTMLButtonElement>('usage-year').addEventListener('click', () => {
     const today = new Date();
     to.value = isoDay(today);
     from.value = isoDay(new Date(today.getFullYear(), today.getMonth() - 11, 1));
     granularity.value = 'month';
-    void load();
+    load();
   });
-  csv.addEventListener('click', () => {
-    if (!summary) return;
-    const { keys } = summary;
-    const series = SERIES[summary.granularity];
-    const rows: (string | number)[][] = [['Meter', ...keys, series.column, 'Usage', 'Events']];
-    for (const item of summary.data.Meters) {
-      const values = keys.map((key) => item.Dimensions?.[key] ?? '');
-      for (const { label, point } of series.points(item)) rows.push([item.Meter, ...values, label, point.Usage, point.Events]);
-    }
-    download(`usage-${summary.data.Period.From}-to-${summary.data.Period.To}.csv`, csvText(rows));
-  });
-
-  /** The operator's time zone, until the operator chooses another. */
-  async function defaultTimeZone(): Promise<void> {
-    if (timeZone.dataset.chosen) return;
-    timeZone.value = await keyOperator().then(
-      (signedIn) => signedIn.TimeZone,
-      () => timeZone.value,
-    );
-  }
   timeZone.addEventListener('change', () => (timeZone.dataset.chosen = 'true'));
 
   return {
-    show: () => void defaultTimeZone().then(load),
-    reset: () => {
+    element: form,
+    query: (): UsageQuery => ({
+      from: from.value,
+      to: to.value,
+      tz: timeZone.value.trim() || 'UTC',
+      granularity: granularity.value as Granularity,
+      keys: groupKeys(groupBy.value),
+    }),
+    /** The operator's time zone, until the operator chooses another. */
+    async defaultTimeZone(): Promise<void> {
+      if (timeZone.dataset.chosen) return;
+      timeZone.value = await keyOperator().then(
+        (signedIn) => signedIn.TimeZone,
+        () => timeZone.value,
+      );
+    },
+    forgetTimeZone(): void {
       delete timeZone.dataset.chosen;
       timeZone.value = 'UTC';
-      clear();
+    },
+  };
+}
+
+/** The summary shown: the chart with its caption, the table of totals, and the CSV of both. */
+function usageView() {
+  const figure = byId('usage-figure');
+  const canvas = byId<HTMLCanvasElement>('usage-chart');
+  const table = byId<HTMLTableElement>('usage-table');
+  const csv = byId<HTMLButtonElement>('usage-csv');
+  let chart: Chart<'bar'> | undefined;
+  let shown: ShownSummary | undefined;
+
+  csv.addEventListener('click', () => {
+    if (shown) download(`usage-${shown.data.Period.From}-to-${shown.data.Period.To}.csv`, csvText(csvRows(shown)));
+  });
+
+  return {
+    clear(): void {
+      chart?.destroy();
+      chart = shown = undefined;
+      figure.hidden = table.hidden = true;
+      csv.disabled = true;
+    },
+    show(summary: ShownSummary): void {
+      shown = summary;
+      const { words } = SERIES[summary.granularity];
+      const groups = summary.keys.length ? ` and ${summary.keys.join(', ')}` : '';
+      byId('usage-caption').textContent = `${words} usage per meter${groups}; the totals are in the table below.`;
+      figure.hidden = false;
+      chart = drawChart(canvas, summary);
+      fillTable(table, summary);
+      table.hidden = false;
+      csv.disabled = false;
+    },
+  };
+}
+
+/** The usage summary: asked for by the form, shown as a chart, a table and a CSV. */
+export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
+  const status = byId('usage-status');
+  const view = usageView();
+  const form = usageForm(() => void load());
+  let request = 0;
+
+  async function load(): Promise<void> {
+    const mine = ++request;
+    view.clear();
+    setStatus(status, 'loading', 'Loading usage…');
+    form.element.setAttribute('aria-busy', 'true');
+    const { keys, ...query } = form.query();
+    try {
+      const data = await apiGet<UsageSummary>('/api/v2/usage/meters', { ...query, groupBy: keys.join(',') });
+      if (mine !== request) return;
+      if (!data.Meters.length) return setStatus(status, 'empty', 'No usage was recorded in this range.');
+      const summary = { data, granularity: query.granularity, keys };
+      view.show(summary);
+      setStatus(status, 'done', summaryStatus(summary));
+    } catch (error) {
+      if (mine !== request || onUnauthorized(error)) return;
+      setStatus(status, 'error', error, 'usage:read');
+    } finally {
+      if (mine === request) form.element.removeAttribute('aria-busy');
+    }
+  }
+
+  return {
+    show: () => void form.defaultTimeZone().then(load),
+    reset: () => {
+      form.forgetTimeZone();
+      view.clear();
       setStatus(status, 'idle', '');
     },
   };

@@ -13,7 +13,7 @@ const DEMO_WEEKS = 4;
 const PAST_DAYS = 14;
 
 /** A small catalogue whose timeslots run from two weeks ago to four weeks from `today`. */
-export function demoCatalogue(today: string): CatalogFile {
+export function demoCatalog(today: string): CatalogFile {
   const from = addDays(today, -PAST_DAYS);
   const to = addDays(today, DEMO_WEEKS * 7 - 1);
   const everyDay = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
@@ -145,8 +145,8 @@ const DEMO_KEY_SCOPES = Object.keys(SCOPES) as Scope[];
 const DEMO_KEY_NAME = 'Demo key';
 
 /** What the history books: each activity's timeslot times, its largest party and whether partners may sell it. */
-export const demoActivities = (catalogue: CatalogFile): DemoActivity[] =>
-  catalogue.Products.map((product) => ({
+export const demoActivities = (catalog: CatalogFile): DemoActivity[] =>
+  catalog.Products.map((product) => ({
     activityId: product.ActivityID,
     weekdays: [...new Set((product.Schedules ?? []).flatMap((schedule) => schedule.Weekdays))],
     // A day ticket's day is its timeslot at DAY_TICKET_TIME.
@@ -168,11 +168,11 @@ export interface SeededDemo {
  */
 export async function seedDemo(now: Date = config().clock()): Promise<SeededDemo> {
   const today = wallClock(DEMO_OPERATOR.TimeZone, now).date;
-  const catalogue = demoCatalogue(today);
+  const catalog = demoCatalog(today);
   const isNew = !(await getOperator(DEMO_OPERATOR.OperatorID));
   if (isNew) await createOperator(DEMO_OPERATOR);
-  await importCatalog(DEMO_OPERATOR.OperatorID, catalogue);
-  const history = isNew ? seedDemoHistory(DEMO_OPERATOR, demoActivities(catalogue), today, now) : undefined;
+  await importCatalog(DEMO_OPERATOR.OperatorID, catalog);
+  const history = isNew ? seedDemoHistory(DEMO_OPERATOR, demoActivities(catalog), today, now) : undefined;
   // Its failure is the caller's to report, whenever it looks: not an unhandled rejection meanwhile.
   history?.catch(() => undefined);
   if ((await listApiKeys(DEMO_OPERATOR.OperatorID)).some((key) => key.Name === DEMO_KEY_NAME)) return { history };

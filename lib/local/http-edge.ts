@@ -34,7 +34,7 @@ export function requestTarget(url: string | undefined): RequestTarget | undefine
 }
 
 /** The request's path for a problem's `instance`: the path of the target when it has one, else `/`. */
-export const instanceOf = (request: IncomingMessage): string => requestTarget(request.url)?.path ?? '/';
+export const requestPath = (request: IncomingMessage): string => requestTarget(request.url)?.path ?? '/';
 
 export function sendProblem(response: ServerResponse, body: Problem, headers: Record<string, string> = {}): void {
   if (response.headersSent) {
@@ -53,12 +53,12 @@ export function failSafely(request: IncomingMessage, response: ServerResponse, e
   // The connection closed before the request was read (the client left, or its bytes were answered as broken HTTP): nothing failed here.
   if (CLOSED_EARLY.has((error as NodeJS.ErrnoException)?.code ?? '')) return void response.destroy();
   try {
-    logError(`${where} failure`, { path: instanceOf(request), error });
+    logError(`${where} failure`, { path: requestPath(request), error });
   } catch {
     // Logging must never be what takes the host down.
   }
   const { status, kind, detail } = gatewayProblems.DEFAULT_5XX;
-  sendProblem(response, gatewayProblem(status, kind, detail, instanceOf(request)));
+  sendProblem(response, gatewayProblem(status, kind, detail, requestPath(request)));
 }
 
 /**
@@ -129,7 +129,7 @@ export function guardServerEdge(server: Server): void {
         417,
         'expectation-failed',
         `Only 'Expect: 100-continue' is supported, not '${expectation.slice(0, 100)}'`,
-        instanceOf(request),
+        requestPath(request),
       ),
       {
         Connection: 'close',
@@ -141,5 +141,5 @@ export function guardServerEdge(server: Server): void {
 /** HTTP/1.1 requires Host (RFC 9112, 3.2); its absence is answered as Node would, but as a problem. */
 export const missingHost = (request: IncomingMessage): Problem | undefined =>
   request.httpVersion === '1.1' && request.headers.host === undefined
-    ? gatewayProblem(400, 'bad-request', 'An HTTP/1.1 request needs a Host header', instanceOf(request))
+    ? gatewayProblem(400, 'bad-request', 'An HTTP/1.1 request needs a Host header', requestPath(request))
     : undefined;

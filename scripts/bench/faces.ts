@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingItem } from '../../shared/booking/model';
-import { place } from '../../shared/booking/placement';
+import { createBooking } from '../../shared/booking/create-booking';
 import { reserve } from '../../shared/booking/uuid-bookings';
 import { getProduct } from '../../shared/catalog/repository';
 import { addDays, zonedIso } from '../../shared/core/calendar';
@@ -120,7 +120,7 @@ function pairs(context: BenchContext, callsPerSide: number): Pair[] {
         const product = await getProduct(context.operatorId, BOOKING_ACTIVITY);
         if (!product) throw new Error(`The bench product ${BOOKING_ACTIVITY} was not seeded`);
         holds.marketplace = await pool(callsPerSide, async () => {
-          const { item } = await place({
+          const { item } = await createBooking({
             operatorId: context.operatorId,
             timeZone: context.timeZone,
             channel: 'ota',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { bookingItem, idempotencyRecord } from '../../shared/booking/placement';
+import { bookingItem, idempotencyRecord } from '../../shared/booking/create-booking';
 
 import { hashIdempotencyKey, requestHash } from '../../shared/core/idempotency';
 import type { BookingRequest } from '../../shared/booking/schemas';
@@ -52,7 +52,7 @@ function bareWrite(context: BenchContext, withKey: boolean, hold: boolean): Book
   if (!product) throw new Error('The booking scenario was not prepared');
   const request = nextRequest(context.firstDate, hold);
   const now = new Date();
-  const placement = {
+  const newBooking = {
     operatorId: context.operatorId,
     timeZone: context.timeZone,
     channel: 'ota' as const,
@@ -61,7 +61,7 @@ function bareWrite(context: BenchContext, withKey: boolean, hold: boolean): Book
     request,
     now,
   };
-  const booking = bookingItem(placement, newBookingReference(), 'COMPLETE');
+  const booking = bookingItem(newBooking, newBookingReference(), 'COMPLETE');
   if (!withKey) return { booking };
   const record = idempotencyRecord(booking, requestHash(request), now);
   return { booking, idempotency: { keyId: context.keyId, keyHash: hashIdempotencyKey(randomUUID()), record, now } };

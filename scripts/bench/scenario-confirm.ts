@@ -1,6 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { BookingItem } from '../../shared/booking/model';
-import { place } from '../../shared/booking/placement';
+import { createBooking } from '../../shared/booking/create-booking';
 import { confirmable } from '../../shared/booking/holds';
 import { changeTransaction, changed } from '../../shared/booking/transactions';
 import { getProduct } from '../../shared/catalog/repository';
@@ -11,7 +11,7 @@ import { BOOKING_ACTIVITY } from './seed';
 
 /**
  * Confirming holds: each call confirms a hold of its own, made before the
- * timed calls by the service's own placement code (one pool per side), so
+ * timed calls by the service's own createBooking (one pool per side), so
  * that every call is a real ON_HOLD → CONFIRMED write.
  */
 const BOOKING_PATH = '/api/v2/ota/marketplace/booking';
@@ -27,7 +27,7 @@ async function makeHolds(context: BenchContext, count: number): Promise<BookingI
   const worker = async () => {
     while (made < count) {
       made += 1;
-      const { booking } = await place({
+      const { booking } = await createBooking({
         operatorId: context.operatorId,
         timeZone: context.timeZone,
         channel: 'ota',

@@ -1,5 +1,5 @@
 import { createApiKey, MAX_KEY_LIMITS } from '../../shared/accounts/api-keys';
-import type { CatalogueProduct } from '../../shared/catalog/catalog-file';
+import type { CatalogProduct } from '../../shared/catalog/catalog-file';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator } from '../../shared/accounts/operators';
 import { addDays, wallClock } from '../../shared/core/calendar';
@@ -31,7 +31,7 @@ const BOOKING_CAPACITY = 10_000;
 export const USAGE_METERS = ['api-requests', 'storage-gb-hours', 'sms-sent'];
 export const USAGE_DAYS = 31;
 
-function product(index: number, firstDate: string): CatalogueProduct {
+function product(index: number, firstDate: string): CatalogProduct {
   const benched = index === 0;
   const booked = index === PRODUCT_COUNT - 1;
   return {
@@ -113,8 +113,8 @@ async function seedUsage(operatorId: string): Promise<number> {
 export async function seedBenchOperator(): Promise<SeededOperator> {
   const firstDate = addDays(wallClock(BENCH_OPERATOR.TimeZone).date, 1);
   await createOperator(BENCH_OPERATOR);
-  const catalogue: CatalogFile = { Products: Array.from({ length: PRODUCT_COUNT }, (_, index) => product(index, firstDate)) };
-  const summary = await importCatalog(BENCH_OPERATOR.OperatorID, catalogue);
+  const catalog: CatalogFile = { Products: Array.from({ length: PRODUCT_COUNT }, (_, index) => product(index, firstDate)) };
+  const summary = await importCatalog(BENCH_OPERATOR.OperatorID, catalog);
   const { secret, record } = await createApiKey(BENCH_OPERATOR.OperatorID, ['ota', 'usage:read', 'usage:write'], 'bench', MAX_KEY_LIMITS);
   const usageEntries = await seedUsage(BENCH_OPERATOR.OperatorID);
   return {

@@ -136,7 +136,7 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
     const plainIngest = ingestOperator.http;
     const dimensionedIngest = scale.http;
     let recent = 0;
-    const recentEntry = (keyed: boolean, dimensioned: boolean) => (): Entry => {
+    const recentEntry = (withIdentifier: boolean, dimensioned: boolean) => (): Entry => {
       const index = recent++;
       const hour = Math.floor(index / MAX_BATCH_ENTRIES) % 24;
       return {
@@ -144,15 +144,15 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
         Usage: AMOUNTS[index % AMOUNTS.length],
         OccurredAt: unix(month.to) + hour * 3600 + (index % 3600),
         ...(dimensioned ? { Dimensions: dimensionsOf(index) } : {}),
-        ...(keyed ? { Identifier: `bench-recent-${index}` } : {}),
+        ...(withIdentifier ? { Identifier: `bench-recent-${index}` } : {}),
       };
     };
-    const singleRoute = async (keyed: boolean) =>
+    const singleRoute = async (withIdentifier: boolean) =>
       summarise([
         await runCalls(
           () => {
             const { Identifier, ...entry } = recentEntry(true, false)();
-            return plainIngest.post(METERS_PATH, entry, keyed ? { 'Idempotency-Key': `${Identifier}-single` } : {});
+            return plainIngest.post(METERS_PATH, entry, withIdentifier ? { 'Idempotency-Key': `${Identifier}-single` } : {});
           },
           options.singleEntries,
           options.concurrency,

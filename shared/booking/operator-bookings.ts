@@ -6,7 +6,7 @@ import { checkedBy } from '../core/validation';
 import { operatorBooking } from './operator-booking.generated';
 import type { Booking, OperatorBookingInput } from './schemas';
 import { checkActivityId } from './partner-bookings';
-import { partyOf, place, slotHours } from './placement';
+import { createBooking, partyOf, slotHours } from './create-booking';
 
 /** The operator's own sales; its cancellations are in cancellation.ts. */
 
@@ -26,6 +26,6 @@ export async function recordOperatorBooking(operatorId: string, input: unknown, 
   if (!product) throw new NotFoundError(`No activity has ActivityID '${request.ActivityID}'`);
   const units = partyOf(product, request);
   const openingHours = await slotHours(operatorId, product, request);
-  const { booking } = await place({ operatorId, timeZone: operator.TimeZone, channel, product, request, units, openingHours, now });
+  const { booking } = await createBooking({ operatorId, timeZone: operator.TimeZone, channel, product, request, units, openingHours, now });
   return booking;
 }

@@ -13,12 +13,12 @@ import {
   checkNotStarted,
   countedReplay,
   partyOf,
-  place,
+  createBooking,
   replay,
   slotHours,
   type BookingResult,
   type IdempotencyContext,
-} from './placement';
+} from './create-booking';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
 import type { TransitionResult } from './transition';
@@ -56,7 +56,7 @@ export async function createPartnerBooking(
   const units = partyOf(product, request);
   const openingHours = await slotHours(caller.operatorId, product, request);
   checkNotStarted({ ...request, OpeningHours: openingHours }, caller.timeZone, now);
-  return place({
+  return createBooking({
     operatorId: caller.operatorId,
     timeZone: caller.timeZone,
     channel: 'ota',

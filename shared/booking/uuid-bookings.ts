@@ -21,12 +21,12 @@ import {
   insufficientCapacity,
   lookUpUuid,
   noSuchTimeslot,
-  place,
+  createBooking,
   referenceForUuid,
   uuidReplay,
   uuidUnusable,
   type UuidLookup,
-} from './placement';
+} from './create-booking';
 import { customerSchema, type Contact, type Customer } from './schemas';
 import { changeBooking, type TransitionResult } from './transition';
 
@@ -212,7 +212,7 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
   const uuid = sentUuid ?? randomUUID();
   const contact = mergeContact(undefined, request.contact);
   const customer = customerOf(contact);
-  const result = await place(
+  const result = await createBooking(
     {
       operatorId: caller.operatorId,
       timeZone: caller.timeZone,

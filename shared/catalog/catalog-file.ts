@@ -38,12 +38,12 @@ const priceSchema = {
 } as const;
 
 /** A unit as a catalogue names it: its price within the same bound. */
-const catalogueUnitSchema = {
+const catalogUnitSchema = {
   ...unitSchema,
   properties: { ...unitSchema.properties, Price: { ...priceSchema, description: unitSchema.properties.Price.description } },
 } as const;
 
-const catalogueQuestionSchema = {
+const catalogQuestionSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['QuestionID', 'Text', 'Type', 'Required'],
@@ -59,7 +59,7 @@ const catalogueQuestionSchema = {
 } as const;
 
 /** The catalogue file an operator imports: products with their questions and timeslots. */
-export const catalogueFileSchema = {
+export const catalogFileSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['Products'],
@@ -81,8 +81,8 @@ export const catalogueFileSchema = {
           MaxParticipantsPerBooking: { type: 'integer', minimum: 1, maximum: MAX_CAPACITY },
           PricePerParticipant: priceSchema,
           AvailabilityType: availabilityTypeSchema,
-          Units: { type: 'array', minItems: 1, maxItems: 20, items: catalogueUnitSchema },
-          Questions: { type: 'array', maxItems: 100, items: catalogueQuestionSchema },
+          Units: { type: 'array', minItems: 1, maxItems: 20, items: catalogUnitSchema },
+          Questions: { type: 'array', maxItems: 100, items: catalogQuestionSchema },
           // Start-time products give Times (Timeslots: Time); day tickets give OpeningHours instead (catalog-rules.ts).
           Schedules: {
             type: 'array',
@@ -114,5 +114,5 @@ export const catalogueFileSchema = {
     },
   },
 } as const;
-export type CatalogFile = FromSchema<typeof catalogueFileSchema>;
-export type CatalogueProduct = CatalogFile['Products'][number];
+export type CatalogFile = FromSchema<typeof catalogFileSchema>;
+export type CatalogProduct = CatalogFile['Products'][number];

@@ -1,16 +1,16 @@
 import { addDays, daysBetween } from '../core/calendar';
 import { ValidationError } from '../core/errors';
 import { checkedBy } from '../core/validation';
-import { MAX_SCHEDULE_DAYS, WEEKDAYS, type CatalogFile, type CatalogueProduct } from './catalog-file';
-import { catalogueFile } from './catalogue-file.generated';
+import { MAX_SCHEDULE_DAYS, WEEKDAYS, type CatalogFile, type CatalogProduct } from './catalog-file';
+import { catalogFile } from './catalog-file.generated';
 import { DAY_TICKET_TIME, type ProductItem } from './model';
 import type { OpeningHours, Question } from './schemas';
 
 /** The rules of a catalogue file that its schema cannot state, checked in full before anything is written. */
 
-const validateCatalogFile = checkedBy<CatalogFile>(catalogueFile, 'The catalogue');
+const validateCatalogFile = checkedBy<CatalogFile>(catalogFile, 'The catalogue');
 
-const entryName = (index: number, product: CatalogueProduct) => `Products[${index}] (${product.ActivityID})`;
+const entryName = (index: number, product: CatalogProduct) => `Products[${index}] (${product.ActivityID})`;
 
 function findDuplicate<T>(values: T[]): T | undefined {
   const seen = new Set<T>();
@@ -32,7 +32,7 @@ function checkQuestions(entry: string, questions: Question[]): void {
 }
 
 /** A product's units: unique IDs in one currency, coherent limits, and a first unit that is what a participant books. */
-function checkUnits(index: number, product: CatalogueProduct): void {
+function checkUnits(index: number, product: CatalogProduct): void {
   const units = product.Units ?? [];
   if (!units.length) return;
   const field = (unit: number, name: string) => `Products[${index}].Units[${unit}].${name}`;
@@ -78,7 +78,7 @@ function checkOpeningHours(field: string, hours: OpeningHours): void {
 }
 
 /** Start-time products give Times (and one-off Time); day tickets give OpeningHours instead, never both. */
-function checkSchedulesFit(index: number, product: CatalogueProduct): void {
+function checkSchedulesFit(index: number, product: CatalogProduct): void {
   const dayTicket = product.AvailabilityType === 'OPENING_HOURS';
   const [wanted, unwanted] = dayTicket ? (['OpeningHours', 'Times'] as const) : (['Times', 'OpeningHours'] as const);
   (product.Schedules ?? []).forEach((schedule, position) => {
@@ -116,7 +116,7 @@ export interface SlotRow {
  * Expands schedules and one-off slots into one row per date and time (a day
  * ticket's day at DAY_TICKET_TIME); a later entry overrides an earlier one.
  */
-export function expandTimeslots(entry: string, product: CatalogueProduct): SlotRow[] {
+export function expandTimeslots(entry: string, product: CatalogProduct): SlotRow[] {
   const rows = new Map<string, SlotRow>();
   const add = (row: SlotRow) => rows.set(`${row.Date} ${row.Time}`, row);
   (product.Schedules ?? []).forEach((schedule, index) => {
@@ -144,7 +144,7 @@ export function expandTimeslots(entry: string, product: CatalogueProduct): SlotR
 }
 
 /** The distinct start times a START_TIME product's schedules and one-off timeslots name, ascending. */
-export function startTimesOf(product: CatalogueProduct): string[] {
+export function startTimesOf(product: CatalogProduct): string[] {
   const times = new Set<string>([
     ...(product.Schedules ?? []).flatMap((schedule) => schedule.Times ?? []),
     ...(product.Timeslots ?? []).flatMap((slot) => (slot.Time ? [slot.Time] : [])),
@@ -153,9 +153,9 @@ export function startTimesOf(product: CatalogueProduct): string[] {
 }
 
 /** Validates a parsed catalogue file completely before anything is written. */
-export function checkCatalogue(input: unknown): { catalogue: CatalogFile; timeslots: SlotRow[][] } {
-  const catalogue = validateCatalogFile(input);
-  const products = catalogue.Products;
+export function checkCatalog(input: unknown): { catalog: CatalogFile; timeslots: SlotRow[][] } {
+  const catalog = validateCatalogFile(input);
+  const products = catalog.Products;
   for (const [field, values] of [
     ['ProductID', products.map((p) => p.ProductID)],
     ['ActivityID', products.map((p) => p.ActivityID)],
@@ -171,12 +171,12 @@ export function checkCatalogue(input: unknown): { catalogue: CatalogFile; timesl
     checkSchedulesFit(index, product);
     return expandTimeslots(entry, product);
   });
-  return { catalogue, timeslots };
+  return { catalog, timeslots };
 }
 
 /** A ProductID or name already used by another of the operator's activities would make resolve-product ambiguous. */
-export function checkAgainstStored(catalogue: CatalogFile, stored: Pick<ProductItem, 'ProductID' | 'ActivityID' | 'NameLower'>[]): void {
-  catalogue.Products.forEach((product, index) => {
+export function checkAgainstStored(catalog: CatalogFile, stored: Pick<ProductItem, 'ProductID' | 'ActivityID' | 'NameLower'>[]): void {
+  catalog.Products.forEach((product, index) => {
     const clash = stored.find(
       (other) =>
         other.ActivityID !== product.ActivityID &&

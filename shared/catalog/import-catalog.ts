@@ -1,6 +1,6 @@
 import { requireOperator } from '../accounts/operators';
 import type { CatalogFile } from './catalog-file';
-import { checkAgainstStored, checkCatalogue, startTimesOf } from './catalog-rules';
+import { checkAgainstStored, checkCatalog, startTimesOf } from './catalog-rules';
 import type { ProductItem } from './model';
 import { putProduct, putTimeslotCapacity, queryProductIdentities } from './repository';
 
@@ -25,10 +25,10 @@ export interface ImportSummary {
  * capacity and keep the places already booked on them.
  */
 export async function importCatalog(operatorId: string, input: unknown): Promise<ImportSummary> {
-  const { catalogue, timeslots } = checkCatalogue(input);
+  const { catalog, timeslots } = checkCatalog(input);
   await requireOperator(operatorId);
-  checkAgainstStored(catalogue, await queryProductIdentities(operatorId));
-  await inBatches(catalogue.Products, (product) => {
+  checkAgainstStored(catalog, await queryProductIdentities(operatorId));
+  await inBatches(catalog.Products, (product) => {
     const item: ProductItem = {
       ProductID: product.ProductID,
       ActivityID: product.ActivityID,
@@ -46,7 +46,7 @@ export async function importCatalog(operatorId: string, input: unknown): Promise
     };
     return putProduct(operatorId, item);
   });
-  const slotWrites = catalogue.Products.flatMap((product, index) => timeslots[index].map((slot) => ({ product, slot })));
+  const slotWrites = catalog.Products.flatMap((product, index) => timeslots[index].map((slot) => ({ product, slot })));
   await inBatches(slotWrites, ({ product, slot }) => putTimeslotCapacity(operatorId, product.ActivityID, slot));
-  return { products: catalogue.Products.length, timeslots: slotWrites.length };
+  return { products: catalog.Products.length, timeslots: slotWrites.length };
 }

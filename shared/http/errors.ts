@@ -19,7 +19,7 @@ export class MalformedJsonError extends Error {
   }
 }
 
-export interface ProblemOutline {
+export interface ClientProblem {
   status: number;
   kind: string;
   detail: string;
@@ -61,7 +61,7 @@ export function describeError(error: DomainError, fields: RequestFields = {}): s
 }
 
 /** The problem an error is answered with; undefined for errors that are not the client's (a 500). */
-export function problemOutline(error: unknown, fields: RequestFields = {}): ProblemOutline | undefined {
+export function clientProblemFor(error: unknown, fields: RequestFields = {}): ClientProblem | undefined {
   if (error instanceof UnsupportedMediaTypeError) return { status: 415, kind: 'unsupported-media-type', detail: error.message };
   if (error instanceof MalformedJsonError) return { status: 400, kind: 'malformed-json', detail: error.message };
   if (!(error instanceof DomainError)) return undefined;

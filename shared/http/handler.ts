@@ -7,7 +7,7 @@ import type { Caller } from '../core/caller';
 import { ValidationError } from '../core/errors';
 import { checkedBy, type FieldNaming, type GeneratedValidator, type Validator } from '../core/validation';
 import { fromAuthorizerContext } from './caller';
-import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError, type RequestFields } from './errors';
+import { MalformedJsonError, clientProblemFor, UnsupportedMediaTypeError, type RequestFields } from './errors';
 import { noteFailure, observed } from '../core/observability';
 import { logReceived, requestLine } from './observability';
 import { numbersAsSent } from './numbers-as-sent';
@@ -142,8 +142,9 @@ export type { ParsedEvent };
 export const problemFace: HttpFace = {
   failure: (error, { event, fields }) => {
     const instance = event.path;
-    const outline = problemOutline(error, fields);
-    if (outline) return problemResponse(problem(outline.status, outline.kind, outline.detail, instance, outline.extensions));
+    const clientProblem = clientProblemFor(error, fields);
+    if (clientProblem)
+      return problemResponse(problem(clientProblem.status, clientProblem.kind, clientProblem.detail, instance, clientProblem.extensions));
     return problemResponse(problem(500, 'internal', 'The server could not complete the request; it is safe to retry', instance));
   },
 };

@@ -1,12 +1,12 @@
 import { gatewayProblems } from '../api/gateway';
 import { example } from '../api/examples';
 import { BookingCancelledError, HoldExpiredError, TimeslotStartedError } from '../booking/errors';
-import { insufficientCapacity } from '../booking/placement';
+import { insufficientCapacity } from '../booking/create-booking';
 import { customerSchema } from '../booking/schemas';
 import { activityNotFound } from '../catalog/products';
 import { ACTIVITY_ID_RULE } from '../catalog/schemas';
 import { ValidationError } from '../core/errors';
-import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError } from './errors';
+import { MalformedJsonError, clientProblemFor, UnsupportedMediaTypeError } from './errors';
 
 /**
  * Every problem the API answers with, grouped by status, for the OpenAPI
@@ -21,13 +21,14 @@ export interface ProblemStatus {
   examples: { kind: string; detail: string }[];
 }
 
-function rendered(error: unknown, fields = {}): { status: number; kind: string; detail: string } {
-  const outline = problemOutline(error, fields);
-  if (!outline) throw new Error(`${String(error)} is not a client problem`);
-  return outline;
+/** The problem a client receives for this error, as the handlers answer it. */
+function errorExample(error: unknown, fields = {}): { status: number; kind: string; detail: string } {
+  const problem = clientProblemFor(error, fields);
+  if (!problem) throw new Error(`${String(error)} is not a client problem`);
+  return problem;
 }
 
-const gateway = (type: keyof typeof gatewayProblems) => gatewayProblems[type];
+const gatewayExample = (type: keyof typeof gatewayProblems) => gatewayProblems[type];
 
 const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
   400: {
@@ -57,21 +58,21 @@ const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
 
 export function problemCatalog(): Record<number, ProblemStatus> {
   const examples = [
-    rendered(new ValidationError(ACTIVITY_ID_RULE, { field: 'ActivityID' }), { path: new Set(['ActivityID']) }),
-    rendered(new MalformedJsonError()),
-    gateway('UNAUTHORIZED'),
-    gateway('ACCESS_DENIED'),
-    rendered(activityNotFound('s_kayak99')),
-    rendered(insufficientCapacity({ Date: example.booking.Date, Time: example.booking.Time, Participants: 2 }, 1)),
-    rendered(HoldExpiredError.of(example.heldBooking)),
-    rendered(BookingCancelledError.of({ ...example.booking, CancelledAt: '2026-06-20T09:20:44.001Z' })),
-    rendered(TimeslotStartedError.of(example.booking)),
-    gateway('REQUEST_TOO_LARGE'),
-    rendered(new UnsupportedMediaTypeError()),
-    rendered(new ValidationError(customerSchema.properties.Phone.errorMessage, { field: 'Customer.Phone' })),
-    gateway('THROTTLED'),
-    gateway('DEFAULT_5XX'),
-    gateway('INTEGRATION_TIMEOUT'),
+    errorExample(new ValidationError(ACTIVITY_ID_RULE, { field: 'ActivityID' }), { path: new Set(['ActivityID']) }),
+    errorExample(new MalformedJsonError()),
+    gatewayExample('UNAUTHORIZED'),
+    gatewayExample('ACCESS_DENIED'),
+    errorExample(activityNotFound('s_kayak99')),
+    errorExample(insufficientCapacity({ Date: example.booking.Date, Time: example.booking.Time, Participants: 2 }, 1)),
+    errorExample(HoldExpiredError.of(example.heldBooking)),
+    errorExample(BookingCancelledError.of({ ...example.booking, CancelledAt: '2026-06-20T09:20:44.001Z' })),
+    errorExample(TimeslotStartedError.of(example.booking)),
+    gatewayExample('REQUEST_TOO_LARGE'),
+    errorExample(new UnsupportedMediaTypeError()),
+    errorExample(new ValidationError(customerSchema.properties.Phone.errorMessage, { field: 'Customer.Phone' })),
+    gatewayExample('THROTTLED'),
+    gatewayExample('DEFAULT_5XX'),
+    gatewayExample('INTEGRATION_TIMEOUT'),
   ];
   return Object.fromEntries(
     Object.entries(DESCRIPTIONS).map(([status, description]) => [

@@ -9,7 +9,7 @@ import type { LocalHost } from '../../lib/local/api-gateway';
 import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { addDays } from '../../shared/core/calendar';
-import { testCatalogue, tomorrow } from '../support/catalogue';
+import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 
 /**
@@ -57,7 +57,7 @@ beforeAll(async () => {
   // `npm test` builds first; a run of this file alone builds here when the build is missing or stale.
   ensureDashboardBuilt();
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-  operator = await createTestOperator(testCatalogue({ start: tomorrow(TIME_ZONE), days: 2, capacity: 40 }), {
+  operator = await createTestOperator(testCatalog({ start: tomorrow(TIME_ZONE), days: 2, capacity: 40 }), {
     timeZone: TIME_ZONE,
     stem: 'dash',
   });

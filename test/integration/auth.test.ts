@@ -2,7 +2,7 @@ import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../shared/api/gateway';
 import { manualClock } from '../../shared/core/clock';
 import { revokeApiKey, listApiKeys } from '../../shared/accounts/api-keys';
-import { testCatalogue, tomorrow } from '../support/catalogue';
+import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
 
 const PRODUCTS = '/api/v2/ota/marketplace/products';
@@ -14,7 +14,7 @@ let operatorA: TestOperator;
 let operatorB: TestOperator;
 
 beforeAll(async () => {
-  [operatorA, operatorB] = await Promise.all([createTestOperator(testCatalogue()), createTestOperator()]);
+  [operatorA, operatorB] = await Promise.all([createTestOperator(testCatalog()), createTestOperator()]);
   host = await startLocalHost({ clock });
   request = httpClient(host);
 });

@@ -4,7 +4,7 @@ import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { documentClient, tableName } from '../../shared/db/client';
 import { keys } from '../../shared/db/keys';
 import { addDays, wallClock } from '../../shared/core/calendar';
-import { tomorrow } from '../support/catalogue';
+import { tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 
 /**
@@ -14,7 +14,7 @@ import { createTestOperator, httpClient, startTestHost, type HttpClient, type Te
 const CAPACITY = 50;
 const date = tomorrow();
 
-const catalogue: CatalogFile = {
+const catalog: CatalogFile = {
   Products: [
     {
       ProductID: 900,
@@ -36,7 +36,7 @@ let request: HttpClient;
 let operator: TestOperator;
 
 beforeAll(async () => {
-  operator = await createTestOperator(catalogue);
+  operator = await createTestOperator(catalog);
   host = await startTestHost();
   request = httpClient(host);
 });

@@ -7,7 +7,7 @@ import { manualClock } from '../../shared/core/clock';
 import { config, configure } from '../../shared/core/config';
 import { documentClient, tableName } from '../../shared/db/client';
 import { keys } from '../../shared/db/keys';
-import { tomorrow } from '../support/catalogue';
+import { tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 
 /**
@@ -23,7 +23,7 @@ const first = tomorrow();
 let nextDay = 0;
 const freshDate = () => addDays(first, nextDay++);
 
-const catalogue: CatalogFile = {
+const catalog: CatalogFile = {
   Products: [
     {
       ProductID: 700,
@@ -53,7 +53,7 @@ let operator: TestOperator;
 
 beforeAll(async () => {
   configure({ ...config(), clock });
-  operator = await createTestOperator(catalogue);
+  operator = await createTestOperator(catalog);
   host = await startTestHost();
   request = httpClient(host);
 });

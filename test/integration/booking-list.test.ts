@@ -3,7 +3,7 @@ import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 import { encodeCursor } from '../../shared/booking/list';
 import { ValidationError } from '../../shared/core/errors';
 import { wallClock } from '../../shared/core/calendar';
-import { testCatalogue, tomorrow } from '../support/catalogue';
+import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 
 const LIST = '/api/v2/bookings';
@@ -35,7 +35,7 @@ const recorded: [string, string][] = [
 const references = new Map<string, string>();
 
 beforeAll(async () => {
-  operator = await createTestOperator(testCatalogue({ start, days: 3, capacity: 20 }), { timeZone: TIME_ZONE });
+  operator = await createTestOperator(testCatalog({ start, days: 3, capacity: 20 }), { timeZone: TIME_ZONE });
   host = await startTestHost();
   request = httpClient(host);
   for (const [channel, createdAt] of recorded) {
@@ -127,7 +127,7 @@ describe('GET /api/v2/bookings', () => {
   });
 
   it('keeps its place when a filtered page fills up in the middle of a read', async () => {
-    const other = await createTestOperator(testCatalogue({ start, days: 3 }), { timeZone: TIME_ZONE });
+    const other = await createTestOperator(testCatalog({ start, days: 3 }), { timeZone: TIME_ZONE });
     // Newest first: pos, online, online, online. With limit 2 the second read returns two online bookings for one free spot.
     const made: string[] = [];
     for (const [channel, createdAt] of [
@@ -161,7 +161,7 @@ describe('GET /api/v2/bookings', () => {
   });
 
   it('shows an operator its own bookings only, whatever cursor it sends', async () => {
-    const other = await createTestOperator(testCatalogue({ start, days: 3 }), { timeZone: TIME_ZONE });
+    const other = await createTestOperator(testCatalog({ start, days: 3 }), { timeZone: TIME_ZONE });
     const theirs = await list('from=2025-03-01&to=2025-03-03', other.key);
     expect(theirs.json.data).toEqual({ Bookings: [], NextCursor: null });
     const ourCursor = (await list('from=2025-03-01&to=2025-03-03&limit=1')).json.data.NextCursor;

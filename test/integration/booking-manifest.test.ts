@@ -5,7 +5,7 @@ import type { LocalHost } from '../../lib/local/api-gateway';
 import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { addDays } from '../../shared/core/calendar';
-import { tomorrow } from '../support/catalogue';
+import { tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 
 /**
@@ -34,14 +34,14 @@ const product = (id: number, activityId: string, name: string): CatalogFile['Pro
   ],
 });
 
-const catalogue: CatalogFile = { Products: [product(601, 's_zoo1', 'Zoo Walk'), product(602, 's_aqua1', 'Aquarium Visit')] };
+const catalog: CatalogFile = { Products: [product(601, 's_zoo1', 'Zoo Walk'), product(602, 's_aqua1', 'Aquarium Visit')] };
 
 let host: LocalHost;
 let request: HttpClient;
 let operator: TestOperator;
 
 beforeAll(async () => {
-  operator = await createTestOperator(catalogue);
+  operator = await createTestOperator(catalog);
   host = await startTestHost();
   request = httpClient(host);
 });

@@ -10,7 +10,7 @@ import { hashIdempotencyKey } from '../../shared/core/idempotency';
 import { documentClient, tableName } from '../../shared/db/client';
 import { bookingKeys, keys } from '../../shared/db/keys';
 import { addDays, wallClock } from '../../shared/core/calendar';
-import { testCatalogue, tomorrow } from '../support/catalogue';
+import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { logsDuring } from '../support/logs';
 
@@ -25,7 +25,7 @@ let nextDay = 0;
 const freshDate = () => addDays(start, nextDay++);
 
 beforeAll(async () => {
-  operator = await createTestOperator(testCatalogue({ start, days: 40, capacity: 10 }));
+  operator = await createTestOperator(testCatalog({ start, days: 40, capacity: 10 }));
   host = await startTestHost();
   request = httpClient(host);
 });
@@ -389,7 +389,7 @@ describe('reading back and cancelling', () => {
     const date = freshDate();
     const reference = (await book(bookingBody(date, { Participants: 5 }))).json.data.BookingReference;
     const otherPartner = await operator.keyWith(['ota']);
-    const otherOperator = await createTestOperator(testCatalogue({ start, days: 40 }));
+    const otherOperator = await createTestOperator(testCatalog({ start, days: 40 }));
     for (const key of [otherPartner, otherOperator.key]) {
       expectProblem(await request('GET', `${BOOKING}/${reference}`, { key }), 404);
       expectProblem(await request('POST', `${BOOKING}/${reference}/cancel`, { key }), 404);
@@ -437,9 +437,9 @@ describe('races the transaction settles', () => {
 
   it('books against a capacity the catalogue changes while the request is in flight', async () => {
     const date = freshDate();
-    const catalogue = testCatalogue({ start, days: 40, capacity: 10 });
-    catalogue.Products[0].Timeslots = [{ Date: date, Time: '09:00', Capacity: 3 }];
-    interleave(() => importCatalog(operator.operatorId, catalogue));
+    const catalog = testCatalog({ start, days: 40, capacity: 10 });
+    catalog.Products[0].Timeslots = [{ Date: date, Time: '09:00', Capacity: 3 }];
+    interleave(() => importCatalog(operator.operatorId, catalog));
     await expect(createPartnerBooking(callerFor('key_a'), bookingBody(date, { Participants: 2 }))).resolves.toMatchObject({
       replayed: false,
     });

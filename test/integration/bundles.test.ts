@@ -14,7 +14,7 @@ import { loadHandler } from '../../functions/load-handler';
 import { createPartnerBooking, getPartnerBooking } from '../../shared/booking/partner-bookings';
 import { reserve } from '../../shared/booking/uuid-bookings';
 import { zonedIso } from '../../shared/core/calendar';
-import { testCatalogue, tomorrow } from '../support/catalogue';
+import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, type TestOperator } from '../support/fixtures';
 
 /**
@@ -102,7 +102,7 @@ let operator: TestOperator;
 /** Bookings the routes that move one act on: a hold to confirm, a booking the operator cancels. */
 const made = new Map<string, string>();
 beforeAll(async () => {
-  operator = await createTestOperator(testCatalogue({ start: date, days: 2, capacity: 10 }), { stem: 'bundled' });
+  operator = await createTestOperator(testCatalog({ start: date, days: 2, capacity: 10 }), { stem: 'bundled' });
   const caller = { operatorId: operator.operatorId, keyId: 'key_bundled', scopes: ['ota'], timeZone: 'Europe/Lisbon' };
   const hold = await createPartnerBooking(caller, { ...booking(1), Hold: { ExpiresInMinutes: 30 } });
   made.set('confirm-booking', hold.booking.BookingReference);

@@ -9,7 +9,7 @@ import { config } from '../../shared/core/config';
 import { documentClient, tableName } from '../../shared/db/client';
 import { bookingKeys } from '../../shared/db/keys';
 import { addDays, wallClock } from '../../shared/core/calendar';
-import { testCatalogue, tomorrow } from '../support/catalogue';
+import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { documentValidator, documentedResponse } from '../support/openapi';
 
@@ -41,7 +41,7 @@ const start = tomorrow();
 const later = addDays(start, 3);
 
 beforeAll(async () => {
-  operator = await createTestOperator(testCatalogue({ start, days: 7, capacity: 10 }));
+  operator = await createTestOperator(testCatalog({ start, days: 7, capacity: 10 }));
   webhookKey = await operator.keyWith(['ota']);
   host = await startTestHost();
   request = httpClient(host);

@@ -3,7 +3,7 @@ import { operatorManifest } from '../../shared/booking/manifest';
 import { importCatalog } from '../../shared/catalog/import-catalog';
 import { addDays, wallClock } from '../../shared/core/calendar';
 import { summarizeUsage } from '../../shared/usage/summary';
-import { demoActivities, demoCatalogue } from '../../lib/local/demo-data';
+import { demoActivities, demoCatalog } from '../../lib/local/demo-data';
 import { seedDemoHistory } from '../../lib/local/demo-history';
 import { createTestOperator } from '../support/fixtures';
 
@@ -20,10 +20,10 @@ test('the demo history fills the bookings list, the manifests and the usage char
   const now = new Date();
   const today = wallClock(TIME_ZONE, now).date;
   const operator = await createTestOperator(undefined, { stem: 'demo-history' });
-  const catalogue = demoCatalogue(today);
-  await importCatalog(operator.operatorId, catalogue);
+  const catalog = demoCatalog(today);
+  await importCatalog(operator.operatorId, catalog);
 
-  const written = await seedDemoHistory({ OperatorID: operator.operatorId, TimeZone: TIME_ZONE }, demoActivities(catalogue), today, now);
+  const written = await seedDemoHistory({ OperatorID: operator.operatorId, TimeZone: TIME_ZONE }, demoActivities(catalog), today, now);
 
   const caller = { operatorId: operator.operatorId, keyId: 'key_test', scopes: ['bookings:read'], timeZone: TIME_ZONE };
   const bookings = [];

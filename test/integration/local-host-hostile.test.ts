@@ -3,7 +3,7 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
 import { listApiKeys, revokeApiKey } from '../../shared/accounts/api-keys';
 import { manualClock } from '../../shared/core/clock';
-import { testCatalogue, tomorrow } from '../support/catalogue';
+import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
 import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../support/raw-http';
 import { logsDuring } from '../support/logs';
@@ -24,7 +24,7 @@ let request: HttpClient;
 let operator: TestOperator;
 
 beforeAll(async () => {
-  operator = await createTestOperator(testCatalogue({ capacity: 50 }), { stem: 'hostile' });
+  operator = await createTestOperator(testCatalog({ capacity: 50 }), { stem: 'hostile' });
   host = await startLocalHost({
     authorizerCacheTtlSeconds: TTL_SECONDS,
     authorizerCacheMaxEntries: 5,

@@ -1,5 +1,5 @@
 import type { LocalHost } from '../../lib/local/api-gateway';
-import { testCatalogue, tomorrow } from '../support/catalogue';
+import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { BATCH, METERS } from '../support/usage';
 
@@ -19,7 +19,7 @@ let operator: TestOperator;
 beforeAll(async () => {
   host = await startTestHost();
   request = httpClient(host);
-  operator = await createTestOperator(testCatalogue({ capacity: 10 }), { stem: 'as-sent' });
+  operator = await createTestOperator(testCatalog({ capacity: 10 }), { stem: 'as-sent' });
 });
 
 afterAll(() => host.close());

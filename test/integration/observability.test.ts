@@ -4,7 +4,7 @@ import { handler as sendWebhooks } from '../../functions/webhooks/send-webhooks'
 import { handler as recordPlatformEvent } from '../../functions/events/record-platform-event';
 import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
 import { httpHandler } from '../../shared/http/handler';
-import { testCatalogue, tomorrow } from '../support/catalogue';
+import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
 import { captureOutput, type CapturedOutput } from '../support/logs';
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   Object.assign(process.env, { POWERTOOLS_METRICS_DISABLED: 'false' });
   // Captured from the first call on: everything this file's code writes is read by its tests, never printed.
   output = captureOutput('DEBUG');
-  operator = await createTestOperator(testCatalogue({ start: date, days: 1, capacity: 3 }), { stem: 'observed' });
+  operator = await createTestOperator(testCatalog({ start: date, days: 1, capacity: 3 }), { stem: 'observed' });
   // One authorizer call per key for the whole file, so its counts are exact.
   host = await startLocalHost({ authorizerCacheTtlSeconds: 300 });
   request = httpClient(host);

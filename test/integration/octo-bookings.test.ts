@@ -6,9 +6,9 @@ import { manualClock } from '../../shared/core/clock';
 import { config, configure } from '../../shared/core/config';
 import { documentClient, tableName } from '../../shared/db/client';
 import { keys } from '../../shared/db/keys';
-import { tomorrow } from '../support/catalogue';
+import { tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
-import { availabilityId, octoCatalogue, octoClient, releaseHolds, reservation, type OctoClient } from '../support/octo';
+import { availabilityId, octoCatalog, octoClient, releaseHolds, reservation, type OctoClient } from '../support/octo';
 
 /**
  * OCTo bookings are the service's bookings: the same capacity counters, the
@@ -25,7 +25,7 @@ let octo: OctoClient;
 
 beforeAll(async () => {
   configure({ ...config(), clock });
-  operator = await createTestOperator(octoCatalogue({ start, days: 12, capacity: 10 }));
+  operator = await createTestOperator(octoCatalog({ start, days: 12, capacity: 10 }));
   host = await startTestHost();
   request = httpClient(host);
   octo = octoClient(request, operator.key);
@@ -204,7 +204,7 @@ describe('one set of bookings', () => {
     const held = (await octo('POST', '/bookings', reservation(day(9), '10:00', ['adult']))).json;
     const otherKey = octoClient(request, await operator.keyWith(['ota']));
     expect((await otherKey('GET', `/bookings/${held.uuid}`)).json).toMatchObject({ error: 'INVALID_BOOKING_UUID', uuid: held.uuid });
-    const otherOperator = await createTestOperator(octoCatalogue({ start, days: 2 }));
+    const otherOperator = await createTestOperator(octoCatalog({ start, days: 2 }));
     const stranger = octoClient(request, otherOperator.key);
     expect((await stranger('GET', `/bookings/${held.uuid}`)).json.error).toBe('INVALID_BOOKING_UUID');
     const cancelled = (await octo('POST', `/bookings/${held.uuid}/cancel`, { reason: 'Customer changed plans' })).json;

@@ -19,9 +19,9 @@ import { routes, type Route } from '../../shared/api/routes';
 import { addDays } from '../../shared/core/calendar';
 import { config } from '../../shared/core/config';
 import { openApiDocument } from '../../shared/http/openapi';
-import { tomorrow } from '../support/catalogue';
+import { tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
-import { availabilityId, OCTO, octoCatalogue, octoClient, releaseHolds, reservation, type OctoClient } from '../support/octo';
+import { availabilityId, OCTO, octoCatalog, octoClient, releaseHolds, reservation, type OctoClient } from '../support/octo';
 import { documentValidator, documentedResponse } from '../support/openapi';
 
 /**
@@ -48,7 +48,7 @@ const start = tomorrow();
 const day = (offset: number) => addDays(start, offset);
 
 beforeAll(async () => {
-  operator = await createTestOperator(octoCatalogue({ start, days: 10, capacity: 20 }));
+  operator = await createTestOperator(octoCatalog({ start, days: 10, capacity: 20 }));
   host = await startTestHost();
   request = httpClient(host);
   octo = octoClient(request, operator.key);

@@ -4,7 +4,7 @@ import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { addDays } from '../../shared/core/calendar';
 import { documentClient, tableName } from '../../shared/db/client';
 import { keys } from '../../shared/db/keys';
-import { tomorrow } from '../support/catalogue';
+import { tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { availabilityId, octoClient, releaseHolds, type OctoClient } from '../support/octo';
 
@@ -20,7 +20,7 @@ let nextDay = 0;
 /** Each test takes a day of its own. */
 const freshDate = () => addDays(first, nextDay++);
 
-const catalogue: CatalogFile = {
+const catalog: CatalogFile = {
   Products: [
     {
       ProductID: 810,
@@ -52,7 +52,7 @@ let operator: TestOperator;
 let octo: OctoClient;
 
 beforeAll(async () => {
-  operator = await createTestOperator(catalogue);
+  operator = await createTestOperator(catalog);
   host = await startTestHost();
   request = httpClient(host);
   octo = octoClient(request, operator.key);

@@ -8,7 +8,7 @@ import { config, configure } from '../../shared/core/config';
 import { documentClient, tableName } from '../../shared/db/client';
 import { webhookKeys } from '../../shared/db/keys';
 import { DELIVERY_WINDOW_MS } from '../../shared/webhooks/schedule';
-import { tomorrow } from '../support/catalogue';
+import { tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver';
 
@@ -24,7 +24,7 @@ const BOOKING = '/api/v2/ota/marketplace/booking';
 const WEBHOOK = '/api/v2/ota/webhook';
 const date = tomorrow();
 
-const catalogue: CatalogFile = {
+const catalog: CatalogFile = {
   Products: [
     {
       ProductID: 800,
@@ -48,7 +48,7 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   configure({ ...config(), clock, webhookTargets: 'loopback-http' });
-  operator = await createTestOperator(catalogue);
+  operator = await createTestOperator(catalog);
   host = await startTestHost();
   request = httpClient(host);
   receiver = await startWebhookReceiver();

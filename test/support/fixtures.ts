@@ -15,13 +15,10 @@ export interface TestOperator {
   keyWith(scopes: Scope[]): Promise<string>;
 }
 
-export async function createTestOperator(
-  catalogue?: CatalogFile,
-  options: { timeZone?: string; stem?: string } = {},
-): Promise<TestOperator> {
+export async function createTestOperator(catalog?: CatalogFile, options: { timeZone?: string; stem?: string } = {}): Promise<TestOperator> {
   const operatorId = uniqueOperatorId(options.stem);
   await createOperator({ OperatorID: operatorId, Name: `Test ${operatorId}`, TimeZone: options.timeZone ?? 'Europe/Lisbon' });
-  if (catalogue) await importCatalog(operatorId, catalogue);
+  if (catalog) await importCatalog(operatorId, catalog);
   // At the highest limits, so that only the rate-limit tests (which make keys of their own) meet a 429.
   const keyWith = async (scopes: Scope[]) => (await createApiKey(operatorId, scopes, 'test', MAX_KEY_LIMITS)).secret;
   return { operatorId, key: await keyWith(['ota', 'usage:read', 'usage:write', 'bookings:read', 'bookings:write']), keyWith };

@@ -1,7 +1,7 @@
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { addDays, zonedIso } from '../../shared/core/calendar';
 import type { HttpClient } from './fixtures';
-import { tomorrow } from './catalogue';
+import { tomorrow } from './catalog';
 
 /** The OCTo routes' base path. */
 export const OCTO = '/octo';
@@ -12,7 +12,7 @@ export const OCTO = '/octo';
  * units, a day ticket open 10:00–18:00, a product whose catalogue names no
  * units, and a hidden one.
  */
-export function octoCatalogue(options: { days?: number; capacity?: number; start?: string } = {}): CatalogFile {
+export function octoCatalog(options: { days?: number; capacity?: number; start?: string } = {}): CatalogFile {
   const start = options.start ?? tomorrow();
   const to = addDays(start, (options.days ?? 7) - 1);
   const everyDay = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;

@@ -6,33 +6,33 @@ import {
   NotFoundError,
   ValidationError,
 } from '../../shared/core/errors';
-import { MalformedJsonError, problemOutline, UnsupportedMediaTypeError } from '../../shared/http/errors';
+import { MalformedJsonError, clientProblemFor, UnsupportedMediaTypeError } from '../../shared/http/errors';
 
 describe('domain errors become problems in one place', () => {
   const fields = { path: new Set(['ActivityID']), query: new Set(['from', 'to']) };
 
   it('says where a field was sent, and makes a bad path parameter a 400', () => {
-    expect(problemOutline(new ValidationError('must be odd', { field: 'ActivityID' }), fields)).toEqual({
+    expect(clientProblemFor(new ValidationError('must be odd', { field: 'ActivityID' }), fields)).toEqual({
       status: 400,
       kind: 'bad-request',
       detail: "Path parameter 'ActivityID' must be odd",
     });
-    expect(problemOutline(new ValidationError("must not be before 'from'", { field: 'to' }), fields)).toEqual({
+    expect(clientProblemFor(new ValidationError("must not be before 'from'", { field: 'to' }), fields)).toEqual({
       status: 422,
       kind: 'validation',
       detail: "Query parameter 'to' must not be before 'from'",
     });
-    expect(problemOutline(new ValidationError('must be an email address', { field: 'Customer.Email' }), fields)?.detail).toBe(
+    expect(clientProblemFor(new ValidationError('must be an email address', { field: 'Customer.Email' }), fields)?.detail).toBe(
       "Field 'Customer.Email' must be an email address",
     );
-    expect(problemOutline(new ValidationError('must be ASCII', { field: 'Idempotency-Key' }), fields)?.detail).toBe(
+    expect(clientProblemFor(new ValidationError('must be ASCII', { field: 'Idempotency-Key' }), fields)?.detail).toBe(
       "Header 'Idempotency-Key' must be ASCII",
     );
   });
 
   it('keeps a message without a field as it is, with its extensions', () => {
-    const outline = problemOutline(new ValidationError('lacks q_1', { extensions: { missingQuestions: ['q_1'] } }));
-    expect(outline).toEqual({ status: 422, kind: 'validation', detail: 'lacks q_1', extensions: { missingQuestions: ['q_1'] } });
+    const clientProblem = clientProblemFor(new ValidationError('lacks q_1', { extensions: { missingQuestions: ['q_1'] } }));
+    expect(clientProblem).toEqual({ status: 422, kind: 'validation', detail: 'lacks q_1', extensions: { missingQuestions: ['q_1'] } });
   });
 
   it.each([
@@ -44,18 +44,18 @@ describe('domain errors become problems in one place', () => {
     [new UnsupportedMediaTypeError(), 415, 'unsupported-media-type'],
     [new MalformedJsonError(), 400, 'malformed-json'],
   ])('%p is %i %s', (error, status, kind) => {
-    expect(problemOutline(error)).toMatchObject({ status, kind });
+    expect(clientProblemFor(error)).toMatchObject({ status, kind });
   });
 
   it('a 409 of a new kind carries its own reason', () => {
     class HoldExpired extends ConflictError {
       override readonly reason = 'hold-expired';
     }
-    expect(problemOutline(new HoldExpired('The hold has expired'))).toMatchObject({ status: 409, kind: 'hold-expired' });
+    expect(clientProblemFor(new HoldExpired('The hold has expired'))).toMatchObject({ status: 409, kind: 'hold-expired' });
   });
 
   it('leaves anything else to the 500 path, which shows no internals', () => {
-    expect(problemOutline(new Error('connection reset by peer'))).toBeUndefined();
-    expect(problemOutline('a string')).toBeUndefined();
+    expect(clientProblemFor(new Error('connection reset by peer'))).toBeUndefined();
+    expect(clientProblemFor('a string')).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { BookingCancelledError, HoldExpiredError, NotOnHoldError, TimeslotStartedError } from '../../shared/booking/errors';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../../shared/booking/model';
-import { referenceForUuid, uuidUnusable } from '../../shared/booking/placement';
-import { checkCatalogue } from '../../shared/catalog/catalog-rules';
+import { referenceForUuid, uuidUnusable } from '../../shared/booking/create-booking';
+import { checkCatalog } from '../../shared/catalog/catalog-rules';
 import { priceUnits } from '../../shared/catalog/units';
 import {
   CapacityError,
@@ -188,7 +188,7 @@ describe('the catalogue: units and day tickets', () => {
   const schedule = { From: '2026-07-01', To: '2026-07-07', Weekdays: ['MON' as const], Capacity: 10 };
   const refusal = (product: Record<string, unknown>) => {
     try {
-      checkCatalogue({ Products: [{ ...base, ...product }] });
+      checkCatalog({ Products: [{ ...base, ...product }] });
       return 'accepted';
     } catch (error) {
       const { field, message } = error as { field?: string; message: string };
@@ -234,7 +234,7 @@ describe('the catalogue: units and day tickets', () => {
   });
 
   test("a day ticket's days are timeslots at 00:00 with their hours", () => {
-    const { timeslots } = checkCatalogue({
+    const { timeslots } = checkCatalog({
       Products: [
         { ...base, AvailabilityType: 'OPENING_HOURS', Schedules: [{ ...schedule, OpeningHours: [{ From: '10:00', To: '18:00' }] }] },
       ],

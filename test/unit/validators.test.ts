@@ -109,7 +109,7 @@ const booking = {
 
 /** A valid value of each schema, where the candidates cannot build one field by field. */
 const BASES: Record<string, Json> = {
-  catalogueFile: { Products: [product] },
+  catalogFile: { Products: [product] },
   operatorBooking: { Channel: 'pos', ...booking },
 };
 

@@ -1,7 +1,7 @@
 import type { LocalHost } from '../../lib/local/api-gateway';
 import { MAX_DATE_RANGE_DAYS } from '../../shared/catalog/availability';
 import { addDays } from '../../shared/core/calendar';
-import { testCatalogue, tomorrow } from '../support/catalogue';
+import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 
 const OTA = '/api/v2/ota';
@@ -12,7 +12,7 @@ let operator: TestOperator;
 const start = tomorrow();
 
 beforeAll(async () => {
-  operator = await createTestOperator(testCatalogue({ start, days: 7 }));
+  operator = await createTestOperator(testCatalog({ start, days: 7 }));
   host = await startTestHost();
   request = httpClient(host);
 });
@@ -175,7 +175,7 @@ describe('GET marketplace/availability/{ActivityID}/timeslots', () => {
 });
 
 describe('GET questions', () => {
-  const questions = testCatalogue().Products[0].Questions;
+  const questions = testCatalog().Products[0].Questions;
 
   it('marketplace form wraps the questions with their activity', async () => {
     const response = await get('/marketplace/questions/s_walk1');

@@ -5,7 +5,7 @@ import { addDays, wallClock } from '../../shared/core/calendar';
 export const tomorrow = (timeZone = 'Europe/Lisbon') => addDays(wallClock(timeZone).date, 1);
 
 /** A two-product catalogue (one hidden) with timeslots from tomorrow for `days` days. */
-export function testCatalogue(options: { days?: number; capacity?: number; start?: string } = {}): CatalogFile {
+export function testCatalog(options: { days?: number; capacity?: number; start?: string } = {}): CatalogFile {
   const start = options.start ?? tomorrow();
   return {
     Products: [

@@ -25,13 +25,6 @@ import {
 import { newBookingReference } from './reference';
 import { getBooking, getIdempotencyRecord, writeBooking } from './repository';
 
-/**
- * Placing a booking: the one path by which every channel takes places.
- * The booking, its places and its idempotency record are written in one
- * transaction; only what a retry can fix (contention, a reference that
- * collided) is retried.
- */
-
 export interface BookingResult {
   booking: Booking;
   /** True when an Idempotency-Key matched an earlier booking and its original response is returned. */
@@ -62,7 +55,7 @@ export interface IdempotencyContext {
 }
 
 /** Everything a booking is made of once the request has been checked. */
-export interface Placement {
+export interface NewBooking {
   operatorId: string;
   timeZone: string;
   channel: Channel;
@@ -144,16 +137,16 @@ export const insufficientCapacity = (request: Pick<BookingRequest, 'Date' | 'Tim
     `The timeslot ${request.Date} ${request.Time} has ${Math.max(0, vacancies)} place(s) left; ${request.Participants} were requested`,
   );
 
-export function bookingItem(placement: Placement, reference: string, waiverStatus: Booking['WaiverStatus']): BookingItem {
-  const { request, product, timeZone, now, units, openingHours, uuidBooking } = placement;
+export function bookingItem(newBooking: NewBooking, reference: string, waiverStatus: Booking['WaiverStatus']): BookingItem {
+  const { request, product, timeZone, now, units, openingHours, uuidBooking } = newBooking;
   const holdMinutes = request.Hold ? (request.Hold.ExpiresInMinutes ?? HOLD_MINUTES.default) : undefined;
   const currency = product.PricePerParticipant.Currency;
   return {
-    OperatorID: placement.operatorId,
+    OperatorID: newBooking.operatorId,
     BookingReference: reference,
     Status: holdMinutes === undefined ? 'CONFIRMED' : 'ON_HOLD',
-    Channel: placement.channel,
-    ...(placement.partnerKeyId ? { PartnerKeyID: placement.partnerKeyId } : {}),
+    Channel: newBooking.channel,
+    ...(newBooking.partnerKeyId ? { PartnerKeyID: newBooking.partnerKeyId } : {}),
     ...(request.PaymentReference ? { PaymentReference: request.PaymentReference } : {}),
     ActivityID: product.ActivityID,
     ProductID: product.ProductID,
@@ -266,12 +259,16 @@ export function uuidReplay(item: BookingItem, requestHash: string): BookingResul
   return { booking: toBooking(item), replayed: true, item };
 }
 
-/** Writes the booking, its places and its idempotency record in one transaction. */
-export async function place(placement: Placement, reference = newBookingReference()): Promise<BookingResult> {
-  const { request, idempotency, operatorId, now, uuidBooking, partnerKeyId } = placement;
-  const waiverStatus = checkAnswers(placement.product.Questions, request.Answers);
+/**
+ * The one path by which every channel books: the booking, its places and its
+ * idempotency record are written in one transaction; only what a retry can
+ * fix (contention, a reference that collided) is retried.
+ */
+export async function createBooking(newBooking: NewBooking, reference = newBookingReference()): Promise<BookingResult> {
+  const { request, idempotency, operatorId, now, uuidBooking, partnerKeyId } = newBooking;
+  const waiverStatus = checkAnswers(newBooking.product.Questions, request.Answers);
   return retrying('The booking transaction', async () => {
-    const booking = bookingItem(placement, reference, waiverStatus);
+    const booking = bookingItem(newBooking, reference, waiverStatus);
     const record = idempotency && idempotencyRecord(booking, idempotency.requestHash, now);
     const result = await writeBooking({
       booking,

@@ -1,9 +1,9 @@
-import type { CatalogueProduct } from '../../shared/catalog/catalog-file';
-import { checkCatalogue, expandTimeslots } from '../../shared/catalog/catalog-rules';
+import type { CatalogProduct } from '../../shared/catalog/catalog-file';
+import { checkCatalog, expandTimeslots } from '../../shared/catalog/catalog-rules';
 import { ValidationError } from '../../shared/core/errors';
-import { testCatalogue } from '../support/catalogue';
+import { testCatalog } from '../support/catalog';
 
-const product = (overrides: Partial<CatalogueProduct> = {}): CatalogueProduct => ({
+const product = (overrides: Partial<CatalogProduct> = {}): CatalogProduct => ({
   ProductID: 1,
   ActivityID: 's_a1',
   Name: 'A',
@@ -15,7 +15,7 @@ const product = (overrides: Partial<CatalogueProduct> = {}): CatalogueProduct =>
 
 const rejection = (input: unknown): string => {
   try {
-    checkCatalogue(input);
+    checkCatalog(input);
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationError);
     const { field, message } = error as ValidationError;
@@ -26,7 +26,7 @@ const rejection = (input: unknown): string => {
 
 describe('catalogue validation', () => {
   it('accepts the test catalogue and expands its schedule', () => {
-    const { timeslots } = checkCatalogue(testCatalogue({ start: '2026-06-01', days: 7 }));
+    const { timeslots } = checkCatalog(testCatalog({ start: '2026-06-01', days: 7 }));
     expect(timeslots[0]).toHaveLength(14);
     expect(timeslots[1]).toEqual([{ Date: '2026-06-01', Time: '10:00', Capacity: 5 }]);
   });
@@ -40,7 +40,7 @@ describe('catalogue validation', () => {
         Products: [product({ Schedules: [{ From: '2026-06-01', To: '2026-06-02', Weekdays: ['MON'], Times: ['25:00'], Capacity: 2 }] })],
       }),
     ).toMatch(/Products\[0\]\.Schedules\[0\]\.Times\[0\]' must be a time in HH:MM/);
-    expect(rejection({ Products: [product({ Extra: 1 } as Partial<CatalogueProduct>)] })).toMatch(/'Products\[0\]\.Extra' is not allowed/);
+    expect(rejection({ Products: [product({ Extra: 1 } as Partial<CatalogProduct>)] })).toMatch(/'Products\[0\]\.Extra' is not allowed/);
     expect(rejection({})).toMatch(/'Products' is required/);
   });
 
@@ -48,7 +48,7 @@ describe('catalogue validation', () => {
     const priced = (Amount: number) => ({
       Products: [product({ MaxParticipantsPerBooking: 10_000, PricePerParticipant: { Amount, Currency: 'EUR' } })],
     });
-    expect(() => checkCatalogue(priced(100_000_000_000))).not.toThrow();
+    expect(() => checkCatalog(priced(100_000_000_000))).not.toThrow();
     expect(Number.isSafeInteger(100_000_000_000 * 10_000)).toBe(true);
     expect(rejection(priced(100_000_000_001))).toBe(
       "'Products[0].PricePerParticipant.Amount' must be a whole number of minor units (cents) from 0 to 100000000000",
