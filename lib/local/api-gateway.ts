@@ -10,7 +10,7 @@ import type {
 import { policyAllows } from '../../shared/http/authorizer-policy';
 import { gatewayProblem, problemResponse } from '../../shared/http/problem';
 import { systemClock, type Clock } from '../../shared/core/clock';
-import { AUTHORIZER_CACHE_TTL_SECONDS, MAX_REQUEST_BODY_BYTES, gatewayProblems, type GatewayResponseType } from '../../shared/api/gateway';
+import { AUTHORIZER_CACHE_TTL_SECONDS, MAX_REQUEST_BODY_BYTES } from '../../shared/api/gateway';
 import { authorizerEntry, routes, type Route } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
@@ -19,7 +19,7 @@ import { configureLocalQueue, createLocalWebhookQueue, type LocalWebhookQueue } 
 import { serveDashboard, servesDashboard } from './dashboard';
 import { serveDocs, servesDocs } from './docs';
 import { authorizerCache } from './authorizer-cache';
-import { failSafely, guardServerEdge, missingHost, requestTarget, sendProblem, type RequestTarget } from './http-edge';
+import { failSafely, gatewayResponse, guardServerEdge, missingHost, requestTarget, sendProblem, type RequestTarget } from './http-edge';
 import { lambdaContext } from './lambda-context';
 import { BodyTooLarge, finishReading, readBody, utf8Text } from './request-body';
 import { LOCAL_ACCOUNT, LOCAL_HTTP_HOST, LOCAL_REGION } from './defaults';
@@ -92,11 +92,6 @@ function send(response: ServerResponse, result: APIGatewayProxyResult): void {
   response.writeHead(result.statusCode, headers);
   response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
 }
-
-const gatewayResponse = (type: GatewayResponseType, instance: string): APIGatewayProxyResult => {
-  const { status, kind, detail, headers } = gatewayProblems[type];
-  return problemResponse(gatewayProblem(status, kind, detail, instance), headers);
-};
 
 export interface LocalHostOptions {
   port?: number;

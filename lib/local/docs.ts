@@ -5,7 +5,7 @@ import { config } from '../../shared/core/config';
 import { problem } from '../../shared/http/problem';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { SECURITY_HEADERS } from './dashboard';
-import { requestTarget, sendProblem } from './http-edge';
+import { pathOf, sendProblem } from './http-edge';
 import { logError } from '../../shared/core/observability';
 
 /**
@@ -84,14 +84,12 @@ const assets = new Map<string, Asset>([
   ],
 ]);
 
-const assetPath = (request: IncomingMessage) => requestTarget(request.url)?.path ?? '';
-
 /** GET and HEAD of the document, the page and its script; anything else falls through to the API. */
 export const servesDocs = (request: IncomingMessage): boolean =>
-  (request.method === 'GET' || request.method === 'HEAD') && assets.has(assetPath(request));
+  (request.method === 'GET' || request.method === 'HEAD') && assets.has(pathOf(request));
 
 export function serveDocs(request: IncomingMessage, response: ServerResponse): void {
-  const requestPath = assetPath(request);
+  const requestPath = pathOf(request);
   const asset = assets.get(requestPath) as Asset;
   const nonce = randomBytes(16).toString('base64');
   let body: string | Buffer;
