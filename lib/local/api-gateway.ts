@@ -145,23 +145,12 @@ function matchRoute(
 }
 
 /** What API Gateway knows of a matched request before it calls the authorizer and the function. */
-interface GatewayCall {
-  route: Route;
-  method: string;
-  path: string;
-  pathParameters: Record<string, string>;
-  headers: ReturnType<typeof singleAndMulti>;
-  query: ReturnType<typeof singleAndMulti>;
-  methodArn: string;
-  requestContext: Record<string, unknown>;
-}
-
 function gatewayCall(
   request: IncomingMessage,
   target: RequestTarget,
   matched: { route: Route; pathParameters: Record<string, string> },
   clock: Clock,
-): GatewayCall {
+) {
   const method = request.method ?? 'GET';
   const { route } = matched;
   return {
@@ -187,6 +176,8 @@ function gatewayCall(
     },
   };
 }
+
+type GatewayCall = ReturnType<typeof gatewayCall>;
 
 const authorizerEvent = (call: GatewayCall) =>
   ({

@@ -16,6 +16,7 @@ import { lambdaContext } from './lambda-context';
  * answered at once; a failed invocation is retried, and one that keeps
  * failing is logged and kept as a dead letter. Only calls signed (SigV4) with
  * the local credentials are taken, as EventBridge takes only signed calls.
+ * What it shares with the queue (the protocol, the deliveries) is aws-stand-in.ts.
  */
 
 /** PutEvents limits: entries per call, bytes per entry, bytes per call. */

@@ -13,7 +13,7 @@ import { LOCAL_ACCOUNT, LOCAL_REGION } from './defaults';
  * same sender handler in process, as the mapping would: at once, after the
  * call has been answered, so nothing the caller waits for waits on a
  * receiver. A message the handler reports failed is tried again, up to
- * maxReceiveCount times, then kept as a dead letter.
+ * maxReceiveCount times, then kept as a dead letter (aws-stand-in.ts).
  */
 
 export const QUEUE_NAME = 'webhook-deliveries';
