@@ -10,7 +10,7 @@ import type {
 import { policyAllows } from '../../shared/http/authorizer-policy';
 import { gatewayProblem, problemResponse } from '../../shared/http/problem';
 import { systemClock, type Clock } from '../../shared/core/clock';
-import { AUTHORIZER_CACHE_TTL_SECONDS, MAX_REQUEST_BODY_BYTES, gatewayProblems, type GatewayResponseType } from '../../shared/api/gateway';
+import { AUTHORIZER_CACHE_TTL_SECONDS, MAX_REQUEST_BODY_BYTES } from '../../shared/api/gateway';
 import { authorizerEntry, routes, type Route } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
@@ -19,7 +19,7 @@ import { configureLocalQueue, createLocalWebhookQueue, type LocalWebhookQueue } 
 import { serveDashboard, servesDashboard } from './dashboard';
 import { serveDocs, servesDocs } from './docs';
 import { authorizerCache } from './authorizer-cache';
-import { failSafely, guardServerEdge, missingHost, requestTarget, sendProblem } from './http-edge';
+import { failSafely, gatewayResponse, guardServerEdge, missingHost, requestTarget, sendProblem, type RequestTarget } from './http-edge';
 import { lambdaContext } from './lambda-context';
 import { BodyTooLarge, finishReading, readBody, utf8Text } from './request-body';
 import { LOCAL_ACCOUNT, LOCAL_HTTP_HOST, LOCAL_REGION } from './defaults';
@@ -93,11 +93,6 @@ function send(response: ServerResponse, result: APIGatewayProxyResult): void {
   response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
 }
 
-const gatewayResponse = (type: GatewayResponseType, instance: string): APIGatewayProxyResult => {
-  const { status, kind, detail, headers } = gatewayProblems[type];
-  return problemResponse(gatewayProblem(status, kind, detail, instance), headers);
-};
-
 export interface LocalHostOptions {
   port?: number;
   host?: string;
@@ -123,8 +118,111 @@ export interface LocalHost {
   close(): Promise<void>;
 }
 
-export async function startLocalHost(options: LocalHostOptions = {}): Promise<LocalHost> {
-  const clock = options.clock ?? systemClock;
+const HEALTHY: APIGatewayProxyResult = {
+  statusCode: 200,
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ status: 'ok' }),
+};
+
+/** The route a request's method and path name, with its path parameters decoded; or API Gateway's answer when there is none. */
+function matchRoute(
+  compiled: CompiledRoute[],
+  method: string,
+  requestPath: string,
+): { route: Route; pathParameters: Record<string, string> } | APIGatewayProxyResult {
+  const match = compiled
+    .filter(({ route }) => route.method === method)
+    .map((candidate) => ({ candidate, groups: candidate.pattern.exec(requestPath) }))
+    .find(({ groups }) => groups);
+  if (!match?.groups) return gatewayResponse('MISSING_AUTHENTICATION_TOKEN', requestPath);
+  const { route, parameterNames } = match.candidate;
+  const groups = match.groups;
+  try {
+    return { route, pathParameters: Object.fromEntries(parameterNames.map((name, i) => [name, decodeURIComponent(groups[i + 1])])) };
+  } catch {
+    return problemResponse(gatewayProblem(400, 'bad-request', 'A path parameter is not valid percent-encoding', requestPath));
+  }
+}
+
+/** What API Gateway knows of a matched request before it calls the authorizer and the function. */
+function gatewayCall(
+  request: IncomingMessage,
+  target: RequestTarget,
+  matched: { route: Route; pathParameters: Record<string, string> },
+  clock: Clock,
+) {
+  const method = request.method ?? 'GET';
+  const { route } = matched;
+  return {
+    ...matched,
+    method,
+    path: target.path,
+    headers: singleAndMulti(headerEntries(request)),
+    query: singleAndMulti(target.query.entries()),
+    methodArn: `${ARN_PREFIX}/${method}${target.path}`,
+    requestContext: {
+      accountId: LOCAL_ACCOUNT,
+      apiId: 'local',
+      httpMethod: method,
+      // The path as the client sent it, as API Gateway gives it behind a custom domain (there is no stage in the local URLs).
+      path: target.path,
+      protocol: `HTTP/${request.httpVersion}`,
+      requestId: randomUUID(),
+      requestTimeEpoch: clock().getTime(),
+      resourceId: route.id,
+      resourcePath: route.path,
+      stage: STAGE,
+      identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
+    },
+  };
+}
+
+type GatewayCall = ReturnType<typeof gatewayCall>;
+
+const authorizerEvent = (call: GatewayCall) =>
+  ({
+    type: 'REQUEST',
+    methodArn: call.methodArn,
+    resource: call.route.path,
+    path: call.path,
+    httpMethod: call.method,
+    headers: call.headers.single ?? {},
+    multiValueHeaders: call.headers.multi ?? {},
+    pathParameters: call.pathParameters,
+    queryStringParameters: call.query.single ?? {},
+    multiValueQueryStringParameters: call.query.multi ?? {},
+    stageVariables: {},
+    requestContext: call.requestContext,
+  }) as unknown as APIGatewayRequestAuthorizerEvent;
+
+const proxyEvent = (call: GatewayCall, body: string | null, authorized: APIGatewayAuthorizerResult) =>
+  ({
+    resource: call.route.path,
+    path: call.path,
+    httpMethod: call.method,
+    headers: call.headers.single ?? {},
+    multiValueHeaders: call.headers.multi ?? {},
+    queryStringParameters: call.query.single,
+    multiValueQueryStringParameters: call.query.multi,
+    pathParameters: Object.keys(call.pathParameters).length ? call.pathParameters : null,
+    stageVariables: null,
+    body,
+    isBase64Encoded: false,
+    requestContext: { ...call.requestContext, authorizer: { ...authorized.context, principalId: authorized.principalId } },
+  }) as unknown as APIGatewayProxyEvent;
+
+/** The body's bytes, or API Gateway's 413 when they pass its limit. */
+async function gatewayBody(request: IncomingMessage, requestPath: string): Promise<Buffer | APIGatewayProxyResult> {
+  try {
+    return await readBody(request, MAX_REQUEST_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return gatewayResponse('REQUEST_TOO_LARGE', requestPath);
+    throw error;
+  }
+}
+
+/** The API Gateway part of the host: routes, the authorizer and its cache, the per-key token buckets, and the functions. */
+function localGateway(options: LocalHostOptions, clock: Clock) {
   const compiled = routes.map(compile);
   const cache = authorizerCache<APIGatewayAuthorizerResult>({
     ttlMs: (options.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000,
@@ -159,132 +257,87 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   async function handle(request: IncomingMessage): Promise<APIGatewayProxyResult> {
     const target = requestTarget(request.url);
     if (!target) return problemResponse(gatewayProblem(400, 'bad-request', 'The request target must be a path that begins with /', '/'));
-    const method = request.method ?? 'GET';
-    const requestPath = target.path;
-    if (method === 'GET' && requestPath === '/health') {
-      return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ status: 'ok' }) };
-    }
-    const match = compiled
-      .filter(({ route }) => route.method === method)
-      .map((candidate) => ({ candidate, groups: candidate.pattern.exec(requestPath) }))
-      .find(({ groups }) => groups);
-    if (!match?.groups) return gatewayResponse('MISSING_AUTHENTICATION_TOKEN', requestPath);
-    const { route, parameterNames } = match.candidate;
+    if (request.method === 'GET' && target.path === '/health') return HEALTHY;
+    const matched = matchRoute(compiled, request.method ?? 'GET', target.path);
+    if ('statusCode' in matched) return matched;
+    const bytes = await gatewayBody(request, target.path);
+    if (!Buffer.isBuffer(bytes)) return bytes;
+    const call = gatewayCall(request, target, matched, clock);
 
-    let pathParameters: Record<string, string>;
-    try {
-      pathParameters = Object.fromEntries(parameterNames.map((name, i) => [name, decodeURIComponent(match.groups![i + 1])]));
-    } catch {
-      return problemResponse(gatewayProblem(400, 'bad-request', 'A path parameter is not valid percent-encoding', requestPath));
-    }
-    let bytes: Buffer;
-    try {
-      bytes = await readBody(request, MAX_REQUEST_BODY_BYTES);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) return gatewayResponse('REQUEST_TOO_LARGE', requestPath);
-      throw error;
-    }
-    const headers = singleAndMulti(headerEntries(request));
-    const query = singleAndMulti(target.query.entries());
-    const methodArn = `${ARN_PREFIX}/${method}${requestPath}`;
-    const requestContextBase = {
-      accountId: LOCAL_ACCOUNT,
-      apiId: 'local',
-      httpMethod: method,
-      // The path as the client sent it, as API Gateway gives it behind a custom domain (there is no stage in the local URLs).
-      path: requestPath,
-      protocol: `HTTP/${request.httpVersion}`,
-      requestId: randomUUID(),
-      requestTimeEpoch: clock().getTime(),
-      resourceId: route.id,
-      resourcePath: route.path,
-      stage: STAGE,
-      identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
-    };
-
-    const authorizerEvent = {
-      type: 'REQUEST',
-      methodArn,
-      resource: route.path,
-      path: requestPath,
-      httpMethod: method,
-      headers: headers.single ?? {},
-      multiValueHeaders: headers.multi ?? {},
-      pathParameters,
-      queryStringParameters: query.single ?? {},
-      multiValueQueryStringParameters: query.multi ?? {},
-      stageVariables: {},
-      requestContext: requestContextBase,
-    } as unknown as APIGatewayRequestAuthorizerEvent;
-    const authorized = await authorizerResult(authorizerEvent, headers.last('authorization'));
-    if (!authorized) return gatewayResponse('UNAUTHORIZED', requestPath);
-    if (!policyAllows(authorized.policyDocument, methodArn)) return gatewayResponse('ACCESS_DENIED', requestPath);
+    const authorized = await authorizerResult(authorizerEvent(call), call.headers.last('authorization'));
+    if (!authorized) return gatewayResponse('UNAUTHORIZED', call.path);
+    if (!policyAllows(authorized.policyDocument, call.methodArn)) return gatewayResponse('ACCESS_DENIED', call.path);
     const rate = takeToken(authorized);
-    if (!rate.allowed) return rateLimited(requestPath, rate);
+    if (!rate.allowed) return rateLimited(call.path, rate);
 
     const body = bytes.length ? utf8Text(bytes) : null;
-    if (body === undefined)
-      return problemResponse(gatewayProblem(400, 'malformed-json', 'The request body is not valid UTF-8', requestPath));
-    const event = {
-      resource: route.path,
-      path: requestPath,
-      httpMethod: method,
-      headers: headers.single ?? {},
-      multiValueHeaders: headers.multi ?? {},
-      queryStringParameters: query.single,
-      multiValueQueryStringParameters: query.multi,
-      pathParameters: parameterNames.length ? pathParameters : null,
-      stageVariables: null,
-      body,
-      isBase64Encoded: false,
-      requestContext: { ...requestContextBase, authorizer: { ...authorized.context, principalId: authorized.principalId } },
-    } as unknown as APIGatewayProxyEvent;
-    return withRateLimitHeaders(await handlerOf(route)(event, lambdaContext(route.id, clock)), rate);
+    if (body === undefined) return problemResponse(gatewayProblem(400, 'malformed-json', 'The request body is not valid UTF-8', call.path));
+    const result = await handlerOf(call.route)(proxyEvent(call, body, authorized), lambdaContext(call.route.id, clock));
+    return withRateLimitHeaders(result, rate);
   }
 
-  const eventBus = createLocalEventBus({ ...options.eventBus, clock });
-  const webhookQueue = createLocalWebhookQueue();
+  return { handle, authorizerCacheSize: () => cache.size };
+}
 
-  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const noHost = missingHost(request);
-    // The event bus and the queue read their own bodies, and read what is left before they refuse (request-body.ts).
-    if (!noHost && eventBus.accepts(request)) return eventBus.serve(request, response);
-    if (!noHost && webhookQueue.accepts(request)) return webhookQueue.serve(request, response);
-    const answer = noHost
-      ? () => sendProblem(response, noHost, { Connection: 'close' })
-      : servesDashboard(request)
-        ? () => serveDashboard(request, response)
-        : servesDocs(request)
-          ? () => serveDocs(request, response)
-          : await handle(request).then((result) => () => send(response, result));
-    // An answer decided before the body was read (no route, a refused path, a body over the limit) waits for the rest of it.
-    await finishReading(request, response);
-    await answer();
-  }
+type LocalGateway = ReturnType<typeof localGateway>;
 
-  // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.
-  const server = createServer({ requireHostHeader: false }, (request, response) => {
-    serve(request, response).catch((error) => failSafely(request, response, error, 'Local host'));
-  });
-  guardServerEdge(server);
-  server.keepAliveTimeout = 30_000;
-  const host = options.host ?? LOCAL_HTTP_HOST;
+/** Each request to the host's one port goes to the event bus, the queue, the dashboard, the API reference or the gateway. */
+async function serveRequest(
+  { gateway, eventBus, webhookQueue }: { gateway: LocalGateway; eventBus: LocalEventBus; webhookQueue: LocalWebhookQueue },
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const noHost = missingHost(request);
+  // The event bus and the queue read their own bodies, and read what is left before they refuse (request-body.ts).
+  if (!noHost && eventBus.accepts(request)) return eventBus.serve(request, response);
+  if (!noHost && webhookQueue.accepts(request)) return webhookQueue.serve(request, response);
+  const answer = noHost
+    ? () => sendProblem(response, noHost, { Connection: 'close' })
+    : servesDashboard(request)
+      ? () => serveDashboard(request, response)
+      : servesDocs(request)
+        ? () => serveDocs(request, response)
+        : await gateway.handle(request).then((result) => () => send(response, result));
+  // An answer decided before the body was read (no route, a refused path, a body over the limit) waits for the rest of it.
+  await finishReading(request, response);
+  await answer();
+}
+
+/** Listens on `host` and `port` (0 picks a free one), and resolves with the host's URL. */
+async function listen(server: Server, port: number, host: string): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const { port } = server.address() as { port: number };
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const { port: bound } = server.address() as { port: number };
+  return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+}
+
+export async function startLocalHost(options: LocalHostOptions = {}): Promise<LocalHost> {
+  const clock = options.clock ?? systemClock;
+  const gateway = localGateway(options, clock);
+  const eventBus = createLocalEventBus({ ...options.eventBus, clock });
+  const webhookQueue = createLocalWebhookQueue();
+
+  // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    serveRequest({ gateway, eventBus, webhookQueue }, request, response).catch((error) =>
+      failSafely(request, response, error, 'Local host'),
+    );
+  });
+  guardServerEdge(server);
+  server.keepAliveTimeout = 30_000;
+  const url = await listen(server, options.port ?? 0, options.host ?? LOCAL_HTTP_HOST);
   configureLocalQueue(url);
   const scheduler = createLocalScheduler(options.scheduler);
   return {
     url,
     server,
     eventBus,
-    authorizerCacheSize: () => cache.size,
+    authorizerCacheSize: gateway.authorizerCacheSize,
     webhookQueue,
     scheduler,
     close: async () => {

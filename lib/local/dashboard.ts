@@ -3,7 +3,8 @@ import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { DASHBOARD_BUILD_COMMAND, DASHBOARD_CONTENT_SECURITY_POLICY, DASHBOARD_DIST } from '../../dashboard/site';
-import { PROBLEM_CONTENT_TYPE, problem } from '../../shared/http/problem';
+import { problem } from '../../shared/http/problem';
+import { requestPath, sendProblem } from './http-edge';
 
 /**
  * Serves the built operator dashboard (dashboard/dist) at /dashboard/ on the
@@ -33,18 +34,13 @@ export const SECURITY_HEADERS = {
 
 /** GET and HEAD under /dashboard; any other method falls through to the API's unknown-route 404. */
 export const servesDashboard = (request: IncomingMessage): boolean => {
-  const pathname = (request.url ?? '/').split('?')[0];
+  const pathname = requestPath(request);
   const underDashboard = pathname === DASHBOARD_PATH || pathname.startsWith(`${DASHBOARD_PATH}/`);
   return underDashboard && (request.method === 'GET' || request.method === 'HEAD');
 };
 
-function sendProblem(response: ServerResponse, status: number, kind: string, detail: string, instance: string): void {
-  response.writeHead(status, { 'Content-Type': PROBLEM_CONTENT_TYPE });
-  response.end(JSON.stringify(problem(status, kind, detail, instance)));
-}
-
 export async function serveDashboard(request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const pathname = (request.url ?? '/').split('?')[0];
+  const pathname = requestPath(request);
   // Relative asset URLs resolve against the directory, so the bare path moves to the slashed one.
   if (pathname === DASHBOARD_PATH) {
     response.writeHead(308, { Location: `${DASHBOARD_PATH}/` });
@@ -54,16 +50,19 @@ export async function serveDashboard(request: IncomingMessage, response: ServerR
   try {
     relative = decodeURIComponent(pathname.slice(DASHBOARD_PATH.length + 1)) || 'index.html';
   } catch {
-    return sendProblem(response, 400, 'bad-request', 'The path is not valid percent-encoding', pathname);
+    return sendProblem(response, problem(400, 'bad-request', 'The path is not valid percent-encoding', pathname));
   }
   const file = path.resolve(DASHBOARD_DIST, relative);
-  if (!file.startsWith(`${DASHBOARD_DIST}${path.sep}`)) return sendProblem(response, 404, 'not-found', 'No such file', pathname);
+  if (!file.startsWith(`${DASHBOARD_DIST}${path.sep}`)) return sendProblem(response, problem(404, 'not-found', 'No such file', pathname));
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) {
     const built = await stat(path.join(DASHBOARD_DIST, 'index.html')).catch(() => undefined);
     return built
-      ? sendProblem(response, 404, 'not-found', 'No such file', pathname)
-      : sendProblem(response, 503, 'dashboard-not-built', `The dashboard is not built: run \`${DASHBOARD_BUILD_COMMAND}\``, pathname);
+      ? sendProblem(response, problem(404, 'not-found', 'No such file', pathname))
+      : sendProblem(
+          response,
+          problem(503, 'dashboard-not-built', `The dashboard is not built: run \`${DASHBOARD_BUILD_COMMAND}\``, pathname),
+        );
   }
   const isAsset = relative.startsWith('assets/');
   response.writeHead(200, {

@@ -5,7 +5,7 @@ import { config } from '../../shared/core/config';
 import { problem } from '../../shared/http/problem';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { SECURITY_HEADERS } from './dashboard';
-import { requestTarget, sendProblem } from './http-edge';
+import { requestPath, sendProblem } from './http-edge';
 import { logError } from '../../shared/core/observability';
 
 /**
@@ -84,22 +84,20 @@ const assets = new Map<string, Asset>([
   ],
 ]);
 
-const assetPath = (request: IncomingMessage) => requestTarget(request.url)?.path ?? '';
-
 /** GET and HEAD of the document, the page and its script; anything else falls through to the API. */
 export const servesDocs = (request: IncomingMessage): boolean =>
-  (request.method === 'GET' || request.method === 'HEAD') && assets.has(assetPath(request));
+  (request.method === 'GET' || request.method === 'HEAD') && assets.has(requestPath(request));
 
 export function serveDocs(request: IncomingMessage, response: ServerResponse): void {
-  const requestPath = assetPath(request);
-  const asset = assets.get(requestPath) as Asset;
+  const path = requestPath(request);
+  const asset = assets.get(path) as Asset;
   const nonce = randomBytes(16).toString('base64');
   let body: string | Buffer;
   try {
     body = asset.body(nonce);
   } catch (error) {
     logError('API reference unavailable', { error });
-    return sendProblem(response, problem(500, 'internal', 'The API reference could not be built', requestPath));
+    return sendProblem(response, problem(500, 'internal', 'The API reference could not be built', path));
   }
   response.writeHead(200, {
     ...SECURITY_HEADERS,

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { EventBridgeEvent } from 'aws-lambda';
 import { loadHandler } from '../../functions/load-handler';
 import { PLATFORM_EVENT_BUS, recordPlatformEventEntry, ruleFor } from '../../shared/api/event-rules';
 import { systemClock, type Clock } from '../../shared/core/clock';
+import { AwsApiError, awsJsonEndpoint, backgroundDeliveries, type LocalAwsStandIn } from './aws-stand-in';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './defaults';
 import { lambdaContext } from './lambda-context';
-import { BodyTooLarge, finishReading, readBody, utf8Text } from './request-body';
-import { localSignatureFault } from './sigv4';
-import { log, logError } from '../../shared/core/observability';
 
 /**
  * Plays EventBridge on one machine: answers the PutEvents call of the AWS
@@ -19,6 +16,7 @@ import { log, logError } from '../../shared/core/observability';
  * answered at once; a failed invocation is retried, and one that keeps
  * failing is logged and kept as a dead letter. Only calls signed (SigV4) with
  * the local credentials are taken, as EventBridge takes only signed calls.
+ * What it shares with the queue (the protocol, the deliveries) is aws-stand-in.ts.
  */
 
 /** PutEvents limits: entries per call, bytes per entry, bytes per call. */
@@ -43,14 +41,8 @@ export interface DeadLetter {
   attempts: number;
 }
 
-export interface LocalEventBus {
-  /** Whether a request to the local host is an EventBridge API call. */
-  accepts(request: IncomingMessage): boolean;
-  serve(request: IncomingMessage, response: ServerResponse): Promise<void>;
-  /** Resolves once every invocation started so far has succeeded or been dead-lettered. */
-  idle(): Promise<void>;
-  readonly deadLetters: readonly DeadLetter[];
-}
+/** EventBridge's PutEvents, whose deliveries are the invocations of the rules' function. */
+export type LocalEventBus = LocalAwsStandIn<DeadLetter>;
 
 interface PutEventsEntry {
   Source?: unknown;
@@ -61,16 +53,8 @@ interface PutEventsEntry {
   Resources?: unknown;
 }
 
-type EntryResult = { EventId: string } | { ErrorCode: string; ErrorMessage: string };
-
-class AwsError extends Error {
-  constructor(
-    readonly type: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+type EntryError = { ErrorCode: string; ErrorMessage: string };
+type EntryResult = { EventId: string } | EntryError;
 
 const isStructure = (value: unknown) => typeof value === 'object' && value !== null;
 
@@ -90,7 +74,7 @@ function checkShape(entries: unknown[]): void {
       (isStructure((entry as PutEventsEntry).Resources) &&
         (!Array.isArray((entry as PutEventsEntry).Resources) || ((entry as PutEventsEntry).Resources as unknown[]).some(isStructure))),
   );
-  if (misfit >= 0) throw new AwsError('SerializationException', `Entries[${misfit}] does not have the shape of a PutEvents entry`);
+  if (misfit >= 0) throw new AwsApiError('SerializationException', `Entries[${misfit}] does not have the shape of a PutEvents entry`);
 }
 
 const isDefaultBus = (name: unknown) =>
@@ -135,132 +119,96 @@ function parseDetail(detail: string): unknown {
   }
 }
 
-/** A log line that cannot fail: a Detail nested thousands deep is legal, yet too deep for JSON.stringify. */
-function logUndelivered(message: string, fields: Record<string, unknown>, event: unknown): void {
-  try {
-    log().error(message, { ...fields, event });
-  } catch (error) {
-    log().error(message, { ...fields, event: `(not serialisable: ${String((error as Error)?.message ?? error)})` });
+const entryError = (ErrorCode: string, ErrorMessage: string): EntryError => ({ ErrorCode, ErrorMessage });
+
+/** The event an entry puts on the bus, or why EventBridge would refuse the entry. */
+function readEntry(entry: PutEventsEntry, clock: Clock): EventBridgeEvent<string, unknown> | EntryError {
+  for (const field of ['Source', 'DetailType', 'Detail'] as const) {
+    if (typeof entry[field] !== 'string' || !entry[field]) {
+      return entryError('InvalidArgument', `Parameter ${field} is not valid. Reason: ${field} is a required argument.`);
+    }
   }
+  if (entry.Resources !== undefined && !(Array.isArray(entry.Resources) && entry.Resources.every((r) => typeof r === 'string'))) {
+    return entryError('InvalidArgument', 'Parameter Resources is not valid: a list of ARNs.');
+  }
+  if (entrySize(entry) > MAX_ENTRY_BYTES) return entryError('InvalidArgument', 'Entry size is over the 256 KB limit.');
+  if (!isDefaultBus(entry.EventBusName)) {
+    return entryError('NotFoundException', `Event bus ${String(entry.EventBusName)} does not exist.`);
+  }
+  const detail = parseDetail(entry.Detail as string);
+  if (detail === undefined) return entryError('MalformedDetail', 'Detail is malformed.');
+  const time = entryTime(entry, clock);
+  if (!time) return entryError('InvalidArgument', 'Parameter Time is not valid.');
+  return envelope(entry, detail, time);
 }
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  let bytes: Buffer;
-  try {
-    bytes = await readBody(request, MAX_REQUEST_BYTES);
-  } catch (error) {
-    if (error instanceof BodyTooLarge)
-      throw new AwsError('ValidationException', 'Total size of the entries in the request is over the limit.');
-    throw error;
+/** The call's entries: between 1 and MAX_ENTRIES, each of the shape of an entry. */
+function entriesOf(body: unknown): PutEventsEntry[] {
+  const entries = (body as { Entries?: unknown } | null)?.Entries;
+  if (!Array.isArray(entries) || entries.length < 1 || entries.length > MAX_ENTRIES) {
+    throw new AwsApiError(
+      'ValidationException',
+      `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and ${MAX_ENTRIES}`,
+    );
   }
-  const text = utf8Text(bytes);
-  if (text === undefined) throw new AwsError('SerializationException', 'The request body is not valid UTF-8');
-  try {
-    return JSON.parse(text || '{}');
-  } catch {
-    throw new AwsError('SerializationException', 'The request body is not valid JSON');
-  }
+  checkShape(entries);
+  return entries;
 }
 
-const reply = (response: ServerResponse, status: number, body: unknown) => {
-  response.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': randomUUID() });
-  response.end(JSON.stringify(body));
-};
+/** The rules' function, loaded on its first invocation and invoked as Lambda invokes it. */
+function platformEventRecorder(clock: Clock): (event: EventBridgeEvent<string, unknown>) => Promise<void> {
+  const functionName = path.basename(recordPlatformEventEntry, '.ts');
+  let handler: EventHandler | undefined;
+  return async (event) => {
+    handler ??= loadHandler<EventHandler>(recordPlatformEventEntry);
+    await handler(event, lambdaContext(functionName, clock));
+  };
+}
 
 export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEventBus {
-  const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const clock = options.clock ?? systemClock;
-  const pending = new Set<Promise<void>>();
-  const deadLetters: DeadLetter[] = [];
-  let handler: EventHandler | undefined;
-  const functionName = path.basename(recordPlatformEventEntry, '.ts');
-
-  async function deliver(event: EventBridgeEvent<string, unknown>): Promise<void> {
-    handler ??= loadHandler<EventHandler>(recordPlatformEventEntry);
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await handler(event, lambdaContext(functionName, clock));
-        return;
-      } catch (error) {
-        if (attempt > retryDelaysMs.length) {
-          const message = error instanceof Error ? error.message : String(error);
-          deadLetters.push({ event, error: message, attempts: attempt });
-          logUndelivered('Dead letter: platform event not recorded', { attempts: attempt, error: message }, event);
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, retryDelaysMs[attempt - 1]));
-      }
-    }
-  }
-
-  function dispatch(event: EventBridgeEvent<string, unknown>): void {
-    if (!ruleFor(event)) return;
-    const delivery = deliver(event)
-      // Delivery runs after the call was answered: nothing may escape it and stop the host.
-      .catch((error) => logError('Local event bus delivery failure', { eventId: event.id, error }))
-      .finally(() => pending.delete(delivery));
-    pending.add(delivery);
-  }
+  const record = platformEventRecorder(clock);
+  const deliveries = backgroundDeliveries<DeadLetter>({
+    name: 'event bus',
+    retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    deadLetterMessage: 'Dead letter: platform event not recorded',
+  });
 
   function putEntry(entry: PutEventsEntry): EntryResult {
-    for (const field of ['Source', 'DetailType', 'Detail'] as const) {
-      if (typeof entry[field] !== 'string' || !entry[field]) {
-        return { ErrorCode: 'InvalidArgument', ErrorMessage: `Parameter ${field} is not valid. Reason: ${field} is a required argument.` };
-      }
+    const event = readEntry(entry, clock);
+    if ('ErrorCode' in event) return event;
+    if (ruleFor(event)) {
+      deliveries.start({
+        logFields: { eventId: event.id },
+        attempt: () => record(event),
+        deadLetter: (error, attempts) => ({ event, error: error instanceof Error ? error.message : String(error), attempts }),
+      });
     }
-    if (entry.Resources !== undefined && !(Array.isArray(entry.Resources) && entry.Resources.every((r) => typeof r === 'string'))) {
-      return { ErrorCode: 'InvalidArgument', ErrorMessage: 'Parameter Resources is not valid: a list of ARNs.' };
-    }
-    if (entrySize(entry) > MAX_ENTRY_BYTES) {
-      return { ErrorCode: 'InvalidArgument', ErrorMessage: 'Entry size is over the 256 KB limit.' };
-    }
-    if (!isDefaultBus(entry.EventBusName)) {
-      return { ErrorCode: 'NotFoundException', ErrorMessage: `Event bus ${String(entry.EventBusName)} does not exist.` };
-    }
-    const detail = parseDetail(entry.Detail as string);
-    if (detail === undefined) return { ErrorCode: 'MalformedDetail', ErrorMessage: 'Detail is malformed.' };
-    const time = entryTime(entry, clock);
-    if (!time) return { ErrorCode: 'InvalidArgument', ErrorMessage: 'Parameter Time is not valid.' };
-    const event = envelope(entry, detail, time);
-    dispatch(event);
     return { EventId: event.id };
   }
 
-  async function putEvents(request: IncomingMessage): Promise<{ FailedEntryCount: number; Entries: EntryResult[] }> {
-    const body = (await readJson(request)) as { Entries?: unknown } | null;
-    const entries = body?.Entries;
-    if (!Array.isArray(entries) || entries.length < 1 || entries.length > MAX_ENTRIES) {
-      throw new AwsError(
-        'ValidationException',
-        `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and ${MAX_ENTRIES}`,
-      );
-    }
-    checkShape(entries);
-    const results = entries.map((entry: PutEventsEntry) => putEntry(entry));
+  async function putEvents(body: unknown): Promise<{ FailedEntryCount: number; Entries: EntryResult[] }> {
+    const results = entriesOf(body).map(putEntry);
     return { FailedEntryCount: results.filter((result) => 'ErrorCode' in result).length, Entries: results };
   }
 
   return {
-    deadLetters,
-    accepts: (request) => request.method === 'POST' && String(request.headers['x-amz-target'] ?? '').startsWith('AWSEvents.'),
-    async serve(request, response) {
-      try {
-        const signatureFault = localSignatureFault(request, 'events');
-        if (signatureFault) throw new AwsError(signatureFault.type, signatureFault.message);
-        const operation = String(request.headers['x-amz-target']).slice('AWSEvents.'.length);
-        if (operation !== 'PutEvents')
-          throw new AwsError('UnknownOperationException', `The local event bus does not support ${operation.slice(0, 100)}`);
-        reply(response, 200, await putEvents(request));
-      } catch (error) {
-        // Refused before its body was read to the end (a bad signature, too large): the rest is read first, so the answer arrives.
-        await finishReading(request, response);
-        if (error instanceof AwsError) return reply(response, 400, { __type: error.type, message: error.message });
-        logError('Local event bus failure', { error });
-        reply(response, 500, { __type: 'InternalException', message: 'The local event bus failed' });
-      }
-    },
-    async idle() {
-      while (pending.size) await Promise.allSettled([...pending]);
-    },
+    ...awsJsonEndpoint({
+      signingName: 'events',
+      targetPrefix: 'AWSEvents.',
+      jsonVersion: '1.1',
+      maxRequestBytes: MAX_REQUEST_BYTES,
+      tooLarge: { type: 'ValidationException', message: 'Total size of the entries in the request is over the limit.' },
+      name: 'event bus',
+      internalErrorType: 'InternalException',
+      async operate(operation, input) {
+        if (operation !== 'PutEvents') {
+          throw new AwsApiError('UnknownOperationException', `The local event bus does not support ${operation.slice(0, 100)}`);
+        }
+        return putEvents(await input());
+      },
+    }),
+    idle: deliveries.idle,
+    deadLetters: deliveries.deadLetters,
   };
 }

@@ -1,8 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Duplex } from 'node:stream';
-import { gatewayProblems } from '../../shared/api/gateway';
+import { gatewayProblems, type GatewayResponseType } from '../../shared/api/gateway';
 import { statusTitle } from '../../shared/api/problem-types';
-import { PROBLEM_CONTENT_TYPE, gatewayProblem, type Problem } from '../../shared/http/problem';
+import { PROBLEM_CONTENT_TYPE, gatewayProblem, problemResponse, type Problem } from '../../shared/http/problem';
 import { logError } from '../../shared/core/observability';
 import { discardRest, finishReading } from './request-body';
 
@@ -33,8 +34,21 @@ export function requestTarget(url: string | undefined): RequestTarget | undefine
   return { path, query: new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)) };
 }
 
-/** The request's path for a problem's `instance`: the path of the target when it has one, else `/`. */
+/** The request's path as sent (a problem's `instance`): the path of its target when it has one, else `/`. */
 export const requestPath = (request: IncomingMessage): string => requestTarget(request.url)?.path ?? '/';
+
+/** The problem of one of the gateway responses the stack configures (shared/api/gateway.ts). */
+export function gatewayResponseProblem(type: GatewayResponseType, instance: string): Problem {
+  const { status, kind, detail } = gatewayProblems[type];
+  return gatewayProblem(status, kind, detail, instance);
+}
+
+/** A gateway response as API Gateway answers it: its problem, with its own headers unless `headers` replace them. */
+export const gatewayResponse = (
+  type: GatewayResponseType,
+  instance: string,
+  headers = gatewayProblems[type].headers,
+): APIGatewayProxyResult => problemResponse(gatewayResponseProblem(type, instance), headers);
 
 export function sendProblem(response: ServerResponse, body: Problem, headers: Record<string, string> = {}): void {
   if (response.headersSent) {
@@ -57,8 +71,7 @@ export function failSafely(request: IncomingMessage, response: ServerResponse, e
   } catch {
     // Logging must never be what takes the host down.
   }
-  const { status, kind, detail } = gatewayProblems.DEFAULT_5XX;
-  sendProblem(response, gatewayProblem(status, kind, detail, requestPath(request)));
+  sendProblem(response, gatewayResponseProblem('DEFAULT_5XX', requestPath(request)));
 }
 
 /**

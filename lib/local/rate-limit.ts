@@ -1,8 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
-import { gatewayProblems } from '../../shared/api/gateway';
 import { DEFAULT_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import { systemClock, type Clock } from '../../shared/core/clock';
-import { gatewayProblem, problemResponse } from '../../shared/http/problem';
+import { gatewayResponse } from './http-edge';
 
 /**
  * Usage-plan throttling on one machine: a token bucket per API key, as API
@@ -57,10 +56,8 @@ export function createRateLimiter(clock: Clock = systemClock) {
 }
 
 /** The 429 API Gateway answers (shared/api/gateway.ts), with this bucket's headers. */
-export function rateLimited(instance: string, decision: RateDecision): APIGatewayProxyResult {
-  const { status, kind, detail } = gatewayProblems.THROTTLED;
-  return problemResponse(gatewayProblem(status, kind, detail, instance), decision.headers);
-}
+export const rateLimited = (instance: string, decision: RateDecision): APIGatewayProxyResult =>
+  gatewayResponse('THROTTLED', instance, decision.headers);
 
 export const withRateLimitHeaders = (result: APIGatewayProxyResult, decision: RateDecision): APIGatewayProxyResult => ({
   ...result,

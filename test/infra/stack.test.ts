@@ -47,16 +47,16 @@ const onlyOne = (type: string): [string, Resource] => {
 function resourcePaths(): Map<string, string> {
   const resources = resourcesOf('AWS::ApiGateway::Resource');
   const paths = new Map<string, string>();
-  const pathOf = (id: string): string => {
+  const requestPath = (id: string): string => {
     const known = paths.get(id);
     if (known) return known;
     const { ParentId, PathPart } = resources[id].Properties;
-    const parent = ParentId.Ref ? pathOf(ParentId.Ref) : '';
+    const parent = ParentId.Ref ? requestPath(ParentId.Ref) : '';
     const full = `${parent}/${PathPart}`;
     paths.set(id, full);
     return full;
   };
-  Object.keys(resources).forEach(pathOf);
+  Object.keys(resources).forEach(requestPath);
   return paths;
 }
 
