@@ -27,7 +27,7 @@ async function makeHolds(context: BenchContext, count: number): Promise<BookingI
   const worker = async () => {
     while (made < count) {
       made += 1;
-      const { booking } = await createBooking({
+      const { item } = await createBooking({
         operatorId: context.operatorId,
         timeZone: context.timeZone,
         channel: 'ota',
@@ -36,7 +36,9 @@ async function makeHolds(context: BenchContext, count: number): Promise<BookingI
         request: nextRequest(context.firstDate, true),
         now: new Date(),
       });
-      holds.push({ ...booking, OperatorID: context.operatorId });
+      // The item as written, with its Version: the confirmation is conditioned on it, as the service's is.
+      if (!item) throw new Error('A hold was answered without its item');
+      holds.push(item);
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_SETUP }, worker));
