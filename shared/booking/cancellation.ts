@@ -3,7 +3,8 @@ import { NotFoundError, ValidationError } from '../core/errors';
 import type { BookingItem } from './model';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
-import { cancellationReasonSchema, type Booking, type CancelledBy } from './schemas';
+import { cancellationReasonSchema } from './cancellation-reason';
+import type { Booking, CancelledBy } from './schemas';
 import { changeBooking, type TransitionResult } from './transition';
 
 /**

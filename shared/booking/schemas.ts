@@ -3,6 +3,7 @@ import { ACTIVITY_ID_PATTERN, TIME_PATTERN } from '../catalog/model';
 import { activityIdSchema, moneySchema, startsAtSchema, timeSchema, UNIT_ID_PATTERN } from '../catalog/schemas';
 import { dayRangeQuery, isoDate } from '../core/day-schemas';
 import { BOOKING_STATUSES, CHANNELS, HOLD_MINUTES, MAX_PAGE_SIZE, REFERENCE_ALPHABET, REFERENCE_LENGTH, REFERENCE_PATTERN } from './model';
+import { cancellationReasonSchema } from './cancellation-reason';
 
 /**
  * Bookings on the wire, each schema written once: requests are validated
@@ -134,14 +135,6 @@ export const confirmationBody = {
 } as const;
 /** What a confirmation may add to its hold (each replaces what the hold had). */
 export type ConfirmationRequest = FromSchema<typeof confirmationBody>;
-
-export const cancellationReasonSchema = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 500,
-  pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$',
-  errorMessage: 'must be 1 to 500 characters, not all blank, without control characters',
-} as const;
 
 export const bookingReferencePath = {
   type: 'object',
