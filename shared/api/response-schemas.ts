@@ -1,12 +1,6 @@
 import { keyOperatorSchema } from '../accounts/schemas';
-import {
-  answersSchema,
-  bookingListSchema,
-  bookingSchema,
-  customerSchema,
-  manifestSchema,
-  manifestTimeslotSchema,
-} from '../booking/schemas';
+import { customerSchema } from '../booking/customer-schema';
+import { answersSchema, bookingListSchema, bookingSchema, manifestSchema, manifestTimeslotSchema } from '../booking/schemas';
 import {
   activityQuestionsSchema,
   availableDateSchema,

@@ -4,6 +4,7 @@ import { activityIdSchema, moneySchema, startsAtSchema, timeSchema, UNIT_ID_PATT
 import { dayRangeQuery, isoDate } from '../core/day-schemas';
 import { BOOKING_STATUSES, CHANNELS, HOLD_MINUTES, MAX_PAGE_SIZE, REFERENCE_ALPHABET, REFERENCE_LENGTH, REFERENCE_PATTERN } from './model';
 import { cancellationReasonSchema } from './cancellation-reason';
+import { customerSchema } from './customer-schema';
 
 /**
  * Bookings on the wire, each schema written once: requests are validated
@@ -18,31 +19,6 @@ import { cancellationReasonSchema } from './cancellation-reason';
 
 /** The largest party the schema lets through; the activity's own maximum is checked against the product. */
 export const MAX_PARTICIPANTS = 10_000;
-
-/** E.164: '+', a country code that does not start with 0, at most 15 digits in all. */
-export const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
-
-const name = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 100,
-  // Some visible text, and no control characters (they break the operator's exports and printed lists).
-  pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$',
-  errorMessage: 'must be 1 to 100 characters, not all blank, without control characters',
-} as const;
-
-export const customerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['FirstName', 'LastName', 'Email'],
-  properties: {
-    FirstName: name,
-    LastName: name,
-    Email: { type: 'string', maxLength: 254, format: 'email', errorMessage: 'must be an email address such as ana@example.com' },
-    Phone: { type: 'string', pattern: E164_PATTERN, errorMessage: 'must be in E.164 format, such as +351912345678' },
-  },
-} as const;
-export type Customer = FromSchema<typeof customerSchema>;
 
 export const answersSchema = {
   type: 'array',

@@ -27,7 +27,8 @@ import {
   uuidUnusable,
   type UuidLookup,
 } from './create-booking';
-import { customerSchema, type Contact, type Customer } from './schemas';
+import { customerSchema, type Customer } from './customer-schema';
+import type { Contact } from './schemas';
 import { changeBooking, type TransitionResult } from './transition';
 
 /**
