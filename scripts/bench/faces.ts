@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingItem } from '../../shared/booking/model';
-import { createBooking } from '../../shared/booking/create-booking';
 import { reserve } from '../../shared/booking/uuid-bookings';
-import { getProduct } from '../../shared/catalog/repository';
 import { addDays, zonedIso } from '../../shared/core/calendar';
 import { compare, fixed, printTable, ratio, type LoadOptions, type Stats } from './harness';
 import type { BenchContext } from './scenario';
 import { nextRequest } from './scenario-booking';
+import { makeHolds, pool } from './scenario-confirm';
 import { BOOKING_ACTIVITY } from './seed';
 
 /**
@@ -19,7 +18,6 @@ import { BOOKING_ACTIVITY } from './seed';
 const P50_GOAL = 1.3;
 const PRICING = { 'Octo-Capabilities': 'octo/pricing' };
 const RANGE_DAYS = 31;
-const PARALLEL_SETUP = 16;
 
 interface Pair {
   name: string;
@@ -28,16 +26,6 @@ interface Pair {
   note?: string;
   prepare?: () => Promise<void>;
   run: { octo: () => Promise<unknown>; marketplace: () => Promise<unknown> };
-}
-
-/** Holds made beforehand (untimed) for each side's confirmations, by the service's own code: one per timed call. */
-async function pool(count: number, make: () => Promise<BookingItem>): Promise<BookingItem[]> {
-  const made: BookingItem[] = [];
-  const worker = async () => {
-    while (made.length < count) made.push(await make());
-  };
-  await Promise.all(Array.from({ length: PARALLEL_SETUP }, worker));
-  return made;
 }
 
 function pairs(context: BenchContext, callsPerSide: number): Pair[] {
@@ -117,20 +105,7 @@ function pairs(context: BenchContext, callsPerSide: number): Pair[] {
       marketplace: 'POST confirm',
       note: 'each call confirms a hold of its own; the OCTo side gives a contact and its resellerReference (a second item in the transaction), the marketplace side a PaymentReference',
       prepare: async () => {
-        const product = await getProduct(context.operatorId, BOOKING_ACTIVITY);
-        if (!product) throw new Error(`The bench product ${BOOKING_ACTIVITY} was not seeded`);
-        holds.marketplace = await pool(callsPerSide, async () => {
-          const { item } = await createBooking({
-            operatorId: context.operatorId,
-            timeZone: context.timeZone,
-            channel: 'ota',
-            partnerKeyId: context.keyId,
-            product,
-            request: nextRequest(context.firstDate, true),
-            now: new Date(),
-          });
-          return item as BookingItem;
-        });
+        holds.marketplace = await makeHolds(context, callsPerSide);
         holds.octo = await pool(callsPerSide, async () => {
           const request = nextRequest(context.firstDate);
           const { item } = await reserve(caller, {

@@ -19,30 +19,33 @@ const PARALLEL_SETUP = 16;
 
 const pools: Record<'service' | 'bare', BookingItem[]> = { service: [], bare: [] };
 
-async function makeHolds(context: BenchContext, count: number): Promise<BookingItem[]> {
-  const product = await getProduct(context.operatorId, BOOKING_ACTIVITY);
-  if (!product) throw new Error(`The bench product ${BOOKING_ACTIVITY} was not seeded`);
-  const holds: BookingItem[] = [];
-  let made = 0;
+/** Holds made beforehand (untimed), by the service's own code, `PARALLEL_SETUP` at a time: one per timed call. */
+export async function pool(count: number, make: () => Promise<BookingItem>): Promise<BookingItem[]> {
+  const made: BookingItem[] = [];
   const worker = async () => {
-    while (made < count) {
-      made += 1;
-      const { item } = await createBooking({
-        operatorId: context.operatorId,
-        timeZone: context.timeZone,
-        channel: 'ota',
-        partnerKeyId: context.keyId,
-        product,
-        request: nextRequest(context.firstDate, true),
-        now: new Date(),
-      });
-      // The item as written, with its Version: the confirmation is conditioned on it, as the service's is.
-      if (!item) throw new Error('A hold was answered without its item');
-      holds.push(item);
-    }
+    while (made.length < count) made.push(await make());
   };
   await Promise.all(Array.from({ length: PARALLEL_SETUP }, worker));
-  return holds;
+  return made;
+}
+
+/** Marketplace holds, as written (with their Version: a confirmation is conditioned on it, as the service's is). */
+export async function makeHolds(context: BenchContext, count: number): Promise<BookingItem[]> {
+  const product = await getProduct(context.operatorId, BOOKING_ACTIVITY);
+  if (!product) throw new Error(`The bench product ${BOOKING_ACTIVITY} was not seeded`);
+  return pool(count, async () => {
+    const { item } = await createBooking({
+      operatorId: context.operatorId,
+      timeZone: context.timeZone,
+      channel: 'ota',
+      partnerKeyId: context.keyId,
+      product,
+      request: nextRequest(context.firstDate, true),
+      now: new Date(),
+    });
+    if (!item) throw new Error('A hold was answered without its item');
+    return item;
+  });
 }
 
 function take(side: 'service' | 'bare'): BookingItem {
