@@ -126,6 +126,8 @@ async function main(): Promise<void> {
     host: hostName,
     // Expiring holds and retrying webhooks every minute, as the stack's schedules do.
     scheduler: { intervalMs: 60_000 },
+    // Handing queued webhook deliveries to the sender as they are written, as Lambda reads a stream four times a second.
+    tableStream: { pollMs: 250 },
   });
   keepServingOnEscapedErrors();
 

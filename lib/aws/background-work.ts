@@ -1,7 +1,8 @@
 import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -22,14 +23,14 @@ const SENDER_TIMEOUT_SECONDS = 30;
 const SCHEDULED_TIMEOUT_SECONDS = 50;
 
 /**
- * The work no request starts: the webhook delivery queue (SQS, with a
- * dead-letter queue and an alarm on it) drained by the sender function, and
- * one EventBridge Scheduler schedule per row of shared/api/background.ts
- * (the hold-expiry sweep, the webhook retry sweep). Route functions that
- * queue deliveries get the queue from `webhookQueue`.
+ * The work no request starts: the webhook sender, handed queued deliveries
+ * by the table's stream (its records the sender fails on end in a
+ * dead-letter queue, with an alarm on it), and one EventBridge Scheduler
+ * schedule per row of shared/api/background.ts (the hold-expiry sweep, the
+ * webhook retry sweep). No function sends anything to a queue: a delivery
+ * written in a transaction is all it takes.
  */
 export class BackgroundWork extends Construct {
-  readonly webhookQueue: Queue;
   readonly deadLetterQueue: Queue;
   readonly sender: ServiceFunction;
   readonly scheduled: ReadonlyMap<string, ServiceFunction>;
@@ -44,15 +45,7 @@ export class BackgroundWork extends Construct {
     });
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the webhook delivery queue',
-    });
-    this.webhookQueue = new Queue(this, 'DeliveryQueue', {
-      // Six times the sender's timeout, as Lambda advises for queues it drains.
-      visibilityTimeout: Duration.seconds(6 * SENDER_TIMEOUT_SECONDS),
-      retentionPeriod: Duration.days(4),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: webhookSender.maxReceiveCount },
+      reason: 'This queue is itself the dead-letter destination of the webhook sender’s stream mapping',
     });
 
     this.sender = new ServiceFunction(this, 'Sender', {
@@ -64,7 +57,18 @@ export class BackgroundWork extends Construct {
       timeoutSeconds: SENDER_TIMEOUT_SECONDS,
     });
     this.sender.addEventSource(
-      new SqsEventSource(this.webhookQueue, { batchSize: webhookSender.batchSize, reportBatchItemFailures: true }),
+      new DynamoEventSource(props.table, {
+        // From the oldest record kept: a mapping created on a table already in use misses no delivery, and records of
+        // deliveries already attempted find them no longer queued at that time (shared/webhooks/sender.ts).
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: webhookSender.batchSize,
+        parallelizationFactor: webhookSender.parallelizationFactor,
+        retryAttempts: webhookSender.retryAttempts,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(this.deadLetterQueue),
+        filters: [FilterCriteria.filter(webhookSender.filter)],
+      }),
     );
 
     const scheduled = new Map<string, ServiceFunction>();
@@ -76,7 +80,6 @@ export class BackgroundWork extends Construct {
         problemBaseUrl: props.problemBaseUrl,
         logLevel: props.logLevel,
         timeoutSeconds: SCHEDULED_TIMEOUT_SECONDS,
-        ...(row.sendsWebhooks ? { webhookQueue: this.webhookQueue } : {}),
       });
       new Schedule(this, `Schedule-${row.id}`, {
         description: row.description,
@@ -94,7 +97,7 @@ export class BackgroundWork extends Construct {
     this.scheduled = scheduled;
 
     this.deadLetterAlarm = new Alarm(this, 'DeliveryDeadLetterAlarm', {
-      alarmDescription: 'Webhook delivery messages the sender failed on repeatedly are waiting in the dead-letter queue',
+      alarmDescription: 'Stream records of webhook deliveries the sender failed on repeatedly are waiting in the dead-letter queue',
       metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 1,
       evaluationPeriods: 1,

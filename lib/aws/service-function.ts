@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../../shared/core/metrics';
 import type { LogLevel } from '../../shared/core/config';
@@ -22,8 +21,6 @@ export interface ServiceFunctionProps {
   logLevel?: LogLevel;
   /** Longer than the API's for work no request waits on (the webhook sender, the sweeps). */
   timeoutSeconds?: number;
-  /** Where the function queues webhook deliveries; it is granted sending to it, and nothing else of it. */
-  webhookQueue?: IQueue;
 }
 
 /**
@@ -51,9 +48,8 @@ export class ServiceFunction extends NodejsFunction {
         LOG_LEVEL: props.logLevel ?? 'INFO',
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
-        ...(props.webhookQueue ? { WEBHOOK_QUEUE_URL: props.webhookQueue.queueUrl } : {}),
       },
-      // Every invocation is traced by Lambda; each DynamoDB and SQS call's latency is on the invocation's log line and a metric (shared/core/observability.ts).
+      // Every invocation is traced by Lambda; each DynamoDB call's latency is on the invocation's log line and a metric (shared/core/observability.ts).
       tracing: Tracing.ACTIVE,
       // An explicit log group, because the one Lambda creates on its own keeps logs forever.
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
@@ -71,6 +67,5 @@ export class ServiceFunction extends NodejsFunction {
       [`AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, 'Queries of the table’s own global secondary indexes, and of no other table'],
     ];
     for (const [id, reason] of acknowledged) Validations.of(this).acknowledge({ id, reason });
-    props.webhookQueue?.grantSendMessages(this);
   }
 }

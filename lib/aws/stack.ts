@@ -11,7 +11,7 @@ import {
   RequestAuthorizer,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { tableDesign } from '../../shared/db/table-design';
@@ -49,21 +49,23 @@ export class OtaUsageStack extends Stack {
   readonly authorizerFunction: ServiceFunction;
   readonly monitoring: Monitoring;
   readonly background: BackgroundWork;
+  readonly table: Table;
 
   constructor(scope: Construct, id: string, props: OtaUsageStackProps = {}) {
     super(scope, id, props);
     const problemBaseUrl = props.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL;
 
-    const table = new Table(this, 'Table', {
+    const table = (this.table = new Table(this, 'Table', {
       partitionKey: { name: tableDesign.partitionKey, type: AttributeType.STRING },
       sortKey: { name: tableDesign.sortKey, type: AttributeType.STRING },
       timeToLiveAttribute: tableDesign.timeToLiveAttribute,
+      stream: StreamViewType[tableDesign.streamViewType],
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
       // Bookings and usage records outlive any one deployment; deleting the stack must not delete them.
       removalPolicy: RemovalPolicy.RETAIN,
-    });
+    }));
     for (const index of tableDesign.globalSecondaryIndexes) {
       table.addGlobalSecondaryIndex({
         indexName: index.indexName,
@@ -149,7 +151,6 @@ export class OtaUsageStack extends Stack {
         tableAccess: route.tableAccess,
         problemBaseUrl,
         logLevel,
-        ...(route.sendsWebhooks ? { webhookQueue: this.background.webhookQueue } : {}),
       });
       // resourceForPath reuses the resources of shared path prefixes, so rows can nest freely.
       api.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn, { allowTestInvoke: false }));

@@ -15,7 +15,7 @@ import { authorizerEntry, routes, type Route } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
 import { createLocalScheduler, type LocalScheduler, type LocalSchedulerOptions } from './scheduler';
-import { configureLocalQueue, createLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue';
+import { startLocalTableStream, type LocalTableStream, type LocalTableStreamOptions } from './table-stream';
 import { serveDashboard, servesDashboard } from './dashboard';
 import { serveDocs, servesDocs } from './docs';
 import { authorizerCache } from './authorizer-cache';
@@ -102,6 +102,7 @@ export interface LocalHostOptions {
   clock?: Clock;
   eventBus?: LocalEventBusOptions;
   scheduler?: LocalSchedulerOptions;
+  tableStream?: LocalTableStreamOptions;
 }
 
 export interface LocalHost {
@@ -111,8 +112,8 @@ export interface LocalHost {
   eventBus: LocalEventBus;
   /** How many authorizer results are cached now. */
   authorizerCacheSize(): number;
-  /** SQS's SendMessage calls to the same port, drained by the webhook sender in process (see webhook-queue.ts). */
-  webhookQueue: LocalWebhookQueue;
+  /** The table's stream, read for the webhook sender as its event source mapping would (see table-stream.ts). */
+  tableStream: LocalTableStream;
   /** The scheduled functions (see scheduler.ts). */
   scheduler: LocalScheduler;
   close(): Promise<void>;
@@ -281,16 +282,15 @@ function localGateway(options: LocalHostOptions, clock: Clock) {
 
 type LocalGateway = ReturnType<typeof localGateway>;
 
-/** Each request to the host's one port goes to the event bus, the queue, the dashboard, the API reference or the gateway. */
+/** Each request to the host's one port goes to the event bus, the dashboard, the API reference or the gateway. */
 async function serveRequest(
-  { gateway, eventBus, webhookQueue }: { gateway: LocalGateway; eventBus: LocalEventBus; webhookQueue: LocalWebhookQueue },
+  { gateway, eventBus }: { gateway: LocalGateway; eventBus: LocalEventBus },
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
   const noHost = missingHost(request);
-  // The event bus and the queue read their own bodies, and read what is left before they refuse (request-body.ts).
+  // The event bus reads its own bodies, and reads what is left before it refuses (request-body.ts).
   if (!noHost && eventBus.accepts(request)) return eventBus.serve(request, response);
-  if (!noHost && webhookQueue.accepts(request)) return webhookQueue.serve(request, response);
   const answer = noHost
     ? () => sendProblem(response, noHost, { Connection: 'close' })
     : servesDashboard(request)
@@ -320,31 +320,30 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   const clock = options.clock ?? systemClock;
   const gateway = localGateway(options, clock);
   const eventBus = createLocalEventBus({ ...options.eventBus, clock });
-  const webhookQueue = createLocalWebhookQueue();
 
   // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.
   const server = createServer({ requireHostHeader: false }, (request, response) => {
-    serveRequest({ gateway, eventBus, webhookQueue }, request, response).catch((error) =>
+    serveRequest({ gateway, eventBus }, request, response).catch((error) =>
       failSafely(request, response, error, 'Local host'),
     );
   });
   guardServerEdge(server);
   server.keepAliveTimeout = 30_000;
   const url = await listen(server, options.port ?? 0, options.host ?? LOCAL_HTTP_HOST);
-  configureLocalQueue(url);
   const scheduler = createLocalScheduler(options.scheduler);
+  const tableStream = startLocalTableStream(options.tableStream);
   return {
     url,
     server,
     eventBus,
     authorizerCacheSize: gateway.authorizerCacheSize,
-    webhookQueue,
+    tableStream,
     scheduler,
     close: async () => {
       await scheduler.stop();
-      // Events and messages already accepted are handled before the host goes away, as EventBridge and SQS would.
+      // Events already accepted and stream records already read are handled before the host goes away, as AWS would.
       await eventBus.idle();
-      await webhookQueue.idle();
+      await tableStream.stop();
       await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));

@@ -6,12 +6,13 @@ import { BodyTooLarge, finishReading, readBody, utf8Text } from './request-body'
 import { localSignatureFault } from './sigv4';
 
 /**
- * What the local stand-ins of AWS services (event-bus.ts, webhook-queue.ts)
- * share. Each answers the SDK's calls in AWS's JSON protocol on the local
- * host's port, taking only calls signed with the local credentials, and each
- * hands what it accepted to a function in process after the call has been
- * answered, as AWS does: a failed delivery is tried again after a pause, and
- * one that keeps failing is logged and kept as a dead letter.
+ * What the local stand-ins of AWS services share. A service the SDK calls
+ * (EventBridge, event-bus.ts) is answered in AWS's JSON protocol on the local
+ * host's port, taking only calls signed with the local credentials. What a
+ * stand-in accepted (an event, a stream record, table-stream.ts) is handed to
+ * a function in process, after the call that made it has been answered, as
+ * AWS does: a failed delivery is tried again after a pause, and one that keeps
+ * failing is logged and kept as a dead letter.
  */
 
 export interface LocalAwsStandIn<Letter> {
@@ -35,7 +36,7 @@ export class AwsApiError extends Error {
 
 export interface AwsJsonApi {
   /** The service's name in its SigV4 credential scope. */
-  signingName: 'events' | 'sqs';
+  signingName: 'events';
   /** What every operation's X-Amz-Target begins with, such as `AWSEvents.`. */
   targetPrefix: string;
   /** The AWS JSON protocol version the service speaks. */

@@ -33,11 +33,16 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string, exis
   }
 }
 
-/** Creates the single table as the stack defines it, unless it is already there (then adds any index it lacks). */
+const streamSpecification = { StreamEnabled: true, StreamViewType: tableDesign.streamViewType };
+
+/** Creates the single table as the stack defines it, unless it is already there (then adds any index it lacks, and its stream). */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'existing'> {
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     await addMissingIndexes(client, tableName, new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName as string)));
+    if (!Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: streamSpecification }));
+    }
     return 'existing';
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -51,6 +56,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
+      StreamSpecification: streamSpecification,
       AttributeDefinitions: keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
       KeySchema: [
         { AttributeName: tableDesign.partitionKey, KeyType: 'HASH' },

@@ -1,9 +1,10 @@
 /**
  * The service's work that no request starts: functions run on a schedule
- * and the function that drains the webhook delivery queue. The CDK stack
- * makes a schedule (EventBridge Scheduler) per row and the queue with its
- * dead-letter queue; the local host runs the same handlers on a timer and
- * behind an in-process queue.
+ * and the webhook sender, which the table's stream hands each delivery to
+ * attempt. The CDK stack makes a schedule (EventBridge Scheduler) per row
+ * and the stream's event source mapping with its dead-letter queue; the
+ * local host runs the same handlers on a timer and reads DynamoDB Local's
+ * stream itself (lib/local/table-stream.ts).
  */
 export interface ScheduledFunction {
   id: string;
@@ -11,8 +12,6 @@ export interface ScheduledFunction {
   /** The schedule's period, in minutes. */
   everyMinutes: number;
   description: string;
-  /** The function queues webhook deliveries. */
-  sendsWebhooks?: true;
 }
 
 export const scheduledFunctions: readonly ScheduledFunction[] = [
@@ -21,23 +20,38 @@ export const scheduledFunctions: readonly ScheduledFunction[] = [
     entry: 'functions/bookings/expire-holds.ts',
     everyMinutes: 1,
     description: 'Expires the holds that are due and gives their places back',
-    sendsWebhooks: true,
   },
   {
     id: 'retry-webhooks',
     entry: 'functions/webhooks/retry-webhooks.ts',
     everyMinutes: 1,
-    description: 'Queues the webhook deliveries whose next attempt is due',
-    sendsWebhooks: true,
+    description: 'Queues an attempt of each webhook delivery whose next attempt is due',
   },
 ];
 
-/** The delivery queue's consumer: one attempt per message. */
+/**
+ * The stream's consumer: one attempt per record the filter passes, which is
+ * every write of a pending delivery that sets QueuedAt (shared/webhooks/model.ts).
+ * The filter is an event-filtering pattern as Lambda reads it: the local host
+ * applies the same pattern to the records it reads.
+ */
 export const webhookSender = {
   id: 'send-webhooks',
   entry: 'functions/webhooks/send-webhooks.ts',
-  /** Messages per invocation. */
+  /** Records per invocation, attempted in parallel. */
   batchSize: 10,
-  /** Receives of one message before SQS moves it to the dead-letter queue (the sender failed on it every time). */
-  maxReceiveCount: 5,
+  /** Invocations of a shard's batches at once: a slow receiver holds up only the records hashed to its lane. */
+  parallelizationFactor: 10,
+  /** Retries of a record the sender failed on (not a failed attempt: a failure to work at all) before it is a dead letter. */
+  retryAttempts: 4,
+  filter: {
+    eventName: ['INSERT', 'MODIFY'],
+    dynamodb: {
+      NewImage: {
+        Entity: { S: ['WebhookDelivery'] },
+        Status: { S: ['PENDING'] },
+        QueuedAt: { S: [{ exists: true }] },
+      },
+    },
+  },
 } as const;

@@ -25,8 +25,6 @@ export interface Route {
   scope: Scope | typeof ANY_KEY;
   /** The table access the function's role is granted. */
   tableAccess: 'read' | 'readWrite';
-  /** The function queues webhook deliveries (its role may send to the delivery queue). */
-  sendsWebhooks?: true;
   /** OCTo's face (bare OCTo bodies, OCTo's error body, docs/octo.md); absent: the marketplace's (`{ data }`, RFC 7807 problems). */
   face?: 'octo';
 }
@@ -111,7 +109,6 @@ const routeTable = [
     entry: 'functions/ota/confirm-booking.ts',
     scope: 'ota',
     tableAccess: 'readWrite',
-    sendsWebhooks: true,
   },
   {
     id: 'list-bookings',
@@ -128,7 +125,6 @@ const routeTable = [
     entry: 'functions/bookings/cancel-operator-booking.ts',
     scope: 'bookings:write',
     tableAccess: 'readWrite',
-    sendsWebhooks: true,
   },
   {
     id: 'put-webhook',
@@ -291,7 +287,6 @@ const routeTable = [
     entry: 'functions/octo/confirm-booking.ts',
     scope: 'ota',
     tableAccess: 'readWrite',
-    sendsWebhooks: true,
     face: 'octo',
   },
   {

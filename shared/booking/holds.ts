@@ -2,14 +2,14 @@ import { getProduct } from '../catalog/repository';
 import { config } from '../core/config';
 import { ValidationError } from '../core/errors';
 import type { Caller } from '../core/caller';
-import { dispatch, partnerListens } from '../webhooks/events';
+import { partnerListens } from '../webhooks/events';
 import { checkAnswers } from './answers';
 import { BookingCancelledError, HoldExpiredError } from './errors';
 import type { Booking, ConfirmationRequest } from './schemas';
 import type { BookingItem } from './model';
 import { requireOwnBooking } from './partner-bookings';
 import { queryExpiredHolds } from './repository';
-import { moveBooking, transitionBooking } from './transition';
+import { changeBooking, transitionBooking } from './transition';
 
 /**
  * Holds (OCTo's reserve → confirm). A hold takes its places like any
@@ -79,7 +79,7 @@ const MAX_PAGES = 50;
 
 /** A hold due at `now` expires and gives its places back; one confirmed or cancelled meanwhile is refused by the status condition. */
 const expire = (hold: BookingItem, now: Date) =>
-  moveBooking(hold, {
+  changeBooking(hold, {
     what: 'The expiry',
     outcome: 'expired',
     event: 'hold.expired',
@@ -101,7 +101,6 @@ export async function expireDueHolds(now: Date = config().clock()): Promise<numb
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const due = await queryExpiredHolds(now.toISOString(), PAGE);
     const expired = (await Promise.all(due.map((hold) => expire(hold, now)))).filter((result) => result.moved);
-    await dispatch(expired.map((result) => result.delivery));
     count += expired.length;
     // A short page is the end; a page of nothing expirable is the index catching up with moves already made.
     if (due.length < PAGE || expired.length === 0) break;

@@ -1,6 +1,6 @@
 import { countBusinessEvent, type Outcome } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
-import { dispatch, newDelivery, partnerListens } from '../webhooks/events';
+import { newDelivery, partnerListens } from '../webhooks/events';
 import type { DeliveryItem, WebhookEventType } from '../webhooks/model';
 import type { Booking } from './schemas';
 import { toBooking, type BookingItem } from './model';
@@ -52,8 +52,6 @@ export interface TransitionResult {
   moved: boolean;
   /** The booking item as it is now. */
   item: BookingItem;
-  /** The written event, not yet queued: `dispatch` it, or let `transitionBooking` do so. */
-  delivery?: DeliveryItem;
 }
 
 /** The partner who sold a booking (through the partner API or OCTo) hears of what happens to it. */
@@ -67,8 +65,8 @@ async function eventFor(transition: Transition, moved: BookingItem): Promise<Del
   return listens ? newDelivery(seller, transition.event, toBooking(moved), transition.now) : undefined;
 }
 
-/** Runs a transition and leaves its delivery for the caller to queue (a sweep queues many at once). */
-export async function moveBooking(item: BookingItem, transition: Transition): Promise<TransitionResult> {
+/** Runs a transition, writing its event's delivery with it; the result keeps the booking item, for faces that render more of it. */
+export async function changeBooking(item: BookingItem, transition: Transition): Promise<TransitionResult> {
   let current = item;
   return retrying(transition.what, async () => {
     const step = await transition.step(current);
@@ -78,7 +76,7 @@ export async function moveBooking(item: BookingItem, transition: Transition): Pr
     const written = await writeTransition(changeTransaction(current, next, step.change, delivery));
     if (written.outcome === 'done') {
       countBusinessEvent('Bookings', transition.outcome, current.OperatorID);
-      return { booking: toBooking(next), moved: true, item: next, delivery };
+      return { booking: toBooking(next), moved: true, item: next };
     }
     if (written.outcome === 'no-room') {
       if (!transition.noRoom) throw new Error(`${transition.what} found no room on a timeslot it did not mean to take places on`);
@@ -91,14 +89,7 @@ export async function moveBooking(item: BookingItem, transition: Transition): Pr
   });
 }
 
-/** Runs a transition and queues its delivery: the booking as the request's answer. */
+/** Runs a transition: the booking as the request's answer. */
 export async function transitionBooking(item: BookingItem, transition: Transition): Promise<Booking> {
   return (await changeBooking(item, transition)).booking;
-}
-
-/** Runs a transition and queues its delivery; the result keeps the booking item, for faces that render more of it. */
-export async function changeBooking(item: BookingItem, transition: Transition): Promise<TransitionResult> {
-  const result = await moveBooking(item, transition);
-  await dispatch([result.delivery]);
-  return result;
 }

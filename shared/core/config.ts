@@ -11,15 +11,11 @@ export interface Config {
   region: string;
   /** Set to reach DynamoDB Local; unset on Lambda. */
   dynamoEndpoint?: string;
-  /** Explicit credentials for the local stand-ins (DynamoDB Local, the local queue); on Lambda the role's come from the default chain. */
+  /** Explicit credentials for DynamoDB Local and the local stand-ins; on Lambda the role's come from the default chain. */
   localCredentials?: { accessKeyId: string; secretAccessKey: string };
   problemBaseUrl: string;
   /** The source of "now" for every domain rule that depends on time; tests move a manual clock. */
   clock: Clock;
-  /** The SQS queue webhook deliveries go through; unset where nothing sends webhooks. */
-  webhookQueueUrl?: string;
-  /** Set to reach the local host's SQS stand-in; unset on Lambda. */
-  sqsEndpoint?: string;
   /**
    * Which webhook URLs partners may register. `public-https` (the default, and
    * the only setting on AWS): https to public addresses only. `loopback-http`
@@ -72,7 +68,6 @@ function fromEnvironment(): Config {
     ...environmentDefaults(),
     tableName: required('TABLE_NAME'),
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
-    webhookQueueUrl: process.env.WEBHOOK_QUEUE_URL || undefined,
   };
 }
 

@@ -13,7 +13,7 @@ export const SERVICE_NAME = 'ota-usage';
 
 export const OUTCOME_DIMENSION = 'outcome';
 
-/** The latency of each call to a dependency, with `dependency` (DynamoDB, SQS) and `operation` (TransactWriteItems ...) as dimensions. */
+/** The latency of each call to a dependency, with `dependency` (DynamoDB) and `operation` (TransactWriteItems ...) as dimensions. */
 export const DEPENDENCY_LATENCY_METRIC = 'DependencyLatency';
 
 /** The business events the domains count, each with the outcomes it can have. */

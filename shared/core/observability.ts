@@ -16,7 +16,7 @@ import { DEPENDENCY_LATENCY_METRIC, METRIC_NAMESPACE, OUTCOME_DIMENSION, publish
  *
  * - each invocation writes one line (`observed`), with its latency, cold
  *   start, IDs, the fields its kind and its code add (`annotate`), and the
- *   calls it made to DynamoDB and SQS with their latency; an invocation that
+ *   calls it made to DynamoDB with their latency; an invocation that
  *   failed writes it at ERROR with the error, its stack mapped to the sources;
  * - every business event counted through shared/core/metrics.ts, and every
  *   dependency call, is a CloudWatch metric in EMF.

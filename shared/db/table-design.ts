@@ -6,6 +6,8 @@ export const tableDesign = {
   partitionKey: 'PK',
   sortKey: 'SK',
   timeToLiveAttribute: 'ExpiresAt',
+  /** The stream carries each written item whole: the webhook sender reads queued deliveries from it (shared/api/background.ts). */
+  streamViewType: 'NEW_IMAGE',
   globalSecondaryIndexes: [
     { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
     { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { DeliveryItem, WebhookEvent, WebhookEventType } from './model';
-import { enqueueDeliveries } from './queue';
 import { getEndpoint } from './repository';
 import { QUEUED_ATTEMPT_LEASE_MS } from './schedule';
 
 /**
  * Events for partners. The domain that changes something asks for the
- * delivery of its event (none when the partner has no endpoint), writes it
- * in the transaction of the change, and hands it to the queue once that
- * transaction has succeeded.
+ * delivery of its event (none when the partner has no endpoint) and writes
+ * it in the transaction of the change. That is all it does: the table's
+ * stream hands the written delivery to the sender, so an event can neither
+ * be sent for a change that failed nor be lost after one that succeeded.
  */
 
 /** `msg_` and 24 random characters: the Standard Webhooks `webhook-id`. */
@@ -32,13 +32,8 @@ export function newDelivery(partner: Partner, type: WebhookEventType, data: unkn
     CreatedAt: now.toISOString(),
     Status: 'PENDING',
     Attempts: 0,
-    // Queued at once after the change; due for the retry sweep only if that first attempt never happens.
+    // Attempted as soon as the stream hands it over; due for the retry sweep only if that first attempt never happens.
+    QueuedAt: now.toISOString(),
     NextAttemptAt: new Date(now.getTime() + QUEUED_ATTEMPT_LEASE_MS).toISOString(),
   };
-}
-
-/** Hands written deliveries to the queue; a failure to queue is covered by the retry sweep. */
-export async function dispatch(deliveries: (DeliveryItem | undefined)[]): Promise<void> {
-  const written = deliveries.filter((delivery): delivery is DeliveryItem => delivery !== undefined);
-  if (written.length) await enqueueDeliveries(written.map(({ OperatorID, DeliveryID }) => ({ OperatorID, DeliveryID })));
 }

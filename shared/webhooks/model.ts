@@ -25,7 +25,8 @@ export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
 /**
  * One event on its way to one partner. The item is written in the same
  * transaction as the change it reports, so an event exists exactly when its
- * change does; the sender then works it off. DeliveryID is the
+ * change does; the table's stream then hands it to the sender (an outbox:
+ * nothing is sent anywhere after the transaction). DeliveryID is the
  * `webhook-id`: the same on every attempt, for the partner to dedupe by.
  */
 export interface DeliveryItem {
@@ -40,14 +41,22 @@ export interface DeliveryItem {
   Attempts: number;
   /** PENDING only: when the next attempt is due. */
   NextAttemptAt?: string;
+  /**
+   * Set when an attempt is asked for (by the transaction that writes the
+   * delivery, and by the retry sweep when a retry falls due); the sender
+   * removes it when it records the attempt. A write that sets it is what
+   * the stream hands to the sender (shared/api/background.ts).
+   */
+  QueuedAt?: string;
   LastError?: string;
   DeliveredAt?: string;
   /** Unix seconds; settled deliveries are removed by TTL after a week. */
   ExpiresAt?: number;
 }
 
-/** The message on the delivery queue: which delivery to attempt. */
+/** What the sender is handed: which delivery to attempt, for the request made at QueuedAt. */
 export interface DeliveryMessage {
   OperatorID: string;
   DeliveryID: string;
+  QueuedAt: string;
 }

@@ -60,72 +60,88 @@ export async function getDelivery(operatorId: string, deliveryId: string): Promi
 export const queryDueDeliveries = (nowIso: string, limit: number): Promise<DeliveryItem[]> =>
   queryDueItems<DeliveryItem>('WEBHOOK', nowIso, limit);
 
-const conditionFailed = (error: unknown) => error instanceof ConditionalCheckFailedException;
+/** An update of a delivery under its condition; false when the condition no longer holds. */
+async function updateDelivery(
+  delivery: DeliveryItem,
+  update: { expression: string; condition: string; values: Record<string, unknown> },
+): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: webhookKeys.delivery(delivery.OperatorID, delivery.DeliveryID),
+        UpdateExpression: update.expression,
+        ConditionExpression: `#status = :pending AND ${update.condition}`,
+        ExpressionAttributeNames: { '#status': 'Status' },
+        ExpressionAttributeValues: { ':pending': 'PENDING', ...update.values },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
 
 /**
- * Moves a pending delivery's next attempt from `seen` to `next`; false when
- * it is no longer pending at `seen` (another sweep or attempt got there first).
+ * Queues an attempt of a pending delivery that is due: sets QueuedAt (the
+ * write the stream hands to the sender) and moves the next attempt a lease
+ * ahead. False when it is no longer pending and due as read (another sweep got there first).
  */
-export async function rescheduleDelivery(
-  delivery: DeliveryItem,
-  seen: string,
-  next: string,
-  attempts = delivery.Attempts,
-  lastError?: string,
-): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: webhookKeys.delivery(delivery.OperatorID, delivery.DeliveryID),
-        UpdateExpression: `SET NextAttemptAt = :next, GSI3SK = :sk, Attempts = :attempts${lastError ? ', LastError = :error' : ''}`,
-        ConditionExpression: '#status = :pending AND NextAttemptAt = :seen',
-        ExpressionAttributeNames: { '#status': 'Status' },
-        ExpressionAttributeValues: {
-          ':next': next,
-          ':sk': dueKeys.webhookAttempt(next, delivery.DeliveryID).GSI3SK,
-          ':attempts': attempts,
-          ':pending': 'PENDING',
-          ':seen': seen,
-          ...(lastError ? { ':error': lastError } : {}),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (conditionFailed(error)) return false;
-    throw error;
-  }
-}
+export const queueAttempt = (delivery: DeliveryItem, queuedAt: string, leaseEnd: string): Promise<boolean> =>
+  updateDelivery(delivery, {
+    expression: 'SET QueuedAt = :queued, NextAttemptAt = :next, GSI3SK = :sk',
+    condition: 'NextAttemptAt = :seen',
+    values: {
+      ':queued': queuedAt,
+      ':next': leaseEnd,
+      ':sk': dueKeys.webhookAttempt(leaseEnd, delivery.DeliveryID).GSI3SK,
+      ':seen': delivery.NextAttemptAt,
+    },
+  });
 
-/** Ends a pending delivery as DELIVERED or FAILED: it leaves the due index and is kept a while for inspection. */
-export async function settleDelivery(
+/**
+ * Records a failed attempt of the queueing at `queuedAt` and when to try
+ * again. False when that queueing is no longer the delivery's (a later one,
+ * or it was settled meanwhile).
+ */
+export const rescheduleDelivery = (
   delivery: DeliveryItem,
+  queuedAt: string,
+  outcome: { next: string; attempts: number; lastError: string },
+): Promise<boolean> =>
+  updateDelivery(delivery, {
+    expression: 'SET NextAttemptAt = :next, GSI3SK = :sk, Attempts = :attempts, LastError = :error REMOVE QueuedAt',
+    condition: 'QueuedAt = :queued',
+    values: {
+      ':next': outcome.next,
+      ':sk': dueKeys.webhookAttempt(outcome.next, delivery.DeliveryID).GSI3SK,
+      ':attempts': outcome.attempts,
+      ':error': outcome.lastError,
+      ':queued': queuedAt,
+    },
+  });
+
+/**
+ * Ends a pending delivery, after the attempt queued at `queuedAt`, as
+ * DELIVERED or FAILED: it leaves the due index and is kept a while for inspection.
+ */
+export const settleDelivery = (
+  delivery: DeliveryItem,
+  queuedAt: string,
   outcome: { status: 'DELIVERED' | 'FAILED'; at: string; attempts: number; lastError?: string; expiresAt: number },
-): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: webhookKeys.delivery(delivery.OperatorID, delivery.DeliveryID),
-        UpdateExpression: `SET #status = :status, Attempts = :attempts, ExpiresAt = :expires${
-          outcome.status === 'DELIVERED' ? ', DeliveredAt = :at' : ''
-        }${outcome.lastError ? ', LastError = :error' : ''} REMOVE NextAttemptAt, GSI3PK, GSI3SK`,
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'Status' },
-        ExpressionAttributeValues: {
-          ':status': outcome.status,
-          ':attempts': outcome.attempts,
-          ':expires': outcome.expiresAt,
-          ':pending': 'PENDING',
-          ...(outcome.status === 'DELIVERED' ? { ':at': outcome.at } : {}),
-          ...(outcome.lastError ? { ':error': outcome.lastError } : {}),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (conditionFailed(error)) return false;
-    throw error;
-  }
-}
+): Promise<boolean> =>
+  updateDelivery(delivery, {
+    expression: `SET #status = :status, Attempts = :attempts, ExpiresAt = :expires${
+      outcome.status === 'DELIVERED' ? ', DeliveredAt = :at' : ''
+    }${outcome.lastError ? ', LastError = :error' : ''} REMOVE QueuedAt, NextAttemptAt, GSI3PK, GSI3SK`,
+    condition: 'QueuedAt = :queued',
+    values: {
+      ':status': outcome.status,
+      ':attempts': outcome.attempts,
+      ':expires': outcome.expiresAt,
+      ':queued': queuedAt,
+      ...(outcome.status === 'DELIVERED' ? { ':at': outcome.at } : {}),
+      ...(outcome.lastError ? { ':error': outcome.lastError } : {}),
+    },
+  });

@@ -1,13 +1,13 @@
 import { config } from '../core/config';
-import { enqueueDeliveries } from './queue';
-import { queryDueDeliveries, rescheduleDelivery } from './repository';
+import { queryDueDeliveries, queueAttempt } from './repository';
 import { QUEUED_ATTEMPT_LEASE_MS } from './schedule';
 
 /**
- * The one-minute retry sweep: queues every pending delivery whose next
- * attempt is due (a retry after a failure, or a first attempt whose queue
- * message never came), first moving its due time a lease ahead so that the
- * next sweep does not queue it again while the attempt runs.
+ * The one-minute retry sweep: queues an attempt of every pending delivery
+ * whose next attempt is due (a retry after a failure, or a first attempt
+ * that never happened). Queuing is one conditional write: it moves the due
+ * time a lease ahead, so that the next sweep does not queue it again while
+ * the attempt runs, and sets QueuedAt, which the stream hands to the sender.
  */
 const PAGE = 100;
 /** Pages per sweep at most; what is left is due on the next sweep. */
@@ -19,14 +19,10 @@ export async function requeueDueDeliveries(now: Date = config().clock()): Promis
   let queued = 0;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const due = await queryDueDeliveries(nowIso, PAGE);
-    const leased = [];
-    for (const delivery of due) {
-      if (await rescheduleDelivery(delivery, delivery.NextAttemptAt as string, leaseEnd)) leased.push(delivery);
-    }
-    await enqueueDeliveries(leased.map(({ OperatorID, DeliveryID }) => ({ OperatorID, DeliveryID })));
-    queued += leased.length;
+    const leased = (await Promise.all(due.map((delivery) => queueAttempt(delivery, nowIso, leaseEnd)))).filter(Boolean).length;
+    queued += leased;
     // A short page is the end; a page of nothing leasable is the index catching up with this sweep's own moves.
-    if (due.length < PAGE || leased.length === 0) break;
+    if (due.length < PAGE || leased === 0) break;
   }
   return queued;
 }

@@ -7,8 +7,9 @@
 export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /**
- * A queued attempt is due again this long after it was queued, in case the
- * queue message is lost; an attempt ends (in ATTEMPT_TIMEOUT_MS) long before.
+ * A queued attempt is due again this long after it was queued, in case it
+ * never happens (a sender that failed on it every time); an attempt ends
+ * (in ATTEMPT_TIMEOUT_MS) long before.
  */
 export const QUEUED_ATTEMPT_LEASE_MS = 60_000;
 const FIRST_RETRY_MS = 60_000;

@@ -28,8 +28,14 @@ export function signedHeaders(delivery: Pick<DeliveryItem, 'DeliveryID' | 'Paylo
   };
 }
 
-async function settle(delivery: DeliveryItem, status: 'DELIVERED' | 'FAILED', now: Date, lastError?: string): Promise<AttemptResult> {
-  const settled = await settleDelivery(delivery, {
+async function settle(
+  delivery: DeliveryItem,
+  queuedAt: string,
+  status: 'DELIVERED' | 'FAILED',
+  now: Date,
+  lastError?: string,
+): Promise<AttemptResult> {
+  const settled = await settleDelivery(delivery, queuedAt, {
     status,
     at: now.toISOString(),
     attempts: delivery.Attempts + 1,
@@ -40,11 +46,18 @@ async function settle(delivery: DeliveryItem, status: 'DELIVERED' | 'FAILED', no
   return status === 'DELIVERED' ? 'delivered' : 'failed';
 }
 
+/**
+ * The attempt queued at `message.QueuedAt`, once: a message handed over
+ * again (the stream delivers at least once, and a batch retried after a
+ * failure hands over its later records again), or one overtaken by a later
+ * queueing, finds the delivery no longer queued at that time and is skipped.
+ */
 export async function attemptDelivery(message: DeliveryMessage, now: Date = config().clock()): Promise<AttemptResult> {
   const delivery = await getDelivery(message.OperatorID, message.DeliveryID);
-  if (delivery?.Status !== 'PENDING') return 'not-pending';
+  if (delivery?.Status !== 'PENDING' || delivery.QueuedAt !== message.QueuedAt) return 'not-pending';
+  const queuedAt = message.QueuedAt;
   const endpoint = await getEndpoint(delivery.OperatorID, delivery.KeyID);
-  if (!endpoint) return settle(delivery, 'FAILED', now, 'the partner removed its webhook endpoint');
+  if (!endpoint) return settle(delivery, queuedAt, 'FAILED', now, 'the partner removed its webhook endpoint');
   const outcome = await post(
     endpoint.Url,
     delivery.Payload,
@@ -52,10 +65,10 @@ export async function attemptDelivery(message: DeliveryMessage, now: Date = conf
     config().webhookTargets,
     ATTEMPT_TIMEOUT_MS,
   );
-  if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, 'DELIVERED', now);
+  if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, queuedAt, 'DELIVERED', now);
   const lastError = outcome.ok ? `answered ${outcome.status}` : outcome.error;
   const next = nextAttemptAfterFailure(new Date(delivery.CreatedAt), delivery.Attempts + 1, now);
-  if (!next) return settle(delivery, 'FAILED', now, lastError);
-  const moved = await rescheduleDelivery(delivery, delivery.NextAttemptAt as string, next.toISOString(), delivery.Attempts + 1, lastError);
+  if (!next) return settle(delivery, queuedAt, 'FAILED', now, lastError);
+  const moved = await rescheduleDelivery(delivery, queuedAt, { next: next.toISOString(), attempts: delivery.Attempts + 1, lastError });
   return moved ? 'retry-scheduled' : 'not-pending';
 }

@@ -5,7 +5,8 @@ import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { addDays } from '../../shared/core/calendar';
 import { manualClock } from '../../shared/core/clock';
 import { config, configure } from '../../shared/core/config';
-import { documentClient, tableName } from '../../shared/db/client';
+import { ensureTable } from '../../lib/local/table';
+import { attributeClient, documentClient, tableName } from '../../shared/db/client';
 import { webhookKeys } from '../../shared/db/keys';
 import { DELIVERY_WINDOW_MS } from '../../shared/webhooks/schedule';
 import { tomorrow } from '../support/catalog';
@@ -17,8 +18,8 @@ import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from
  * signed deliveries verified with the `standardwebhooks` package on a local
  * receiver, exactly one event per change, retries to a receiver that was
  * down, and booking requests that never wait on a receiver. The local host
- * runs the queue in process; the tests move the clock and run the
- * one-minute sweeps themselves.
+ * reads the table's stream for the sender when told to (`settle`); the
+ * tests move the clock and run the one-minute sweeps themselves.
  */
 const BOOKING = '/api/v2/ota/marketplace/booking';
 const WEBHOOK = '/api/v2/ota/webhook';
@@ -47,9 +48,12 @@ let operator: TestOperator;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  configure({ ...config(), clock, webhookTargets: 'loopback-http' });
+  // A table of its own, as a deployment has: the stream of the table other test files share is theirs to read.
+  configure({ ...config(), tableName: 'ota-usage-webhooks-test', clock, webhookTargets: 'loopback-http' });
+  await ensureTable(attributeClient(), config().tableName);
   operator = await createTestOperator(catalog);
-  host = await startTestHost();
+  // The stream is read on its own, as Lambda reads it: a delivery reaches the receiver without the test asking.
+  host = await startTestHost({ tableStream: { pollMs: 100 } });
   request = httpClient(host);
   receiver = await startWebhookReceiver();
 });
@@ -98,8 +102,8 @@ const receivedAt = (path: string) => receiver.received.filter((entry) => entry.p
 const event = (entry: ReceivedRequest) =>
   JSON.parse(entry.body) as { type: string; timestamp: string; data: { BookingReference: string } & Record<string, unknown> };
 
-/** Lets every queued attempt finish. */
-const settle = () => host.webhookQueue.idle();
+/** Reads the table's stream to its end and lets every queued attempt finish. */
+const settle = () => host.tableStream.idle();
 
 /** One sweep after the clock has moved: due holds expire, due retries are queued, and their attempts finish. */
 async function sweepAfter(ms: number): Promise<void> {
