@@ -11,7 +11,7 @@ import { addDays, wallClock, zonedIso } from '../shared/core/calendar';
 import { octoErrorSchema } from '../shared/octo/schemas';
 import { rawExchange, type RawResponse } from '../test/support/raw-http';
 import { apiCases } from './fuzz/api-cases';
-import { busCases, edgeCases, queueCases } from './fuzz/edge-and-bus-cases';
+import { busCases, edgeCases } from './fuzz/edge-and-bus-cases';
 import { random, type FuzzCase, type Operation } from './fuzz/hostile-values';
 
 /**
@@ -238,7 +238,6 @@ async function main(): Promise<void> {
     ...operations.flatMap((op) => apiCases(op, { key, narrowKey, valid }, rng, RANDOM_PER_OPERATION)),
     ...edgeCases(),
     ...busCases(rng, 400, 'no-such-operator'),
-    ...queueCases(),
   ];
 
   const counts = new Map<string, number>();

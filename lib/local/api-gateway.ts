@@ -323,9 +323,7 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
 
   // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.
   const server = createServer({ requireHostHeader: false }, (request, response) => {
-    serveRequest({ gateway, eventBus }, request, response).catch((error) =>
-      failSafely(request, response, error, 'Local host'),
-    );
+    serveRequest({ gateway, eventBus }, request, response).catch((error) => failSafely(request, response, error, 'Local host'));
   });
   guardServerEdge(server);
   server.keepAliveTimeout = 30_000;

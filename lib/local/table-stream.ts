@@ -103,7 +103,10 @@ export function startLocalTableStream(options: LocalTableStreamOptions = {}): Lo
     const { region, dynamoEndpoint, localCredentials } = config();
     if (!client || client.endpoint !== dynamoEndpoint) {
       client?.streams.destroy();
-      client = { streams: new DynamoDBStreamsClient({ region, endpoint: dynamoEndpoint, credentials: localCredentials }), endpoint: dynamoEndpoint };
+      client = {
+        streams: new DynamoDBStreamsClient({ region, endpoint: dynamoEndpoint, credentials: localCredentials }),
+        endpoint: dynamoEndpoint,
+      };
     }
     return client.streams;
   }
@@ -181,9 +184,12 @@ export function startLocalTableStream(options: LocalTableStreamOptions = {}): Lo
 
   /** One read at a time; a read asked for while one runs is the next one, so it sees everything written before it was asked for. */
   function read(): Promise<void> {
-    const next = (reading ?? Promise.resolve()).catch(() => undefined).then(readAll).finally(() => {
-      if (reading === next) reading = undefined;
-    });
+    const next = (reading ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(readAll)
+      .finally(() => {
+        if (reading === next) reading = undefined;
+      });
     reading = next;
     return next;
   }

@@ -434,24 +434,28 @@ describe('the deployed bundles', () => {
     expect(await invokeSources(authorizerEntry, invocations)).toEqual(fromBundle);
   });
 
-  it('send-webhooks: takes an SQS batch, passing over a delivery that is not pending, and reports a body that is not JSON as that message alone', async () => {
-    const record = (body: string) => ({
-      messageId: `m-${body.length}`,
-      body,
-      attributes: {},
-      messageAttributes: {},
-      eventSource: 'aws:sqs',
+  it('send-webhooks: takes a batch of stream records, passing over a delivery that is not queued, and reports a record it cannot read as that record alone', async () => {
+    const record = (sequenceNumber: string, image: Record<string, string>) => ({
+      eventName: 'INSERT',
+      eventSource: 'aws:dynamodb',
+      dynamodb: {
+        SequenceNumber: sequenceNumber,
+        StreamViewType: 'NEW_IMAGE',
+        NewImage: Object.fromEntries(Object.entries(image).map(([name, value]) => [name, { S: value }])),
+      },
+    });
+    const queued = (deliveryId: string) => ({
+      OperatorID: operator.operatorId,
+      DeliveryID: deliveryId,
+      QueuedAt: new Date(0).toISOString(),
     });
     const invocations = [
-      { name: 'accepted', event: { Records: [record(JSON.stringify({ OperatorID: operator.operatorId, DeliveryID: 'dlv_none' }))] } },
-      {
-        name: 'refused',
-        event: { Records: [record('not json'), record(JSON.stringify({ OperatorID: operator.operatorId, DeliveryID: 'dlv_other' }))] },
-      },
+      { name: 'accepted', event: { Records: [record('1', queued('dlv_none'))] } },
+      { name: 'refused', event: { Records: [record('2', { Entity: 'WebhookDelivery' }), record('3', queued('dlv_other'))] } },
     ];
     const fromBundle = await invokeBundle(await bundle(webhookSender.id, webhookSender.entry), invocations);
     expect(fromBundle[0]).toEqual({ result: { batchItemFailures: [] } });
-    expect(fromBundle[1]).toEqual({ result: { batchItemFailures: [{ itemIdentifier: 'm-8' }] } });
+    expect(fromBundle[1]).toEqual({ result: { batchItemFailures: [{ itemIdentifier: '2' }] } });
     expect(await invokeSources(webhookSender.entry, invocations)).toEqual(fromBundle);
   });
 

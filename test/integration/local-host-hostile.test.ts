@@ -142,45 +142,6 @@ describe('PutEvents needs the local credentials', () => {
   });
 });
 
-describe('the local delivery queue (SQS)', () => {
-  const send = (operation: string, body: string, authorization: string | null = sigV4Authorization('local', 'a'.repeat(64), 'sqs')) =>
-    rawExchange(
-      host.url,
-      rawRequest(
-        'POST',
-        '/',
-        [
-          ['Host', 'localhost'],
-          ['X-Amz-Target', `AmazonSQS.${operation}`],
-          ['Connection', 'close'],
-          ...(authorization ? ([['Authorization', authorization]] as [string, string][]) : []),
-        ],
-        body,
-      ),
-    ).then(([response]) => response);
-  const queueUrl = 'http://localhost/000000000000/webhook-deliveries';
-
-  it('refuses an unsigned call, and one signed with another access key, as SQS does', async () => {
-    const body = JSON.stringify({ QueueUrl: queueUrl, MessageBody: 'x' });
-    expect((await send('SendMessage', body, null)).json.__type).toBe('MissingAuthenticationTokenException');
-    expect((await send('SendMessage', body, sigV4Authorization('AKIAEXAMPLE', 'a'.repeat(64), 'sqs'))).json.__type).toBe(
-      'UnrecognizedClientException',
-    );
-  });
-
-  it.each(['[null]', '[1]', '[{"Id":"a"}]', `${'['.repeat(10_000)}${']'.repeat(10_000)}`])(
-    'refuses a batch of %s with a 400, not a 500',
-    async (entries) => {
-      const response = await send(
-        'SendMessageBatch',
-        `{"QueueUrl":"http://localhost/000000000000/webhook-deliveries","Entries":${entries}}`,
-      );
-      expect(response.status).toBe(400);
-      expect(typeof response.json.__type).toBe('string');
-    },
-  );
-});
-
 describe('names that objects inherit', () => {
   const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
 

@@ -1,4 +1,4 @@
-import type { APIGatewayProxyEvent, Context, EventBridgeEvent, SQSEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, Context, EventBridgeEvent, DynamoDBStreamEvent } from 'aws-lambda';
 import { handler as expireHolds } from '../../functions/bookings/expire-holds';
 import { handler as sendWebhooks } from '../../functions/webhooks/send-webhooks';
 import { handler as recordPlatformEvent } from '../../functions/events/record-platform-event';
@@ -279,20 +279,21 @@ describe('observability of failures', () => {
 });
 
 describe('one line per invocation, whatever the kind of function', () => {
-  it('the webhook sender: its batch and the messages it could not work on, with cold start and latency', async () => {
-    const event = { Records: [{ messageId: 'm-not-json', body: 'not json' }] } as SQSEvent;
-    const result = await sendWebhooks(event, { awsRequestId: 'fn-sqs' } as Context);
-    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm-not-json' }]);
-    expect(output.lines().find((line) => line.messageId === 'm-not-json')).toMatchObject({
+  it('the webhook sender: its batch and the records it could not work on, with cold start and latency', async () => {
+    const unreadable = { eventName: 'INSERT', dynamodb: { SequenceNumber: '100', NewImage: { Entity: { S: 'WebhookDelivery' } } } };
+    const event = { Records: [unreadable] } as DynamoDBStreamEvent;
+    const result = await sendWebhooks(event, { awsRequestId: 'fn-stream' } as Context);
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: '100' }]);
+    expect(output.lines().find((line) => line.sequenceNumber === '100')).toMatchObject({
       level: 'ERROR',
       message: 'Webhook delivery attempt failed',
-      error: { name: 'SyntaxError', stack: expect.any(String) },
+      error: { message: 'The stream record is not a queued webhook delivery', stack: expect.any(String) },
     });
-    expect(output.lines().find((line) => line.functionRequestId === 'fn-sqs')).toMatchObject({
+    expect(output.lines().find((line) => line.functionRequestId === 'fn-stream')).toMatchObject({
       level: 'INFO',
       message: 'Webhook deliveries',
-      messages: 1,
-      failedMessages: 1,
+      records: 1,
+      failedRecords: 1,
       coldStart: true,
       latencyMs: expect.any(Number),
       dependencyCalls: 0,
