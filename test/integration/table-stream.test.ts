@@ -1,0 +1,175 @@
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ensureTable } from '../../lib/local/table';
+import { matchesPattern, startLocalTableStream, type LocalTableStream } from '../../lib/local/table-stream';
+import { webhookSender } from '../../shared/api/background';
+import { config, configure } from '../../shared/core/config';
+import { attributeClient, documentClient, tableName } from '../../shared/db/client';
+import { webhookKeys } from '../../shared/db/keys';
+import { newDelivery } from '../../shared/webhooks/events';
+import type { DeliveryItem } from '../../shared/webhooks/model';
+import { deliveryPut, putEndpoint } from '../../shared/webhooks/repository';
+import { requeueDueDeliveries } from '../../shared/webhooks/retries';
+import { logsDuring } from '../support/logs';
+import { startWebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * The webhook sender's stream, read from DynamoDB Local as its event source
+ * mapping reads it in AWS: which writes the filter hands over, each queued
+ * attempt made once however often its record is handed over, the sender's
+ * own writes never handed back, and a record the sender cannot work on
+ * retried and then dead-lettered.
+ */
+const OPERATOR = 'op_stream';
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+let stream: LocalTableStream;
+
+beforeAll(async () => {
+  // A table of its own: what this file writes and reads on the stream is its own.
+  configure({ ...config(), tableName: 'ota-usage-stream-test', webhookTargets: 'loopback-http' });
+  await ensureTable(attributeClient(), tableName());
+  stream = startLocalTableStream();
+});
+
+afterAll(() => stream.stop());
+
+const record = (eventName: string, image: Record<string, string>) => ({
+  eventName,
+  dynamodb: { NewImage: Object.fromEntries(Object.entries(image).map(([name, value]) => [name, { S: value }])) },
+});
+
+describe("the mapping's filter", () => {
+  const queued = { Entity: 'WebhookDelivery', Status: 'PENDING', QueuedAt: '2026-11-24T10:00:00.000Z' };
+
+  it('hands over the writes that queue an attempt: a new delivery, and a sweep queueing a retry', () => {
+    expect(matchesPattern(webhookSender.filter, record('INSERT', queued))).toBe(true);
+    expect(matchesPattern(webhookSender.filter, record('MODIFY', queued))).toBe(true);
+  });
+
+  it.each([
+    [
+      'a pending delivery no attempt is queued for (the sender recorded a failed attempt)',
+      'MODIFY',
+      { Entity: 'WebhookDelivery', Status: 'PENDING' },
+    ],
+    ['a settled delivery', 'MODIFY', { ...queued, Status: 'DELIVERED' }],
+    ['another kind of item', 'INSERT', { ...queued, Entity: 'Booking' }],
+    ['a delivery removed by TTL', 'REMOVE', queued],
+  ])('passes over %s', (_, eventName, image) => {
+    expect(matchesPattern(webhookSender.filter, record(eventName, image))).toBe(false);
+  });
+
+  it('refuses to evaluate a rule it does not know, rather than pass or drop records unlike Lambda', () => {
+    expect(() => matchesPattern({ eventName: [{ prefix: 'IN' } as never] }, record('INSERT', queued))).toThrow(/does not evaluate/);
+  });
+});
+
+const deliveryAt = async (delivery: DeliveryItem) =>
+  (
+    await documentClient().send(
+      new GetCommand({ TableName: tableName(), Key: webhookKeys.delivery(delivery.OperatorID, delivery.DeliveryID), ConsistentRead: true }),
+    )
+  ).Item as DeliveryItem;
+
+async function writeDelivery(keyId: string, now = new Date()): Promise<DeliveryItem> {
+  const delivery = newDelivery({ operatorId: OPERATOR, keyId }, 'booking.confirmed', { BookingReference: 'BK-STREAM' }, now);
+  await documentClient().send(new TransactWriteCommand({ TransactItems: [deliveryPut(delivery)] }));
+  return delivery;
+}
+
+describe('reading the stream', () => {
+  it('attempts a delivery written in a transaction once, and a second reader of the same records attempts nothing again', async () => {
+    // No endpoint: the one attempt settles the delivery as FAILED, which shows it was made.
+    const delivery = await writeDelivery('key_without_endpoint');
+    await stream.idle();
+    const attempted = await deliveryAt(delivery);
+    expect(attempted).toMatchObject({ Status: 'FAILED', Attempts: 1, LastError: 'the partner removed its webhook endpoint' });
+    expect(attempted.QueuedAt).toBeUndefined();
+
+    // Every record again, from the oldest: as a batch retried after a failure, or a mapping created anew.
+    const again = startLocalTableStream();
+    await again.idle();
+    await again.stop();
+    expect(await deliveryAt(delivery)).toEqual(attempted);
+  });
+
+  it('never hands the sender its own write back, nor a queueing that had its attempt: a failed attempt waits for the retry sweep', async () => {
+    const receiver = await startWebhookReceiver();
+    receiver.answer(500);
+    try {
+      await putEndpoint({ OperatorID: OPERATOR, KeyID: 'key_failing', Url: receiver.url('/failing'), Secret: SECRET, CreatedAt: '' });
+      const delivery = await writeDelivery('key_failing');
+      await stream.idle();
+      await stream.idle();
+      const failed = await deliveryAt(delivery);
+      expect(failed).toMatchObject({ Status: 'PENDING', Attempts: 1, LastError: 'answered 500' });
+      expect(failed.QueuedAt).toBeUndefined();
+      expect(receiver.received).toHaveLength(1);
+
+      // Its first record handed over again while the delivery is still pending: that queueing has had its attempt.
+      const again = startLocalTableStream();
+      await again.idle();
+      await again.stop();
+      expect(receiver.received).toHaveLength(1);
+      expect(await deliveryAt(delivery)).toEqual(failed);
+
+      const afterRetryIsDue = new Date(Date.parse(failed.NextAttemptAt as string) + 1000);
+      expect(await requeueDueDeliveries(afterRetryIsDue)).toBe(1);
+      expect((await deliveryAt(delivery)).QueuedAt).toBe(afterRetryIsDue.toISOString());
+      await stream.idle();
+      expect(receiver.received).toHaveLength(2);
+      expect(await deliveryAt(delivery)).toMatchObject({ Status: 'PENDING', Attempts: 2 });
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('tries a record the sender cannot work on again, then keeps it as a dead letter and logs it', async () => {
+    const unreadable = {
+      PK: 'STREAM#unreadable',
+      SK: 'X',
+      Entity: 'WebhookDelivery',
+      Status: 'PENDING',
+      QueuedAt: new Date().toISOString(),
+    };
+    const before = stream.deadLetters.length;
+    const { lines } = await logsDuring(async () => {
+      await documentClient().send(new PutCommand({ TableName: tableName(), Item: unreadable }));
+      await stream.idle();
+    }, 'ERROR');
+    expect(stream.deadLetters.slice(before)).toEqual([
+      {
+        sequenceNumber: expect.any(String),
+        error: expect.stringContaining('reported the record failed'),
+        tries: webhookSender.retryAttempts + 1,
+      },
+    ]);
+    expect(lines.filter((line) => line.message === 'Webhook delivery attempt failed')).toHaveLength(webhookSender.retryAttempts + 1);
+    expect(lines.filter((line) => line.message === 'Dead letter: webhook delivery stream record')).toHaveLength(1);
+  });
+});
+
+describe('the local table', () => {
+  it('gains its stream when it was made by a version without one', async () => {
+    const client = attributeClient();
+    const name = 'ota-usage-without-stream';
+    await client.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'PK', AttributeType: 'S' },
+          { AttributeName: 'SK', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'PK', KeyType: 'HASH' },
+          { AttributeName: 'SK', KeyType: 'RANGE' },
+        ],
+      }),
+    );
+    expect(await ensureTable(client, name)).toBe('existing');
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
+    await client.send(new DeleteTableCommand({ TableName: name }));
+  });
+});
