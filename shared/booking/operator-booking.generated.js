@@ -20,14 +20,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.Channel === undefined) && (missing0 = "Channel")) || ((data.ActivityID === undefined) && (missing0 = "ActivityID"))) || ((data.Date === undefined) && (missing0 = "Date"))) || ((data.Time === undefined) && (missing0 = "Time"))) || ((data.Participants === undefined) && (missing0 = "Participants"))) || ((data.Customer === undefined) && (missing0 = "Customer"))){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func0.call(schema0.properties, key0))){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -37,11 +37,11 @@ if(data.Channel !== undefined){
 let data0 = data.Channel;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/Channel",schemaPath:"#/properties/Channel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Channel.type,parentSchema:schema0.properties.Channel,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/Channel",schemaPath:"#/properties/Channel/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "online") || (data0 === "pos"))){
-validate0.errors = [{instancePath:instancePath+"/Channel",schemaPath:"#/properties/Channel/enum",keyword:"enum",params:{allowedValues: schema0.properties.Channel.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.Channel.enum,parentSchema:schema0.properties.Channel,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/Channel",schemaPath:"#/properties/Channel/enum",keyword:"enum",params:{allowedValues: schema0.properties.Channel.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -51,10 +51,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.ActivityID !== undefined){
-let data1 = data.ActivityID;
 const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.ActivityID.type,parentSchema:schema0.properties.ActivityID,data:data1}];
+if(typeof data.ActivityID !== "string"){
+validate0.errors = [{instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -70,12 +69,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-validate0.errors = [{instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.Date,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Date.type,parentSchema:schema0.properties.Date,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -92,12 +91,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern0.test(data3)){
-validate0.errors = [{instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Time,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Time.type,parentSchema:schema0.properties.Time,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -111,18 +110,18 @@ if(data.Participants !== undefined){
 let data4 = data.Participants;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Participants.type,parentSchema:schema0.properties.Participants,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 10000 || isNaN(data4)){
-validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Participants,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data4 < 1 || isNaN(data4)){
-validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Participants,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -140,12 +139,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(Array.isArray(data5)){
 if(data5.length > 20){
-validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items",schema:20,parentSchema:schema0.properties.Units,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 if(data5.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Units,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -158,14 +157,14 @@ if(errors === _errs14){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing1;
 if(((data6.UnitID === undefined) && (missing1 = "UnitID")) || ((data6.Quantity === undefined) && (missing1 = "Quantity"))){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema0.properties.Units.items.required,parentSchema:schema0.properties.Units.items,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs16 = errors;
 for(const key1 in data6){
 if(!((key1 === "UnitID") || (key1 === "Quantity"))){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Units.items,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -177,12 +176,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data7 === "string"){
 if(!pattern1.test(data7)){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\"",schema:"^[a-z0-9_-]{1,64}$",parentSchema:schema0.properties.Units.items.properties.UnitID,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Units.items.properties.UnitID.type,parentSchema:schema0.properties.Units.items.properties.UnitID,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -196,18 +195,18 @@ if(data6.Quantity !== undefined){
 let data8 = data6.Quantity;
 const _errs19 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Units.items.properties.Quantity.type,parentSchema:schema0.properties.Units.items.properties.Quantity,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs19){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 10000 || isNaN(data8)){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Units.items.properties.Quantity,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data8 < 1 || isNaN(data8)){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Units.items.properties.Quantity,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -223,7 +222,7 @@ var valid2 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Units.items.type,parentSchema:schema0.properties.Units.items,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -236,7 +235,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Units.type,parentSchema:schema0.properties.Units,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -253,14 +252,14 @@ if(errors === _errs21){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing2;
 if((((data9.FirstName === undefined) && (missing2 = "FirstName")) || ((data9.LastName === undefined) && (missing2 = "LastName"))) || ((data9.Email === undefined) && (missing2 = "Email"))){
-validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema0.properties.Customer.required,parentSchema:schema0.properties.Customer,data:data9}];
+validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs23 = errors;
 for(const key2 in data9){
 if(!((((key2 === "FirstName") || (key2 === "LastName")) || (key2 === "Email")) || (key2 === "Phone"))){
-validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Customer,data:data9}];
+validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -272,24 +271,24 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func1(data10) > 100){
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Customer.properties.FirstName,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data10) < 1){
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Customer.properties.FirstName,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data10)){
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\"",schema:"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$",parentSchema:schema0.properties.Customer.properties.FirstName,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.FirstName.type,parentSchema:schema0.properties.Customer.properties.FirstName,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -305,24 +304,24 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data11 === "string"){
 if(func1(data11) > 100){
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Customer.properties.LastName,data:data11}];
+validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data11) < 1){
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Customer.properties.LastName,data:data11}];
+validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data11)){
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\"",schema:"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$",parentSchema:schema0.properties.Customer.properties.LastName,data:data11}];
+validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.LastName.type,parentSchema:schema0.properties.Customer.properties.LastName,data:data11}];
+validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -339,18 +338,18 @@ if(errors === _errs28){
 if(errors === _errs28){
 if(typeof data12 === "string"){
 if(func1(data12) > 254){
-validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters",schema:254,parentSchema:schema0.properties.Customer.properties.Email,data:data12}];
+validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
 if(!(formats2.test(data12))){
-validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema0.properties.Customer.properties.Email,data:data12}];
+validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.Email.type,parentSchema:schema0.properties.Customer.properties.Email,data:data12}];
+validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -367,12 +366,12 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data13 === "string"){
 if(!pattern4.test(data13)){
-validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\"",schema:"^\\+[1-9][0-9]{6,14}$",parentSchema:schema0.properties.Customer.properties.Phone,data:data13}];
+validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.Phone.type,parentSchema:schema0.properties.Customer.properties.Phone,data:data13}];
+validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -388,7 +387,7 @@ var valid3 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Customer.type,parentSchema:schema0.properties.Customer,data:data9}];
+validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -404,18 +403,18 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data14 === "string"){
 if(func1(data14) > 200){
-validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.PaymentReference,data:data14}];
+validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data14) < 1){
-validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.PaymentReference,data:data14}];
+validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.PaymentReference.type,parentSchema:schema0.properties.PaymentReference,data:data14}];
+validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -431,7 +430,7 @@ const _errs34 = errors;
 if(errors === _errs34){
 if(Array.isArray(data15)){
 if(data15.length > 100){
-validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items",schema:100,parentSchema:schema0.properties.Answers,data:data15}];
+validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -444,14 +443,14 @@ if(errors === _errs36){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 let missing3;
 if(((data16.QuestionID === undefined) && (missing3 = "QuestionID")) || ((data16.Value === undefined) && (missing3 = "Value"))){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema0.properties.Answers.items.required,parentSchema:schema0.properties.Answers.items,data:data16}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs38 = errors;
 for(const key3 in data16){
 if(!((key3 === "QuestionID") || (key3 === "Value"))){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Answers.items,data:data16}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -463,18 +462,18 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data17 === "string"){
 if(func1(data17) > 100){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Answers.items.properties.QuestionID,data:data17}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data17) < 1){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Answers.items.properties.QuestionID,data:data17}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Answers.items.properties.QuestionID.type,parentSchema:schema0.properties.Answers.items.properties.QuestionID,data:data17}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -490,18 +489,18 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(typeof data18 === "string"){
 if(func1(data18) > 2000){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema0.properties.Answers.items.properties.Value,data:data18}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
 if(func1(data18) < 1){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Answers.items.properties.Value,data:data18}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Answers.items.properties.Value.type,parentSchema:schema0.properties.Answers.items.properties.Value,data:data18}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -515,7 +514,7 @@ var valid5 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Answers.items.type,parentSchema:schema0.properties.Answers.items,data:data16}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -527,7 +526,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Answers.type,parentSchema:schema0.properties.Answers,data:data15}];
+validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -548,10 +547,11 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.operatorBooking.errorMessages = {"#/properties/Channel":"must be 'online' or 'pos'","#/properties/ActivityID":"must be a string: 's_' followed by letters or digits","#/properties/Date":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/Time":"must be a time in HH:MM (24-hour) format","#/properties/Participants":"must be a whole number from 1 to 10000","#/properties/Units/items/properties/UnitID":"must be a UnitID of the activity","#/properties/Units/items/properties/Quantity":"must be a whole number from 1 to 10000","#/properties/Customer/properties/FirstName":"must be 1 to 100 characters, not all blank, without control characters","#/properties/Customer/properties/LastName":"must be 1 to 100 characters, not all blank, without control characters","#/properties/Customer/properties/Email":"must be an email address such as ana@example.com","#/properties/Customer/properties/Phone":"must be in E.164 format, such as +351912345678","#/properties/PaymentReference":"must be 1 to 200 characters","#/properties/Answers/items/properties/QuestionID":"must be a QuestionID of the activity","#/properties/Answers/items/properties/Value":"must be a string of 1 to 2000 characters"};

@@ -22,14 +22,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Products === undefined) && (missing0 = "Products")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "Products")){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -41,7 +41,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(Array.isArray(data0)){
 if(data0.length > 1000){
-validate0.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema0.properties.Products,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
@@ -54,14 +54,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((((((data1.ProductID === undefined) && (missing1 = "ProductID")) || ((data1.ActivityID === undefined) && (missing1 = "ActivityID"))) || ((data1.Name === undefined) && (missing1 = "Name"))) || ((data1.DurationMinutes === undefined) && (missing1 = "DurationMinutes"))) || ((data1.MaxParticipantsPerBooking === undefined) && (missing1 = "MaxParticipantsPerBooking"))) || ((data1.PricePerParticipant === undefined) && (missing1 = "PricePerParticipant"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema0.properties.Products.items.required,parentSchema:schema0.properties.Products.items,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(func0.call(schema0.properties.Products.items.properties, key1))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -71,18 +71,18 @@ if(data1.ProductID !== undefined){
 let data2 = data1.ProductID;
 const _errs7 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.ProductID.type,parentSchema:schema0.properties.Products.items.properties.ProductID,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs7){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 9007199254740991 || isNaN(data2)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema0.properties.Products.items.properties.ProductID,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.ProductID,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -100,12 +100,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(!pattern0.test(data3)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ActivityID",schemaPath:"#/properties/Products/items/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\"",schema:"^s_[A-Za-z0-9]{1,64}$",parentSchema:schema0.properties.Products.items.properties.ActivityID,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ActivityID",schemaPath:"#/properties/Products/items/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ActivityID",schemaPath:"#/properties/Products/items/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.ActivityID.type,parentSchema:schema0.properties.Products.items.properties.ActivityID,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ActivityID",schemaPath:"#/properties/Products/items/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -121,18 +121,18 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func1(data4) > 200){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Name",schemaPath:"#/properties/Products/items/properties/Name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.Products.items.properties.Name,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Name",schemaPath:"#/properties/Products/items/properties/Name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data4) < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Name",schemaPath:"#/properties/Products/items/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Products.items.properties.Name,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Name",schemaPath:"#/properties/Products/items/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Name",schemaPath:"#/properties/Products/items/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Name.type,parentSchema:schema0.properties.Products.items.properties.Name,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Name",schemaPath:"#/properties/Products/items/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -148,12 +148,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(func1(data5) > 5000){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Description",schemaPath:"#/properties/Products/items/properties/Description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters",schema:5000,parentSchema:schema0.properties.Products.items.properties.Description,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Description",schemaPath:"#/properties/Products/items/properties/Description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Description",schemaPath:"#/properties/Products/items/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Description.type,parentSchema:schema0.properties.Products.items.properties.Description,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Description",schemaPath:"#/properties/Products/items/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -164,10 +164,9 @@ var valid2 = true;
 }
 if(valid2){
 if(data1.Visible !== undefined){
-let data6 = data1.Visible;
 const _errs15 = errors;
-if(typeof data6 !== "boolean"){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Visible",schemaPath:"#/properties/Products/items/properties/Visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema0.properties.Products.items.properties.Visible.type,parentSchema:schema0.properties.Products.items.properties.Visible,data:data6}];
+if(typeof data1.Visible !== "boolean"){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Visible",schemaPath:"#/properties/Products/items/properties/Visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -180,18 +179,18 @@ if(data1.DurationMinutes !== undefined){
 let data7 = data1.DurationMinutes;
 const _errs17 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/DurationMinutes",schemaPath:"#/properties/Products/items/properties/DurationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.DurationMinutes.type,parentSchema:schema0.properties.Products.items.properties.DurationMinutes,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/DurationMinutes",schemaPath:"#/properties/Products/items/properties/DurationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs17){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 10080 || isNaN(data7)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/DurationMinutes",schemaPath:"#/properties/Products/items/properties/DurationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080",schema:10080,parentSchema:schema0.properties.Products.items.properties.DurationMinutes,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/DurationMinutes",schemaPath:"#/properties/Products/items/properties/DurationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
 return false;
 }
 else {
 if(data7 < 1 || isNaN(data7)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/DurationMinutes",schemaPath:"#/properties/Products/items/properties/DurationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.DurationMinutes,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/DurationMinutes",schemaPath:"#/properties/Products/items/properties/DurationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -207,18 +206,18 @@ if(data1.MaxParticipantsPerBooking !== undefined){
 let data8 = data1.MaxParticipantsPerBooking;
 const _errs19 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/MaxParticipantsPerBooking",schemaPath:"#/properties/Products/items/properties/MaxParticipantsPerBooking/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.MaxParticipantsPerBooking.type,parentSchema:schema0.properties.Products.items.properties.MaxParticipantsPerBooking,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/MaxParticipantsPerBooking",schemaPath:"#/properties/Products/items/properties/MaxParticipantsPerBooking/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs19){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 10000 || isNaN(data8)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/MaxParticipantsPerBooking",schemaPath:"#/properties/Products/items/properties/MaxParticipantsPerBooking/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Products.items.properties.MaxParticipantsPerBooking,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/MaxParticipantsPerBooking",schemaPath:"#/properties/Products/items/properties/MaxParticipantsPerBooking/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data8 < 1 || isNaN(data8)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/MaxParticipantsPerBooking",schemaPath:"#/properties/Products/items/properties/MaxParticipantsPerBooking/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.MaxParticipantsPerBooking,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/MaxParticipantsPerBooking",schemaPath:"#/properties/Products/items/properties/MaxParticipantsPerBooking/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -237,14 +236,14 @@ if(errors === _errs21){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing2;
 if(((data9.Amount === undefined) && (missing2 = "Amount")) || ((data9.Currency === undefined) && (missing2 = "Currency"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema0.properties.Products.items.properties.PricePerParticipant.required,parentSchema:schema0.properties.Products.items.properties.PricePerParticipant,data:data9}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs23 = errors;
 for(const key2 in data9){
 if(!((key2 === "Amount") || (key2 === "Currency"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.PricePerParticipant,data:data9}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -254,18 +253,18 @@ if(data9.Amount !== undefined){
 let data10 = data9.Amount;
 const _errs24 = errors;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.PricePerParticipant.properties.Amount.type,parentSchema:schema0.properties.Products.items.properties.PricePerParticipant.properties.Amount,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs24){
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 100000000000 || isNaN(data10)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000",schema:100000000000,parentSchema:schema0.properties.Products.items.properties.PricePerParticipant.properties.Amount,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data10 < 0 || isNaN(data10)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema0.properties.Products.items.properties.PricePerParticipant.properties.Amount,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -283,12 +282,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data11 === "string"){
 if(!pattern1.test(data11)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Currency",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema0.properties.Products.items.properties.PricePerParticipant.properties.Currency,data:data11}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Currency",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Currency",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.PricePerParticipant.properties.Currency.type,parentSchema:schema0.properties.Products.items.properties.PricePerParticipant.properties.Currency,data:data11}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Currency",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -302,7 +301,7 @@ var valid3 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.PricePerParticipant.type,parentSchema:schema0.properties.Products.items.properties.PricePerParticipant,data:data9}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -316,11 +315,11 @@ if(data1.AvailabilityType !== undefined){
 let data12 = data1.AvailabilityType;
 const _errs28 = errors;
 if(typeof data12 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.AvailabilityType.type,parentSchema:schema0.properties.Products.items.properties.AvailabilityType,data:data12}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data12 === "START_TIME") || (data12 === "OPENING_HOURS"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.AvailabilityType.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.Products.items.properties.AvailabilityType.enum,parentSchema:schema0.properties.Products.items.properties.AvailabilityType,data:data12}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.AvailabilityType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs28 === errors;
@@ -335,12 +334,12 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(Array.isArray(data13)){
 if(data13.length > 20){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items",schema:20,parentSchema:schema0.properties.Products.items.properties.Units,data:data13}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 if(data13.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Units,data:data13}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -353,14 +352,14 @@ if(errors === _errs32){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 let missing3;
 if(((((data14.UnitID === undefined) && (missing3 = "UnitID")) || ((data14.Name === undefined) && (missing3 = "Name"))) || ((data14.Type === undefined) && (missing3 = "Type"))) || ((data14.Price === undefined) && (missing3 = "Price"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema0.properties.Products.items.properties.Units.items.required,parentSchema:schema0.properties.Products.items.properties.Units.items,data:data14}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs34 = errors;
 for(const key3 in data14){
 if(!(func0.call(schema0.properties.Products.items.properties.Units.items.properties, key3))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Units.items,data:data14}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -372,12 +371,12 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data15 === "string"){
 if(!pattern2.test(data15)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\"",schema:"^[a-z0-9_-]{1,64}$",parentSchema:schema0.properties.Products.items.properties.Units.items.properties.UnitID,data:data15}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Units.items.properties.UnitID.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.UnitID,data:data15}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -393,18 +392,18 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(typeof data16 === "string"){
 if(func1(data16) > 100){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Name,data:data16}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data16) < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Name,data:data16}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Units.items.properties.Name.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Name,data:data16}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -418,11 +417,11 @@ if(data14.Type !== undefined){
 let data17 = data14.Type;
 const _errs39 = errors;
 if(typeof data17 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Units.items.properties.Type.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Type,data:data17}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((((data17 === "ADULT") || (data17 === "YOUTH")) || (data17 === "CHILD")) || (data17 === "INFANT")) || (data17 === "FAMILY")) || (data17 === "SENIOR")) || (data17 === "STUDENT")) || (data17 === "MILITARY")) || (data17 === "OTHER"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.Units.items.properties.Type.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.Products.items.properties.Units.items.properties.Type.enum,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Type,data:data17}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.Units.items.properties.Type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid5 = _errs39 === errors;
@@ -438,14 +437,14 @@ if(errors === _errs41){
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 let missing4;
 if(((data18.Amount === undefined) && (missing4 = "Amount")) || ((data18.Currency === undefined) && (missing4 = "Currency"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'",schema:schema0.properties.Products.items.properties.Units.items.properties.Price.required,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price,data:data18}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
 const _errs43 = errors;
 for(const key4 in data18){
 if(!((key4 === "Amount") || (key4 === "Currency"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price,data:data18}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -455,18 +454,18 @@ if(data18.Amount !== undefined){
 let data19 = data18.Amount;
 const _errs44 = errors;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Amount.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Amount,data:data19}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs44){
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 > 100000000000 || isNaN(data19)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000",schema:100000000000,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Amount,data:data19}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data19 < 0 || isNaN(data19)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Amount,data:data19}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -484,12 +483,12 @@ const _errs46 = errors;
 if(errors === _errs46){
 if(typeof data20 === "string"){
 if(!pattern1.test(data20)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Currency,data:data20}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Currency.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price.properties.Currency,data:data20}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -503,7 +502,7 @@ var valid6 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Units.items.properties.Price.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.Price,data:data18}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -517,18 +516,18 @@ if(data14.MinAge !== undefined){
 let data21 = data14.MinAge;
 const _errs48 = errors;
 if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Units.items.properties.MinAge.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MinAge,data:data21}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs48){
 if((typeof data21 == "number") && (isFinite(data21))){
 if(data21 > 120 || isNaN(data21)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120",schema:120,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MinAge,data:data21}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120"}];
 return false;
 }
 else {
 if(data21 < 0 || isNaN(data21)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MinAge,data:data21}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -544,18 +543,18 @@ if(data14.MaxAge !== undefined){
 let data22 = data14.MaxAge;
 const _errs50 = errors;
 if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Units.items.properties.MaxAge.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MaxAge,data:data22}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs50){
 if((typeof data22 == "number") && (isFinite(data22))){
 if(data22 > 120 || isNaN(data22)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120",schema:120,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MaxAge,data:data22}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120"}];
 return false;
 }
 else {
 if(data22 < 0 || isNaN(data22)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MaxAge,data:data22}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -571,18 +570,18 @@ if(data14.MinQuantity !== undefined){
 let data23 = data14.MinQuantity;
 const _errs52 = errors;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Units.items.properties.MinQuantity.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MinQuantity,data:data23}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs52){
 if((typeof data23 == "number") && (isFinite(data23))){
 if(data23 > 10000 || isNaN(data23)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MinQuantity,data:data23}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data23 < 1 || isNaN(data23)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MinQuantity,data:data23}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -598,18 +597,18 @@ if(data14.MaxQuantity !== undefined){
 let data24 = data14.MaxQuantity;
 const _errs54 = errors;
 if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Units.items.properties.MaxQuantity.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MaxQuantity,data:data24}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs54){
 if((typeof data24 == "number") && (isFinite(data24))){
 if(data24 > 10000 || isNaN(data24)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MaxQuantity,data:data24}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data24 < 1 || isNaN(data24)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.MaxQuantity,data:data24}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -625,18 +624,18 @@ if(data14.PaxCount !== undefined){
 let data25 = data14.PaxCount;
 const _errs56 = errors;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Units.items.properties.PaxCount.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.PaxCount,data:data25}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs56){
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 > 100 || isNaN(data25)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.PaxCount,data:data25}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data25 < 1 || isNaN(data25)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.PaxCount,data:data25}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -654,7 +653,7 @@ const _errs58 = errors;
 if(errors === _errs58){
 if(Array.isArray(data26)){
 if(data26.length > 20){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items",schema:20,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy,data:data26}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
@@ -666,12 +665,12 @@ const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data27 === "string"){
 if(!pattern2.test(data27)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy/" + i2,schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\"",schema:"^[a-z0-9_-]{1,64}$",parentSchema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy.items,data:data27}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy/" + i2,schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy/" + i2,schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy.items.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy.items,data:data27}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy/" + i2,schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -692,7 +691,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)",schema:true,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy,data:data26}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)"}];
 return false;
 break;
 }
@@ -703,7 +702,7 @@ indices0[item0] = i3;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy.type,parentSchema:schema0.properties.Products.items.properties.Units.items.properties.AccompaniedBy,data:data26}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -725,7 +724,7 @@ var valid5 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Units.items.type,parentSchema:schema0.properties.Products.items.properties.Units.items,data:data14}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -738,7 +737,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Units.type,parentSchema:schema0.properties.Products.items.properties.Units,data:data13}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -754,7 +753,7 @@ const _errs62 = errors;
 if(errors === _errs62){
 if(Array.isArray(data28)){
 if(data28.length > 100){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions",schemaPath:"#/properties/Products/items/properties/Questions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items",schema:100,parentSchema:schema0.properties.Products.items.properties.Questions,data:data28}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions",schemaPath:"#/properties/Products/items/properties/Questions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -767,14 +766,14 @@ if(errors === _errs64){
 if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
 let missing5;
 if(((((data29.QuestionID === undefined) && (missing5 = "QuestionID")) || ((data29.Text === undefined) && (missing5 = "Text"))) || ((data29.Type === undefined) && (missing5 = "Type"))) || ((data29.Required === undefined) && (missing5 = "Required"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'",schema:schema0.properties.Products.items.properties.Questions.items.required,parentSchema:schema0.properties.Products.items.properties.Questions.items,data:data29}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
 const _errs66 = errors;
 for(const key5 in data29){
 if(!(((((((key5 === "QuestionID") || (key5 === "Text")) || (key5 === "Type")) || (key5 === "Required")) || (key5 === "Options")) || (key5 === "AcceptedFileTypes")) || (key5 === "MaxFileSizeBytes"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Questions.items,data:data29}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -786,12 +785,12 @@ const _errs67 = errors;
 if(errors === _errs67){
 if(typeof data30 === "string"){
 if(!pattern5.test(data30)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/pattern",keyword:"pattern",params:{pattern: "^q_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^q_[A-Za-z0-9]{1,64}$"+"\"",schema:"^q_[A-Za-z0-9]{1,64}$",parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.QuestionID,data:data30}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/pattern",keyword:"pattern",params:{pattern: "^q_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^q_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.QuestionID.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.QuestionID,data:data30}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -807,18 +806,18 @@ const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data31 === "string"){
 if(func1(data31) > 1000){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters",schema:1000,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Text,data:data31}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
 return false;
 }
 else {
 if(func1(data31) < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Text,data:data31}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.Text.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Text,data:data31}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -832,11 +831,11 @@ if(data29.Type !== undefined){
 let data32 = data29.Type;
 const _errs71 = errors;
 if(typeof data32 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.Type.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Type,data:data32}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data32 === "TEXT") || (data32 === "YES_NO")) || (data32 === "SINGLE_CHOICE")) || (data32 === "DATE")) || (data32 === "FILE_UPLOAD"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.Questions.items.properties.Type.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.Products.items.properties.Questions.items.properties.Type.enum,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Type,data:data32}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.Questions.items.properties.Type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid10 = _errs71 === errors;
@@ -846,10 +845,9 @@ var valid10 = true;
 }
 if(valid10){
 if(data29.Required !== undefined){
-let data33 = data29.Required;
 const _errs73 = errors;
-if(typeof data33 !== "boolean"){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Required",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema0.properties.Products.items.properties.Questions.items.properties.Required.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Required,data:data33}];
+if(typeof data29.Required !== "boolean"){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Required",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid10 = _errs73 === errors;
@@ -864,12 +862,12 @@ const _errs75 = errors;
 if(errors === _errs75){
 if(Array.isArray(data34)){
 if(data34.length > 50){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options,data:data34}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
 if(data34.length < 2){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options,data:data34}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
@@ -881,18 +879,18 @@ const _errs77 = errors;
 if(errors === _errs77){
 if(typeof data35 === "string"){
 if(func1(data35) > 200){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options.items,data:data35}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data35) < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options.items,data:data35}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.Options.items.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options.items,data:data35}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -905,7 +903,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Questions.items.properties.Options.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.Options,data:data34}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -921,7 +919,7 @@ const _errs79 = errors;
 if(errors === _errs79){
 if(Array.isArray(data36)){
 if(data36.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes,data:data36}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -933,12 +931,12 @@ const _errs81 = errors;
 if(errors === _errs81){
 if(typeof data37 === "string"){
 if(!pattern6.test(data37)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes/" + i6,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/items/pattern",keyword:"pattern",params:{pattern: "^[a-z]+/[a-z0-9.+*-]+$"},message:"must match pattern \""+"^[a-z]+/[a-z0-9.+*-]+$"+"\"",schema:"^[a-z]+/[a-z0-9.+*-]+$",parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes.items,data:data37}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes/" + i6,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/items/pattern",keyword:"pattern",params:{pattern: "^[a-z]+/[a-z0-9.+*-]+$"},message:"must match pattern \""+"^[a-z]+/[a-z0-9.+*-]+$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes/" + i6,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes.items.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes.items,data:data37}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes/" + i6,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -950,7 +948,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.AcceptedFileTypes,data:data36}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -964,13 +962,13 @@ if(data29.MaxFileSizeBytes !== undefined){
 let data38 = data29.MaxFileSizeBytes;
 const _errs83 = errors;
 if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/MaxFileSizeBytes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/MaxFileSizeBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Questions.items.properties.MaxFileSizeBytes.type,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.MaxFileSizeBytes,data:data38}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/MaxFileSizeBytes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/MaxFileSizeBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs83){
 if((typeof data38 == "number") && (isFinite(data38))){
 if(data38 < 1 || isNaN(data38)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/MaxFileSizeBytes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/MaxFileSizeBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Questions.items.properties.MaxFileSizeBytes,data:data38}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/MaxFileSizeBytes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/MaxFileSizeBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -990,7 +988,7 @@ var valid10 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Questions.items.type,parentSchema:schema0.properties.Products.items.properties.Questions.items,data:data29}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1002,7 +1000,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions",schemaPath:"#/properties/Products/items/properties/Questions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Questions.type,parentSchema:schema0.properties.Products.items.properties.Questions,data:data28}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions",schemaPath:"#/properties/Products/items/properties/Questions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1026,14 +1024,14 @@ if(errors === _errs87){
 if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 let missing6;
 if(((((data40.From === undefined) && (missing6 = "From")) || ((data40.To === undefined) && (missing6 = "To"))) || ((data40.Weekdays === undefined) && (missing6 = "Weekdays"))) || ((data40.Capacity === undefined) && (missing6 = "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'",schema:schema0.properties.Products.items.properties.Schedules.items.required,parentSchema:schema0.properties.Products.items.properties.Schedules.items,data:data40}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
 return false;
 }
 else {
 const _errs89 = errors;
 for(const key6 in data40){
 if(!((((((key6 === "From") || (key6 === "To")) || (key6 === "Weekdays")) || (key6 === "Times")) || (key6 === "OpeningHours")) || (key6 === "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Schedules.items,data:data40}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1046,12 +1044,12 @@ if(errors === _errs90){
 if(errors === _errs90){
 if(typeof data41 === "string"){
 if(!(formats0.validate(data41))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.From,data:data41}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.From.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.From,data:data41}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1069,12 +1067,12 @@ if(errors === _errs92){
 if(errors === _errs92){
 if(typeof data42 === "string"){
 if(!(formats0.validate(data42))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.To,data:data42}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.To.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.To,data:data42}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1091,7 +1089,7 @@ const _errs94 = errors;
 if(errors === _errs94){
 if(Array.isArray(data43)){
 if(data43.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays,data:data43}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -1101,7 +1099,7 @@ for(let i8=0; i8<len7; i8++){
 let data44 = data43[i8];
 const _errs96 = errors;
 if(!(((((((data44 === "SUN") || (data44 === "MON")) || (data44 === "TUE")) || (data44 === "WED")) || (data44 === "THU")) || (data44 === "FRI")) || (data44 === "SAT"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays/" + i8,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/items/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.items.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.items.enum,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.items,data:data44}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays/" + i8,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/items/enum",keyword:"enum",params:{allowedValues: schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid15 = _errs96 === errors;
@@ -1117,7 +1115,7 @@ outer0:
 for(;i9--;){
 for(j1 = i9; j1--;){
 if(func11(data43[i9], data43[j1])){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i9+" are identical)",schema:true,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays,data:data43}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i9+" are identical)"}];
 return false;
 break outer0;
 }
@@ -1128,7 +1126,7 @@ break outer0;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Weekdays,data:data43}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1144,7 +1142,7 @@ const _errs97 = errors;
 if(errors === _errs97){
 if(Array.isArray(data45)){
 if(data45.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times,data:data45}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -1156,12 +1154,12 @@ const _errs99 = errors;
 if(errors === _errs99){
 if(typeof data46 === "string"){
 if(!pattern7.test(data46)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times.items,data:data46}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Times.items.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times.items,data:data46}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1182,7 +1180,7 @@ continue;
 }
 if(typeof indices1[item1] == "number"){
 j2 = indices1[item1];
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i11+" are identical)",schema:true,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times,data:data45}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i11+" are identical)"}];
 return false;
 break;
 }
@@ -1193,7 +1191,7 @@ indices1[item1] = i11;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Times.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Times,data:data45}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1209,12 +1207,12 @@ const _errs101 = errors;
 if(errors === _errs101){
 if(Array.isArray(data47)){
 if(data47.length > 4){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours,data:data47}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
 return false;
 }
 else {
 if(data47.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours,data:data47}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -1227,14 +1225,14 @@ if(errors === _errs103){
 if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
 let missing7;
 if(((data48.From === undefined) && (missing7 = "From")) || ((data48.To === undefined) && (missing7 = "To"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'",schema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.required,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items,data:data48}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
 return false;
 }
 else {
 const _errs105 = errors;
 for(const key7 in data48){
 if(!((key7 === "From") || (key7 === "To"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items,data:data48}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1246,12 +1244,12 @@ const _errs106 = errors;
 if(errors === _errs106){
 if(typeof data49 === "string"){
 if(!pattern7.test(data49)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.properties.From,data:data49}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.properties.From.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.properties.From,data:data49}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1267,12 +1265,12 @@ const _errs108 = errors;
 if(errors === _errs108){
 if(typeof data50 === "string"){
 if(!pattern7.test(data50)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.properties.To,data:data50}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.properties.To.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.properties.To,data:data50}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1286,7 +1284,7 @@ var valid20 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.items,data:data48}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1299,7 +1297,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.OpeningHours,data:data47}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1313,18 +1311,18 @@ if(data40.Capacity !== undefined){
 let data51 = data40.Capacity;
 const _errs110 = errors;
 if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Schedules.items.properties.Capacity.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Capacity,data:data51}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs110){
 if((typeof data51 == "number") && (isFinite(data51))){
 if(data51 > 10000 || isNaN(data51)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Capacity,data:data51}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data51 < 1 || isNaN(data51)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Schedules.items.properties.Capacity,data:data51}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -1344,7 +1342,7 @@ var valid14 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Schedules.items.type,parentSchema:schema0.properties.Products.items.properties.Schedules.items,data:data40}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1355,7 +1353,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules",schemaPath:"#/properties/Products/items/properties/Schedules/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Schedules.type,parentSchema:schema0.properties.Products.items.properties.Schedules,data:data39}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules",schemaPath:"#/properties/Products/items/properties/Schedules/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1379,14 +1377,14 @@ if(errors === _errs114){
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 let missing8;
 if(((data53.Date === undefined) && (missing8 = "Date")) || ((data53.Capacity === undefined) && (missing8 = "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'",schema:schema0.properties.Products.items.properties.Timeslots.items.required,parentSchema:schema0.properties.Products.items.properties.Timeslots.items,data:data53}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
 return false;
 }
 else {
 const _errs116 = errors;
 for(const key8 in data53){
 if(!((((key8 === "Date") || (key8 === "Time")) || (key8 === "OpeningHours")) || (key8 === "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Timeslots.items,data:data53}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1399,12 +1397,12 @@ if(errors === _errs117){
 if(errors === _errs117){
 if(typeof data54 === "string"){
 if(!(formats0.validate(data54))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Date,data:data54}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.Date.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Date,data:data54}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1421,12 +1419,12 @@ const _errs119 = errors;
 if(errors === _errs119){
 if(typeof data55 === "string"){
 if(!pattern7.test(data55)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Time,data:data55}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.Time.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Time,data:data55}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1442,12 +1440,12 @@ const _errs121 = errors;
 if(errors === _errs121){
 if(Array.isArray(data56)){
 if(data56.length > 4){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours,data:data56}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
 return false;
 }
 else {
 if(data56.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours,data:data56}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -1460,14 +1458,14 @@ if(errors === _errs123){
 if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
 let missing9;
 if(((data57.From === undefined) && (missing9 = "From")) || ((data57.To === undefined) && (missing9 = "To"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.required,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items,data:data57}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
 return false;
 }
 else {
 const _errs125 = errors;
 for(const key9 in data57){
 if(!((key9 === "From") || (key9 === "To"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items,data:data57}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1479,12 +1477,12 @@ const _errs126 = errors;
 if(errors === _errs126){
 if(typeof data58 === "string"){
 if(!pattern7.test(data58)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/From",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.properties.From,data:data58}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/From",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/From",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.properties.From.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.properties.From,data:data58}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/From",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1500,12 +1498,12 @@ const _errs128 = errors;
 if(errors === _errs128){
 if(typeof data59 === "string"){
 if(!pattern7.test(data59)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/To",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.properties.To,data:data59}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/To",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/To",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.properties.To.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.properties.To,data:data59}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/To",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1519,7 +1517,7 @@ var valid24 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.items,data:data57}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1532,7 +1530,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.OpeningHours,data:data56}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1546,18 +1544,18 @@ if(data53.Capacity !== undefined){
 let data60 = data53.Capacity;
 const _errs130 = errors;
 if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Products.items.properties.Timeslots.items.properties.Capacity.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Capacity,data:data60}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs130){
 if((typeof data60 == "number") && (isFinite(data60))){
 if(data60 > 10000 || isNaN(data60)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Capacity,data:data60}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data60 < 1 || isNaN(data60)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Products.items.properties.Timeslots.items.properties.Capacity,data:data60}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -1575,7 +1573,7 @@ var valid22 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.properties.Timeslots.items.type,parentSchema:schema0.properties.Products.items.properties.Timeslots.items,data:data53}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1586,7 +1584,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots",schemaPath:"#/properties/Products/items/properties/Timeslots/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.items.properties.Timeslots.type,parentSchema:schema0.properties.Products.items.properties.Timeslots,data:data52}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots",schemaPath:"#/properties/Products/items/properties/Timeslots/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1611,7 +1609,7 @@ var valid2 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Products.items.type,parentSchema:schema0.properties.Products.items,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1623,7 +1621,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Products.type,parentSchema:schema0.properties.Products,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1632,10 +1630,11 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.catalogFile.errorMessages = {"#/properties/Products/items/properties/ProductID":"must be a positive integer","#/properties/Products/items/properties/ActivityID":"must be 's_' followed by 1 to 64 letters or digits","#/properties/Products/items/properties/PricePerParticipant/properties/Amount":"must be a whole number of minor units (cents) from 0 to 100000000000","#/properties/Products/items/properties/PricePerParticipant/properties/Currency":"must be an ISO 4217 code such as EUR","#/properties/Products/items/properties/AvailabilityType":"must be one of START_TIME, OPENING_HOURS","#/properties/Products/items/properties/Units/items/properties/UnitID":"must be 1 to 64 lower-case letters, digits, _ or -","#/properties/Products/items/properties/Units/items/properties/Name":"must be 1 to 100 characters","#/properties/Products/items/properties/Units/items/properties/Type":"must be one of ADULT, YOUTH, CHILD, INFANT, FAMILY, SENIOR, STUDENT, MILITARY, OTHER","#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount":"must be a whole number of minor units (cents) from 0 to 100000000000","#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency":"must be an ISO 4217 code such as EUR","#/properties/Products/items/properties/Units/items/properties/MinAge":"must be an age from 0 to 120","#/properties/Products/items/properties/Units/items/properties/MaxAge":"must be an age from 0 to 120","#/properties/Products/items/properties/Units/items/properties/MinQuantity":"must be a whole number from 1 to 10000","#/properties/Products/items/properties/Units/items/properties/MaxQuantity":"must be a whole number from 1 to 10000","#/properties/Products/items/properties/Units/items/properties/PaxCount":"must be a whole number from 1 to 100","#/properties/Products/items/properties/Units/items/properties/AccompaniedBy":"must be a list of UnitIDs of the product","#/properties/Products/items/properties/Questions/items/properties/QuestionID":"must be 'q_' followed by letters or digits","#/properties/Products/items/properties/Questions/items/properties/Type":"must be one of TEXT, YES_NO, SINGLE_CHOICE, DATE, FILE_UPLOAD","#/properties/Products/items/properties/Schedules/items/properties/From":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/Products/items/properties/Schedules/items/properties/To":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/Products/items/properties/Schedules/items/properties/Times/items":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/From":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/To":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Schedules/items/properties/Capacity":"must be an integer from 1 to 10000","#/properties/Products/items/properties/Timeslots/items/properties/Date":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/Products/items/properties/Timeslots/items/properties/Time":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/From":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/To":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Timeslots/items/properties/Capacity":"must be an integer from 1 to 10000"};

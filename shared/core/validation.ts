@@ -10,10 +10,22 @@ import { ValidationError } from './errors';
  * YYYY-MM-DD format").
  */
 
-/** A generated validator: true when the value is valid, else false with the first error in `errors` (ajv's verbose form). */
+/**
+ * The `errorMessage` of every subschema that has one, by where ajv's errors
+ * locate that subschema: an error's `schemaPath` without its keyword
+ * (`#/properties/Date/pattern` → `#/properties/Date`).
+ */
+export type ErrorMessages = Readonly<Record<string, string>>;
+
+/**
+ * A generated validator: true when the value is valid, else false with the
+ * first error in `errors`, and the wording of its schemas' rules beside it
+ * (ajv's errors carry no schema, which keeps the generated code small).
+ */
 export interface GeneratedValidator {
   (value: unknown): boolean;
   errors?: ErrorObject[] | null;
+  errorMessages: ErrorMessages;
 }
 
 export type Validator<T> = (value: unknown) => T;
@@ -43,8 +55,21 @@ function fieldName(error: ErrorObject, naming: FieldNaming): string {
   }, '');
 }
 
-/** The rule a value broke, worded to follow its field's name; for the whole value, worded to follow `whole`. */
-export function describe(error: ErrorObject, whole: string, naming: FieldNaming = 'dotted'): ValidationError {
+/**
+ * The words of the rule an error reports: the `errorMessage` of the
+ * subschema whose keyword failed (the error's `schemaPath` without its last
+ * segment, the keyword), else ajv's own.
+ */
+export function ruleOf(error: ErrorObject, errorMessages: ErrorMessages): string | undefined {
+  return errorMessages[error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/'))] ?? error.message;
+}
+
+/**
+ * The rule a value broke, worded to follow its field's name (by the
+ * `errorMessage` of the subschema that refused it, else ajv's words); for
+ * the whole value, worded to follow `whole`.
+ */
+export function describe(error: ErrorObject, errorMessages: ErrorMessages, whole: string, naming: FieldNaming = 'dotted'): ValidationError {
   const field = fieldName(error, naming) || undefined;
   switch (error.keyword) {
     case 'required':
@@ -53,7 +78,7 @@ export function describe(error: ErrorObject, whole: string, naming: FieldNaming 
       return new ValidationError('is not allowed', { field });
     default: {
       if (!field && error.keyword === 'type') return new ValidationError(`${whole} must be a JSON ${error.params.type}`);
-      const rule = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage ?? error.message;
+      const rule = ruleOf(error, errorMessages);
       return field ? new ValidationError(rule ?? 'is invalid', { field }) : new ValidationError(`${whole} ${rule}`);
     }
   }
@@ -68,6 +93,6 @@ export function checkedBy<T>(validate: GeneratedValidator, whole: string, naming
   return (value: unknown): T => {
     if (validate(value)) return value as T;
     const [first] = validate.errors ?? [];
-    throw first ? describe(first, whole, naming) : new ValidationError(`${whole} is invalid`);
+    throw first ? describe(first, validate.errorMessages, whole, naming) : new ValidationError(`${whole} is invalid`);
   };
 }

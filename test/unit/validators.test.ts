@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SchemaObject } from 'ajv';
+import type { SchemaObject, ValidateFunction } from 'ajv';
 import { operations } from '../../shared/api/operations';
 import { PROJECT_ROOT, routes } from '../../shared/api/routes';
-import { checkedBy, type GeneratedValidator } from '../../shared/core/validation';
-import { createAjv, generatedFiles, targets } from '../../scripts/validators';
+import { checkedBy, ruleOf, type GeneratedValidator } from '../../shared/core/validation';
+import { compileAtRunTime, createAjv, errorMessagesOf, generatedFiles, targets } from '../../scripts/validators';
 
 /**
  * The validators are generated ahead of time (scripts/validators.ts). These
@@ -150,7 +150,7 @@ function outcome(validate: (value: unknown) => unknown, value: unknown) {
 test.each(cases)(
   '$name: the generated validator decides and words every refusal as the run-time compiled one',
   ({ schema, generated, base }) => {
-    const atRunTime = checkedBy(createAjv().compile(schema), 'The request');
+    const atRunTime = checkedBy(compileAtRunTime(schema), 'The request');
     const ahead = checkedBy(generated, 'The request');
     const values = corpus(schema, base);
     const outcomes = values.map((value) => [outcome(ahead, value), outcome(atRunTime, value)]);
@@ -162,3 +162,107 @@ test.each(cases)(
     expect(outcomes.filter(([generatedOutcome]) => generatedOutcome !== 'accepted').length).toBeGreaterThan(values.length / 4);
   },
 );
+
+/**
+ * What the wording of a refusal was when ajv's errors carried their schema
+ * (verbose): the `errorMessage` of the subschema ajv names as the failed
+ * keyword's parent, else ajv's own words.
+ */
+function verboseRule(validate: ValidateFunction, value: unknown): string | undefined {
+  if (validate(value)) throw new Error(`${JSON.stringify(value)} is valid`);
+  const [first] = validate.errors!;
+  return (first.parentSchema as { errorMessage?: string }).errorMessage ?? first.message;
+}
+
+test.each(cases)('$name: every refusal is worded by the errorMessage of the subschema ajv names', ({ schema, generated, base }) => {
+  const verbose = createAjv({ verbose: true }).compile(schema);
+  const reached = new Set<string>();
+  for (const value of corpus(schema, base)) {
+    if (generated(value)) continue;
+    const [first] = generated.errors!;
+    expect({ value, rule: ruleOf(first, generated.errorMessages) }).toEqual({ value, rule: verboseRule(verbose, value) });
+    if (ruleOf(first, generated.errorMessages) !== first.message) reached.add(first.schemaPath);
+  }
+  // A schema with texts has some of them reached by the corpus, so the comparison above is not only of ajv's words.
+  if (Object.keys(generated.errorMessages).length) expect(reached.size).toBeGreaterThan(0);
+});
+
+/** Every `errorMessage` anywhere in a value, by its JSON Pointer in ajv's schema-path form (`#/properties/Date`). */
+function everyErrorMessage(value: unknown, at = '#'): Record<string, string> {
+  if (typeof value !== 'object' || value === null) return {};
+  const own = 'errorMessage' in value && typeof value.errorMessage === 'string' ? { [at]: value.errorMessage } : {};
+  const segment = (key: string) => encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'));
+  return Object.assign(own, ...Object.entries(value).map(([key, inner]) => everyErrorMessage(inner, `${at}/${segment(key)}`)));
+}
+
+test.each(cases)('$name: the generated module words every rule its schema words, and only those', ({ schema, generated }) => {
+  expect(generated.errorMessages).toEqual(everyErrorMessage(schema));
+});
+
+/** Keywords no request schema uses yet, and names that need escaping in a schema path: the texts are found there too. */
+test('the wordings are found under every kind of subschema, by the paths ajv reports', () => {
+  const text = (words: string) => ({ type: 'string', maxLength: 3, errorMessage: words });
+  const schema: SchemaObject = {
+    type: 'object',
+    properties: {
+      'a/b~c d': text('escaped name'),
+      Pair: { type: 'array', items: [text('first'), text('second')], minItems: 2, additionalItems: false },
+      Either: { anyOf: [{ type: 'integer' }, { type: 'boolean' }], errorMessage: 'either' },
+      Not: { not: { type: 'integer' }, errorMessage: 'not a number' },
+      Keys: {
+        type: 'object',
+        propertyNames: { pattern: '^[a-z]+$', errorMessage: 'lower-case key' },
+        patternProperties: { '^[a-z]+$': text('patterned') },
+      },
+      Some: { allOf: [text('all of'), { type: 'string', minLength: 2, errorMessage: 'long enough' }] },
+      Conditional: {
+        type: 'object',
+        if: { properties: { x: {} }, required: ['x'] },
+        then: { properties: { y: text('then') } },
+        else: { properties: { z: {} }, required: ['z'] },
+      },
+    },
+    additionalProperties: false,
+  };
+  const validate = compileAtRunTime(schema);
+  const verbose = createAjv({ verbose: true }).compile(schema);
+  const refused = [
+    { 'a/b~c d': 'long' },
+    { Pair: ['long', 'ok'] },
+    { Pair: ['ok', 'long'] },
+    { Either: 'text' },
+    { Not: 1 },
+    { Keys: { Upper: 'x' } },
+    { Keys: { lower: 'long' } },
+    { Some: 'long' },
+    { Some: 'x' },
+    { Conditional: { x: 1, y: 'long' } },
+    { Conditional: {} },
+  ];
+  const rules = refused.map((value) => {
+    expect(validate(value)).toBe(false);
+    expect(ruleOf(validate.errors![0], validate.errorMessages)).toBe(verboseRule(verbose, value));
+    return ruleOf(validate.errors![0], validate.errorMessages);
+  });
+  expect(rules).toEqual([
+    'escaped name',
+    'first',
+    'second',
+    // ajv reports the first branch's error first, as verbose errors did.
+    'must be integer',
+    'not a number',
+    'lower-case key',
+    'patterned',
+    'all of',
+    'long enough',
+    'then',
+    "must have required property 'z'",
+  ]);
+});
+
+test('a $ref is refused: errors inside a referenced schema could not be told apart without verbose errors', () => {
+  const day = { type: 'string', format: 'date', errorMessage: 'must be a date' };
+  expect(() => errorMessagesOf({ type: 'object', properties: { Day: { $ref: '#/definitions/day' } }, definitions: { day } })).toThrow(
+    'A request schema uses $ref at #/properties/Day',
+  );
+});

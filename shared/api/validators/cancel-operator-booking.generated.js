@@ -12,7 +12,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.BookingReference === undefined) && (missing0 = "BookingReference")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -22,12 +22,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-validate0.errors = [{instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"},message:"must match pattern \""+"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"+"\"",schema:"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$",parentSchema:schema0.properties.BookingReference,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"},message:"must match pattern \""+"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.BookingReference.type,parentSchema:schema0.properties.BookingReference,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -35,7 +35,7 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -55,14 +55,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Reason === undefined) && (missing0 = "Reason")){
-validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1.required,parentSchema:schema1,data}];
+validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "Reason")){
-validate1.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema1,data}];
+validate1.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -74,24 +74,24 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func0(data0) > 500){
-validate1.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema1.properties.Reason,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 else {
 if(func0(data0) < 1){
-validate1.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema1.properties.Reason,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern1.test(data0)){
-validate1.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\"",schema:"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$",parentSchema:schema1.properties.Reason,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.Reason.type,parentSchema:schema1.properties.Reason,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -100,11 +100,13 @@ return false;
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.type,parentSchema:schema1,data}];
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
+exports.path.errorMessages = {"#/properties/BookingReference":"must be the 10-character reference returned when the booking was made"};
+exports.body.errorMessages = {"#/properties/Reason":"must be 1 to 500 characters, not all blank, without control characters"};
 exports.validators = { route: "cancel-operator-booking", fields: {"path":["BookingReference"],"query":[],"deepObjects":[]}, numberRules: {}, path: exports.path, body: exports.body };

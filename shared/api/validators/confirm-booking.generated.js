@@ -12,7 +12,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.BookingReference === undefined) && (missing0 = "BookingReference")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -22,12 +22,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-validate0.errors = [{instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"},message:"must match pattern \""+"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"+"\"",schema:"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$",parentSchema:schema0.properties.BookingReference,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"},message:"must match pattern \""+"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.BookingReference.type,parentSchema:schema0.properties.BookingReference,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -35,7 +35,7 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -58,7 +58,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "Customer") || (key0 === "PaymentReference")) || (key0 === "Answers"))){
-validate1.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema1,data}];
+validate1.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -71,14 +71,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing0;
 if((((data0.FirstName === undefined) && (missing0 = "FirstName")) || ((data0.LastName === undefined) && (missing0 = "LastName"))) || ((data0.Email === undefined) && (missing0 = "Email"))){
-validate1.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1.properties.Customer.required,parentSchema:schema1.properties.Customer,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((((key1 === "FirstName") || (key1 === "LastName")) || (key1 === "Email")) || (key1 === "Phone"))){
-validate1.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema1.properties.Customer,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -90,24 +90,24 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func0(data1) > 100){
-validate1.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.Customer.properties.FirstName,data:data1}];
+validate1.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func0(data1) < 1){
-validate1.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema1.properties.Customer.properties.FirstName,data:data1}];
+validate1.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern1.test(data1)){
-validate1.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\"",schema:"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$",parentSchema:schema1.properties.Customer.properties.FirstName,data:data1}];
+validate1.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.Customer.properties.FirstName.type,parentSchema:schema1.properties.Customer.properties.FirstName,data:data1}];
+validate1.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -123,24 +123,24 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func0(data2) > 100){
-validate1.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.Customer.properties.LastName,data:data2}];
+validate1.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func0(data2) < 1){
-validate1.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema1.properties.Customer.properties.LastName,data:data2}];
+validate1.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern1.test(data2)){
-validate1.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\"",schema:"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$",parentSchema:schema1.properties.Customer.properties.LastName,data:data2}];
+validate1.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.Customer.properties.LastName.type,parentSchema:schema1.properties.Customer.properties.LastName,data:data2}];
+validate1.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -157,18 +157,18 @@ if(errors === _errs9){
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(func0(data3) > 254){
-validate1.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters",schema:254,parentSchema:schema1.properties.Customer.properties.Email,data:data3}];
+validate1.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
 if(!(formats0.test(data3))){
-validate1.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema1.properties.Customer.properties.Email,data:data3}];
+validate1.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.Customer.properties.Email.type,parentSchema:schema1.properties.Customer.properties.Email,data:data3}];
+validate1.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -185,12 +185,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(!pattern3.test(data4)){
-validate1.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\"",schema:"^\\+[1-9][0-9]{6,14}$",parentSchema:schema1.properties.Customer.properties.Phone,data:data4}];
+validate1.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\""}];
 return false;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.Customer.properties.Phone.type,parentSchema:schema1.properties.Customer.properties.Phone,data:data4}];
+validate1.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -206,7 +206,7 @@ var valid1 = true;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.properties.Customer.type,parentSchema:schema1.properties.Customer,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -222,18 +222,18 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(func0(data5) > 200){
-validate1.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema1.properties.PaymentReference,data:data5}];
+validate1.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data5) < 1){
-validate1.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema1.properties.PaymentReference,data:data5}];
+validate1.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.PaymentReference.type,parentSchema:schema1.properties.PaymentReference,data:data5}];
+validate1.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -249,7 +249,7 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(Array.isArray(data6)){
 if(data6.length > 100){
-validate1.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items",schema:100,parentSchema:schema1.properties.Answers,data:data6}];
+validate1.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -262,14 +262,14 @@ if(errors === _errs17){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing1;
 if(((data7.QuestionID === undefined) && (missing1 = "QuestionID")) || ((data7.Value === undefined) && (missing1 = "Value"))){
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema1.properties.Answers.items.required,parentSchema:schema1.properties.Answers.items,data:data7}];
+validate1.errors = [{instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs19 = errors;
 for(const key2 in data7){
 if(!((key2 === "QuestionID") || (key2 === "Value"))){
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema1.properties.Answers.items,data:data7}];
+validate1.errors = [{instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -281,18 +281,18 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data8 === "string"){
 if(func0(data8) > 100){
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.Answers.items.properties.QuestionID,data:data8}];
+validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func0(data8) < 1){
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema1.properties.Answers.items.properties.QuestionID,data:data8}];
+validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.Answers.items.properties.QuestionID.type,parentSchema:schema1.properties.Answers.items.properties.QuestionID,data:data8}];
+validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -308,18 +308,18 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data9 === "string"){
 if(func0(data9) > 2000){
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema1.properties.Answers.items.properties.Value,data:data9}];
+validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
 if(func0(data9) < 1){
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema1.properties.Answers.items.properties.Value,data:data9}];
+validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.Answers.items.properties.Value.type,parentSchema:schema1.properties.Answers.items.properties.Value,data:data9}];
+validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -333,7 +333,7 @@ var valid3 = true;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.properties.Answers.items.type,parentSchema:schema1.properties.Answers.items,data:data7}];
+validate1.errors = [{instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -345,7 +345,7 @@ break;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1.properties.Answers.type,parentSchema:schema1.properties.Answers,data:data6}];
+validate1.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -359,11 +359,13 @@ var valid0 = true;
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.type,parentSchema:schema1,data}];
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
+exports.path.errorMessages = {"#/properties/BookingReference":"must be the 10-character reference returned when the booking was made"};
+exports.body.errorMessages = {"#/properties/Customer/properties/FirstName":"must be 1 to 100 characters, not all blank, without control characters","#/properties/Customer/properties/LastName":"must be 1 to 100 characters, not all blank, without control characters","#/properties/Customer/properties/Email":"must be an email address such as ana@example.com","#/properties/Customer/properties/Phone":"must be in E.164 format, such as +351912345678","#/properties/PaymentReference":"must be 1 to 200 characters","#/properties/Answers/items/properties/QuestionID":"must be a QuestionID of the activity","#/properties/Answers/items/properties/Value":"must be a string of 1 to 2000 characters"};
 exports.validators = { route: "confirm-booking", fields: {"path":["BookingReference"],"query":[],"deepObjects":[]}, numberRules: {}, path: exports.path, body: exports.body };

@@ -20,24 +20,23 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.ActivityID === undefined) && (missing0 = "ActivityID")) || ((data.Date === undefined) && (missing0 = "Date"))) || ((data.Time === undefined) && (missing0 = "Time"))) || ((data.Participants === undefined) && (missing0 = "Participants"))){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func0.call(schema0.properties, key0))){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
 if(data.ActivityID !== undefined){
-let data0 = data.ActivityID;
 const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.ActivityID.type,parentSchema:schema0.properties.ActivityID,data:data0}];
+if(typeof data.ActivityID !== "string"){
+validate0.errors = [{instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -53,12 +52,12 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-validate0.errors = [{instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.Date,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Date.type,parentSchema:schema0.properties.Date,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -75,12 +74,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern0.test(data2)){
-validate0.errors = [{instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^([01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema0.properties.Time,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Time.type,parentSchema:schema0.properties.Time,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -94,18 +93,18 @@ if(data.Participants !== undefined){
 let data3 = data.Participants;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Participants.type,parentSchema:schema0.properties.Participants,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 10000 || isNaN(data3)){
-validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Participants,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data3 < 1 || isNaN(data3)){
-validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Participants,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -123,12 +122,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(Array.isArray(data4)){
 if(data4.length > 20){
-validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items",schema:20,parentSchema:schema0.properties.Units,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 if(data4.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Units,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -141,14 +140,14 @@ if(errors === _errs12){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if(((data5.UnitID === undefined) && (missing1 = "UnitID")) || ((data5.Quantity === undefined) && (missing1 = "Quantity"))){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema0.properties.Units.items.required,parentSchema:schema0.properties.Units.items,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key1 in data5){
 if(!((key1 === "UnitID") || (key1 === "Quantity"))){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Units.items,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -160,12 +159,12 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
 if(!pattern1.test(data6)){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\"",schema:"^[a-z0-9_-]{1,64}$",parentSchema:schema0.properties.Units.items.properties.UnitID,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Units.items.properties.UnitID.type,parentSchema:schema0.properties.Units.items.properties.UnitID,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -179,18 +178,18 @@ if(data5.Quantity !== undefined){
 let data7 = data5.Quantity;
 const _errs17 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Units.items.properties.Quantity.type,parentSchema:schema0.properties.Units.items.properties.Quantity,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs17){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 10000 || isNaN(data7)){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.Units.items.properties.Quantity,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data7 < 1 || isNaN(data7)){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Units.items.properties.Quantity,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -206,7 +205,7 @@ var valid2 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Units.items.type,parentSchema:schema0.properties.Units.items,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -219,7 +218,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Units.type,parentSchema:schema0.properties.Units,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -236,14 +235,14 @@ if(errors === _errs19){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing2;
 if((((data8.FirstName === undefined) && (missing2 = "FirstName")) || ((data8.LastName === undefined) && (missing2 = "LastName"))) || ((data8.Email === undefined) && (missing2 = "Email"))){
-validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema0.properties.Customer.required,parentSchema:schema0.properties.Customer,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs21 = errors;
 for(const key2 in data8){
 if(!((((key2 === "FirstName") || (key2 === "LastName")) || (key2 === "Email")) || (key2 === "Phone"))){
-validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Customer,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -255,24 +254,24 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data9 === "string"){
 if(func1(data9) > 100){
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Customer.properties.FirstName,data:data9}];
+validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data9) < 1){
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Customer.properties.FirstName,data:data9}];
+validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data9)){
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\"",schema:"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$",parentSchema:schema0.properties.Customer.properties.FirstName,data:data9}];
+validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.FirstName.type,parentSchema:schema0.properties.Customer.properties.FirstName,data:data9}];
+validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -288,24 +287,24 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func1(data10) > 100){
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Customer.properties.LastName,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data10) < 1){
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Customer.properties.LastName,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data10)){
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\"",schema:"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$",parentSchema:schema0.properties.Customer.properties.LastName,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.LastName.type,parentSchema:schema0.properties.Customer.properties.LastName,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -322,18 +321,18 @@ if(errors === _errs26){
 if(errors === _errs26){
 if(typeof data11 === "string"){
 if(func1(data11) > 254){
-validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters",schema:254,parentSchema:schema0.properties.Customer.properties.Email,data:data11}];
+validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
 if(!(formats2.test(data11))){
-validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema0.properties.Customer.properties.Email,data:data11}];
+validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.Email.type,parentSchema:schema0.properties.Customer.properties.Email,data:data11}];
+validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -350,12 +349,12 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data12 === "string"){
 if(!pattern4.test(data12)){
-validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\"",schema:"^\\+[1-9][0-9]{6,14}$",parentSchema:schema0.properties.Customer.properties.Phone,data:data12}];
+validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Customer.properties.Phone.type,parentSchema:schema0.properties.Customer.properties.Phone,data:data12}];
+validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -371,7 +370,7 @@ var valid3 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Customer.type,parentSchema:schema0.properties.Customer,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -387,18 +386,18 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data13 === "string"){
 if(func1(data13) > 200){
-validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.PaymentReference,data:data13}];
+validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data13) < 1){
-validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.PaymentReference,data:data13}];
+validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.PaymentReference.type,parentSchema:schema0.properties.PaymentReference,data:data13}];
+validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -414,7 +413,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(Array.isArray(data14)){
 if(data14.length > 100){
-validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items",schema:100,parentSchema:schema0.properties.Answers,data:data14}];
+validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -427,14 +426,14 @@ if(errors === _errs34){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing3;
 if(((data15.QuestionID === undefined) && (missing3 = "QuestionID")) || ((data15.Value === undefined) && (missing3 = "Value"))){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema0.properties.Answers.items.required,parentSchema:schema0.properties.Answers.items,data:data15}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs36 = errors;
 for(const key3 in data15){
 if(!((key3 === "QuestionID") || (key3 === "Value"))){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Answers.items,data:data15}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -446,18 +445,18 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(typeof data16 === "string"){
 if(func1(data16) > 100){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Answers.items.properties.QuestionID,data:data16}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data16) < 1){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Answers.items.properties.QuestionID,data:data16}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Answers.items.properties.QuestionID.type,parentSchema:schema0.properties.Answers.items.properties.QuestionID,data:data16}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -473,18 +472,18 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data17 === "string"){
 if(func1(data17) > 2000){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema0.properties.Answers.items.properties.Value,data:data17}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
 if(func1(data17) < 1){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Answers.items.properties.Value,data:data17}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Answers.items.properties.Value.type,parentSchema:schema0.properties.Answers.items.properties.Value,data:data17}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -498,7 +497,7 @@ var valid5 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Answers.items.type,parentSchema:schema0.properties.Answers.items,data:data15}];
+validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -510,7 +509,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Answers.type,parentSchema:schema0.properties.Answers,data:data14}];
+validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -528,7 +527,7 @@ if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 const _errs43 = errors;
 for(const key4 in data18){
 if(!(key4 === "ExpiresInMinutes")){
-validate0.errors = [{instancePath:instancePath+"/Hold",schemaPath:"#/properties/Hold/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Hold,data:data18}];
+validate0.errors = [{instancePath:instancePath+"/Hold",schemaPath:"#/properties/Hold/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -538,18 +537,18 @@ if(data18.ExpiresInMinutes !== undefined){
 let data19 = data18.ExpiresInMinutes;
 const _errs44 = errors;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-validate0.errors = [{instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Hold.properties.ExpiresInMinutes.type,parentSchema:schema0.properties.Hold.properties.ExpiresInMinutes,data:data19}];
+validate0.errors = [{instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs44){
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 > 60 || isNaN(data19)){
-validate0.errors = [{instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60",schema:60,parentSchema:schema0.properties.Hold.properties.ExpiresInMinutes,data:data19}];
+validate0.errors = [{instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"}];
 return false;
 }
 else {
 if(data19 < 1 || isNaN(data19)){
-validate0.errors = [{instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.Hold.properties.ExpiresInMinutes,data:data19}];
+validate0.errors = [{instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -559,7 +558,7 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Hold",schemaPath:"#/properties/Hold/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Hold.type,parentSchema:schema0.properties.Hold,data:data18}];
+validate0.errors = [{instancePath:instancePath+"/Hold",schemaPath:"#/properties/Hold/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -580,11 +579,12 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.body.errorMessages = {"#/properties/ActivityID":"must be a string: 's_' followed by letters or digits","#/properties/Date":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/Time":"must be a time in HH:MM (24-hour) format","#/properties/Participants":"must be a whole number from 1 to 10000","#/properties/Units/items/properties/UnitID":"must be a UnitID of the activity","#/properties/Units/items/properties/Quantity":"must be a whole number from 1 to 10000","#/properties/Customer/properties/FirstName":"must be 1 to 100 characters, not all blank, without control characters","#/properties/Customer/properties/LastName":"must be 1 to 100 characters, not all blank, without control characters","#/properties/Customer/properties/Email":"must be an email address such as ana@example.com","#/properties/Customer/properties/Phone":"must be in E.164 format, such as +351912345678","#/properties/PaymentReference":"must be 1 to 200 characters","#/properties/Answers/items/properties/QuestionID":"must be a QuestionID of the activity","#/properties/Answers/items/properties/Value":"must be a string of 1 to 2000 characters","#/properties/Hold/properties/ExpiresInMinutes":"must be a whole number of minutes from 1 to 60 (default 15)"};
 exports.validators = { route: "create-booking", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {"Participants":"must be a whole number from 1 to 10000","Units[].Quantity":"must be a whole number from 1 to 10000","Hold.ExpiresInMinutes":"must be a whole number of minutes from 1 to 60 (default 15)"}, body: exports.body };

@@ -16,7 +16,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.from === undefined) && (missing0 = "from")) || ((data.to === undefined) && (missing0 = "to"))){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -27,12 +27,12 @@ if(errors === _errs1){
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-validate0.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.from,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.from.type,parentSchema:schema0.properties.from,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -50,12 +50,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-validate0.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.to,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.to.type,parentSchema:schema0.properties.to,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -72,18 +72,18 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func0(data2) > 64){
-validate0.errors = [{instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema0.properties.tz,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func0(data2) < 1){
-validate0.errors = [{instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.tz,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.tz.type,parentSchema:schema0.properties.tz,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -97,11 +97,11 @@ if(data.granularity !== undefined){
 let data3 = data.granularity;
 const _errs7 = errors;
 if(typeof data3 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.granularity.type,parentSchema:schema0.properties.granularity,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data3 === "hour") || (data3 === "day")) || (data3 === "month"))){
-validate0.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/enum",keyword:"enum",params:{allowedValues: schema0.properties.granularity.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.granularity.enum,parentSchema:schema0.properties.granularity,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/enum",keyword:"enum",params:{allowedValues: schema0.properties.granularity.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -116,12 +116,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data4 === "string"){
 if(!pattern0.test(data4)){
-validate0.errors = [{instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$",parentSchema:schema0.properties.groupBy,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.groupBy.type,parentSchema:schema0.properties.groupBy,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -137,7 +137,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(Object.keys(data5).length > 5){
-validate0.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties",schema:5,parentSchema:schema0.properties.filter,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"}];
 return false;
 }
 else {
@@ -145,7 +145,7 @@ for(const key0 in data5){
 const _errs13 = errors;
 if(typeof key0 === "string"){
 if(!pattern1.test(key0)){
-const err0 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,39}$",parentSchema:schema0.properties.filter.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -157,7 +157,7 @@ errors++;
 }
 var valid1 = _errs13 === errors;
 if(!valid1){
-const err1 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema0.properties.filter.propertyNames,parentSchema:schema0.properties.filter,data:data5};
+const err1 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -177,18 +177,18 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
 if(func0(data6) > 100){
-validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.filter.additionalProperties,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func0(data6) < 1){
-validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.filter.additionalProperties,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.filter.additionalProperties.type,parentSchema:schema0.properties.filter.additionalProperties,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -201,7 +201,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.filter.type,parentSchema:schema0.properties.filter,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -218,11 +218,12 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.query.errorMessages = {"#/properties/from":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/to":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/tz":"must be an IANA time zone name such as Europe/Lisbon","#/properties/granularity":"must be one of 'hour', 'day', 'month' when given","#/properties/groupBy":"must be one or two dimension keys separated by a comma (such as Region or Region,Plan), each 1 to 40 letters, digits and '_', starting with a letter","#/properties/filter":"must be given as filter[Key]=value, at most 5 of them, each Key a dimension key and each value a string of 1 to 100 characters","#/properties/filter/propertyNames":"must be a dimension key: 1 to 40 letters, digits and '_', starting with a letter","#/properties/filter/additionalProperties":"must be a string of 1 to 100 characters"};
 exports.validators = { route: "get-usage-summary", fields: {"path":[],"query":["from","to","tz","granularity","groupBy","filter"],"deepObjects":["filter"]}, query: exports.query };

@@ -22,12 +22,12 @@ if(errors === _errs1){
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-validate0.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.from,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.from.type,parentSchema:schema0.properties.from,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -45,12 +45,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-validate0.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.to,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.to.type,parentSchema:schema0.properties.to,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -65,11 +65,11 @@ if(data.channel !== undefined){
 let data2 = data.channel;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.channel.type,parentSchema:schema0.properties.channel,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "ota") || (data2 === "online")) || (data2 === "pos"))){
-validate0.errors = [{instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/enum",keyword:"enum",params:{allowedValues: schema0.properties.channel.enum},message:"must be equal to one of the allowed values",schema:schema0.properties.channel.enum,parentSchema:schema0.properties.channel,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/enum",keyword:"enum",params:{allowedValues: schema0.properties.channel.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -84,12 +84,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!pattern0.test(data3)){
-validate0.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"},message:"must match pattern \""+"^[1-9][0-9]{0,3}$"+"\"",schema:"^[1-9][0-9]{0,3}$",parentSchema:schema0.properties.limit,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"},message:"must match pattern \""+"^[1-9][0-9]{0,3}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.limit.type,parentSchema:schema0.properties.limit,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -105,18 +105,18 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data4 === "string"){
 if(func0(data4) > 200){
-validate0.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.cursor,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(!pattern1.test(data4)){
-validate0.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+$",parentSchema:schema0.properties.cursor,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.cursor.type,parentSchema:schema0.properties.cursor,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -133,12 +133,12 @@ if(errors === _errs11){
 if(errors === _errs11){
 if(typeof data5 === "string"){
 if(!(formats0.validate(data5))){
-validate0.errors = [{instancePath:instancePath+"/date",schemaPath:"#/properties/date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.date,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/date",schemaPath:"#/properties/date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/date",schemaPath:"#/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.date.type,parentSchema:schema0.properties.date,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/date",schemaPath:"#/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -155,12 +155,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data6 === "string"){
 if(!pattern2.test(data6)){
-validate0.errors = [{instancePath:instancePath+"/activity",schemaPath:"#/properties/activity/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\"",schema:"^s_[A-Za-z0-9]{1,64}$",parentSchema:schema0.properties.activity,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/activity",schemaPath:"#/properties/activity/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/activity",schemaPath:"#/properties/activity/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.activity.type,parentSchema:schema0.properties.activity,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/activity",schemaPath:"#/properties/activity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -177,11 +177,12 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.query.errorMessages = {"#/properties/from":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/to":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/channel":"must be one of ota, online, pos","#/properties/limit":"must be a whole number from 1 to 200","#/properties/cursor":"must be a NextCursor returned by this list","#/properties/date":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/activity":"must be an ActivityID: 's_' followed by 1 to 64 letters or digits"};
 exports.validators = { route: "list-bookings", fields: {"path":[],"query":["from","to","channel","limit","cursor","date","activity"],"deepObjects":[]}, query: exports.query };

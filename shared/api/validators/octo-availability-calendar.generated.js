@@ -14,7 +14,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.productId === undefined) && (missing0 = "productId")) || ((data.optionId === undefined) && (missing0 = "optionId"))) || ((data.localDateStart === undefined) && (missing0 = "localDateStart"))) || ((data.localDateEnd === undefined) && (missing0 = "localDateEnd"))){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -24,18 +24,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.productId,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data0) < 1){
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.productId,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.productId.type,parentSchema:schema0.properties.productId,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -51,18 +51,18 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.optionId,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data1) < 1){
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.optionId,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.optionId.type,parentSchema:schema0.properties.optionId,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -79,12 +79,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.localDateStart,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.localDateStart.type,parentSchema:schema0.properties.localDateStart,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -102,12 +102,12 @@ if(errors === _errs7){
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
-validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.localDateEnd,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.localDateEnd.type,parentSchema:schema0.properties.localDateEnd,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -124,7 +124,7 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(Array.isArray(data4)){
 if(data4.length > 100){
-validate0.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items",schema:100,parentSchema:schema0.properties.units,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -137,7 +137,7 @@ if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if(((data5.id === undefined) && (missing1 = "id")) || ((data5.quantity === undefined) && (missing1 = "quantity"))){
-validate0.errors = [{instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema0.properties.units.items.required,parentSchema:schema0.properties.units.items,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -147,18 +147,18 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func0(data6) > 200){
-validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.units.items.properties.id,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data6) < 1){
-validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.units.items.properties.id,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.units.items.properties.id.type,parentSchema:schema0.properties.units.items.properties.id,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -172,18 +172,18 @@ if(data5.quantity !== undefined){
 let data7 = data5.quantity;
 const _errs15 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.units.items.properties.quantity.type,parentSchema:schema0.properties.units.items.properties.quantity,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs15){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 10000 || isNaN(data7)){
-validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema0.properties.units.items.properties.quantity,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data7 < 1 || isNaN(data7)){
-validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.units.items.properties.quantity,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -198,7 +198,7 @@ var valid2 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.units.items.type,parentSchema:schema0.properties.units.items,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -210,7 +210,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.units.type,parentSchema:schema0.properties.units,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -224,13 +224,13 @@ if(data.currency !== undefined){
 let data8 = data.currency;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema0.properties.currency.type},message:"must be string,null",schema:schema0.properties.currency.type,parentSchema:schema0.properties.currency,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema0.properties.currency.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs17){
 if(typeof data8 === "string"){
 if(func0(data8) > 3){
-validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters",schema:3,parentSchema:schema0.properties.currency,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"}];
 return false;
 }
 }
@@ -248,11 +248,12 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.body.errorMessages = {"#/properties/productId":"must be a product ID of 1 to 200 characters","#/properties/optionId":"must be an option ID of 1 to 200 characters","#/properties/localDateStart":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/localDateEnd":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/units":"must be a list of { id, quantity }","#/properties/units/items/properties/id":"must be a unit ID of 1 to 200 characters","#/properties/units/items/properties/quantity":"must be 1 to 10000","#/properties/currency":"must be an ISO 4217 code"};
 exports.validators = { route: "octo-availability-calendar", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {"units[].quantity":"must be 1 to 10000"}, body: exports.body };

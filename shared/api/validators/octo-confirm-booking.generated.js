@@ -12,7 +12,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.uuid === undefined) && (missing0 = "uuid")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -22,18 +22,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.uuid,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data0) < 1){
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.uuid,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.uuid.type,parentSchema:schema0.properties.uuid,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -41,7 +41,7 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -62,13 +62,13 @@ if(data.resellerReference !== undefined){
 let data0 = data.resellerReference;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: schema1.properties.resellerReference.type},message:"must be string,null",schema:schema1.properties.resellerReference.type,parentSchema:schema1.properties.resellerReference,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: schema1.properties.resellerReference.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 100){
-validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.resellerReference,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -88,13 +88,13 @@ if(data1.fullName !== undefined){
 let data2 = data1.fullName;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema1.properties.contact.properties.fullName.type},message:"must be string,null",schema:schema1.properties.contact.properties.fullName.type,parentSchema:schema1.properties.contact.properties.fullName,data:data2}];
+validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema1.properties.contact.properties.fullName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func0(data2) > 200){
-validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema1.properties.contact.properties.fullName,data:data2}];
+validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -109,13 +109,13 @@ if(data1.firstName !== undefined){
 let data3 = data1.firstName;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema1.properties.contact.properties.firstName.type},message:"must be string,null",schema:schema1.properties.contact.properties.firstName.type,parentSchema:schema1.properties.contact.properties.firstName,data:data3}];
+validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema1.properties.contact.properties.firstName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(func0(data3) > 100){
-validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.contact.properties.firstName,data:data3}];
+validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -130,13 +130,13 @@ if(data1.lastName !== undefined){
 let data4 = data1.lastName;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema1.properties.contact.properties.lastName.type},message:"must be string,null",schema:schema1.properties.contact.properties.lastName.type,parentSchema:schema1.properties.contact.properties.lastName,data:data4}];
+validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema1.properties.contact.properties.lastName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs9){
 if(typeof data4 === "string"){
 if(func0(data4) > 100){
-validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.contact.properties.lastName,data:data4}];
+validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -151,13 +151,13 @@ if(data1.emailAddress !== undefined){
 let data5 = data1.emailAddress;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema1.properties.contact.properties.emailAddress.type},message:"must be string,null",schema:schema1.properties.contact.properties.emailAddress.type,parentSchema:schema1.properties.contact.properties.emailAddress,data:data5}];
+validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema1.properties.contact.properties.emailAddress.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs11){
 if(typeof data5 === "string"){
 if(func0(data5) > 254){
-validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters",schema:254,parentSchema:schema1.properties.contact.properties.emailAddress,data:data5}];
+validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 }
@@ -172,13 +172,13 @@ if(data1.phoneNumber !== undefined){
 let data6 = data1.phoneNumber;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema1.properties.contact.properties.phoneNumber.type},message:"must be string,null",schema:schema1.properties.contact.properties.phoneNumber.type,parentSchema:schema1.properties.contact.properties.phoneNumber,data:data6}];
+validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema1.properties.contact.properties.phoneNumber.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func0(data6) > 50){
-validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters",schema:50,parentSchema:schema1.properties.contact.properties.phoneNumber,data:data6}];
+validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
@@ -195,7 +195,7 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(Array.isArray(data7)){
 if(data7.length > 10){
-validate1.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema1.properties.contact.properties.locales,data:data7}];
+validate1.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -207,12 +207,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data8 === "string"){
 if(func0(data8) > 35){
-validate1.errors = [{instancePath:instancePath+"/contact/locales/" + i0,schemaPath:"#/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters",schema:35,parentSchema:schema1.properties.contact.properties.locales.items,data:data8}];
+validate1.errors = [{instancePath:instancePath+"/contact/locales/" + i0,schemaPath:"#/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
 return false;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/contact/locales/" + i0,schemaPath:"#/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.contact.properties.locales.items.type,parentSchema:schema1.properties.contact.properties.locales.items,data:data8}];
+validate1.errors = [{instancePath:instancePath+"/contact/locales/" + i0,schemaPath:"#/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -224,7 +224,7 @@ break;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1.properties.contact.properties.locales.type,parentSchema:schema1.properties.contact.properties.locales,data:data7}];
+validate1.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -238,13 +238,13 @@ if(data1.postalCode !== undefined){
 let data9 = data1.postalCode;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema1.properties.contact.properties.postalCode.type},message:"must be string,null",schema:schema1.properties.contact.properties.postalCode.type,parentSchema:schema1.properties.contact.properties.postalCode,data:data9}];
+validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema1.properties.contact.properties.postalCode.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs19){
 if(typeof data9 === "string"){
 if(func0(data9) > 20){
-validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters",schema:20,parentSchema:schema1.properties.contact.properties.postalCode,data:data9}];
+validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
@@ -259,13 +259,13 @@ if(data1.country !== undefined){
 let data10 = data1.country;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: schema1.properties.contact.properties.country.type},message:"must be string,null",schema:schema1.properties.contact.properties.country.type,parentSchema:schema1.properties.contact.properties.country,data:data10}];
+validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: schema1.properties.contact.properties.country.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs21){
 if(typeof data10 === "string"){
 if(func0(data10) > 100){
-validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.contact.properties.country,data:data10}];
+validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -280,13 +280,13 @@ if(data1.notes !== undefined){
 let data11 = data1.notes;
 const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: schema1.properties.contact.properties.notes.type},message:"must be string,null",schema:schema1.properties.contact.properties.notes.type,parentSchema:schema1.properties.contact.properties.notes,data:data11}];
+validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: schema1.properties.contact.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs23){
 if(typeof data11 === "string"){
 if(func0(data11) > 2000){
-validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema1.properties.contact.properties.notes,data:data11}];
+validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 }
@@ -306,7 +306,7 @@ var valid1 = true;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/contact",schemaPath:"#/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.properties.contact.type,parentSchema:schema1.properties.contact,data:data1}];
+validate1.errors = [{instancePath:instancePath+"/contact",schemaPath:"#/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -322,7 +322,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(Array.isArray(data12)){
 if(data12.length > 1000){
-validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema1.properties.unitItems,data:data12}];
+validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
@@ -335,7 +335,7 @@ if(errors === _errs27){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 let missing0;
 if((data13.unitId === undefined) && (missing0 = "unitId")){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1.properties.unitItems.items.required,parentSchema:schema1.properties.unitItems.items,data:data13}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -345,18 +345,18 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data14 === "string"){
 if(func0(data14) > 200){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema1.properties.unitItems.items.properties.unitId,data:data14}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data14) < 1){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema1.properties.unitItems.items.properties.unitId,data:data14}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.unitItems.items.properties.unitId.type,parentSchema:schema1.properties.unitItems.items.properties.unitId,data:data14}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -372,18 +372,18 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(typeof data15 === "string"){
 if(func0(data15) > 36){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters",schema:36,parentSchema:schema1.properties.unitItems.items.properties.uuid,data:data15}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"}];
 return false;
 }
 else {
 if(!pattern0.test(data15)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\"",schema:"^[0-9a-fA-F-]{36}$",parentSchema:schema1.properties.unitItems.items.properties.uuid,data:data15}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.unitItems.items.properties.uuid.type,parentSchema:schema1.properties.unitItems.items.properties.uuid,data:data15}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -397,13 +397,13 @@ if(data13.resellerReference !== undefined){
 let data16 = data13.resellerReference;
 const _errs33 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.resellerReference.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.resellerReference.type,parentSchema:schema1.properties.unitItems.items.properties.resellerReference,data:data16}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.resellerReference.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs33){
 if(typeof data16 === "string"){
 if(func0(data16) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.unitItems.items.properties.resellerReference,data:data16}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -423,13 +423,13 @@ if(data17.fullName !== undefined){
 let data18 = data17.fullName;
 const _errs37 = errors;
 if((typeof data18 !== "string") && (data18 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.fullName.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.fullName.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.fullName,data:data18}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.fullName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs37){
 if(typeof data18 === "string"){
 if(func0(data18) > 200){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.fullName,data:data18}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -444,13 +444,13 @@ if(data17.firstName !== undefined){
 let data19 = data17.firstName;
 const _errs39 = errors;
 if((typeof data19 !== "string") && (data19 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.firstName.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.firstName.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.firstName,data:data19}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.firstName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs39){
 if(typeof data19 === "string"){
 if(func0(data19) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.firstName,data:data19}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -465,13 +465,13 @@ if(data17.lastName !== undefined){
 let data20 = data17.lastName;
 const _errs41 = errors;
 if((typeof data20 !== "string") && (data20 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.lastName.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.lastName.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.lastName,data:data20}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.lastName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs41){
 if(typeof data20 === "string"){
 if(func0(data20) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.lastName,data:data20}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -486,13 +486,13 @@ if(data17.emailAddress !== undefined){
 let data21 = data17.emailAddress;
 const _errs43 = errors;
 if((typeof data21 !== "string") && (data21 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.emailAddress.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.emailAddress.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.emailAddress,data:data21}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.emailAddress.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs43){
 if(typeof data21 === "string"){
 if(func0(data21) > 254){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters",schema:254,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.emailAddress,data:data21}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 }
@@ -507,13 +507,13 @@ if(data17.phoneNumber !== undefined){
 let data22 = data17.phoneNumber;
 const _errs45 = errors;
 if((typeof data22 !== "string") && (data22 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.phoneNumber.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.phoneNumber.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.phoneNumber,data:data22}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.phoneNumber.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs45){
 if(typeof data22 === "string"){
 if(func0(data22) > 50){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters",schema:50,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.phoneNumber,data:data22}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
@@ -530,7 +530,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(Array.isArray(data23)){
 if(data23.length > 10){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.locales,data:data23}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -542,12 +542,12 @@ const _errs49 = errors;
 if(errors === _errs49){
 if(typeof data24 === "string"){
 if(func0(data24) > 35){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/locales/" + i2,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters",schema:35,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.locales.items,data:data24}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/locales/" + i2,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
 return false;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/locales/" + i2,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.unitItems.items.properties.contact.properties.locales.items.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.locales.items,data:data24}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/locales/" + i2,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -559,7 +559,7 @@ break;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1.properties.unitItems.items.properties.contact.properties.locales.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.locales,data:data23}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -573,13 +573,13 @@ if(data17.postalCode !== undefined){
 let data25 = data17.postalCode;
 const _errs51 = errors;
 if((typeof data25 !== "string") && (data25 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.postalCode.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.postalCode.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.postalCode,data:data25}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.postalCode.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs51){
 if(typeof data25 === "string"){
 if(func0(data25) > 20){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters",schema:20,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.postalCode,data:data25}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
@@ -594,13 +594,13 @@ if(data17.country !== undefined){
 let data26 = data17.country;
 const _errs53 = errors;
 if((typeof data26 !== "string") && (data26 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.country.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.country.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.country,data:data26}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.country.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs53){
 if(typeof data26 === "string"){
 if(func0(data26) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.country,data:data26}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -615,13 +615,13 @@ if(data17.notes !== undefined){
 let data27 = data17.notes;
 const _errs55 = errors;
 if((typeof data27 !== "string") && (data27 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.notes.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.notes.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.notes,data:data27}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs55){
 if(typeof data27 === "string"){
 if(func0(data27) > 2000){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.notes,data:data27}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 }
@@ -641,7 +641,7 @@ var valid5 = true;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact",schemaPath:"#/properties/unitItems/items/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.properties.unitItems.items.properties.contact.type,parentSchema:schema1.properties.unitItems.items.properties.contact,data:data17}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact",schemaPath:"#/properties/unitItems/items/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -656,7 +656,7 @@ var valid4 = true;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1,schemaPath:"#/properties/unitItems/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.properties.unitItems.items.type,parentSchema:schema1.properties.unitItems.items,data:data13}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1,schemaPath:"#/properties/unitItems/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -668,7 +668,7 @@ break;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1.properties.unitItems.type,parentSchema:schema1.properties.unitItems,data:data12}];
+validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -679,10 +679,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.emailReceipt !== undefined){
-let data28 = data.emailReceipt;
 const _errs57 = errors;
-if(typeof data28 !== "boolean"){
-validate1.errors = [{instancePath:instancePath+"/emailReceipt",schemaPath:"#/properties/emailReceipt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1.properties.emailReceipt.type,parentSchema:schema1.properties.emailReceipt,data:data28}];
+if(typeof data.emailReceipt !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/emailReceipt",schemaPath:"#/properties/emailReceipt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs57 === errors;
@@ -695,11 +694,13 @@ var valid0 = true;
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.type,parentSchema:schema1,data}];
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
+exports.path.errorMessages = {"#/properties/uuid":"must be the booking UUID of 1 to 200 characters"};
+exports.body.errorMessages = {"#/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/contact/properties/fullName":"must be text of at most 200 characters, or null","#/properties/contact/properties/firstName":"must be text of at most 100 characters, or null","#/properties/contact/properties/lastName":"must be text of at most 100 characters, or null","#/properties/contact/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/contact/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/contact/properties/locales":"must be a list of at most 10 language tags","#/properties/contact/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/contact/properties/country":"must be text of at most 100 characters, or null","#/properties/contact/properties/notes":"must be text of at most 2000 characters, or null","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/fullName":"must be text of at most 200 characters, or null","#/properties/unitItems/items/properties/contact/properties/firstName":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/lastName":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/unitItems/items/properties/contact/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/unitItems/items/properties/contact/properties/locales":"must be a list of at most 10 language tags","#/properties/unitItems/items/properties/contact/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/unitItems/items/properties/contact/properties/country":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/notes":"must be text of at most 2000 characters, or null"};
 exports.validators = { route: "octo-confirm-booking", fields: {"path":["uuid"],"query":[],"deepObjects":[]}, numberRules: {}, path: exports.path, body: exports.body };

@@ -12,7 +12,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.uuid === undefined) && (missing0 = "uuid")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -22,18 +22,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.uuid,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data0) < 1){
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.uuid,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.uuid.type,parentSchema:schema0.properties.uuid,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -41,7 +41,7 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -61,18 +61,18 @@ if(data.expirationMinutes !== undefined){
 let data0 = data.expirationMinutes;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema1.properties.expirationMinutes.type,parentSchema:schema1.properties.expirationMinutes,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs1){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 10080 || isNaN(data0)){
-validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080",schema:10080,parentSchema:schema1.properties.expirationMinutes,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema1.properties.expirationMinutes,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -81,11 +81,13 @@ return false;
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.type,parentSchema:schema1,data}];
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
+exports.path.errorMessages = {"#/properties/uuid":"must be the booking UUID of 1 to 200 characters"};
+exports.body.errorMessages = {"#/properties/expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)"};
 exports.validators = { route: "octo-extend-booking", fields: {"path":["uuid"],"query":[],"deepObjects":[]}, numberRules: {"expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)"}, path: exports.path, body: exports.body };

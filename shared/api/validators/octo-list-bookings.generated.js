@@ -18,18 +18,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 100){
-validate0.errors = [{instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.supplierReference,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func0(data0) < 1){
-validate0.errors = [{instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.supplierReference,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.supplierReference.type,parentSchema:schema0.properties.supplierReference,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -45,18 +45,18 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func0(data1) > 100){
-validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.resellerReference,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func0(data1) < 1){
-validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.resellerReference,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.resellerReference.type,parentSchema:schema0.properties.resellerReference,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -73,12 +73,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-validate0.errors = [{instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.localDate,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.localDate.type,parentSchema:schema0.properties.localDate,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -96,12 +96,12 @@ if(errors === _errs7){
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
-validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.localDateStart,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.localDateStart.type,parentSchema:schema0.properties.localDateStart,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -119,12 +119,12 @@ if(errors === _errs9){
 if(errors === _errs9){
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){
-validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\"",schema:"supported-day",parentSchema:schema0.properties.localDateEnd,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.localDateEnd.type,parentSchema:schema0.properties.localDateEnd,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -141,18 +141,18 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data5 === "string"){
 if(func0(data5) > 200){
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.productId,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data5) < 1){
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.productId,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.productId.type,parentSchema:schema0.properties.productId,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -168,18 +168,18 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func0(data6) > 200){
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.optionId,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data6) < 1){
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.optionId,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.optionId.type,parentSchema:schema0.properties.optionId,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -196,11 +196,12 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.query.errorMessages = {"#/properties/supplierReference":"must be 1 to 100 characters","#/properties/resellerReference":"must be 1 to 100 characters","#/properties/localDate":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/localDateStart":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/localDateEnd":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/productId":"must be a product ID of 1 to 200 characters","#/properties/optionId":"must be an option ID of 1 to 200 characters"};
 exports.validators = { route: "octo-list-bookings", fields: {"path":[],"query":["supplierReference","resellerReference","localDate","localDateStart","localDateEnd","productId","optionId"],"deepObjects":[]}, query: exports.query };

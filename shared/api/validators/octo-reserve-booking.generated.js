@@ -13,7 +13,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.productId === undefined) && (missing0 = "productId")) || ((data.optionId === undefined) && (missing0 = "optionId"))) || ((data.availabilityId === undefined) && (missing0 = "availabilityId"))){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -23,12 +23,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 36){
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters",schema:36,parentSchema:schema0.properties.uuid,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.uuid.type,parentSchema:schema0.properties.uuid,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -44,18 +44,18 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.productId,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data1) < 1){
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.productId,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.productId.type,parentSchema:schema0.properties.productId,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -71,18 +71,18 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func0(data2) > 200){
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.optionId,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data2) < 1){
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.optionId,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.optionId.type,parentSchema:schema0.properties.optionId,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -98,18 +98,18 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(func0(data3) > 200){
-validate0.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.availabilityId,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data3) < 1){
-validate0.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.availabilityId,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.availabilityId.type,parentSchema:schema0.properties.availabilityId,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -125,7 +125,7 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(Array.isArray(data4)){
 if(data4.length > 1000){
-validate0.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema0.properties.unitItems,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
@@ -138,7 +138,7 @@ if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if((data5.unitId === undefined) && (missing1 = "unitId")){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema0.properties.unitItems.items.required,parentSchema:schema0.properties.unitItems.items,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -148,18 +148,18 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func0(data6) > 200){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.unitItems.items.properties.unitId,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data6) < 1){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.unitItems.items.properties.unitId,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.unitItems.items.properties.unitId.type,parentSchema:schema0.properties.unitItems.items.properties.unitId,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -175,18 +175,18 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data7 === "string"){
 if(func0(data7) > 36){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters",schema:36,parentSchema:schema0.properties.unitItems.items.properties.uuid,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"}];
 return false;
 }
 else {
 if(!pattern0.test(data7)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\"",schema:"^[0-9a-fA-F-]{36}$",parentSchema:schema0.properties.unitItems.items.properties.uuid,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.unitItems.items.properties.uuid.type,parentSchema:schema0.properties.unitItems.items.properties.uuid,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -200,13 +200,13 @@ if(data5.resellerReference !== undefined){
 let data8 = data5.resellerReference;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.resellerReference.type},message:"must be string,null",schema:schema0.properties.unitItems.items.properties.resellerReference.type,parentSchema:schema0.properties.unitItems.items.properties.resellerReference,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.resellerReference.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs17){
 if(typeof data8 === "string"){
 if(func0(data8) > 100){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.unitItems.items.properties.resellerReference,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -226,13 +226,13 @@ if(data9.fullName !== undefined){
 let data10 = data9.fullName;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.fullName.type},message:"must be string,null",schema:schema0.properties.unitItems.items.properties.contact.properties.fullName.type,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.fullName,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.fullName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs21){
 if(typeof data10 === "string"){
 if(func0(data10) > 200){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.fullName,data:data10}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -247,13 +247,13 @@ if(data9.firstName !== undefined){
 let data11 = data9.firstName;
 const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.firstName.type},message:"must be string,null",schema:schema0.properties.unitItems.items.properties.contact.properties.firstName.type,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.firstName,data:data11}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.firstName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs23){
 if(typeof data11 === "string"){
 if(func0(data11) > 100){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.firstName,data:data11}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -268,13 +268,13 @@ if(data9.lastName !== undefined){
 let data12 = data9.lastName;
 const _errs25 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.lastName.type},message:"must be string,null",schema:schema0.properties.unitItems.items.properties.contact.properties.lastName.type,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.lastName,data:data12}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.lastName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs25){
 if(typeof data12 === "string"){
 if(func0(data12) > 100){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.lastName,data:data12}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -289,13 +289,13 @@ if(data9.emailAddress !== undefined){
 let data13 = data9.emailAddress;
 const _errs27 = errors;
 if((typeof data13 !== "string") && (data13 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.emailAddress.type},message:"must be string,null",schema:schema0.properties.unitItems.items.properties.contact.properties.emailAddress.type,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.emailAddress,data:data13}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.emailAddress.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs27){
 if(typeof data13 === "string"){
 if(func0(data13) > 254){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters",schema:254,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.emailAddress,data:data13}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 }
@@ -310,13 +310,13 @@ if(data9.phoneNumber !== undefined){
 let data14 = data9.phoneNumber;
 const _errs29 = errors;
 if((typeof data14 !== "string") && (data14 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.phoneNumber.type},message:"must be string,null",schema:schema0.properties.unitItems.items.properties.contact.properties.phoneNumber.type,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.phoneNumber,data:data14}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.phoneNumber.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs29){
 if(typeof data14 === "string"){
 if(func0(data14) > 50){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters",schema:50,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.phoneNumber,data:data14}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
@@ -333,7 +333,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(Array.isArray(data15)){
 if(data15.length > 10){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.locales,data:data15}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -345,12 +345,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data16 === "string"){
 if(func0(data16) > 35){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales/" + i1,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters",schema:35,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.locales.items,data:data16}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales/" + i1,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales/" + i1,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.unitItems.items.properties.contact.properties.locales.items.type,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.locales.items,data:data16}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales/" + i1,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -362,7 +362,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.unitItems.items.properties.contact.properties.locales.type,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.locales,data:data15}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -376,13 +376,13 @@ if(data9.postalCode !== undefined){
 let data17 = data9.postalCode;
 const _errs35 = errors;
 if((typeof data17 !== "string") && (data17 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.postalCode.type},message:"must be string,null",schema:schema0.properties.unitItems.items.properties.contact.properties.postalCode.type,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.postalCode,data:data17}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.postalCode.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data17 === "string"){
 if(func0(data17) > 20){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters",schema:20,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.postalCode,data:data17}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
@@ -397,13 +397,13 @@ if(data9.country !== undefined){
 let data18 = data9.country;
 const _errs37 = errors;
 if((typeof data18 !== "string") && (data18 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.country.type},message:"must be string,null",schema:schema0.properties.unitItems.items.properties.contact.properties.country.type,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.country,data:data18}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.country.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs37){
 if(typeof data18 === "string"){
 if(func0(data18) > 100){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.country,data:data18}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -418,13 +418,13 @@ if(data9.notes !== undefined){
 let data19 = data9.notes;
 const _errs39 = errors;
 if((typeof data19 !== "string") && (data19 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.notes.type},message:"must be string,null",schema:schema0.properties.unitItems.items.properties.contact.properties.notes.type,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.notes,data:data19}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs39){
 if(typeof data19 === "string"){
 if(func0(data19) > 2000){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema0.properties.unitItems.items.properties.contact.properties.notes,data:data19}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 }
@@ -444,7 +444,7 @@ var valid3 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact",schemaPath:"#/properties/unitItems/items/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.unitItems.items.properties.contact.type,parentSchema:schema0.properties.unitItems.items.properties.contact,data:data9}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact",schemaPath:"#/properties/unitItems/items/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -459,7 +459,7 @@ var valid2 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.unitItems.items.type,parentSchema:schema0.properties.unitItems.items,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -471,7 +471,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.unitItems.type,parentSchema:schema0.properties.unitItems,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -485,18 +485,18 @@ if(data.expirationMinutes !== undefined){
 let data20 = data.expirationMinutes;
 const _errs41 = errors;
 if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-validate0.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.expirationMinutes.type,parentSchema:schema0.properties.expirationMinutes,data:data20}];
+validate0.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs41){
 if((typeof data20 == "number") && (isFinite(data20))){
 if(data20 > 10080 || isNaN(data20)){
-validate0.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080",schema:10080,parentSchema:schema0.properties.expirationMinutes,data:data20}];
+validate0.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
 return false;
 }
 else {
 if(data20 < 1 || isNaN(data20)){
-validate0.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema0.properties.expirationMinutes,data:data20}];
+validate0.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -512,13 +512,13 @@ if(data.notes !== undefined){
 let data21 = data.notes;
 const _errs43 = errors;
 if((typeof data21 !== "string") && (data21 !== null)){
-validate0.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema0.properties.notes.type},message:"must be string,null",schema:schema0.properties.notes.type,parentSchema:schema0.properties.notes,data:data21}];
+validate0.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema0.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs43){
 if(typeof data21 === "string"){
 if(func0(data21) > 2000){
-validate0.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema0.properties.notes,data:data21}];
+validate0.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 }
@@ -533,13 +533,13 @@ if(data.resellerReference !== undefined){
 let data22 = data.resellerReference;
 const _errs45 = errors;
 if((typeof data22 !== "string") && (data22 !== null)){
-validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: schema0.properties.resellerReference.type},message:"must be string,null",schema:schema0.properties.resellerReference.type,parentSchema:schema0.properties.resellerReference,data:data22}];
+validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: schema0.properties.resellerReference.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs45){
 if(typeof data22 === "string"){
 if(func0(data22) > 100){
-validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.resellerReference,data:data22}];
+validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -559,13 +559,13 @@ if(data23.fullName !== undefined){
 let data24 = data23.fullName;
 const _errs49 = errors;
 if((typeof data24 !== "string") && (data24 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema0.properties.contact.properties.fullName.type},message:"must be string,null",schema:schema0.properties.contact.properties.fullName.type,parentSchema:schema0.properties.contact.properties.fullName,data:data24}];
+validate0.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema0.properties.contact.properties.fullName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs49){
 if(typeof data24 === "string"){
 if(func0(data24) > 200){
-validate0.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.contact.properties.fullName,data:data24}];
+validate0.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -580,13 +580,13 @@ if(data23.firstName !== undefined){
 let data25 = data23.firstName;
 const _errs51 = errors;
 if((typeof data25 !== "string") && (data25 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema0.properties.contact.properties.firstName.type},message:"must be string,null",schema:schema0.properties.contact.properties.firstName.type,parentSchema:schema0.properties.contact.properties.firstName,data:data25}];
+validate0.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema0.properties.contact.properties.firstName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs51){
 if(typeof data25 === "string"){
 if(func0(data25) > 100){
-validate0.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.contact.properties.firstName,data:data25}];
+validate0.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -601,13 +601,13 @@ if(data23.lastName !== undefined){
 let data26 = data23.lastName;
 const _errs53 = errors;
 if((typeof data26 !== "string") && (data26 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema0.properties.contact.properties.lastName.type},message:"must be string,null",schema:schema0.properties.contact.properties.lastName.type,parentSchema:schema0.properties.contact.properties.lastName,data:data26}];
+validate0.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema0.properties.contact.properties.lastName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs53){
 if(typeof data26 === "string"){
 if(func0(data26) > 100){
-validate0.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.contact.properties.lastName,data:data26}];
+validate0.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -622,13 +622,13 @@ if(data23.emailAddress !== undefined){
 let data27 = data23.emailAddress;
 const _errs55 = errors;
 if((typeof data27 !== "string") && (data27 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema0.properties.contact.properties.emailAddress.type},message:"must be string,null",schema:schema0.properties.contact.properties.emailAddress.type,parentSchema:schema0.properties.contact.properties.emailAddress,data:data27}];
+validate0.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema0.properties.contact.properties.emailAddress.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs55){
 if(typeof data27 === "string"){
 if(func0(data27) > 254){
-validate0.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters",schema:254,parentSchema:schema0.properties.contact.properties.emailAddress,data:data27}];
+validate0.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 }
@@ -643,13 +643,13 @@ if(data23.phoneNumber !== undefined){
 let data28 = data23.phoneNumber;
 const _errs57 = errors;
 if((typeof data28 !== "string") && (data28 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema0.properties.contact.properties.phoneNumber.type},message:"must be string,null",schema:schema0.properties.contact.properties.phoneNumber.type,parentSchema:schema0.properties.contact.properties.phoneNumber,data:data28}];
+validate0.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema0.properties.contact.properties.phoneNumber.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs57){
 if(typeof data28 === "string"){
 if(func0(data28) > 50){
-validate0.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters",schema:50,parentSchema:schema0.properties.contact.properties.phoneNumber,data:data28}];
+validate0.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
@@ -666,7 +666,7 @@ const _errs59 = errors;
 if(errors === _errs59){
 if(Array.isArray(data29)){
 if(data29.length > 10){
-validate0.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema0.properties.contact.properties.locales,data:data29}];
+validate0.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -678,12 +678,12 @@ const _errs61 = errors;
 if(errors === _errs61){
 if(typeof data30 === "string"){
 if(func0(data30) > 35){
-validate0.errors = [{instancePath:instancePath+"/contact/locales/" + i2,schemaPath:"#/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters",schema:35,parentSchema:schema0.properties.contact.properties.locales.items,data:data30}];
+validate0.errors = [{instancePath:instancePath+"/contact/locales/" + i2,schemaPath:"#/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/contact/locales/" + i2,schemaPath:"#/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.contact.properties.locales.items.type,parentSchema:schema0.properties.contact.properties.locales.items,data:data30}];
+validate0.errors = [{instancePath:instancePath+"/contact/locales/" + i2,schemaPath:"#/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -695,7 +695,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.contact.properties.locales.type,parentSchema:schema0.properties.contact.properties.locales,data:data29}];
+validate0.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -709,13 +709,13 @@ if(data23.postalCode !== undefined){
 let data31 = data23.postalCode;
 const _errs63 = errors;
 if((typeof data31 !== "string") && (data31 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema0.properties.contact.properties.postalCode.type},message:"must be string,null",schema:schema0.properties.contact.properties.postalCode.type,parentSchema:schema0.properties.contact.properties.postalCode,data:data31}];
+validate0.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema0.properties.contact.properties.postalCode.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs63){
 if(typeof data31 === "string"){
 if(func0(data31) > 20){
-validate0.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters",schema:20,parentSchema:schema0.properties.contact.properties.postalCode,data:data31}];
+validate0.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
@@ -730,13 +730,13 @@ if(data23.country !== undefined){
 let data32 = data23.country;
 const _errs65 = errors;
 if((typeof data32 !== "string") && (data32 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: schema0.properties.contact.properties.country.type},message:"must be string,null",schema:schema0.properties.contact.properties.country.type,parentSchema:schema0.properties.contact.properties.country,data:data32}];
+validate0.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: schema0.properties.contact.properties.country.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs65){
 if(typeof data32 === "string"){
 if(func0(data32) > 100){
-validate0.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.contact.properties.country,data:data32}];
+validate0.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -751,13 +751,13 @@ if(data23.notes !== undefined){
 let data33 = data23.notes;
 const _errs67 = errors;
 if((typeof data33 !== "string") && (data33 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: schema0.properties.contact.properties.notes.type},message:"must be string,null",schema:schema0.properties.contact.properties.notes.type,parentSchema:schema0.properties.contact.properties.notes,data:data33}];
+validate0.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: schema0.properties.contact.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs67){
 if(typeof data33 === "string"){
 if(func0(data33) > 2000){
-validate0.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema0.properties.contact.properties.notes,data:data33}];
+validate0.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 }
@@ -777,7 +777,7 @@ var valid5 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/contact",schemaPath:"#/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.contact.type,parentSchema:schema0.properties.contact,data:data23}];
+validate0.errors = [{instancePath:instancePath+"/contact",schemaPath:"#/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -791,13 +791,13 @@ if(data.currency !== undefined){
 let data34 = data.currency;
 const _errs69 = errors;
 if((typeof data34 !== "string") && (data34 !== null)){
-validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema0.properties.currency.type},message:"must be string,null",schema:schema0.properties.currency.type,parentSchema:schema0.properties.currency,data:data34}];
+validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema0.properties.currency.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs69){
 if(typeof data34 === "string"){
 if(func0(data34) > 3){
-validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters",schema:3,parentSchema:schema0.properties.currency,data:data34}];
+validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"}];
 return false;
 }
 }
@@ -819,11 +819,12 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.body.errorMessages = {"#/properties/uuid":"must be a UUID (8-4-4-4-12 hexadecimal digits)","#/properties/productId":"must be a product ID of 1 to 200 characters","#/properties/optionId":"must be an option ID of 1 to 200 characters","#/properties/availabilityId":"must be an availability ID of 1 to 200 characters","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/fullName":"must be text of at most 200 characters, or null","#/properties/unitItems/items/properties/contact/properties/firstName":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/lastName":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/unitItems/items/properties/contact/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/unitItems/items/properties/contact/properties/locales":"must be a list of at most 10 language tags","#/properties/unitItems/items/properties/contact/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/unitItems/items/properties/contact/properties/country":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/notes":"must be text of at most 2000 characters, or null","#/properties/expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)","#/properties/notes":"must be text of at most 2000 characters, or null","#/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/contact/properties/fullName":"must be text of at most 200 characters, or null","#/properties/contact/properties/firstName":"must be text of at most 100 characters, or null","#/properties/contact/properties/lastName":"must be text of at most 100 characters, or null","#/properties/contact/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/contact/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/contact/properties/locales":"must be a list of at most 10 language tags","#/properties/contact/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/contact/properties/country":"must be text of at most 100 characters, or null","#/properties/contact/properties/notes":"must be text of at most 2000 characters, or null","#/properties/currency":"must be an ISO 4217 code"};
 exports.validators = { route: "octo-reserve-booking", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {"expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)"}, body: exports.body };

@@ -12,7 +12,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.uuid === undefined) && (missing0 = "uuid")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -22,18 +22,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.uuid,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data0) < 1){
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.uuid,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.uuid.type,parentSchema:schema0.properties.uuid,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -41,7 +41,7 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -64,18 +64,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-validate1.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema1.properties.productId,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data0) < 1){
-validate1.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema1.properties.productId,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.productId.type,parentSchema:schema1.properties.productId,data:data0}];
+validate1.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -91,18 +91,18 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-validate1.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema1.properties.optionId,data:data1}];
+validate1.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data1) < 1){
-validate1.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema1.properties.optionId,data:data1}];
+validate1.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.optionId.type,parentSchema:schema1.properties.optionId,data:data1}];
+validate1.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -118,18 +118,18 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func0(data2) > 200){
-validate1.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema1.properties.availabilityId,data:data2}];
+validate1.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data2) < 1){
-validate1.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema1.properties.availabilityId,data:data2}];
+validate1.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.availabilityId.type,parentSchema:schema1.properties.availabilityId,data:data2}];
+validate1.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -145,7 +145,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(Array.isArray(data3)){
 if(data3.length > 1000){
-validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema1.properties.unitItems,data:data3}];
+validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
@@ -158,7 +158,7 @@ if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing0;
 if((data4.unitId === undefined) && (missing0 = "unitId")){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1.properties.unitItems.items.required,parentSchema:schema1.properties.unitItems.items,data:data4}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -168,18 +168,18 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data5 === "string"){
 if(func0(data5) > 200){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema1.properties.unitItems.items.properties.unitId,data:data5}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data5) < 1){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema1.properties.unitItems.items.properties.unitId,data:data5}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.unitItems.items.properties.unitId.type,parentSchema:schema1.properties.unitItems.items.properties.unitId,data:data5}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -195,18 +195,18 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func0(data6) > 36){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters",schema:36,parentSchema:schema1.properties.unitItems.items.properties.uuid,data:data6}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"}];
 return false;
 }
 else {
 if(!pattern0.test(data6)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\"",schema:"^[0-9a-fA-F-]{36}$",parentSchema:schema1.properties.unitItems.items.properties.uuid,data:data6}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.unitItems.items.properties.uuid.type,parentSchema:schema1.properties.unitItems.items.properties.uuid,data:data6}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -220,13 +220,13 @@ if(data4.resellerReference !== undefined){
 let data7 = data4.resellerReference;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.resellerReference.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.resellerReference.type,parentSchema:schema1.properties.unitItems.items.properties.resellerReference,data:data7}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.resellerReference.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs15){
 if(typeof data7 === "string"){
 if(func0(data7) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.unitItems.items.properties.resellerReference,data:data7}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -246,13 +246,13 @@ if(data8.fullName !== undefined){
 let data9 = data8.fullName;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.fullName.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.fullName.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.fullName,data:data9}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.fullName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs19){
 if(typeof data9 === "string"){
 if(func0(data9) > 200){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.fullName,data:data9}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -267,13 +267,13 @@ if(data8.firstName !== undefined){
 let data10 = data8.firstName;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.firstName.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.firstName.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.firstName,data:data10}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.firstName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs21){
 if(typeof data10 === "string"){
 if(func0(data10) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.firstName,data:data10}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -288,13 +288,13 @@ if(data8.lastName !== undefined){
 let data11 = data8.lastName;
 const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.lastName.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.lastName.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.lastName,data:data11}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.lastName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs23){
 if(typeof data11 === "string"){
 if(func0(data11) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.lastName,data:data11}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -309,13 +309,13 @@ if(data8.emailAddress !== undefined){
 let data12 = data8.emailAddress;
 const _errs25 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.emailAddress.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.emailAddress.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.emailAddress,data:data12}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.emailAddress.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs25){
 if(typeof data12 === "string"){
 if(func0(data12) > 254){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters",schema:254,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.emailAddress,data:data12}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 }
@@ -330,13 +330,13 @@ if(data8.phoneNumber !== undefined){
 let data13 = data8.phoneNumber;
 const _errs27 = errors;
 if((typeof data13 !== "string") && (data13 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.phoneNumber.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.phoneNumber.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.phoneNumber,data:data13}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.phoneNumber.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs27){
 if(typeof data13 === "string"){
 if(func0(data13) > 50){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters",schema:50,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.phoneNumber,data:data13}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
@@ -353,7 +353,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(Array.isArray(data14)){
 if(data14.length > 10){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.locales,data:data14}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -365,12 +365,12 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(typeof data15 === "string"){
 if(func0(data15) > 35){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales/" + i1,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters",schema:35,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.locales.items,data:data15}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales/" + i1,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
 return false;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales/" + i1,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.unitItems.items.properties.contact.properties.locales.items.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.locales.items,data:data15}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales/" + i1,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -382,7 +382,7 @@ break;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1.properties.unitItems.items.properties.contact.properties.locales.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.locales,data:data14}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -396,13 +396,13 @@ if(data8.postalCode !== undefined){
 let data16 = data8.postalCode;
 const _errs33 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.postalCode.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.postalCode.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.postalCode,data:data16}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.postalCode.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs33){
 if(typeof data16 === "string"){
 if(func0(data16) > 20){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters",schema:20,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.postalCode,data:data16}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
@@ -417,13 +417,13 @@ if(data8.country !== undefined){
 let data17 = data8.country;
 const _errs35 = errors;
 if((typeof data17 !== "string") && (data17 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.country.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.country.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.country,data:data17}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.country.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data17 === "string"){
 if(func0(data17) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.country,data:data17}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -438,13 +438,13 @@ if(data8.notes !== undefined){
 let data18 = data8.notes;
 const _errs37 = errors;
 if((typeof data18 !== "string") && (data18 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.notes.type},message:"must be string,null",schema:schema1.properties.unitItems.items.properties.contact.properties.notes.type,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.notes,data:data18}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs37){
 if(typeof data18 === "string"){
 if(func0(data18) > 2000){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema1.properties.unitItems.items.properties.contact.properties.notes,data:data18}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 }
@@ -464,7 +464,7 @@ var valid3 = true;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact",schemaPath:"#/properties/unitItems/items/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.properties.unitItems.items.properties.contact.type,parentSchema:schema1.properties.unitItems.items.properties.contact,data:data8}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact",schemaPath:"#/properties/unitItems/items/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -479,7 +479,7 @@ var valid2 = true;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.properties.unitItems.items.type,parentSchema:schema1.properties.unitItems.items,data:data4}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -491,7 +491,7 @@ break;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1.properties.unitItems.type,parentSchema:schema1.properties.unitItems,data:data3}];
+validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -505,18 +505,18 @@ if(data.expirationMinutes !== undefined){
 let data19 = data.expirationMinutes;
 const _errs39 = errors;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema1.properties.expirationMinutes.type,parentSchema:schema1.properties.expirationMinutes,data:data19}];
+validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs39){
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 > 10080 || isNaN(data19)){
-validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080",schema:10080,parentSchema:schema1.properties.expirationMinutes,data:data19}];
+validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
 return false;
 }
 else {
 if(data19 < 1 || isNaN(data19)){
-validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema1.properties.expirationMinutes,data:data19}];
+validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -532,13 +532,13 @@ if(data.notes !== undefined){
 let data20 = data.notes;
 const _errs41 = errors;
 if((typeof data20 !== "string") && (data20 !== null)){
-validate1.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema1.properties.notes.type},message:"must be string,null",schema:schema1.properties.notes.type,parentSchema:schema1.properties.notes,data:data20}];
+validate1.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema1.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs41){
 if(typeof data20 === "string"){
 if(func0(data20) > 2000){
-validate1.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema1.properties.notes,data:data20}];
+validate1.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 }
@@ -553,13 +553,13 @@ if(data.resellerReference !== undefined){
 let data21 = data.resellerReference;
 const _errs43 = errors;
 if((typeof data21 !== "string") && (data21 !== null)){
-validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: schema1.properties.resellerReference.type},message:"must be string,null",schema:schema1.properties.resellerReference.type,parentSchema:schema1.properties.resellerReference,data:data21}];
+validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: schema1.properties.resellerReference.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs43){
 if(typeof data21 === "string"){
 if(func0(data21) > 100){
-validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.resellerReference,data:data21}];
+validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -579,13 +579,13 @@ if(data22.fullName !== undefined){
 let data23 = data22.fullName;
 const _errs47 = errors;
 if((typeof data23 !== "string") && (data23 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema1.properties.contact.properties.fullName.type},message:"must be string,null",schema:schema1.properties.contact.properties.fullName.type,parentSchema:schema1.properties.contact.properties.fullName,data:data23}];
+validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema1.properties.contact.properties.fullName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs47){
 if(typeof data23 === "string"){
 if(func0(data23) > 200){
-validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema1.properties.contact.properties.fullName,data:data23}];
+validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -600,13 +600,13 @@ if(data22.firstName !== undefined){
 let data24 = data22.firstName;
 const _errs49 = errors;
 if((typeof data24 !== "string") && (data24 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema1.properties.contact.properties.firstName.type},message:"must be string,null",schema:schema1.properties.contact.properties.firstName.type,parentSchema:schema1.properties.contact.properties.firstName,data:data24}];
+validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema1.properties.contact.properties.firstName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs49){
 if(typeof data24 === "string"){
 if(func0(data24) > 100){
-validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.contact.properties.firstName,data:data24}];
+validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -621,13 +621,13 @@ if(data22.lastName !== undefined){
 let data25 = data22.lastName;
 const _errs51 = errors;
 if((typeof data25 !== "string") && (data25 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema1.properties.contact.properties.lastName.type},message:"must be string,null",schema:schema1.properties.contact.properties.lastName.type,parentSchema:schema1.properties.contact.properties.lastName,data:data25}];
+validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema1.properties.contact.properties.lastName.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs51){
 if(typeof data25 === "string"){
 if(func0(data25) > 100){
-validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.contact.properties.lastName,data:data25}];
+validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -642,13 +642,13 @@ if(data22.emailAddress !== undefined){
 let data26 = data22.emailAddress;
 const _errs53 = errors;
 if((typeof data26 !== "string") && (data26 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema1.properties.contact.properties.emailAddress.type},message:"must be string,null",schema:schema1.properties.contact.properties.emailAddress.type,parentSchema:schema1.properties.contact.properties.emailAddress,data:data26}];
+validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema1.properties.contact.properties.emailAddress.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs53){
 if(typeof data26 === "string"){
 if(func0(data26) > 254){
-validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters",schema:254,parentSchema:schema1.properties.contact.properties.emailAddress,data:data26}];
+validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 }
@@ -663,13 +663,13 @@ if(data22.phoneNumber !== undefined){
 let data27 = data22.phoneNumber;
 const _errs55 = errors;
 if((typeof data27 !== "string") && (data27 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema1.properties.contact.properties.phoneNumber.type},message:"must be string,null",schema:schema1.properties.contact.properties.phoneNumber.type,parentSchema:schema1.properties.contact.properties.phoneNumber,data:data27}];
+validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema1.properties.contact.properties.phoneNumber.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs55){
 if(typeof data27 === "string"){
 if(func0(data27) > 50){
-validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters",schema:50,parentSchema:schema1.properties.contact.properties.phoneNumber,data:data27}];
+validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
@@ -686,7 +686,7 @@ const _errs57 = errors;
 if(errors === _errs57){
 if(Array.isArray(data28)){
 if(data28.length > 10){
-validate1.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema1.properties.contact.properties.locales,data:data28}];
+validate1.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -698,12 +698,12 @@ const _errs59 = errors;
 if(errors === _errs59){
 if(typeof data29 === "string"){
 if(func0(data29) > 35){
-validate1.errors = [{instancePath:instancePath+"/contact/locales/" + i2,schemaPath:"#/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters",schema:35,parentSchema:schema1.properties.contact.properties.locales.items,data:data29}];
+validate1.errors = [{instancePath:instancePath+"/contact/locales/" + i2,schemaPath:"#/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
 return false;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/contact/locales/" + i2,schemaPath:"#/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1.properties.contact.properties.locales.items.type,parentSchema:schema1.properties.contact.properties.locales.items,data:data29}];
+validate1.errors = [{instancePath:instancePath+"/contact/locales/" + i2,schemaPath:"#/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -715,7 +715,7 @@ break;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1.properties.contact.properties.locales.type,parentSchema:schema1.properties.contact.properties.locales,data:data28}];
+validate1.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -729,13 +729,13 @@ if(data22.postalCode !== undefined){
 let data30 = data22.postalCode;
 const _errs61 = errors;
 if((typeof data30 !== "string") && (data30 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema1.properties.contact.properties.postalCode.type},message:"must be string,null",schema:schema1.properties.contact.properties.postalCode.type,parentSchema:schema1.properties.contact.properties.postalCode,data:data30}];
+validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema1.properties.contact.properties.postalCode.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs61){
 if(typeof data30 === "string"){
 if(func0(data30) > 20){
-validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters",schema:20,parentSchema:schema1.properties.contact.properties.postalCode,data:data30}];
+validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
@@ -750,13 +750,13 @@ if(data22.country !== undefined){
 let data31 = data22.country;
 const _errs63 = errors;
 if((typeof data31 !== "string") && (data31 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: schema1.properties.contact.properties.country.type},message:"must be string,null",schema:schema1.properties.contact.properties.country.type,parentSchema:schema1.properties.contact.properties.country,data:data31}];
+validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: schema1.properties.contact.properties.country.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs63){
 if(typeof data31 === "string"){
 if(func0(data31) > 100){
-validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema1.properties.contact.properties.country,data:data31}];
+validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -771,13 +771,13 @@ if(data22.notes !== undefined){
 let data32 = data22.notes;
 const _errs65 = errors;
 if((typeof data32 !== "string") && (data32 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: schema1.properties.contact.properties.notes.type},message:"must be string,null",schema:schema1.properties.contact.properties.notes.type,parentSchema:schema1.properties.contact.properties.notes,data:data32}];
+validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: schema1.properties.contact.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs65){
 if(typeof data32 === "string"){
 if(func0(data32) > 2000){
-validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema1.properties.contact.properties.notes,data:data32}];
+validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 }
@@ -797,7 +797,7 @@ var valid5 = true;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/contact",schemaPath:"#/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.properties.contact.type,parentSchema:schema1.properties.contact,data:data22}];
+validate1.errors = [{instancePath:instancePath+"/contact",schemaPath:"#/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -808,10 +808,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.emailReceipt !== undefined){
-let data33 = data.emailReceipt;
 const _errs67 = errors;
-if(typeof data33 !== "boolean"){
-validate1.errors = [{instancePath:instancePath+"/emailReceipt",schemaPath:"#/properties/emailReceipt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1.properties.emailReceipt.type,parentSchema:schema1.properties.emailReceipt,data:data33}];
+if(typeof data.emailReceipt !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/emailReceipt",schemaPath:"#/properties/emailReceipt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs67 === errors;
@@ -829,11 +828,13 @@ var valid0 = true;
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1.type,parentSchema:schema1,data}];
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
+exports.path.errorMessages = {"#/properties/uuid":"must be the booking UUID of 1 to 200 characters"};
+exports.body.errorMessages = {"#/properties/productId":"must be a product ID of 1 to 200 characters","#/properties/optionId":"must be an option ID of 1 to 200 characters","#/properties/availabilityId":"must be an availability ID of 1 to 200 characters","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/fullName":"must be text of at most 200 characters, or null","#/properties/unitItems/items/properties/contact/properties/firstName":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/lastName":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/unitItems/items/properties/contact/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/unitItems/items/properties/contact/properties/locales":"must be a list of at most 10 language tags","#/properties/unitItems/items/properties/contact/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/unitItems/items/properties/contact/properties/country":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/notes":"must be text of at most 2000 characters, or null","#/properties/expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)","#/properties/notes":"must be text of at most 2000 characters, or null","#/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/contact/properties/fullName":"must be text of at most 200 characters, or null","#/properties/contact/properties/firstName":"must be text of at most 100 characters, or null","#/properties/contact/properties/lastName":"must be text of at most 100 characters, or null","#/properties/contact/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/contact/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/contact/properties/locales":"must be a list of at most 10 language tags","#/properties/contact/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/contact/properties/country":"must be text of at most 100 characters, or null","#/properties/contact/properties/notes":"must be text of at most 2000 characters, or null"};
 exports.validators = { route: "octo-update-booking", fields: {"path":["uuid"],"query":[],"deepObjects":[]}, numberRules: {"expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)"}, path: exports.path, body: exports.body };

@@ -12,14 +12,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Url === undefined) && (missing0 = "Url")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "Url")){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -31,12 +31,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func0(data0) < 1){
-validate0.errors = [{instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Url,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Url.type,parentSchema:schema0.properties.Url,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -45,11 +45,12 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.body.errorMessages = {"#/properties/Url":"must be the https URL deliveries are POSTed to"};
 exports.validators = { route: "put-webhook", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {}, body: exports.body };

@@ -15,14 +15,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Entries === undefined) && (missing0 = "Entries")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "Entries")){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -34,12 +34,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(Array.isArray(data0)){
 if(data0.length > 100){
-validate0.errors = [{instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items",schema:100,parentSchema:schema0.properties.Entries,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 if(data0.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema0.properties.Entries,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -52,14 +52,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.Meter === undefined) && (missing1 = "Meter")) || ((data1.Usage === undefined) && (missing1 = "Usage"))){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema0.properties.Entries.items.required,parentSchema:schema0.properties.Entries.items,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!((((((key1 === "Meter") || (key1 === "Usage")) || (key1 === "ExtraInfo")) || (key1 === "OccurredAt")) || (key1 === "Dimensions")) || (key1 === "Identifier"))){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema0.properties.Entries.items,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -71,12 +71,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(!pattern0.test(data2)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Meter",schemaPath:"#/properties/Entries/items/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"+"\"",schema:"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$",parentSchema:schema0.properties.Entries.items.properties.Meter,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Meter",schemaPath:"#/properties/Entries/items/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Meter",schemaPath:"#/properties/Entries/items/properties/Meter/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Entries.items.properties.Meter.type,parentSchema:schema0.properties.Entries.items.properties.Meter,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Meter",schemaPath:"#/properties/Entries/items/properties/Meter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -92,18 +92,18 @@ const _errs9 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1000000000000 || isNaN(data3)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000},message:"must be <= 1000000000000",schema:1000000000000,parentSchema:schema0.properties.Entries.items.properties.Usage,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000},message:"must be <= 1000000000000"}];
 return false;
 }
 else {
 if(data3 <= 0 || isNaN(data3)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema0.properties.Entries.items.properties.Usage,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema0.properties.Entries.items.properties.Usage.type,parentSchema:schema0.properties.Entries.items.properties.Usage,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -119,12 +119,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func0(data4) > 4096){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/ExtraInfo",schemaPath:"#/properties/Entries/items/properties/ExtraInfo/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters",schema:4096,parentSchema:schema0.properties.Entries.items.properties.ExtraInfo,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/ExtraInfo",schemaPath:"#/properties/Entries/items/properties/ExtraInfo/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/ExtraInfo",schemaPath:"#/properties/Entries/items/properties/ExtraInfo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Entries.items.properties.ExtraInfo.type,parentSchema:schema0.properties.Entries.items.properties.ExtraInfo,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/ExtraInfo",schemaPath:"#/properties/Entries/items/properties/ExtraInfo/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -138,18 +138,18 @@ if(data1.OccurredAt !== undefined){
 let data5 = data1.OccurredAt;
 const _errs13 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.Entries.items.properties.OccurredAt.type,parentSchema:schema0.properties.Entries.items.properties.OccurredAt,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 253370764799 || isNaN(data5)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253370764799},message:"must be <= 253370764799",schema:253370764799,parentSchema:schema0.properties.Entries.items.properties.OccurredAt,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253370764799},message:"must be <= 253370764799"}];
 return false;
 }
 else {
 if(data5 < 0 || isNaN(data5)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema0.properties.Entries.items.properties.OccurredAt,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -167,7 +167,7 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(Object.keys(data6).length > 5){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties",schema:5,parentSchema:schema0.properties.Entries.items.properties.Dimensions,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"}];
 return false;
 }
 else {
@@ -175,7 +175,7 @@ for(const key2 in data6){
 const _errs17 = errors;
 if(typeof key2 === "string"){
 if(!pattern1.test(key2)){
-const err0 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,39}$",parentSchema:schema0.properties.Entries.items.properties.Dimensions.propertyNames,data:key2,propertyName:key2};
+const err0 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -187,7 +187,7 @@ errors++;
 }
 var valid3 = _errs17 === errors;
 if(!valid3){
-const err1 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema0.properties.Entries.items.properties.Dimensions.propertyNames,parentSchema:schema0.properties.Entries.items.properties.Dimensions,data:data6};
+const err1 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -207,18 +207,18 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data7 === "string"){
 if(func0(data7) > 100){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Entries.items.properties.Dimensions.additionalProperties,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func0(data7) < 1){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Entries.items.properties.Dimensions.additionalProperties,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Entries.items.properties.Dimensions.additionalProperties.type,parentSchema:schema0.properties.Entries.items.properties.Dimensions.additionalProperties,data:data7}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -231,7 +231,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Entries.items.properties.Dimensions.type,parentSchema:schema0.properties.Entries.items.properties.Dimensions,data:data6}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -247,12 +247,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data8 === "string"){
 if(!pattern2.test(data8)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]{1,255}$"},message:"must match pattern \""+"^[\\x21-\\x7E]{1,255}$"+"\"",schema:"^[\\x21-\\x7E]{1,255}$",parentSchema:schema0.properties.Entries.items.properties.Identifier,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]{1,255}$"},message:"must match pattern \""+"^[\\x21-\\x7E]{1,255}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Entries.items.properties.Identifier.type,parentSchema:schema0.properties.Entries.items.properties.Identifier,data:data8}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -270,7 +270,7 @@ var valid2 = true;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Entries.items.type,parentSchema:schema0.properties.Entries.items,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -283,7 +283,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema0.properties.Entries.type,parentSchema:schema0.properties.Entries,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -292,11 +292,12 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.body.errorMessages = {"#/properties/Entries":"must be an array of 1 to 100 usage entries","#/properties/Entries/items/properties/Meter":"must be 1 to 128 characters: letters, digits and '.', '_', '-', ':', '/', starting with a letter or digit","#/properties/Entries/items/properties/Usage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits","#/properties/Entries/items/properties/ExtraInfo":"must be a string of at most 4096 characters","#/properties/Entries/items/properties/OccurredAt":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)","#/properties/Entries/items/properties/Dimensions":"must be an object of at most 5 dimensions, each a key (1 to 40 letters, digits and '_', starting with a letter) with a string value of 1 to 100 characters","#/properties/Entries/items/properties/Dimensions/propertyNames":"must be a dimension key: 1 to 40 letters, digits and '_', starting with a letter","#/properties/Entries/items/properties/Dimensions/additionalProperties":"must be a string of 1 to 100 characters","#/properties/Entries/items/properties/Identifier":"must be 1 to 255 visible ASCII characters"};
 exports.validators = { route: "record-usage-batch", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {"Entries[].Usage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits","Entries[].OccurredAt":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)"}, body: exports.body };

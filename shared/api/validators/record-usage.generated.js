@@ -14,14 +14,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.Meter === undefined) && (missing0 = "Meter")) || ((data.Usage === undefined) && (missing0 = "Usage"))){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "Meter") || (key0 === "Usage")) || (key0 === "ExtraInfo")) || (key0 === "OccurredAt")) || (key0 === "Dimensions"))){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -33,12 +33,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-validate0.errors = [{instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"+"\"",schema:"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$",parentSchema:schema0.properties.Meter,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Meter.type,parentSchema:schema0.properties.Meter,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -54,18 +54,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1000000000000 || isNaN(data1)){
-validate0.errors = [{instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000},message:"must be <= 1000000000000",schema:1000000000000,parentSchema:schema0.properties.Usage,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000},message:"must be <= 1000000000000"}];
 return false;
 }
 else {
 if(data1 <= 0 || isNaN(data1)){
-validate0.errors = [{instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema0.properties.Usage,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema0.properties.Usage.type,parentSchema:schema0.properties.Usage,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -81,12 +81,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func0(data2) > 4096){
-validate0.errors = [{instancePath:instancePath+"/ExtraInfo",schemaPath:"#/properties/ExtraInfo/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters",schema:4096,parentSchema:schema0.properties.ExtraInfo,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/ExtraInfo",schemaPath:"#/properties/ExtraInfo/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/ExtraInfo",schemaPath:"#/properties/ExtraInfo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.ExtraInfo.type,parentSchema:schema0.properties.ExtraInfo,data:data2}];
+validate0.errors = [{instancePath:instancePath+"/ExtraInfo",schemaPath:"#/properties/ExtraInfo/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -100,18 +100,18 @@ if(data.OccurredAt !== undefined){
 let data3 = data.OccurredAt;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate0.errors = [{instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema0.properties.OccurredAt.type,parentSchema:schema0.properties.OccurredAt,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 253370764799 || isNaN(data3)){
-validate0.errors = [{instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253370764799},message:"must be <= 253370764799",schema:253370764799,parentSchema:schema0.properties.OccurredAt,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253370764799},message:"must be <= 253370764799"}];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate0.errors = [{instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema0.properties.OccurredAt,data:data3}];
+validate0.errors = [{instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -129,7 +129,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 5){
-validate0.errors = [{instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties",schema:5,parentSchema:schema0.properties.Dimensions,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"}];
 return false;
 }
 else {
@@ -137,7 +137,7 @@ for(const key1 in data4){
 const _errs12 = errors;
 if(typeof key1 === "string"){
 if(!pattern1.test(key1)){
-const err0 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]{0,39}$",parentSchema:schema0.properties.Dimensions.propertyNames,data:key1,propertyName:key1};
+const err0 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -149,7 +149,7 @@ errors++;
 }
 var valid1 = _errs12 === errors;
 if(!valid1){
-const err1 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema0.properties.Dimensions.propertyNames,parentSchema:schema0.properties.Dimensions,data:data4};
+const err1 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -169,18 +169,18 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data5 === "string"){
 if(func0(data5) > 100){
-validate0.errors = [{instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters",schema:100,parentSchema:schema0.properties.Dimensions.additionalProperties,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func0(data5) < 1){
-validate0.errors = [{instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Dimensions.additionalProperties,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Dimensions.additionalProperties.type,parentSchema:schema0.properties.Dimensions.additionalProperties,data:data5}];
+validate0.errors = [{instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -193,7 +193,7 @@ break;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.properties.Dimensions.type,parentSchema:schema0.properties.Dimensions,data:data4}];
+validate0.errors = [{instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -210,11 +210,12 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.body.errorMessages = {"#/properties/Meter":"must be 1 to 128 characters: letters, digits and '.', '_', '-', ':', '/', starting with a letter or digit","#/properties/Usage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits","#/properties/ExtraInfo":"must be a string of at most 4096 characters","#/properties/OccurredAt":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)","#/properties/Dimensions":"must be an object of at most 5 dimensions, each a key (1 to 40 letters, digits and '_', starting with a letter) with a string value of 1 to 100 characters","#/properties/Dimensions/propertyNames":"must be a dimension key: 1 to 40 letters, digits and '_', starting with a letter","#/properties/Dimensions/additionalProperties":"must be a string of 1 to 100 characters"};
 exports.validators = { route: "record-usage", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {"Usage":"must be a number greater than 0 and at most 1000000000000, with at most 6 decimal places and 15 significant digits","OccurredAt":"must be an integer Unix timestamp in seconds from 0 to 253370764799 (9998-12-31T23:59:59Z)"}, body: exports.body };

@@ -17,12 +17,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-validate0.errors = [{instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,14}$"},message:"must match pattern \""+"^[1-9][0-9]{0,14}$"+"\"",schema:"^[1-9][0-9]{0,14}$",parentSchema:schema0.properties.ID,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,14}$"},message:"must match pattern \""+"^[1-9][0-9]{0,14}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.ID.type,parentSchema:schema0.properties.ID,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -38,18 +38,18 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-validate0.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema0.properties.Name,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func0(data1) < 1){
-validate0.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema0.properties.Name,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.Name.type,parentSchema:schema0.properties.Name,data:data1}];
+validate0.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -61,11 +61,12 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.query.errorMessages = {"#/properties/ID":"must be a positive integer","#/properties/Name":"must be 1 to 200 characters"};
 exports.validators = { route: "resolve-product", fields: {"path":[],"query":["ID","Name"],"deepObjects":[]}, query: exports.query };

@@ -12,7 +12,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.ID === undefined) && (missing0 = "ID")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema0.required,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -22,12 +22,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-validate0.errors = [{instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,16}$"},message:"must match pattern \""+"^[0-9]{1,16}$"+"\"",schema:"^[0-9]{1,16}$",parentSchema:schema0.properties.ID,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,16}$"},message:"must match pattern \""+"^[0-9]{1,16}$"+"\""}];
 return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema0.properties.ID.type,parentSchema:schema0.properties.ID,data:data0}];
+validate0.errors = [{instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -35,11 +35,12 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema0.type,parentSchema:schema0,data}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
+exports.path.errorMessages = {"#/properties/ID":"must be the integer ID of a usage entry"};
 exports.validators = { route: "void-usage-entry", fields: {"path":["ID"],"query":[],"deepObjects":[]}, path: exports.path };
