@@ -152,12 +152,40 @@ export const targets = (): Target[] => [...routeTargets(), ...domainTargets];
 const relativeTo = (target: Target, file: string) => path.relative(path.dirname(target.module), file).replace(/^(?!\.)/, './');
 const header = (target: Target) => `${HEADER}\n// Source: ${target.source}.\n`;
 
+/** The value at a JavaScript property access (`.properties["a-b"].type`) of `root`. */
+function readAccess(root: unknown, access: string): unknown {
+  const steps = [...access.matchAll(/\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*"|\d+)\]/g)].map(
+    ([, name, bracket]) => name ?? JSON.parse(bracket),
+  );
+  return steps.reduce<unknown>((value, step) => (value as Record<string, unknown> | undefined)?.[step], root);
+}
+
+/**
+ * ajv's standalone code declares each schema whole (`const schema0 = {...}`)
+ * to read a few values from it when a value is refused (a union type's list,
+ * for the error's params). Those values are written in place instead, and a
+ * declaration nothing reads any more is left out, so that no bundle carries
+ * the schemas themselves.
+ */
+export function inlineSchemaReads(code: string): string {
+  const schemas = new Map([...code.matchAll(/^const (schema\d+) = (.*);$/gm)].map(([, name, json]) => [name, JSON.parse(json)]));
+  const inlined = code.replace(/\b(schema\d+)((?:\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\]|\[\d+\])+)/g, (read, name, access) => {
+    const value = schemas.has(name) ? readAccess(schemas.get(name), access) : undefined;
+    return value === undefined ? read : JSON.stringify(value);
+  });
+  return inlined.replace(/^const (schema\d+) = .*;\n/gm, (declaration, name) =>
+    new RegExp(`\\b${name}\\b`).test(inlined.replace(declaration, '')) ? declaration : '',
+  );
+}
+
 /** CommonJS, as ajv writes it: every loader (ts-jest, tsx, esbuild) takes it as it is, and TypeScript reads the declarations beside it. */
 function javaScript(target: Target): string {
   const ajv = createAjv({ standalone: true });
   const names = Object.keys(target.schemas);
   for (const name of names) ajv.addSchema(target.schemas[name], name);
-  const code = names.length ? standaloneCode(ajv, Object.fromEntries(names.map((name) => [name, name]))) : '"use strict";\n';
+  const code = names.length
+    ? inlineSchemaReads(standaloneCode(ajv, Object.fromEntries(names.map((name) => [name, name]))))
+    : '"use strict";\n';
   const formatsImport = /\bformats\[/.test(code) ? `const { formats } = require('${relativeTo(target, 'shared/core/formats')}');\n` : '';
   const errorMessages = names
     .map((name) => `exports.${name}.errorMessages = ${JSON.stringify(errorMessagesOf(target.schemas[name]))};\n`)

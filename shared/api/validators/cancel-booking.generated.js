@@ -2,7 +2,6 @@
 // Source: the route 'cancel-booking' (shared/api/operations.ts).
 "use strict";
 exports.path = validate0;
-const schema0 = {"type":"object","required":["BookingReference"],"properties":{"BookingReference":{"type":"string","pattern":"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$","errorMessage":"must be the 10-character reference returned when the booking was made"}}};
 const pattern0 = new RegExp("^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

@@ -2,7 +2,6 @@
 // Source: the route 'cancel-operator-booking' (shared/api/operations.ts).
 "use strict";
 exports.path = validate0;
-const schema0 = {"type":"object","required":["BookingReference"],"properties":{"BookingReference":{"type":"string","pattern":"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$","errorMessage":"must be the 10-character reference returned when the booking was made"}}};
 const pattern0 = new RegExp("^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -44,7 +43,6 @@ return errors === 0;
 }
 
 exports.body = validate1;
-const schema1 = {"type":"object","additionalProperties":false,"required":["Reason"],"properties":{"Reason":{"type":"string","minLength":1,"maxLength":500,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 500 characters, not all blank, without control characters"}}};
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 const pattern1 = new RegExp("^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$", "u");
 

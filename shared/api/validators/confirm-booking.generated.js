@@ -2,7 +2,6 @@
 // Source: the route 'confirm-booking' (shared/api/operations.ts).
 "use strict";
 exports.path = validate0;
-const schema0 = {"type":"object","required":["BookingReference"],"properties":{"BookingReference":{"type":"string","pattern":"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$","errorMessage":"must be the 10-character reference returned when the booking was made"}}};
 const pattern0 = new RegExp("^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -44,7 +43,6 @@ return errors === 0;
 }
 
 exports.body = validate1;
-const schema1 = {"type":"object","additionalProperties":false,"properties":{"Customer":{"type":"object","additionalProperties":false,"required":["FirstName","LastName","Email"],"properties":{"FirstName":{"type":"string","minLength":1,"maxLength":100,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 100 characters, not all blank, without control characters"},"LastName":{"type":"string","minLength":1,"maxLength":100,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 100 characters, not all blank, without control characters"},"Email":{"type":"string","maxLength":254,"format":"email","errorMessage":"must be an email address such as ana@example.com"},"Phone":{"type":"string","pattern":"^\\+[1-9][0-9]{6,14}$","errorMessage":"must be in E.164 format, such as +351912345678"}}},"PaymentReference":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be 1 to 200 characters"},"Answers":{"type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["QuestionID","Value"],"properties":{"QuestionID":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be a QuestionID of the activity"},"Value":{"type":"string","minLength":1,"maxLength":2000,"errorMessage":"must be a string of 1 to 2000 characters"}}}}}};
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 const pattern1 = new RegExp("^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$", "u");
 const pattern3 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");

@@ -2,7 +2,6 @@
 // Source: the route 'get-marketplace-questions' (shared/api/operations.ts).
 "use strict";
 exports.path = validate0;
-const schema0 = {"type":"object","required":["ActivityID"],"properties":{"ActivityID":{"type":"string","pattern":"^s_[A-Za-z0-9]{1,64}$","errorMessage":"must be 's_' followed by 1 to 64 letters or digits"}}};
 const pattern0 = new RegExp("^s_[A-Za-z0-9]{1,64}$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

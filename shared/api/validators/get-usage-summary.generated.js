@@ -3,7 +3,6 @@
 "use strict";
 const { formats } = require('../../core/formats');
 exports.query = validate0;
-const schema0 = {"type":"object","required":["from","to"],"properties":{"from":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"to":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"tz":{"type":"string","minLength":1,"maxLength":64,"errorMessage":"must be an IANA time zone name such as Europe/Lisbon"},"granularity":{"type":"string","enum":["hour","day","month"],"errorMessage":"must be one of 'hour', 'day', 'month' when given"},"groupBy":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$","errorMessage":"must be one or two dimension keys separated by a comma (such as Region or Region,Plan), each 1 to 40 letters, digits and '_', starting with a letter"},"filter":{"type":"object","maxProperties":5,"propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,39}$","errorMessage":"must be a dimension key: 1 to 40 letters, digits and '_', starting with a letter"},"additionalProperties":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be a string of 1 to 100 characters"},"errorMessage":"must be given as filter[Key]=value, at most 5 of them, each Key a dimension key and each value a string of 1 to 100 characters"}}};
 const formats0 = formats["supported-day"];
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$", "u");
@@ -101,7 +100,7 @@ validate0.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/prop
 return false;
 }
 if(!(((data3 === "hour") || (data3 === "day")) || (data3 === "month"))){
-validate0.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/enum",keyword:"enum",params:{allowedValues: schema0.properties.granularity.enum},message:"must be equal to one of the allowed values"}];
+validate0.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/enum",keyword:"enum",params:{allowedValues: ["hour","day","month"]},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs7 === errors;

@@ -3,7 +3,6 @@
 "use strict";
 const { formats } = require('../../core/formats');
 exports.path = validate0;
-const schema0 = {"type":"object","required":["ActivityID"],"properties":{"ActivityID":{"type":"string","pattern":"^s_[A-Za-z0-9]{1,64}$","errorMessage":"must be 's_' followed by 1 to 64 letters or digits"}}};
 const pattern0 = new RegExp("^s_[A-Za-z0-9]{1,64}$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -45,7 +44,6 @@ return errors === 0;
 }
 
 exports.query = validate1;
-const schema1 = {"type":"object","required":["StartDate","EndDate"],"properties":{"StartDate":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"EndDate":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"}}};
 const formats0 = formats["supported-day"];
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

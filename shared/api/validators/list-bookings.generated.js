@@ -3,7 +3,6 @@
 "use strict";
 const { formats } = require('../../core/formats');
 exports.query = validate0;
-const schema0 = {"type":"object","properties":{"from":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"to":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"channel":{"type":"string","enum":["ota","online","pos"],"errorMessage":"must be one of ota, online, pos"},"limit":{"type":"string","pattern":"^[1-9][0-9]{0,3}$","errorMessage":"must be a whole number from 1 to 200"},"cursor":{"type":"string","maxLength":200,"pattern":"^[A-Za-z0-9_-]+$","errorMessage":"must be a NextCursor returned by this list"},"date":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","description":"Manifest: the timeslots' day, in the operator's time zone"},"activity":{"type":"string","pattern":"^s_[A-Za-z0-9]{1,64}$","errorMessage":"must be an ActivityID: 's_' followed by 1 to 64 letters or digits"}}};
 const formats0 = formats["supported-day"];
 const pattern0 = new RegExp("^[1-9][0-9]{0,3}$", "u");
 const pattern1 = new RegExp("^[A-Za-z0-9_-]+$", "u");
@@ -69,7 +68,7 @@ validate0.errors = [{instancePath:instancePath+"/channel",schemaPath:"#/properti
 return false;
 }
 if(!(((data2 === "ota") || (data2 === "online")) || (data2 === "pos"))){
-validate0.errors = [{instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/enum",keyword:"enum",params:{allowedValues: schema0.properties.channel.enum},message:"must be equal to one of the allowed values"}];
+validate0.errors = [{instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/enum",keyword:"enum",params:{allowedValues: ["ota","online","pos"]},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs5 === errors;

@@ -2,7 +2,6 @@
 // Source: the route 'list-products' (shared/api/operations.ts).
 "use strict";
 exports.query = validate0;
-const schema0 = {"type":"object","properties":{"name":{"type":"string","maxLength":200,"errorMessage":"must be at most 200 characters"}}};
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

@@ -3,7 +3,6 @@
 "use strict";
 const { formats } = require('../../core/formats');
 exports.body = validate0;
-const schema0 = {"type":"object","required":["productId","optionId","localDateStart","localDateEnd"],"properties":{"productId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be a product ID of 1 to 200 characters"},"optionId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be an option ID of 1 to 200 characters"},"localDateStart":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"localDateEnd":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"units":{"type":"array","maxItems":100,"items":{"type":"object","required":["id","quantity"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be a unit ID of 1 to 200 characters"},"quantity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be 1 to 10000"}}},"errorMessage":"must be a list of { id, quantity }"},"currency":{"type":["string","null"],"maxLength":3,"errorMessage":"must be an ISO 4217 code"}}};
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 const formats0 = formats["supported-day"];
 
@@ -224,7 +223,7 @@ if(data.currency !== undefined){
 let data8 = data.currency;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema0.properties.currency.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs17){

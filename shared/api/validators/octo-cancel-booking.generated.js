@@ -2,7 +2,6 @@
 // Source: the route 'octo-cancel-booking' (shared/api/operations.ts).
 "use strict";
 exports.path = validate0;
-const schema0 = {"type":"object","required":["uuid"],"properties":{"uuid":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be the booking UUID of 1 to 200 characters"}}};
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -50,7 +49,6 @@ return errors === 0;
 }
 
 exports.body = validate1;
-const schema1 = {"type":"object","properties":{"reason":{"type":["string","null"],"maxLength":500,"pattern":"^[^\\u0000-\\u001F\\u007F]*$","errorMessage":"must be at most 500 characters without control characters, or null"},"force":{"type":"boolean"}}};
 const pattern0 = new RegExp("^[^\\u0000-\\u001F\\u007F]*$", "u");
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -62,7 +60,7 @@ if(data.reason !== undefined){
 let data0 = data.reason;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate1.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema1.properties.reason.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs1){

@@ -2,7 +2,6 @@
 // Source: the route 'octo-confirm-booking' (shared/api/operations.ts).
 "use strict";
 exports.path = validate0;
-const schema0 = {"type":"object","required":["uuid"],"properties":{"uuid":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be the booking UUID of 1 to 200 characters"}}};
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -50,7 +49,6 @@ return errors === 0;
 }
 
 exports.body = validate1;
-const schema1 = {"type":"object","properties":{"resellerReference":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"contact":{"type":"object","properties":{"fullName":{"type":["string","null"],"maxLength":200,"errorMessage":"must be text of at most 200 characters, or null"},"firstName":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"lastName":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"emailAddress":{"type":["string","null"],"maxLength":254,"errorMessage":"must be text of at most 254 characters, or null"},"phoneNumber":{"type":["string","null"],"maxLength":50,"errorMessage":"must be text of at most 50 characters, or null"},"locales":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":35},"errorMessage":"must be a list of at most 10 language tags"},"postalCode":{"type":["string","null"],"maxLength":20,"errorMessage":"must be text of at most 20 characters, or null"},"country":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"notes":{"type":["string","null"],"maxLength":2000,"errorMessage":"must be text of at most 2000 characters, or null"}}},"unitItems":{"type":"array","maxItems":1000,"items":{"type":"object","required":["unitId"],"properties":{"unitId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be a unit ID of 1 to 200 characters"},"uuid":{"type":"string","maxLength":36,"pattern":"^[0-9a-fA-F-]{36}$","errorMessage":"must be a UUID"},"resellerReference":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"contact":{"type":"object","properties":{"fullName":{"type":["string","null"],"maxLength":200,"errorMessage":"must be text of at most 200 characters, or null"},"firstName":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"lastName":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"emailAddress":{"type":["string","null"],"maxLength":254,"errorMessage":"must be text of at most 254 characters, or null"},"phoneNumber":{"type":["string","null"],"maxLength":50,"errorMessage":"must be text of at most 50 characters, or null"},"locales":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":35},"errorMessage":"must be a list of at most 10 language tags"},"postalCode":{"type":["string","null"],"maxLength":20,"errorMessage":"must be text of at most 20 characters, or null"},"country":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"notes":{"type":["string","null"],"maxLength":2000,"errorMessage":"must be text of at most 2000 characters, or null"}}}}},"errorMessage":"must be a list of at most 1000 unit items"},"emailReceipt":{"type":"boolean"}}};
 const pattern0 = new RegExp("^[0-9a-fA-F-]{36}$", "u");
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -62,7 +60,7 @@ if(data.resellerReference !== undefined){
 let data0 = data.resellerReference;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: schema1.properties.resellerReference.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs1){
@@ -88,7 +86,7 @@ if(data1.fullName !== undefined){
 let data2 = data1.fullName;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema1.properties.contact.properties.fullName.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs5){
@@ -109,7 +107,7 @@ if(data1.firstName !== undefined){
 let data3 = data1.firstName;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema1.properties.contact.properties.firstName.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs7){
@@ -130,7 +128,7 @@ if(data1.lastName !== undefined){
 let data4 = data1.lastName;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema1.properties.contact.properties.lastName.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs9){
@@ -151,7 +149,7 @@ if(data1.emailAddress !== undefined){
 let data5 = data1.emailAddress;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema1.properties.contact.properties.emailAddress.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs11){
@@ -172,7 +170,7 @@ if(data1.phoneNumber !== undefined){
 let data6 = data1.phoneNumber;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema1.properties.contact.properties.phoneNumber.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs13){
@@ -238,7 +236,7 @@ if(data1.postalCode !== undefined){
 let data9 = data1.postalCode;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema1.properties.contact.properties.postalCode.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs19){
@@ -259,7 +257,7 @@ if(data1.country !== undefined){
 let data10 = data1.country;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: schema1.properties.contact.properties.country.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs21){
@@ -280,7 +278,7 @@ if(data1.notes !== undefined){
 let data11 = data1.notes;
 const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: schema1.properties.contact.properties.notes.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs23){
@@ -397,7 +395,7 @@ if(data13.resellerReference !== undefined){
 let data16 = data13.resellerReference;
 const _errs33 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.resellerReference.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs33){
@@ -423,7 +421,7 @@ if(data17.fullName !== undefined){
 let data18 = data17.fullName;
 const _errs37 = errors;
 if((typeof data18 !== "string") && (data18 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.fullName.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs37){
@@ -444,7 +442,7 @@ if(data17.firstName !== undefined){
 let data19 = data17.firstName;
 const _errs39 = errors;
 if((typeof data19 !== "string") && (data19 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.firstName.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs39){
@@ -465,7 +463,7 @@ if(data17.lastName !== undefined){
 let data20 = data17.lastName;
 const _errs41 = errors;
 if((typeof data20 !== "string") && (data20 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.lastName.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs41){
@@ -486,7 +484,7 @@ if(data17.emailAddress !== undefined){
 let data21 = data17.emailAddress;
 const _errs43 = errors;
 if((typeof data21 !== "string") && (data21 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.emailAddress.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs43){
@@ -507,7 +505,7 @@ if(data17.phoneNumber !== undefined){
 let data22 = data17.phoneNumber;
 const _errs45 = errors;
 if((typeof data22 !== "string") && (data22 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.phoneNumber.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs45){
@@ -573,7 +571,7 @@ if(data17.postalCode !== undefined){
 let data25 = data17.postalCode;
 const _errs51 = errors;
 if((typeof data25 !== "string") && (data25 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.postalCode.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs51){
@@ -594,7 +592,7 @@ if(data17.country !== undefined){
 let data26 = data17.country;
 const _errs53 = errors;
 if((typeof data26 !== "string") && (data26 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.country.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs53){
@@ -615,7 +613,7 @@ if(data17.notes !== undefined){
 let data27 = data17.notes;
 const _errs55 = errors;
 if((typeof data27 !== "string") && (data27 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.notes.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs55){

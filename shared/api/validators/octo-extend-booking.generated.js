@@ -2,7 +2,6 @@
 // Source: the route 'octo-extend-booking' (shared/api/operations.ts).
 "use strict";
 exports.path = validate0;
-const schema0 = {"type":"object","required":["uuid"],"properties":{"uuid":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be the booking UUID of 1 to 200 characters"}}};
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -50,7 +49,6 @@ return errors === 0;
 }
 
 exports.body = validate1;
-const schema1 = {"type":"object","properties":{"expirationMinutes":{"type":"integer","minimum":1,"maximum":10080,"errorMessage":"must be a whole number of minutes from 1 (holds last at most 60)"}}};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

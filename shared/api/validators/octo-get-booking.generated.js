@@ -2,7 +2,6 @@
 // Source: the route 'octo-get-booking' (shared/api/operations.ts).
 "use strict";
 exports.path = validate0;
-const schema0 = {"type":"object","required":["uuid"],"properties":{"uuid":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be the booking UUID of 1 to 200 characters"}}};
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

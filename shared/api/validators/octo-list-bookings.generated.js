@@ -3,7 +3,6 @@
 "use strict";
 const { formats } = require('../../core/formats');
 exports.query = validate0;
-const schema0 = {"type":"object","properties":{"supplierReference":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be 1 to 100 characters"},"resellerReference":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be 1 to 100 characters"},"localDate":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"localDateStart":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"localDateEnd":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"productId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be a product ID of 1 to 200 characters"},"optionId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be an option ID of 1 to 200 characters"}}};
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 const formats0 = formats["supported-day"];
 

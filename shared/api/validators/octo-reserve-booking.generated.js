@@ -2,7 +2,6 @@
 // Source: the route 'octo-reserve-booking' (shared/api/operations.ts).
 "use strict";
 exports.body = validate0;
-const schema0 = {"type":"object","required":["productId","optionId","availabilityId"],"properties":{"uuid":{"type":"string","maxLength":36,"errorMessage":"must be a UUID (8-4-4-4-12 hexadecimal digits)"},"productId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be a product ID of 1 to 200 characters"},"optionId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be an option ID of 1 to 200 characters"},"availabilityId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be an availability ID of 1 to 200 characters"},"unitItems":{"type":"array","maxItems":1000,"items":{"type":"object","required":["unitId"],"properties":{"unitId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be a unit ID of 1 to 200 characters"},"uuid":{"type":"string","maxLength":36,"pattern":"^[0-9a-fA-F-]{36}$","errorMessage":"must be a UUID"},"resellerReference":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"contact":{"type":"object","properties":{"fullName":{"type":["string","null"],"maxLength":200,"errorMessage":"must be text of at most 200 characters, or null"},"firstName":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"lastName":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"emailAddress":{"type":["string","null"],"maxLength":254,"errorMessage":"must be text of at most 254 characters, or null"},"phoneNumber":{"type":["string","null"],"maxLength":50,"errorMessage":"must be text of at most 50 characters, or null"},"locales":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":35},"errorMessage":"must be a list of at most 10 language tags"},"postalCode":{"type":["string","null"],"maxLength":20,"errorMessage":"must be text of at most 20 characters, or null"},"country":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"notes":{"type":["string","null"],"maxLength":2000,"errorMessage":"must be text of at most 2000 characters, or null"}}}}},"errorMessage":"must be a list of at most 1000 unit items"},"expirationMinutes":{"type":"integer","minimum":1,"maximum":10080,"errorMessage":"must be a whole number of minutes from 1 (holds last at most 60)"},"notes":{"type":["string","null"],"maxLength":2000,"errorMessage":"must be text of at most 2000 characters, or null"},"resellerReference":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"contact":{"type":"object","properties":{"fullName":{"type":["string","null"],"maxLength":200,"errorMessage":"must be text of at most 200 characters, or null"},"firstName":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"lastName":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"emailAddress":{"type":["string","null"],"maxLength":254,"errorMessage":"must be text of at most 254 characters, or null"},"phoneNumber":{"type":["string","null"],"maxLength":50,"errorMessage":"must be text of at most 50 characters, or null"},"locales":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":35},"errorMessage":"must be a list of at most 10 language tags"},"postalCode":{"type":["string","null"],"maxLength":20,"errorMessage":"must be text of at most 20 characters, or null"},"country":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"notes":{"type":["string","null"],"maxLength":2000,"errorMessage":"must be text of at most 2000 characters, or null"}}},"currency":{"type":["string","null"],"maxLength":3,"errorMessage":"must be an ISO 4217 code"}}};
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^[0-9a-fA-F-]{36}$", "u");
 
@@ -200,7 +199,7 @@ if(data5.resellerReference !== undefined){
 let data8 = data5.resellerReference;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.resellerReference.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs17){
@@ -226,7 +225,7 @@ if(data9.fullName !== undefined){
 let data10 = data9.fullName;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.fullName.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs21){
@@ -247,7 +246,7 @@ if(data9.firstName !== undefined){
 let data11 = data9.firstName;
 const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.firstName.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs23){
@@ -268,7 +267,7 @@ if(data9.lastName !== undefined){
 let data12 = data9.lastName;
 const _errs25 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.lastName.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs25){
@@ -289,7 +288,7 @@ if(data9.emailAddress !== undefined){
 let data13 = data9.emailAddress;
 const _errs27 = errors;
 if((typeof data13 !== "string") && (data13 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.emailAddress.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs27){
@@ -310,7 +309,7 @@ if(data9.phoneNumber !== undefined){
 let data14 = data9.phoneNumber;
 const _errs29 = errors;
 if((typeof data14 !== "string") && (data14 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.phoneNumber.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs29){
@@ -376,7 +375,7 @@ if(data9.postalCode !== undefined){
 let data17 = data9.postalCode;
 const _errs35 = errors;
 if((typeof data17 !== "string") && (data17 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.postalCode.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
@@ -397,7 +396,7 @@ if(data9.country !== undefined){
 let data18 = data9.country;
 const _errs37 = errors;
 if((typeof data18 !== "string") && (data18 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.country.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs37){
@@ -418,7 +417,7 @@ if(data9.notes !== undefined){
 let data19 = data9.notes;
 const _errs39 = errors;
 if((typeof data19 !== "string") && (data19 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: schema0.properties.unitItems.items.properties.contact.properties.notes.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs39){
@@ -512,7 +511,7 @@ if(data.notes !== undefined){
 let data21 = data.notes;
 const _errs43 = errors;
 if((typeof data21 !== "string") && (data21 !== null)){
-validate0.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema0.properties.notes.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs43){
@@ -533,7 +532,7 @@ if(data.resellerReference !== undefined){
 let data22 = data.resellerReference;
 const _errs45 = errors;
 if((typeof data22 !== "string") && (data22 !== null)){
-validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: schema0.properties.resellerReference.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs45){
@@ -559,7 +558,7 @@ if(data23.fullName !== undefined){
 let data24 = data23.fullName;
 const _errs49 = errors;
 if((typeof data24 !== "string") && (data24 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema0.properties.contact.properties.fullName.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs49){
@@ -580,7 +579,7 @@ if(data23.firstName !== undefined){
 let data25 = data23.firstName;
 const _errs51 = errors;
 if((typeof data25 !== "string") && (data25 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema0.properties.contact.properties.firstName.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs51){
@@ -601,7 +600,7 @@ if(data23.lastName !== undefined){
 let data26 = data23.lastName;
 const _errs53 = errors;
 if((typeof data26 !== "string") && (data26 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema0.properties.contact.properties.lastName.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs53){
@@ -622,7 +621,7 @@ if(data23.emailAddress !== undefined){
 let data27 = data23.emailAddress;
 const _errs55 = errors;
 if((typeof data27 !== "string") && (data27 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema0.properties.contact.properties.emailAddress.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs55){
@@ -643,7 +642,7 @@ if(data23.phoneNumber !== undefined){
 let data28 = data23.phoneNumber;
 const _errs57 = errors;
 if((typeof data28 !== "string") && (data28 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema0.properties.contact.properties.phoneNumber.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs57){
@@ -709,7 +708,7 @@ if(data23.postalCode !== undefined){
 let data31 = data23.postalCode;
 const _errs63 = errors;
 if((typeof data31 !== "string") && (data31 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema0.properties.contact.properties.postalCode.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs63){
@@ -730,7 +729,7 @@ if(data23.country !== undefined){
 let data32 = data23.country;
 const _errs65 = errors;
 if((typeof data32 !== "string") && (data32 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: schema0.properties.contact.properties.country.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs65){
@@ -751,7 +750,7 @@ if(data23.notes !== undefined){
 let data33 = data23.notes;
 const _errs67 = errors;
 if((typeof data33 !== "string") && (data33 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: schema0.properties.contact.properties.notes.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs67){
@@ -791,7 +790,7 @@ if(data.currency !== undefined){
 let data34 = data.currency;
 const _errs69 = errors;
 if((typeof data34 !== "string") && (data34 !== null)){
-validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: schema0.properties.currency.type},message:"must be string,null"}];
+validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs69){

@@ -2,7 +2,6 @@
 // Source: the route 'octo-update-booking' (shared/api/operations.ts).
 "use strict";
 exports.path = validate0;
-const schema0 = {"type":"object","required":["uuid"],"properties":{"uuid":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be the booking UUID of 1 to 200 characters"}}};
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -50,7 +49,6 @@ return errors === 0;
 }
 
 exports.body = validate1;
-const schema1 = {"type":"object","properties":{"productId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be a product ID of 1 to 200 characters"},"optionId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be an option ID of 1 to 200 characters"},"availabilityId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be an availability ID of 1 to 200 characters"},"unitItems":{"type":"array","maxItems":1000,"items":{"type":"object","required":["unitId"],"properties":{"unitId":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be a unit ID of 1 to 200 characters"},"uuid":{"type":"string","maxLength":36,"pattern":"^[0-9a-fA-F-]{36}$","errorMessage":"must be a UUID"},"resellerReference":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"contact":{"type":"object","properties":{"fullName":{"type":["string","null"],"maxLength":200,"errorMessage":"must be text of at most 200 characters, or null"},"firstName":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"lastName":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"emailAddress":{"type":["string","null"],"maxLength":254,"errorMessage":"must be text of at most 254 characters, or null"},"phoneNumber":{"type":["string","null"],"maxLength":50,"errorMessage":"must be text of at most 50 characters, or null"},"locales":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":35},"errorMessage":"must be a list of at most 10 language tags"},"postalCode":{"type":["string","null"],"maxLength":20,"errorMessage":"must be text of at most 20 characters, or null"},"country":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"notes":{"type":["string","null"],"maxLength":2000,"errorMessage":"must be text of at most 2000 characters, or null"}}}}},"errorMessage":"must be a list of at most 1000 unit items"},"expirationMinutes":{"type":"integer","minimum":1,"maximum":10080,"errorMessage":"must be a whole number of minutes from 1 (holds last at most 60)"},"notes":{"type":["string","null"],"maxLength":2000,"errorMessage":"must be text of at most 2000 characters, or null"},"resellerReference":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"contact":{"type":"object","properties":{"fullName":{"type":["string","null"],"maxLength":200,"errorMessage":"must be text of at most 200 characters, or null"},"firstName":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"lastName":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"emailAddress":{"type":["string","null"],"maxLength":254,"errorMessage":"must be text of at most 254 characters, or null"},"phoneNumber":{"type":["string","null"],"maxLength":50,"errorMessage":"must be text of at most 50 characters, or null"},"locales":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":35},"errorMessage":"must be a list of at most 10 language tags"},"postalCode":{"type":["string","null"],"maxLength":20,"errorMessage":"must be text of at most 20 characters, or null"},"country":{"type":["string","null"],"maxLength":100,"errorMessage":"must be text of at most 100 characters, or null"},"notes":{"type":["string","null"],"maxLength":2000,"errorMessage":"must be text of at most 2000 characters, or null"}}},"emailReceipt":{"type":"boolean"}}};
 const pattern0 = new RegExp("^[0-9a-fA-F-]{36}$", "u");
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -220,7 +218,7 @@ if(data4.resellerReference !== undefined){
 let data7 = data4.resellerReference;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.resellerReference.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs15){
@@ -246,7 +244,7 @@ if(data8.fullName !== undefined){
 let data9 = data8.fullName;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.fullName.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs19){
@@ -267,7 +265,7 @@ if(data8.firstName !== undefined){
 let data10 = data8.firstName;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.firstName.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs21){
@@ -288,7 +286,7 @@ if(data8.lastName !== undefined){
 let data11 = data8.lastName;
 const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.lastName.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs23){
@@ -309,7 +307,7 @@ if(data8.emailAddress !== undefined){
 let data12 = data8.emailAddress;
 const _errs25 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.emailAddress.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs25){
@@ -330,7 +328,7 @@ if(data8.phoneNumber !== undefined){
 let data13 = data8.phoneNumber;
 const _errs27 = errors;
 if((typeof data13 !== "string") && (data13 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.phoneNumber.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs27){
@@ -396,7 +394,7 @@ if(data8.postalCode !== undefined){
 let data16 = data8.postalCode;
 const _errs33 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.postalCode.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs33){
@@ -417,7 +415,7 @@ if(data8.country !== undefined){
 let data17 = data8.country;
 const _errs35 = errors;
 if((typeof data17 !== "string") && (data17 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.country.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
@@ -438,7 +436,7 @@ if(data8.notes !== undefined){
 let data18 = data8.notes;
 const _errs37 = errors;
 if((typeof data18 !== "string") && (data18 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: schema1.properties.unitItems.items.properties.contact.properties.notes.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs37){
@@ -532,7 +530,7 @@ if(data.notes !== undefined){
 let data20 = data.notes;
 const _errs41 = errors;
 if((typeof data20 !== "string") && (data20 !== null)){
-validate1.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema1.properties.notes.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs41){
@@ -553,7 +551,7 @@ if(data.resellerReference !== undefined){
 let data21 = data.resellerReference;
 const _errs43 = errors;
 if((typeof data21 !== "string") && (data21 !== null)){
-validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: schema1.properties.resellerReference.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs43){
@@ -579,7 +577,7 @@ if(data22.fullName !== undefined){
 let data23 = data22.fullName;
 const _errs47 = errors;
 if((typeof data23 !== "string") && (data23 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: schema1.properties.contact.properties.fullName.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs47){
@@ -600,7 +598,7 @@ if(data22.firstName !== undefined){
 let data24 = data22.firstName;
 const _errs49 = errors;
 if((typeof data24 !== "string") && (data24 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: schema1.properties.contact.properties.firstName.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs49){
@@ -621,7 +619,7 @@ if(data22.lastName !== undefined){
 let data25 = data22.lastName;
 const _errs51 = errors;
 if((typeof data25 !== "string") && (data25 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: schema1.properties.contact.properties.lastName.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs51){
@@ -642,7 +640,7 @@ if(data22.emailAddress !== undefined){
 let data26 = data22.emailAddress;
 const _errs53 = errors;
 if((typeof data26 !== "string") && (data26 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: schema1.properties.contact.properties.emailAddress.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs53){
@@ -663,7 +661,7 @@ if(data22.phoneNumber !== undefined){
 let data27 = data22.phoneNumber;
 const _errs55 = errors;
 if((typeof data27 !== "string") && (data27 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: schema1.properties.contact.properties.phoneNumber.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs55){
@@ -729,7 +727,7 @@ if(data22.postalCode !== undefined){
 let data30 = data22.postalCode;
 const _errs61 = errors;
 if((typeof data30 !== "string") && (data30 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: schema1.properties.contact.properties.postalCode.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs61){
@@ -750,7 +748,7 @@ if(data22.country !== undefined){
 let data31 = data22.country;
 const _errs63 = errors;
 if((typeof data31 !== "string") && (data31 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: schema1.properties.contact.properties.country.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs63){
@@ -771,7 +769,7 @@ if(data22.notes !== undefined){
 let data32 = data22.notes;
 const _errs65 = errors;
 if((typeof data32 !== "string") && (data32 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: schema1.properties.contact.properties.notes.type},message:"must be string,null"}];
+validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs65){

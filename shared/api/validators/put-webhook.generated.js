@@ -2,7 +2,6 @@
 // Source: the route 'put-webhook' (shared/api/operations.ts).
 "use strict";
 exports.body = validate0;
-const schema0 = {"type":"object","additionalProperties":false,"required":["Url"],"properties":{"Url":{"type":"string","minLength":1,"errorMessage":"must be the https URL deliveries are POSTed to"}}};
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

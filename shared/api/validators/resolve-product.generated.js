@@ -2,7 +2,6 @@
 // Source: the route 'resolve-product' (shared/api/operations.ts).
 "use strict";
 exports.query = validate0;
-const schema0 = {"type":"object","properties":{"ID":{"type":"string","pattern":"^[1-9][0-9]{0,14}$","errorMessage":"must be a positive integer"},"Name":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be 1 to 200 characters"}}};
 const pattern0 = new RegExp("^[1-9][0-9]{0,14}$", "u");
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 

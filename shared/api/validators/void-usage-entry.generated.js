@@ -2,7 +2,6 @@
 // Source: the route 'void-usage-entry' (shared/api/operations.ts).
 "use strict";
 exports.path = validate0;
-const schema0 = {"type":"object","required":["ID"],"properties":{"ID":{"type":"string","pattern":"^[0-9]{1,16}$","errorMessage":"must be the integer ID of a usage entry"}}};
 const pattern0 = new RegExp("^[0-9]{1,16}$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
