@@ -14,6 +14,81 @@ const pattern6 = new RegExp("^[a-z]+/[a-z0-9.+*-]+$", "u");
 const pattern7 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
 const formats0 = formats["supported-day"];
 
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.From === undefined) && (missing0 = "From")) || ((data.To === undefined) && (missing0 = "To"))){
+validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "From") || (key0 === "To"))){
+validate1.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.From !== undefined){
+let data0 = data.From;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern7.test(data0)){
+validate1.errors = [{instancePath:instancePath+"/From",schemaPath:"#/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
+return false;
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/From",schemaPath:"#/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.To !== undefined){
+let data1 = data.To;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern7.test(data1)){
+validate1.errors = [{instancePath:instancePath+"/To",schemaPath:"#/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
+return false;
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/To",schemaPath:"#/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+
+
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -59,7 +134,7 @@ return false;
 else {
 const _errs6 = errors;
 for(const key1 in data1){
-if(!(func0.call({"ProductID":{"type":"integer","minimum":1,"maximum":9007199254740991,"errorMessage":"must be a positive integer"},"ActivityID":{"type":"string","pattern":"^s_[A-Za-z0-9]{1,64}$","errorMessage":"must be 's_' followed by 1 to 64 letters or digits"},"Name":{"type":"string","minLength":1,"maxLength":200},"Description":{"type":"string","maxLength":5000},"Visible":{"type":"boolean"},"DurationMinutes":{"type":"integer","minimum":1,"maximum":10080},"MaxParticipantsPerBooking":{"type":"integer","minimum":1,"maximum":10000},"PricePerParticipant":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}}},"AvailabilityType":{"type":"string","enum":["START_TIME","OPENING_HOURS"],"errorMessage":"must be one of START_TIME, OPENING_HOURS"},"Units":{"type":"array","minItems":1,"maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["UnitID","Name","Type","Price"],"properties":{"UnitID":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","description":"Unique within the product","errorMessage":"must be 1 to 64 lower-case letters, digits, _ or -"},"Name":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be 1 to 100 characters"},"Type":{"type":"string","enum":["ADULT","YOUTH","CHILD","INFANT","FAMILY","SENIOR","STUDENT","MILITARY","OTHER"],"errorMessage":"must be one of ADULT, YOUTH, CHILD, INFANT, FAMILY, SENIOR, STUDENT, MILITARY, OTHER"},"Price":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}},"description":"Of one unit, in the currency of PricePerParticipant"},"MinAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 0","errorMessage":"must be an age from 0 to 120"},"MaxAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 99","errorMessage":"must be an age from 0 to 120"},"MinQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking that holds this unit holds at least this many","errorMessage":"must be a whole number from 1 to 10000"},"MaxQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking holds at most this many of this unit","errorMessage":"must be a whole number from 1 to 10000"},"PaxCount":{"type":"integer","minimum":1,"maximum":100,"description":"Places one unit takes; default 1","errorMessage":"must be a whole number from 1 to 100"},"AccompaniedBy":{"type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$"},"description":"Other units of the product, one of which a booking with this unit must hold","errorMessage":"must be a list of UnitIDs of the product"}}}},"Questions":{"type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["QuestionID","Text","Type","Required"],"properties":{"QuestionID":{"type":"string","pattern":"^q_[A-Za-z0-9]{1,64}$","errorMessage":"must be 'q_' followed by letters or digits"},"Text":{"type":"string","minLength":1,"maxLength":1000},"Type":{"type":"string","enum":["TEXT","YES_NO","SINGLE_CHOICE","DATE","FILE_UPLOAD"],"errorMessage":"must be one of TEXT, YES_NO, SINGLE_CHOICE, DATE, FILE_UPLOAD"},"Required":{"type":"boolean"},"Options":{"type":"array","minItems":2,"maxItems":50,"items":{"type":"string","minLength":1,"maxLength":200}},"AcceptedFileTypes":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^[a-z]+/[a-z0-9.+*-]+$"}},"MaxFileSizeBytes":{"type":"integer","minimum":1}}}},"Schedules":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["From","To","Weekdays","Capacity"],"properties":{"From":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"To":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Weekdays":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["SUN","MON","TUE","WED","THU","FRI","SAT"]}},"Times":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"}},"OpeningHours":{"type":"array","minItems":1,"maxItems":4,"items":{"type":"object","additionalProperties":false,"required":["From","To"],"properties":{"From":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"To":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"}}},"description":"Day tickets: when the day's visits may begin and end, local time"},"Capacity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be an integer from 1 to 10000"}}}},"Timeslots":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["Date","Capacity"],"properties":{"Date":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Time":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"OpeningHours":{"type":"array","minItems":1,"maxItems":4,"items":{"type":"object","additionalProperties":false,"required":["From","To"],"properties":{"From":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"To":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"}}},"description":"Day tickets: when the day's visits may begin and end, local time"},"Capacity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be an integer from 1 to 10000"}}}}}, key1))){
+if(!(func0.call({"ProductID":{"type":"integer","minimum":1,"maximum":9007199254740991,"errorMessage":"must be a positive integer"},"ActivityID":{"type":"string","pattern":"^s_[A-Za-z0-9]{1,64}$","errorMessage":"must be 's_' followed by 1 to 64 letters or digits"},"Name":{"type":"string","minLength":1,"maxLength":200},"Description":{"type":"string","maxLength":5000},"Visible":{"type":"boolean"},"DurationMinutes":{"type":"integer","minimum":1,"maximum":10080},"MaxParticipantsPerBooking":{"type":"integer","minimum":1,"maximum":10000},"PricePerParticipant":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}}},"AvailabilityType":{"type":"string","enum":["START_TIME","OPENING_HOURS"],"errorMessage":"must be one of START_TIME, OPENING_HOURS"},"Units":{"type":"array","minItems":1,"maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["UnitID","Name","Type","Price"],"properties":{"UnitID":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","description":"Unique within the product","errorMessage":"must be 1 to 64 lower-case letters, digits, _ or -"},"Name":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be 1 to 100 characters"},"Type":{"type":"string","enum":["ADULT","YOUTH","CHILD","INFANT","FAMILY","SENIOR","STUDENT","MILITARY","OTHER"],"errorMessage":"must be one of ADULT, YOUTH, CHILD, INFANT, FAMILY, SENIOR, STUDENT, MILITARY, OTHER"},"Price":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}},"description":"Of one unit, in the currency of PricePerParticipant"},"MinAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 0","errorMessage":"must be an age from 0 to 120"},"MaxAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 99","errorMessage":"must be an age from 0 to 120"},"MinQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking that holds this unit holds at least this many","errorMessage":"must be a whole number from 1 to 10000"},"MaxQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking holds at most this many of this unit","errorMessage":"must be a whole number from 1 to 10000"},"PaxCount":{"type":"integer","minimum":1,"maximum":100,"description":"Places one unit takes; default 1","errorMessage":"must be a whole number from 1 to 100"},"AccompaniedBy":{"type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$"},"description":"Other units of the product, one of which a booking with this unit must hold","errorMessage":"must be a list of UnitIDs of the product"}}}},"Questions":{"type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["QuestionID","Text","Type","Required"],"properties":{"QuestionID":{"type":"string","pattern":"^q_[A-Za-z0-9]{1,64}$","errorMessage":"must be 'q_' followed by letters or digits"},"Text":{"type":"string","minLength":1,"maxLength":1000},"Type":{"type":"string","enum":["TEXT","YES_NO","SINGLE_CHOICE","DATE","FILE_UPLOAD"],"errorMessage":"must be one of TEXT, YES_NO, SINGLE_CHOICE, DATE, FILE_UPLOAD"},"Required":{"type":"boolean"},"Options":{"type":"array","minItems":2,"maxItems":50,"items":{"type":"string","minLength":1,"maxLength":200}},"AcceptedFileTypes":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^[a-z]+/[a-z0-9.+*-]+$"}},"MaxFileSizeBytes":{"type":"integer","minimum":1}}}},"Schedules":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["From","To","Weekdays","Capacity"],"properties":{"From":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"To":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Weekdays":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["SUN","MON","TUE","WED","THU","FRI","SAT"]}},"Times":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"}},"OpeningHours":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/shared0"},"description":"Day tickets: when the day's visits may begin and end, local time"},"Capacity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be an integer from 1 to 10000"}}}},"Timeslots":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["Date","Capacity"],"properties":{"Date":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Time":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"OpeningHours":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/shared0"},"description":"Day tickets: when the day's visits may begin and end, local time"},"Capacity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be an integer from 1 to 10000"}}}}}, key1))){
 validate0.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -1218,74 +1293,10 @@ else {
 var valid19 = true;
 const len9 = data47.length;
 for(let i12=0; i12<len9; i12++){
-let data48 = data47[i12];
 const _errs103 = errors;
-if(errors === _errs103){
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-let missing7;
-if(((data48.From === undefined) && (missing7 = "From")) || ((data48.To === undefined) && (missing7 = "To"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
-return false;
-}
-else {
-const _errs105 = errors;
-for(const key7 in data48){
-if(!((key7 === "From") || (key7 === "To"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs105 === errors){
-if(data48.From !== undefined){
-let data49 = data48.From;
-const _errs106 = errors;
-if(errors === _errs106){
-if(typeof data49 === "string"){
-if(!pattern7.test(data49)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid20 = _errs106 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data48.To !== undefined){
-let data50 = data48.To;
-const _errs108 = errors;
-if(errors === _errs108){
-if(typeof data50 === "string"){
-if(!pattern7.test(data50)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid20 = _errs108 === errors;
-}
-else {
-var valid20 = true;
-}
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
+if(!(validate1(data47[i12], {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,parentData:data47,parentDataProperty:i12,rootData}))){
+vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+errors = vErrors.length;
 }
 var valid19 = _errs103 === errors;
 if(!valid19){
@@ -1307,27 +1318,27 @@ var valid14 = true;
 }
 if(valid14){
 if(data40.Capacity !== undefined){
-let data51 = data40.Capacity;
-const _errs110 = errors;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+let data49 = data40.Capacity;
+const _errs104 = errors;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
 validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs110){
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 > 10000 || isNaN(data51)){
+if(errors === _errs104){
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 10000 || isNaN(data49)){
 validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
-if(data51 < 1 || isNaN(data51)){
+if(data49 < 1 || isNaN(data49)){
 validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid14 = _errs110 === errors;
+var valid14 = _errs104 === errors;
 }
 else {
 var valid14 = true;
@@ -1363,39 +1374,39 @@ var valid2 = true;
 }
 if(valid2){
 if(data1.Timeslots !== undefined){
-let data52 = data1.Timeslots;
-const _errs112 = errors;
-if(errors === _errs112){
-if(Array.isArray(data52)){
-var valid21 = true;
-const len10 = data52.length;
+let data50 = data1.Timeslots;
+const _errs106 = errors;
+if(errors === _errs106){
+if(Array.isArray(data50)){
+var valid20 = true;
+const len10 = data50.length;
 for(let i13=0; i13<len10; i13++){
-let data53 = data52[i13];
-const _errs114 = errors;
-if(errors === _errs114){
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-let missing8;
-if(((data53.Date === undefined) && (missing8 = "Date")) || ((data53.Capacity === undefined) && (missing8 = "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
+let data51 = data50[i13];
+const _errs108 = errors;
+if(errors === _errs108){
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+let missing7;
+if(((data51.Date === undefined) && (missing7 = "Date")) || ((data51.Capacity === undefined) && (missing7 = "Capacity"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
 return false;
 }
 else {
-const _errs116 = errors;
-for(const key8 in data53){
-if(!((((key8 === "Date") || (key8 === "Time")) || (key8 === "OpeningHours")) || (key8 === "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
+const _errs110 = errors;
+for(const key7 in data51){
+if(!((((key7 === "Date") || (key7 === "Time")) || (key7 === "OpeningHours")) || (key7 === "Capacity"))){
+validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs116 === errors){
-if(data53.Date !== undefined){
-let data54 = data53.Date;
-const _errs117 = errors;
-if(errors === _errs117){
-if(errors === _errs117){
-if(typeof data54 === "string"){
-if(!(formats0.validate(data54))){
+if(_errs110 === errors){
+if(data51.Date !== undefined){
+let data52 = data51.Date;
+const _errs111 = errors;
+if(errors === _errs111){
+if(errors === _errs111){
+if(typeof data52 === "string"){
+if(!(formats0.validate(data52))){
 validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
 return false;
 }
@@ -1406,18 +1417,18 @@ return false;
 }
 }
 }
-var valid22 = _errs117 === errors;
+var valid21 = _errs111 === errors;
 }
 else {
-var valid22 = true;
+var valid21 = true;
 }
-if(valid22){
-if(data53.Time !== undefined){
-let data55 = data53.Time;
-const _errs119 = errors;
-if(errors === _errs119){
-if(typeof data55 === "string"){
-if(!pattern7.test(data55)){
+if(valid21){
+if(data51.Time !== undefined){
+let data53 = data51.Time;
+const _errs113 = errors;
+if(errors === _errs113){
+if(typeof data53 === "string"){
+if(!pattern7.test(data53)){
 validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
@@ -1427,101 +1438,37 @@ validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" +
 return false;
 }
 }
-var valid22 = _errs119 === errors;
+var valid21 = _errs113 === errors;
 }
 else {
-var valid22 = true;
+var valid21 = true;
 }
-if(valid22){
-if(data53.OpeningHours !== undefined){
-let data56 = data53.OpeningHours;
-const _errs121 = errors;
-if(errors === _errs121){
-if(Array.isArray(data56)){
-if(data56.length > 4){
+if(valid21){
+if(data51.OpeningHours !== undefined){
+let data54 = data51.OpeningHours;
+const _errs115 = errors;
+if(errors === _errs115){
+if(Array.isArray(data54)){
+if(data54.length > 4){
 validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
 return false;
 }
 else {
-if(data56.length < 1){
+if(data54.length < 1){
 validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
-var valid23 = true;
-const len11 = data56.length;
+var valid22 = true;
+const len11 = data54.length;
 for(let i14=0; i14<len11; i14++){
-let data57 = data56[i14];
-const _errs123 = errors;
-if(errors === _errs123){
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-let missing9;
-if(((data57.From === undefined) && (missing9 = "From")) || ((data57.To === undefined) && (missing9 = "To"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
-return false;
+const _errs117 = errors;
+if(!(validate1(data54[i14], {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,parentData:data54,parentDataProperty:i14,rootData}))){
+vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+errors = vErrors.length;
 }
-else {
-const _errs125 = errors;
-for(const key9 in data57){
-if(!((key9 === "From") || (key9 === "To"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs125 === errors){
-if(data57.From !== undefined){
-let data58 = data57.From;
-const _errs126 = errors;
-if(errors === _errs126){
-if(typeof data58 === "string"){
-if(!pattern7.test(data58)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/From",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/From",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid24 = _errs126 === errors;
-}
-else {
-var valid24 = true;
-}
-if(valid24){
-if(data57.To !== undefined){
-let data59 = data57.To;
-const _errs128 = errors;
-if(errors === _errs128){
-if(typeof data59 === "string"){
-if(!pattern7.test(data59)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/To",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14+"/To",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid24 = _errs128 === errors;
-}
-else {
-var valid24 = true;
-}
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid23 = _errs123 === errors;
-if(!valid23){
+var valid22 = _errs117 === errors;
+if(!valid22){
 break;
 }
 }
@@ -1533,37 +1480,37 @@ validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" +
 return false;
 }
 }
-var valid22 = _errs121 === errors;
+var valid21 = _errs115 === errors;
 }
 else {
-var valid22 = true;
+var valid21 = true;
 }
-if(valid22){
-if(data53.Capacity !== undefined){
-let data60 = data53.Capacity;
-const _errs130 = errors;
-if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+if(valid21){
+if(data51.Capacity !== undefined){
+let data56 = data51.Capacity;
+const _errs118 = errors;
+if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
 validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs130){
-if((typeof data60 == "number") && (isFinite(data60))){
-if(data60 > 10000 || isNaN(data60)){
+if(errors === _errs118){
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 > 10000 || isNaN(data56)){
 validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
-if(data60 < 1 || isNaN(data60)){
+if(data56 < 1 || isNaN(data56)){
 validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid22 = _errs130 === errors;
+var valid21 = _errs118 === errors;
 }
 else {
-var valid22 = true;
+var valid21 = true;
 }
 }
 }
@@ -1576,8 +1523,8 @@ validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" +
 return false;
 }
 }
-var valid21 = _errs114 === errors;
-if(!valid21){
+var valid20 = _errs108 === errors;
+if(!valid20){
 break;
 }
 }
@@ -1587,7 +1534,7 @@ validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots",sc
 return false;
 }
 }
-var valid2 = _errs112 === errors;
+var valid2 = _errs106 === errors;
 }
 else {
 var valid2 = true;
@@ -1636,4 +1583,4 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.catalogFile.errorMessages = {"#/properties/Products/items/properties/ProductID":"must be a positive integer","#/properties/Products/items/properties/ActivityID":"must be 's_' followed by 1 to 64 letters or digits","#/properties/Products/items/properties/PricePerParticipant/properties/Amount":"must be a whole number of minor units (cents) from 0 to 100000000000","#/properties/Products/items/properties/PricePerParticipant/properties/Currency":"must be an ISO 4217 code such as EUR","#/properties/Products/items/properties/AvailabilityType":"must be one of START_TIME, OPENING_HOURS","#/properties/Products/items/properties/Units/items/properties/UnitID":"must be 1 to 64 lower-case letters, digits, _ or -","#/properties/Products/items/properties/Units/items/properties/Name":"must be 1 to 100 characters","#/properties/Products/items/properties/Units/items/properties/Type":"must be one of ADULT, YOUTH, CHILD, INFANT, FAMILY, SENIOR, STUDENT, MILITARY, OTHER","#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount":"must be a whole number of minor units (cents) from 0 to 100000000000","#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency":"must be an ISO 4217 code such as EUR","#/properties/Products/items/properties/Units/items/properties/MinAge":"must be an age from 0 to 120","#/properties/Products/items/properties/Units/items/properties/MaxAge":"must be an age from 0 to 120","#/properties/Products/items/properties/Units/items/properties/MinQuantity":"must be a whole number from 1 to 10000","#/properties/Products/items/properties/Units/items/properties/MaxQuantity":"must be a whole number from 1 to 10000","#/properties/Products/items/properties/Units/items/properties/PaxCount":"must be a whole number from 1 to 100","#/properties/Products/items/properties/Units/items/properties/AccompaniedBy":"must be a list of UnitIDs of the product","#/properties/Products/items/properties/Questions/items/properties/QuestionID":"must be 'q_' followed by letters or digits","#/properties/Products/items/properties/Questions/items/properties/Type":"must be one of TEXT, YES_NO, SINGLE_CHOICE, DATE, FILE_UPLOAD","#/properties/Products/items/properties/Schedules/items/properties/From":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/Products/items/properties/Schedules/items/properties/To":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/Products/items/properties/Schedules/items/properties/Times/items":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/From":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/items/properties/To":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Schedules/items/properties/Capacity":"must be an integer from 1 to 10000","#/properties/Products/items/properties/Timeslots/items/properties/Date":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/Products/items/properties/Timeslots/items/properties/Time":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/From":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/items/properties/To":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Timeslots/items/properties/Capacity":"must be an integer from 1 to 10000"};
+exports.catalogFile.errorMessages = {"#/properties/Products/items/properties/ProductID":"must be a positive integer","#/properties/Products/items/properties/ActivityID":"must be 's_' followed by 1 to 64 letters or digits","#/properties/Products/items/properties/PricePerParticipant/properties/Amount":"must be a whole number of minor units (cents) from 0 to 100000000000","#/properties/Products/items/properties/PricePerParticipant/properties/Currency":"must be an ISO 4217 code such as EUR","#/properties/Products/items/properties/AvailabilityType":"must be one of START_TIME, OPENING_HOURS","#/properties/Products/items/properties/Units/items/properties/UnitID":"must be 1 to 64 lower-case letters, digits, _ or -","#/properties/Products/items/properties/Units/items/properties/Name":"must be 1 to 100 characters","#/properties/Products/items/properties/Units/items/properties/Type":"must be one of ADULT, YOUTH, CHILD, INFANT, FAMILY, SENIOR, STUDENT, MILITARY, OTHER","#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount":"must be a whole number of minor units (cents) from 0 to 100000000000","#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency":"must be an ISO 4217 code such as EUR","#/properties/Products/items/properties/Units/items/properties/MinAge":"must be an age from 0 to 120","#/properties/Products/items/properties/Units/items/properties/MaxAge":"must be an age from 0 to 120","#/properties/Products/items/properties/Units/items/properties/MinQuantity":"must be a whole number from 1 to 10000","#/properties/Products/items/properties/Units/items/properties/MaxQuantity":"must be a whole number from 1 to 10000","#/properties/Products/items/properties/Units/items/properties/PaxCount":"must be a whole number from 1 to 100","#/properties/Products/items/properties/Units/items/properties/AccompaniedBy":"must be a list of UnitIDs of the product","#/properties/Products/items/properties/Questions/items/properties/QuestionID":"must be 'q_' followed by letters or digits","#/properties/Products/items/properties/Questions/items/properties/Type":"must be one of TEXT, YES_NO, SINGLE_CHOICE, DATE, FILE_UPLOAD","#/properties/Products/items/properties/Schedules/items/properties/From":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/Products/items/properties/Schedules/items/properties/To":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/Products/items/properties/Schedules/items/properties/Times/items":"must be a time in HH:MM (24-hour) format","#/properties/From":"must be a time in HH:MM (24-hour) format","#/properties/To":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Schedules/items/properties/Capacity":"must be an integer from 1 to 10000","#/properties/Products/items/properties/Timeslots/items/properties/Date":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/Products/items/properties/Timeslots/items/properties/Time":"must be a time in HH:MM (24-hour) format","#/properties/Products/items/properties/Timeslots/items/properties/Capacity":"must be an integer from 1 to 10000"};

@@ -4,7 +4,15 @@ import type { SchemaObject, ValidateFunction } from 'ajv';
 import { operations } from '../../shared/api/operations';
 import { PROJECT_ROOT, routes } from '../../shared/api/routes';
 import { checkedBy, ruleOf, type GeneratedValidator } from '../../shared/core/validation';
-import { compileAtRunTime, createAjv, errorMessagesOf, generatedFiles, inlineSchemaReads, targets } from '../../scripts/validators';
+import {
+  compileAtRunTime,
+  createAjv,
+  errorMessagesOf,
+  generatedFiles,
+  inlineSchemaReads,
+  targets,
+  withSharedSubschemas,
+} from '../../scripts/validators';
 
 /**
  * The validators are generated ahead of time (scripts/validators.ts). These
@@ -207,8 +215,42 @@ function everyErrorMessage(value: unknown, at = '#'): Record<string, string> {
   return Object.assign(own, ...Object.entries(value).map(([key, inner]) => everyErrorMessage(inner, `${at}/${segment(key)}`)));
 }
 
+/**
+ * Every `errorMessage` of the schema as generated: a subschema used at several
+ * places is a function of its own under `$defs`, whose errors ajv reports by
+ * paths from its own root.
+ */
+function everyGeneratedErrorMessage(schema: SchemaObject): Record<string, string> {
+  const { $defs, ...root } = withSharedSubschemas(schema).schema;
+  return Object.assign(everyErrorMessage(root), ...Object.values(($defs ?? {}) as object).map((shared) => everyErrorMessage(shared)));
+}
+
+const texts = (messages: Record<string, string>) => [...new Set(Object.values(messages))].sort();
+
 test.each(cases)('$name: the generated module words every rule its schema words, and only those', ({ schema, generated }) => {
-  expect(generated.errorMessages).toEqual(everyErrorMessage(schema));
+  expect(generated.errorMessages).toEqual(everyGeneratedErrorMessage(schema));
+  expect(texts(generated.errorMessages)).toEqual(texts(everyErrorMessage(schema)));
+});
+
+test('a subschema used at several places is checked by one function, and worded by paths from its own root', () => {
+  const contact = { type: 'object', properties: { email: { type: 'string', maxLength: 5, errorMessage: 'must be a short email' } } };
+  const schema: SchemaObject = {
+    type: 'object',
+    properties: { contact, items: { type: 'array', items: { type: 'object', properties: { contact } } } },
+  };
+  const generated = withSharedSubschemas(schema);
+  expect(generated.schema.$defs).toEqual({ shared0: contact });
+  expect(generated.schema.properties.contact).toEqual({ $ref: '#/$defs/shared0' });
+  const validate = createAjv().compile(generated.schema);
+  const messages = errorMessagesOf(schema, generated.shared);
+  expect(messages).toEqual({ '#/properties/email': 'must be a short email' });
+  for (const value of [{ contact: { email: 'too long' } }, { items: [{ contact: { email: 'too long' } }] }]) {
+    expect(validate(value)).toBe(false);
+    expect(ruleOf(validate.errors![0], messages)).toBe('must be a short email');
+  }
+  // A shared subschema's own paths meeting another rule's at the same path, worded otherwise, cannot be told apart.
+  const clashing = { ...schema, properties: { ...schema.properties, email: { type: 'string', errorMessage: 'another rule' } } };
+  expect(() => errorMessagesOf(clashing, withSharedSubschemas(clashing).shared)).toThrow('Two rules are worded at #/properties/email');
 });
 
 /** Keywords no request schema uses yet, and names that need escaping in a schema path: the texts are found there too. */

@@ -49,6 +49,242 @@ return errors === 0;
 }
 
 exports.body = validate1;
+
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.fullName !== undefined){
+let data0 = data.fullName;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate2.errors = [{instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(func0(data0) > 200){
+validate2.errors = [{instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.firstName !== undefined){
+let data1 = data.firstName;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate2.errors = [{instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs3){
+if(typeof data1 === "string"){
+if(func0(data1) > 100){
+validate2.errors = [{instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.lastName !== undefined){
+let data2 = data.lastName;
+const _errs5 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate2.errors = [{instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs5){
+if(typeof data2 === "string"){
+if(func0(data2) > 100){
+validate2.errors = [{instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.emailAddress !== undefined){
+let data3 = data.emailAddress;
+const _errs7 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate2.errors = [{instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs7){
+if(typeof data3 === "string"){
+if(func0(data3) > 254){
+validate2.errors = [{instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.phoneNumber !== undefined){
+let data4 = data.phoneNumber;
+const _errs9 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate2.errors = [{instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs9){
+if(typeof data4 === "string"){
+if(func0(data4) > 50){
+validate2.errors = [{instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.locales !== undefined){
+let data5 = data.locales;
+const _errs11 = errors;
+if(errors === _errs11){
+if(Array.isArray(data5)){
+if(data5.length > 10){
+validate2.errors = [{instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data6 === "string"){
+if(func0(data6) > 35){
+validate2.errors = [{instancePath:instancePath+"/locales/" + i0,schemaPath:"#/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/locales/" + i0,schemaPath:"#/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.postalCode !== undefined){
+let data7 = data.postalCode;
+const _errs15 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate2.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs15){
+if(typeof data7 === "string"){
+if(func0(data7) > 20){
+validate2.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data8 = data.country;
+const _errs17 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate2.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs17){
+if(typeof data8 === "string"){
+if(func0(data8) > 100){
+validate2.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.notes !== undefined){
+let data9 = data.notes;
+const _errs19 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate2.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs19){
+if(typeof data9 === "string"){
+if(func0(data9) > 2000){
+validate2.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate2.errors = vErrors;
+return errors === 0;
+}
+
 const pattern0 = new RegExp("^[0-9a-fA-F-]{36}$", "u");
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -78,235 +314,10 @@ var valid0 = true;
 }
 if(valid0){
 if(data.contact !== undefined){
-let data1 = data.contact;
 const _errs3 = errors;
-if(errors === _errs3){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.fullName !== undefined){
-let data2 = data1.fullName;
-const _errs5 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs5){
-if(typeof data2 === "string"){
-if(func0(data2) > 200){
-validate1.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.firstName !== undefined){
-let data3 = data1.firstName;
-const _errs7 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs7){
-if(typeof data3 === "string"){
-if(func0(data3) > 100){
-validate1.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs7 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.lastName !== undefined){
-let data4 = data1.lastName;
-const _errs9 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs9){
-if(typeof data4 === "string"){
-if(func0(data4) > 100){
-validate1.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs9 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.emailAddress !== undefined){
-let data5 = data1.emailAddress;
-const _errs11 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs11){
-if(typeof data5 === "string"){
-if(func0(data5) > 254){
-validate1.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.phoneNumber !== undefined){
-let data6 = data1.phoneNumber;
-const _errs13 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs13){
-if(typeof data6 === "string"){
-if(func0(data6) > 50){
-validate1.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.locales !== undefined){
-let data7 = data1.locales;
-const _errs15 = errors;
-if(errors === _errs15){
-if(Array.isArray(data7)){
-if(data7.length > 10){
-validate1.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid2 = true;
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-let data8 = data7[i0];
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data8 === "string"){
-if(func0(data8) > 35){
-validate1.errors = [{instancePath:instancePath+"/contact/locales/" + i0,schemaPath:"#/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
-return false;
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/contact/locales/" + i0,schemaPath:"#/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs17 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.postalCode !== undefined){
-let data9 = data1.postalCode;
-const _errs19 = errors;
-if((typeof data9 !== "string") && (data9 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs19){
-if(typeof data9 === "string"){
-if(func0(data9) > 20){
-validate1.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.country !== undefined){
-let data10 = data1.country;
-const _errs21 = errors;
-if((typeof data10 !== "string") && (data10 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs21){
-if(typeof data10 === "string"){
-if(func0(data10) > 100){
-validate1.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.notes !== undefined){
-let data11 = data1.notes;
-const _errs23 = errors;
-if((typeof data11 !== "string") && (data11 !== null)){
-validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs23){
-if(typeof data11 === "string"){
-if(func0(data11) > 2000){
-validate1.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs23 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/contact",schemaPath:"#/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
+if(!(validate2(data.contact, {instancePath:instancePath+"/contact",parentData:data,parentDataProperty:"contact",rootData}))){
+vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
 }
@@ -315,323 +326,113 @@ var valid0 = true;
 }
 if(valid0){
 if(data.unitItems !== undefined){
-let data12 = data.unitItems;
-const _errs25 = errors;
-if(errors === _errs25){
-if(Array.isArray(data12)){
-if(data12.length > 1000){
+let data2 = data.unitItems;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data2)){
+if(data2.length > 1000){
 validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
-var valid3 = true;
-const len1 = data12.length;
-for(let i1=0; i1<len1; i1++){
-let data13 = data12[i1];
-const _errs27 = errors;
-if(errors === _errs27){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing0;
-if((data13.unitId === undefined) && (missing0 = "unitId")){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if((data3.unitId === undefined) && (missing0 = "unitId")){
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data13.unitId !== undefined){
-let data14 = data13.unitId;
-const _errs29 = errors;
-if(errors === _errs29){
-if(typeof data14 === "string"){
-if(func0(data14) > 200){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(data3.unitId !== undefined){
+let data4 = data3.unitId;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data4 === "string"){
+if(func0(data4) > 200){
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
-if(func0(data14) < 1){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid4 = _errs29 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data13.uuid !== undefined){
-let data15 = data13.uuid;
-const _errs31 = errors;
-if(errors === _errs31){
-if(typeof data15 === "string"){
-if(func0(data15) > 36){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"}];
-return false;
-}
-else {
-if(!pattern0.test(data15)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\""}];
+if(func0(data4) < 1){
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid4 = _errs31 === errors;
+var valid2 = _errs8 === errors;
 }
 else {
-var valid4 = true;
+var valid2 = true;
 }
-if(valid4){
-if(data13.resellerReference !== undefined){
-let data16 = data13.resellerReference;
-const _errs33 = errors;
-if((typeof data16 !== "string") && (data16 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs33){
-if(typeof data16 === "string"){
-if(func0(data16) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid4 = _errs33 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data13.contact !== undefined){
-let data17 = data13.contact;
-const _errs35 = errors;
-if(errors === _errs35){
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.fullName !== undefined){
-let data18 = data17.fullName;
-const _errs37 = errors;
-if((typeof data18 !== "string") && (data18 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs37){
-if(typeof data18 === "string"){
-if(func0(data18) > 200){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs37 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data17.firstName !== undefined){
-let data19 = data17.firstName;
-const _errs39 = errors;
-if((typeof data19 !== "string") && (data19 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs39){
-if(typeof data19 === "string"){
-if(func0(data19) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs39 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data17.lastName !== undefined){
-let data20 = data17.lastName;
-const _errs41 = errors;
-if((typeof data20 !== "string") && (data20 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs41){
-if(typeof data20 === "string"){
-if(func0(data20) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs41 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data17.emailAddress !== undefined){
-let data21 = data17.emailAddress;
-const _errs43 = errors;
-if((typeof data21 !== "string") && (data21 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs43){
-if(typeof data21 === "string"){
-if(func0(data21) > 254){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs43 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data17.phoneNumber !== undefined){
-let data22 = data17.phoneNumber;
-const _errs45 = errors;
-if((typeof data22 !== "string") && (data22 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs45){
-if(typeof data22 === "string"){
-if(func0(data22) > 50){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs45 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data17.locales !== undefined){
-let data23 = data17.locales;
-const _errs47 = errors;
-if(errors === _errs47){
-if(Array.isArray(data23)){
-if(data23.length > 10){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+if(valid2){
+if(data3.uuid !== undefined){
+let data5 = data3.uuid;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data5 === "string"){
+if(func0(data5) > 36){
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"}];
 return false;
 }
 else {
-var valid6 = true;
-const len2 = data23.length;
-for(let i2=0; i2<len2; i2++){
-let data24 = data23[i2];
-const _errs49 = errors;
-if(errors === _errs49){
-if(typeof data24 === "string"){
-if(func0(data24) > 35){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/locales/" + i2,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
+if(!pattern0.test(data5)){
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\""}];
 return false;
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/locales/" + i2,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid6 = _errs49 === errors;
-if(!valid6){
-break;
-}
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid5 = _errs47 === errors;
+var valid2 = _errs10 === errors;
 }
 else {
-var valid5 = true;
+var valid2 = true;
 }
-if(valid5){
-if(data17.postalCode !== undefined){
-let data25 = data17.postalCode;
-const _errs51 = errors;
-if((typeof data25 !== "string") && (data25 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+if(valid2){
+if(data3.resellerReference !== undefined){
+let data6 = data3.resellerReference;
+const _errs12 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
-if(errors === _errs51){
-if(typeof data25 === "string"){
-if(func0(data25) > 20){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+if(errors === _errs12){
+if(typeof data6 === "string"){
+if(func0(data6) > 100){
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 }
-var valid5 = _errs51 === errors;
+var valid2 = _errs12 === errors;
 }
 else {
-var valid5 = true;
+var valid2 = true;
 }
-if(valid5){
-if(data17.country !== undefined){
-let data26 = data17.country;
-const _errs53 = errors;
-if((typeof data26 !== "string") && (data26 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+if(valid2){
+if(data3.contact !== undefined){
+const _errs14 = errors;
+if(!(validate2(data3.contact, {instancePath:instancePath+"/unitItems/" + i0+"/contact",parentData:data3,parentDataProperty:"contact",rootData}))){
+vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+errors = vErrors.length;
 }
-if(errors === _errs53){
-if(typeof data26 === "string"){
-if(func0(data26) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs53 === errors;
+var valid2 = _errs14 === errors;
 }
 else {
-var valid5 = true;
-}
-if(valid5){
-if(data17.notes !== undefined){
-let data27 = data17.notes;
-const _errs55 = errors;
-if((typeof data27 !== "string") && (data27 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs55){
-if(typeof data27 === "string"){
-if(func0(data27) > 2000){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs55 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
+var valid2 = true;
 }
 }
 }
@@ -639,27 +440,12 @@ var valid5 = true;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1+"/contact",schemaPath:"#/properties/unitItems/items/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid4 = _errs35 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i1,schemaPath:"#/properties/unitItems/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid3 = _errs27 === errors;
-if(!valid3){
+var valid1 = _errs6 === errors;
+if(!valid1){
 break;
 }
 }
@@ -670,19 +456,19 @@ validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs25 === errors;
+var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.emailReceipt !== undefined){
-const _errs57 = errors;
+const _errs15 = errors;
 if(typeof data.emailReceipt !== "boolean"){
 validate1.errors = [{instancePath:instancePath+"/emailReceipt",schemaPath:"#/properties/emailReceipt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid0 = _errs57 === errors;
+var valid0 = _errs15 === errors;
 }
 else {
 var valid0 = true;
@@ -700,5 +486,5 @@ validate1.errors = vErrors;
 return errors === 0;
 }
 exports.path.errorMessages = {"#/properties/uuid":"must be the booking UUID of 1 to 200 characters"};
-exports.body.errorMessages = {"#/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/contact/properties/fullName":"must be text of at most 200 characters, or null","#/properties/contact/properties/firstName":"must be text of at most 100 characters, or null","#/properties/contact/properties/lastName":"must be text of at most 100 characters, or null","#/properties/contact/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/contact/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/contact/properties/locales":"must be a list of at most 10 language tags","#/properties/contact/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/contact/properties/country":"must be text of at most 100 characters, or null","#/properties/contact/properties/notes":"must be text of at most 2000 characters, or null","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/fullName":"must be text of at most 200 characters, or null","#/properties/unitItems/items/properties/contact/properties/firstName":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/lastName":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/unitItems/items/properties/contact/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/unitItems/items/properties/contact/properties/locales":"must be a list of at most 10 language tags","#/properties/unitItems/items/properties/contact/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/unitItems/items/properties/contact/properties/country":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/notes":"must be text of at most 2000 characters, or null"};
+exports.body.errorMessages = {"#/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/fullName":"must be text of at most 200 characters, or null","#/properties/firstName":"must be text of at most 100 characters, or null","#/properties/lastName":"must be text of at most 100 characters, or null","#/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/locales":"must be a list of at most 10 language tags","#/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/country":"must be text of at most 100 characters, or null","#/properties/notes":"must be text of at most 2000 characters, or null","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null"};
 exports.validators = { route: "octo-confirm-booking", fields: {"path":["uuid"],"query":[],"deepObjects":[]}, numberRules: {}, path: exports.path, body: exports.body };

@@ -5,6 +5,242 @@ exports.body = validate0;
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^[0-9a-fA-F-]{36}$", "u");
 
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.fullName !== undefined){
+let data0 = data.fullName;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate1.errors = [{instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(func0(data0) > 200){
+validate1.errors = [{instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.firstName !== undefined){
+let data1 = data.firstName;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate1.errors = [{instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs3){
+if(typeof data1 === "string"){
+if(func0(data1) > 100){
+validate1.errors = [{instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.lastName !== undefined){
+let data2 = data.lastName;
+const _errs5 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate1.errors = [{instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs5){
+if(typeof data2 === "string"){
+if(func0(data2) > 100){
+validate1.errors = [{instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.emailAddress !== undefined){
+let data3 = data.emailAddress;
+const _errs7 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate1.errors = [{instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs7){
+if(typeof data3 === "string"){
+if(func0(data3) > 254){
+validate1.errors = [{instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.phoneNumber !== undefined){
+let data4 = data.phoneNumber;
+const _errs9 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate1.errors = [{instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs9){
+if(typeof data4 === "string"){
+if(func0(data4) > 50){
+validate1.errors = [{instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.locales !== undefined){
+let data5 = data.locales;
+const _errs11 = errors;
+if(errors === _errs11){
+if(Array.isArray(data5)){
+if(data5.length > 10){
+validate1.errors = [{instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data6 === "string"){
+if(func0(data6) > 35){
+validate1.errors = [{instancePath:instancePath+"/locales/" + i0,schemaPath:"#/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
+return false;
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/locales/" + i0,schemaPath:"#/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.postalCode !== undefined){
+let data7 = data.postalCode;
+const _errs15 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate1.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs15){
+if(typeof data7 === "string"){
+if(func0(data7) > 20){
+validate1.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data8 = data.country;
+const _errs17 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate1.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs17){
+if(typeof data8 === "string"){
+if(func0(data8) > 100){
+validate1.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.notes !== undefined){
+let data9 = data.notes;
+const _errs19 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate1.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs19){
+if(typeof data9 === "string"){
+if(func0(data9) > 2000){
+validate1.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+
+
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
@@ -217,235 +453,10 @@ var valid2 = true;
 }
 if(valid2){
 if(data5.contact !== undefined){
-let data9 = data5.contact;
 const _errs19 = errors;
-if(errors === _errs19){
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.fullName !== undefined){
-let data10 = data9.fullName;
-const _errs21 = errors;
-if((typeof data10 !== "string") && (data10 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs21){
-if(typeof data10 === "string"){
-if(func0(data10) > 200){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/fullName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs21 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data9.firstName !== undefined){
-let data11 = data9.firstName;
-const _errs23 = errors;
-if((typeof data11 !== "string") && (data11 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs23){
-if(typeof data11 === "string"){
-if(func0(data11) > 100){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/firstName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs23 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data9.lastName !== undefined){
-let data12 = data9.lastName;
-const _errs25 = errors;
-if((typeof data12 !== "string") && (data12 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs25){
-if(typeof data12 === "string"){
-if(func0(data12) > 100){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/lastName",schemaPath:"#/properties/unitItems/items/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs25 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data9.emailAddress !== undefined){
-let data13 = data9.emailAddress;
-const _errs27 = errors;
-if((typeof data13 !== "string") && (data13 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs27){
-if(typeof data13 === "string"){
-if(func0(data13) > 254){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/emailAddress",schemaPath:"#/properties/unitItems/items/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs27 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data9.phoneNumber !== undefined){
-let data14 = data9.phoneNumber;
-const _errs29 = errors;
-if((typeof data14 !== "string") && (data14 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs29){
-if(typeof data14 === "string"){
-if(func0(data14) > 50){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/phoneNumber",schemaPath:"#/properties/unitItems/items/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs29 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data9.locales !== undefined){
-let data15 = data9.locales;
-const _errs31 = errors;
-if(errors === _errs31){
-if(Array.isArray(data15)){
-if(data15.length > 10){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len1 = data15.length;
-for(let i1=0; i1<len1; i1++){
-let data16 = data15[i1];
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data16 === "string"){
-if(func0(data16) > 35){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales/" + i1,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales/" + i1,schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid4 = _errs33 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/locales",schemaPath:"#/properties/unitItems/items/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid3 = _errs31 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data9.postalCode !== undefined){
-let data17 = data9.postalCode;
-const _errs35 = errors;
-if((typeof data17 !== "string") && (data17 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs35){
-if(typeof data17 === "string"){
-if(func0(data17) > 20){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/postalCode",schemaPath:"#/properties/unitItems/items/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs35 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data9.country !== undefined){
-let data18 = data9.country;
-const _errs37 = errors;
-if((typeof data18 !== "string") && (data18 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs37){
-if(typeof data18 === "string"){
-if(func0(data18) > 100){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/country",schemaPath:"#/properties/unitItems/items/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs37 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data9.notes !== undefined){
-let data19 = data9.notes;
-const _errs39 = errors;
-if((typeof data19 !== "string") && (data19 !== null)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs39){
-if(typeof data19 === "string"){
-if(func0(data19) > 2000){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact/notes",schemaPath:"#/properties/unitItems/items/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs39 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/contact",schemaPath:"#/properties/unitItems/items/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
+if(!(validate1(data5.contact, {instancePath:instancePath+"/unitItems/" + i0+"/contact",parentData:data5,parentDataProperty:"contact",rootData}))){
+vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+errors = vErrors.length;
 }
 var valid2 = _errs19 === errors;
 }
@@ -481,327 +492,102 @@ var valid0 = true;
 }
 if(valid0){
 if(data.expirationMinutes !== undefined){
-let data20 = data.expirationMinutes;
-const _errs41 = errors;
-if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+let data10 = data.expirationMinutes;
+const _errs20 = errors;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
 validate0.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs41){
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 > 10080 || isNaN(data20)){
+if(errors === _errs20){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 10080 || isNaN(data10)){
 validate0.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
 return false;
 }
 else {
-if(data20 < 1 || isNaN(data20)){
+if(data10 < 1 || isNaN(data10)){
 validate0.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid0 = _errs41 === errors;
+var valid0 = _errs20 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.notes !== undefined){
-let data21 = data.notes;
-const _errs43 = errors;
-if((typeof data21 !== "string") && (data21 !== null)){
+let data11 = data.notes;
+const _errs22 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
 validate0.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
-if(errors === _errs43){
-if(typeof data21 === "string"){
-if(func0(data21) > 2000){
+if(errors === _errs22){
+if(typeof data11 === "string"){
+if(func0(data11) > 2000){
 validate0.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 }
 }
-var valid0 = _errs43 === errors;
+var valid0 = _errs22 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.resellerReference !== undefined){
-let data22 = data.resellerReference;
-const _errs45 = errors;
-if((typeof data22 !== "string") && (data22 !== null)){
+let data12 = data.resellerReference;
+const _errs24 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
 validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
-if(errors === _errs45){
-if(typeof data22 === "string"){
-if(func0(data22) > 100){
+if(errors === _errs24){
+if(typeof data12 === "string"){
+if(func0(data12) > 100){
 validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 }
-var valid0 = _errs45 === errors;
+var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.contact !== undefined){
-let data23 = data.contact;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.fullName !== undefined){
-let data24 = data23.fullName;
-const _errs49 = errors;
-if((typeof data24 !== "string") && (data24 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs49){
-if(typeof data24 === "string"){
-if(func0(data24) > 200){
-validate0.errors = [{instancePath:instancePath+"/contact/fullName",schemaPath:"#/properties/contact/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs49 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data23.firstName !== undefined){
-let data25 = data23.firstName;
-const _errs51 = errors;
-if((typeof data25 !== "string") && (data25 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs51){
-if(typeof data25 === "string"){
-if(func0(data25) > 100){
-validate0.errors = [{instancePath:instancePath+"/contact/firstName",schemaPath:"#/properties/contact/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs51 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data23.lastName !== undefined){
-let data26 = data23.lastName;
-const _errs53 = errors;
-if((typeof data26 !== "string") && (data26 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs53){
-if(typeof data26 === "string"){
-if(func0(data26) > 100){
-validate0.errors = [{instancePath:instancePath+"/contact/lastName",schemaPath:"#/properties/contact/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs53 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data23.emailAddress !== undefined){
-let data27 = data23.emailAddress;
-const _errs55 = errors;
-if((typeof data27 !== "string") && (data27 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs55){
-if(typeof data27 === "string"){
-if(func0(data27) > 254){
-validate0.errors = [{instancePath:instancePath+"/contact/emailAddress",schemaPath:"#/properties/contact/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs55 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data23.phoneNumber !== undefined){
-let data28 = data23.phoneNumber;
-const _errs57 = errors;
-if((typeof data28 !== "string") && (data28 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs57){
-if(typeof data28 === "string"){
-if(func0(data28) > 50){
-validate0.errors = [{instancePath:instancePath+"/contact/phoneNumber",schemaPath:"#/properties/contact/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs57 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data23.locales !== undefined){
-let data29 = data23.locales;
-const _errs59 = errors;
-if(errors === _errs59){
-if(Array.isArray(data29)){
-if(data29.length > 10){
-validate0.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid6 = true;
-const len2 = data29.length;
-for(let i2=0; i2<len2; i2++){
-let data30 = data29[i2];
-const _errs61 = errors;
-if(errors === _errs61){
-if(typeof data30 === "string"){
-if(func0(data30) > 35){
-validate0.errors = [{instancePath:instancePath+"/contact/locales/" + i2,schemaPath:"#/properties/contact/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/contact/locales/" + i2,schemaPath:"#/properties/contact/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid6 = _errs61 === errors;
-if(!valid6){
-break;
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/contact/locales",schemaPath:"#/properties/contact/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid5 = _errs59 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data23.postalCode !== undefined){
-let data31 = data23.postalCode;
-const _errs63 = errors;
-if((typeof data31 !== "string") && (data31 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs63){
-if(typeof data31 === "string"){
-if(func0(data31) > 20){
-validate0.errors = [{instancePath:instancePath+"/contact/postalCode",schemaPath:"#/properties/contact/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs63 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data23.country !== undefined){
-let data32 = data23.country;
-const _errs65 = errors;
-if((typeof data32 !== "string") && (data32 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs65){
-if(typeof data32 === "string"){
-if(func0(data32) > 100){
-validate0.errors = [{instancePath:instancePath+"/contact/country",schemaPath:"#/properties/contact/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs65 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data23.notes !== undefined){
-let data33 = data23.notes;
-const _errs67 = errors;
-if((typeof data33 !== "string") && (data33 !== null)){
-validate0.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs67){
-if(typeof data33 === "string"){
-if(func0(data33) > 2000){
-validate0.errors = [{instancePath:instancePath+"/contact/notes",schemaPath:"#/properties/contact/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-}
-}
-var valid5 = _errs67 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/contact",schemaPath:"#/properties/contact/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs47 === errors;
+const _errs26 = errors;
+if(!(validate1(data.contact, {instancePath:instancePath+"/contact",parentData:data,parentDataProperty:"contact",rootData}))){
+vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.currency !== undefined){
-let data34 = data.currency;
-const _errs69 = errors;
-if((typeof data34 !== "string") && (data34 !== null)){
+let data14 = data.currency;
+const _errs27 = errors;
+if((typeof data14 !== "string") && (data14 !== null)){
 validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
 return false;
 }
-if(errors === _errs69){
-if(typeof data34 === "string"){
-if(func0(data34) > 3){
+if(errors === _errs27){
+if(typeof data14 === "string"){
+if(func0(data14) > 3){
 validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"}];
 return false;
 }
 }
 }
-var valid0 = _errs69 === errors;
+var valid0 = _errs27 === errors;
 }
 else {
 var valid0 = true;
@@ -825,5 +611,5 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.body.errorMessages = {"#/properties/uuid":"must be a UUID (8-4-4-4-12 hexadecimal digits)","#/properties/productId":"must be a product ID of 1 to 200 characters","#/properties/optionId":"must be an option ID of 1 to 200 characters","#/properties/availabilityId":"must be an availability ID of 1 to 200 characters","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/fullName":"must be text of at most 200 characters, or null","#/properties/unitItems/items/properties/contact/properties/firstName":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/lastName":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/unitItems/items/properties/contact/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/unitItems/items/properties/contact/properties/locales":"must be a list of at most 10 language tags","#/properties/unitItems/items/properties/contact/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/unitItems/items/properties/contact/properties/country":"must be text of at most 100 characters, or null","#/properties/unitItems/items/properties/contact/properties/notes":"must be text of at most 2000 characters, or null","#/properties/expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)","#/properties/notes":"must be text of at most 2000 characters, or null","#/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/contact/properties/fullName":"must be text of at most 200 characters, or null","#/properties/contact/properties/firstName":"must be text of at most 100 characters, or null","#/properties/contact/properties/lastName":"must be text of at most 100 characters, or null","#/properties/contact/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/contact/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/contact/properties/locales":"must be a list of at most 10 language tags","#/properties/contact/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/contact/properties/country":"must be text of at most 100 characters, or null","#/properties/contact/properties/notes":"must be text of at most 2000 characters, or null","#/properties/currency":"must be an ISO 4217 code"};
+exports.body.errorMessages = {"#/properties/uuid":"must be a UUID (8-4-4-4-12 hexadecimal digits)","#/properties/productId":"must be a product ID of 1 to 200 characters","#/properties/optionId":"must be an option ID of 1 to 200 characters","#/properties/availabilityId":"must be an availability ID of 1 to 200 characters","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/fullName":"must be text of at most 200 characters, or null","#/properties/firstName":"must be text of at most 100 characters, or null","#/properties/lastName":"must be text of at most 100 characters, or null","#/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/locales":"must be a list of at most 10 language tags","#/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/country":"must be text of at most 100 characters, or null","#/properties/notes":"must be text of at most 2000 characters, or null","#/properties/expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)","#/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/currency":"must be an ISO 4217 code"};
 exports.validators = { route: "octo-reserve-booking", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {"expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)"}, body: exports.body };
