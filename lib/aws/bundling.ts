@@ -1,5 +1,6 @@
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
+import { PROJECT_ROOT } from '../../shared/api/routes';
 
 /**
  * esbuild options for every function bundle. The stack passes them to
@@ -35,6 +36,8 @@ export const bundlingOptions: BundlingOptions = {
   // Prefer the packages' ES module builds: esbuild can drop what is never imported from them, which the
   // CommonJS builds of the AWS SDK prevent (about 30% of each bundle).
   mainFields: ['module', 'main'],
+  // Node's web streams are loaded when first used rather than with the bundle (see the stand-in): paths are from the project root.
+  esbuildArgs: { '--alias': ['node:stream/web=./lib/aws/web-streams-on-demand.cjs'] },
 };
 
 /**
@@ -43,10 +46,14 @@ export const bundlingOptions: BundlingOptions = {
  * An option this does not translate fails rather than build a different bundle.
  */
 export function esbuildOptions(options: BundlingOptions = bundlingOptions): BuildOptions {
-  const { minify, sourceMap, sourcesContent, target, externalModules, mainFields, ...others } = options;
-  const unknown = Object.keys(others);
+  const { minify, sourceMap, sourcesContent, target, externalModules, mainFields, esbuildArgs = {}, ...others } = options;
+  const { '--alias': aliases = [], ...otherArgs } = esbuildArgs as { '--alias'?: string[] };
+  const unknown = [...Object.keys(others), ...Object.keys(otherArgs)];
   if (unknown.length) throw new Error(`lib/aws/bundling.ts sets option(s) esbuildOptions does not translate: ${unknown.join(', ')}`);
   return {
+    // Where NodejsFunction runs esbuild, so that alias paths mean the same.
+    absWorkingDir: PROJECT_ROOT,
+    alias: Object.fromEntries(aliases.map((alias) => alias.split('=') as [string, string])),
     bundle: true,
     platform: 'node',
     format: 'cjs',

@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { esbuildOptions } from '../../lib/aws/bundling';
 import { scheduledFunctions, webhookSender } from '../../shared/api/background';
 import { recordPlatformEventEntry } from '../../shared/api/event-rules';
-import { authorizerEntry, entryPath, routes, type Route } from '../../shared/api/routes';
+import { authorizerEntry, entryPath, PROJECT_ROOT, routes, type Route } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
 import { createPartnerBooking, getPartnerBooking } from '../../shared/booking/partner-bookings';
 import { reserve } from '../../shared/booking/uuid-bookings';
@@ -499,6 +499,21 @@ describe('the deployed bundles', () => {
     const fromSources = await invokeSources(recordPlatformEventEntry, invocations);
     expect(fromSources[0]).toEqual({ result: { ...(fromBundle[0] as { result: object }).result, outcome: 'replayed' } });
     expect(fromSources[1]).toEqual(fromBundle[1]);
+  });
+});
+
+describe("Node's web streams are loaded when first used, not with a bundle", () => {
+  it("a bundle that imports them (through @middy/core) loads the stand-in, and the stand-in answers every name with Node's own class", async () => {
+    const file = await bundle('confirm-booking-streams', routes.find((route) => route.id === 'confirm-booking')!.entry);
+    const source = readFileSync(file, 'utf8');
+    expect(source).not.toContain('node:stream/web');
+    expect(source).toContain('TextDecoderStream');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the stand-in, as the bundles load it
+    const standIn = require(path.join(PROJECT_ROOT, 'lib/aws/web-streams-on-demand.cjs'));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- what it stands in for
+    const webStreams = require('node:stream/web');
+    expect(Object.keys(standIn)).toEqual(Object.keys(webStreams));
+    for (const name of Object.keys(webStreams)) expect({ name, same: standIn[name] === webStreams[name] }).toEqual({ name, same: true });
   });
 });
 
