@@ -1,9 +1,9 @@
-import { routePath } from '../../shared/api/routes';
+import { answerPath } from '../../shared/api/answer-paths';
 import { validators } from '../../shared/api/validators/create-booking.generated';
 import { createPartnerBooking } from '../../shared/booking/partner-bookings';
 import { created, httpHandler } from '../../shared/http/handler';
 
 export const handler = httpHandler(validators, async ({ caller, body, headers }) => {
   const { booking, replayed } = await createPartnerBooking(caller, body, headers['idempotency-key']);
-  return created(booking, { location: routePath('get-booking', { BookingReference: booking.BookingReference }), replayed });
+  return created(booking, { location: answerPath('get-booking', { BookingReference: booking.BookingReference }), replayed });
 });

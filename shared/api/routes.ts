@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Scope } from '../accounts/scopes';
+import { answerPaths } from './answer-paths';
 
 /** The scope of a route every valid key may call, whatever its scopes. */
 export const ANY_KEY = 'any-key';
@@ -11,7 +12,7 @@ export const ANY_KEY = 'any-key';
  * whose scope it holds. What each operation takes and answers (its request
  * schemas and its docs) is in operations.ts, which the generated validators,
  * the request types and the OpenAPI document are built from: functions load
- * this table (the authorizer, a Location header) without that weight.
+ * this table (the authorizer) without that weight.
  */
 export interface Route {
   /** Function name stem, unique. */
@@ -89,7 +90,7 @@ const routeTable = [
   {
     id: 'get-booking',
     method: 'GET',
-    path: '/api/v2/ota/marketplace/booking/{BookingReference}',
+    path: answerPaths['get-booking'],
     entry: 'functions/ota/get-booking.ts',
     scope: 'ota',
     tableAccess: 'read',
@@ -312,15 +313,9 @@ const routeTable = [
 export type RouteId = (typeof routeTable)[number]['id'];
 
 export const routes: readonly (Route & { id: RouteId })[] = routeTable;
+
 /** The authorizer is not a route, but is bundled and hosted the same way. */
 export const authorizerEntry = 'functions/auth/authorize.ts';
-
-/** The path of a route with its parameters filled in (percent-encoded), e.g. a Location header. */
-export function routePath(id: string, parameters: Record<string, string>): string {
-  const route = routes.find((candidate) => candidate.id === id);
-  if (!route) throw new Error(`No route '${id}'`);
-  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(parameters[name]));
-}
 
 /** The project root: every `entry` is a path relative to it. */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
