@@ -77,6 +77,15 @@ function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
   };
 }
 
+interface Stream {
+  /** The endpoint and table it was described for. */
+  where: string;
+  arn: string;
+  shards: Map<string, Shard>;
+  /** To be described again before the next read. */
+  stale: boolean;
+}
+
 type SenderHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
 interface Shard {
@@ -89,7 +98,7 @@ interface Shard {
 export function startLocalTableStream(options: LocalTableStreamOptions = {}): LocalTableStream {
   let handler: SenderHandler | undefined;
   let client: { streams: DynamoDBStreamsClient; endpoint?: string } | undefined;
-  let stream: { arn: string; shards: Map<string, Shard> } | undefined;
+  let stream: Stream | undefined;
   let reading: Promise<void> | undefined;
   let failing = false;
   const deliveries = backgroundDeliveries<StreamDeadLetter>({
@@ -124,17 +133,25 @@ export function startLocalTableStream(options: LocalTableStreamOptions = {}): Lo
     });
   }
 
-  /** The table's stream, found again when the table is (DynamoDB Local restarted in memory, or another table configured). */
-  async function currentStream(): Promise<{ arn: string; shards: Map<string, Shard> }> {
+  /**
+   * The table's stream and its shards, described again only when it may have
+   * changed: another table or endpoint configured, a shard closed (new ones
+   * follow it), or a read failed (DynamoDB Local restarted in memory makes
+   * the table, and its stream, anew).
+   */
+  async function currentStream(): Promise<Stream> {
+    const where = `${config().dynamoEndpoint} ${config().tableName}`;
+    if (stream && stream.where === where && !stream.stale) return stream;
     const { Table } = await attributeClient().send(new DescribeTableCommand({ TableName: config().tableName }));
     const arn = Table?.LatestStreamArn;
     if (!arn) throw new Error(`The table ${config().tableName} has no stream`);
-    if (stream?.arn !== arn) stream = { arn, shards: new Map() };
+    if (stream?.arn !== arn) stream = { where, arn, shards: new Map(), stale: false };
     const { StreamDescription } = await streams().send(new DescribeStreamCommand({ StreamArn: arn }));
     for (const shard of StreamDescription?.Shards ?? []) {
       const id = shard.ShardId as string;
       if (!stream.shards.has(id)) stream.shards.set(id, { parentId: shard.ParentShardId, closed: false });
     }
+    Object.assign(stream, { where, stale: false });
     return stream;
   }
 
@@ -168,18 +185,32 @@ export function startLocalTableStream(options: LocalTableStreamOptions = {}): Lo
         if (matchesPattern(webhookSender.filter, handed)) handOver(handed);
       }
       shard.iterator = page.NextShardIterator;
-      if (!shard.iterator) shard.closed = true;
+      if (!shard.iterator) {
+        // A closed shard has children to read on from, which only a new description names.
+        shard.closed = true;
+        markStale();
+      }
       if (!page.Records?.length || shard.closed) return;
     }
   }
 
   /** Reads every open shard whose parent is read to its end, as a mapping keeps a key's records in order. */
   async function readAll(): Promise<void> {
-    const { arn, shards } = await currentStream();
-    for (const [id, shard] of shards) {
-      const parent = shard.parentId ? shards.get(shard.parentId) : undefined;
-      if (!shard.closed && (!parent || parent.closed)) await readShard(arn, id, shard);
+    try {
+      const { arn, shards } = await currentStream();
+      for (const [id, shard] of shards) {
+        const parent = shard.parentId ? shards.get(shard.parentId) : undefined;
+        if (!shard.closed && (!parent || parent.closed)) await readShard(arn, id, shard);
+      }
+    } catch (error) {
+      markStale();
+      throw error;
     }
+  }
+
+  /** The stream is described again before the next read. */
+  function markStale(): void {
+    if (stream) stream.stale = true;
   }
 
   /** One read at a time; a read asked for while one runs is the next one, so it sees everything written before it was asked for. */

@@ -149,6 +149,28 @@ describe('reading the stream', () => {
   });
 });
 
+describe('a table made anew', () => {
+  it('is read from its new stream once the old one has closed, as when DynamoDB Local restarts in memory', async () => {
+    const table = tableName();
+    configure({ ...config(), tableName: 'ota-usage-stream-anew' });
+    try {
+      await ensureTable(attributeClient(), tableName());
+      await stream.idle();
+      await attributeClient().send(new DeleteTableCommand({ TableName: tableName() }));
+      await ensureTable(attributeClient(), tableName());
+      const delivery = await writeDelivery('key_without_endpoint');
+      // The first read finds the old stream's shard closed with its table; the next describes the table again and reads the new one.
+      await stream.idle();
+      expect((await deliveryAt(delivery)).Attempts).toBe(0);
+      await stream.idle();
+      expect(await deliveryAt(delivery)).toMatchObject({ Status: 'FAILED', Attempts: 1 });
+    } finally {
+      await attributeClient().send(new DeleteTableCommand({ TableName: tableName() }));
+      configure({ ...config(), tableName: table });
+    }
+  });
+});
+
 describe('the local table', () => {
   it('gains its stream when it was made by a version without one', async () => {
     const client = attributeClient();
