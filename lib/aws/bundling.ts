@@ -7,7 +7,7 @@ import { PROJECT_ROOT } from '../../shared/api/routes';
  * NodejsFunction; the benchmark bundles with the same options to measure
  * what is deployed.
  */
-const LAMBDA_NODE_TARGET = 'node22';
+const LAMBDA_NODE_TARGET = 'node24';
 
 export const bundlingOptions: BundlingOptions = {
   minify: true,

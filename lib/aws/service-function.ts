@@ -37,7 +37,7 @@ export class ServiceFunction extends NodejsFunction {
       // Explicit, so synth does not depend on the directory it is started from.
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
       timeout: Duration.seconds(props.timeoutSeconds ?? FUNCTION_TIMEOUT_SECONDS),
@@ -58,7 +58,6 @@ export class ServiceFunction extends NodejsFunction {
     else props.table.grantReadData(this);
     const tableArn = `<${Stack.of(this).getLogicalId(props.table.node.defaultChild as CfnElement)}.Arn>`;
     const acknowledged: [string, string][] = [
-      ['AwsSolutions-L1', `The service runs on ${Runtime.NODEJS_22_X.name}, the runtime its bundles target and its tests run against`],
       [
         'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
         'Lambda’s basic execution role grants writing to the function’s own log group only',

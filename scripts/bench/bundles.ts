@@ -88,7 +88,6 @@ const functionEnvironment = {
   PATH: process.env.PATH ?? '',
   TABLE_NAME: 'ota-usage-bench',
   AWS_REGION: 'eu-west-1',
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 };
 
 function timeRequire(file: string): Promise<number> {

@@ -20,7 +20,7 @@ export async function benchObservability(): Promise<void> {
     ['--import', 'tsx', path.join(__dirname, 'observability-worker.ts'), String(CALLS), String(ROUNDS)],
     {
       cwd: PROJECT_ROOT,
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'INFO', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'INFO' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

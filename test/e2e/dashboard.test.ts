@@ -1,5 +1,4 @@
 // Long because one browser session walks every screen of the dashboard; starting Chromium per file would cost more than it saves.
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { addDays } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
+import { CHROMIUM_ARGS, chromiumPath } from '../support/chromium';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 
 /**
@@ -17,7 +17,6 @@ import { createTestOperator, httpClient, startTestHost, type HttpClient, type Te
  * bookings of every channel and usage on several meters and days.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(__dirname, '../../test-results/dashboard');
 const TIME_ZONE = 'UTC';
 
@@ -56,7 +55,6 @@ const bookingBody = (time: string, extra: Record<string, unknown> = {}) => ({
 beforeAll(async () => {
   // `npm test` builds first; a run of this file alone builds here when the build is missing or stale.
   ensureDashboardBuilt();
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   operator = await createTestOperator(testCatalog({ start: tomorrow(TIME_ZONE), days: 2, capacity: 40 }), {
     timeZone: TIME_ZONE,
     stem: 'dash',
@@ -106,18 +104,9 @@ beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
   userDataDir = await mkdtemp(path.join(os.tmpdir(), 'dashboard-chromium-'));
   context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
     viewport: { width: 1280, height: 860 },
     deviceScaleFactor: 1,
     timezoneId: TIME_ZONE,

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import type { LocalHost } from '../../lib/local/api-gateway';
+import { CHROMIUM_ARGS, chromiumPath } from '../support/chromium';
 import { startTestHost } from '../support/fixtures';
 
 /**
@@ -9,18 +9,12 @@ import { startTestHost } from '../support/fixtures';
  * another origin.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 let host: LocalHost;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   host = await startTestHost();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 });
 
 afterAll(async () => {

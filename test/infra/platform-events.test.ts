@@ -25,10 +25,10 @@ const functionLogicalId = () => Object.keys(template.findResources('AWS::Lambda:
 const queueLogicalId = () => Object.keys(template.findResources('AWS::SQS::Queue'))[0];
 
 describe('PlatformEvents', () => {
-  it('makes one function on nodejs22.x with the table name', () => {
+  it('makes one function on nodejs24.x with the table name', () => {
     template.resourceCountIs('AWS::Lambda::Function', 1);
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Runtime: 'nodejs22.x',
+      Runtime: 'nodejs24.x',
       Handler: 'index.handler',
       Environment: { Variables: Match.objectLike({ TABLE_NAME: { Ref: Match.stringLikeRegexp('^Table') } }) },
     });

@@ -8,6 +8,7 @@ import {
   gatewayErrorCode,
   gatewayProblems,
 } from '../../shared/api/gateway';
+import { bundlingOptions } from '../../lib/aws/bundling';
 import { problemTemplate } from '../../lib/aws/problem-gateway-responses';
 import type { ServiceFunction } from '../../lib/aws/service-function';
 import { OtaUsageStack } from '../../lib/aws/stack';
@@ -68,13 +69,13 @@ describe('functions', () => {
     expect(stack.routeFunctions.size).toBe(routes.length);
   });
 
-  test('every function runs nodejs22.x on arm64 with the shared settings and the table name; those behind the API with its timeout', () => {
+  test('every function runs nodejs24.x on arm64 with the shared settings and the table name; those behind the API with its timeout', () => {
     const [tableId] = onlyOne('AWS::DynamoDB::Table');
     for (const fn of [...stack.routeFunctions.values(), stack.authorizerFunction]) {
       expect(resourcesOf('AWS::Lambda::Function')[logicalId(fn)].Properties.Timeout).toBe(FUNCTION_TIMEOUT_SECONDS);
     }
     template.allResourcesProperties('AWS::Lambda::Function', {
-      Runtime: 'nodejs22.x',
+      Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       MemorySize: 512,
       Handler: 'index.handler',
@@ -82,6 +83,13 @@ describe('functions', () => {
         Variables: Match.objectLike({ TABLE_NAME: { Ref: tableId }, PROBLEM_BASE_URL: DEFAULT_PROBLEM_BASE_URL }),
       },
     });
+  });
+
+  test('the tests, the local host and Lambda run one Node major, the one the bundles target', () => {
+    const testedMajor = process.versions.node.split('.')[0];
+    const runtimes = Object.values(resourcesOf('AWS::Lambda::Function')).map((fn) => fn.Properties.Runtime);
+    expect(new Set(runtimes)).toEqual(new Set([`nodejs${testedMajor}.x`]));
+    expect(bundlingOptions.target).toBe(`node${testedMajor}`);
   });
 
   test('each function is granted the table access its row declares, and no more', () => {

@@ -63,7 +63,6 @@ async function runBundle(file: string, invocations: Invocation[], environment: R
   const { stdout, stderr } = await execute(process.execPath, ['-e', RUNNER, file, eventsFile, outFile], {
     env: {
       PATH: process.env.PATH ?? '',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       LOG_LEVEL: 'ERROR',
       ...Object.fromEntries(
         ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'].map((name) => [

@@ -90,7 +90,6 @@ beforeAll(async () => {
     DYNAMODB_LOCAL_PORT: String(dynamoPort),
     DYNAMODB_DATA_DIR: dataDir,
     LOG_LEVEL: 'INFO',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   for (const name of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'DYNAMODB_IN_MEMORY']) delete env[name];
   host = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -31,7 +31,6 @@ function npmStart(env: Record<string, string>): Started & { ready: () => Promise
     ...process.env,
     PORT: '0',
     DYNAMODB_IN_MEMORY: '1',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     ...env,
   };
   delete childEnv.DYNAMODB_ENDPOINT;
