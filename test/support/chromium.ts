@@ -11,7 +11,8 @@ import { execFileSync } from 'node:child_process';
  */
 export function chromiumPath(): string {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  const script = "const { default: chromium } = await import('@sparticuz/chromium'); process.stdout.write(await chromium.executablePath());";
+  const script =
+    "const { default: chromium } = await import('@sparticuz/chromium'); process.stdout.write(await chromium.executablePath());";
   return execFileSync(process.execPath, ['--input-type=module', '--eval', script], { encoding: 'utf8' });
 }
 
