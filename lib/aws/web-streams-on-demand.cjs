@@ -4,10 +4,13 @@
  * aliases it). @middy/core imports ReadableStream when it loads, only to
  * recognise a streamed response, which no function returns; loading Node's
  * web streams for that costs every cold start about 3 ms. Each name is
- * Node's own class, the global of that name, read when first used.
+ * Node's own export, read from the module when first used
+ * (process.getBuiltinModule, which the bundler leaves alone, so the alias does
+ * not turn it back into this file).
  */
 const NAMES = [
   'ReadableStream',
+  'ReadableStreamTee',
   'ReadableStreamDefaultReader',
   'ReadableStreamBYOBReader',
   'ReadableStreamBYOBRequest',
@@ -26,4 +29,6 @@ const NAMES = [
   'DecompressionStream',
 ];
 
-for (const name of NAMES) Object.defineProperty(module.exports, name, { enumerable: true, get: () => globalThis[name] });
+for (const name of NAMES) {
+  Object.defineProperty(module.exports, name, { enumerable: true, get: () => process.getBuiltinModule('node:stream/web')[name] });
+}

@@ -505,7 +505,7 @@ describe("Node's web streams are loaded when first used, not with a bundle", () 
   it("a bundle that imports them (through @middy/core) loads the stand-in, and the stand-in answers every name with Node's own class", async () => {
     const file = await bundle('confirm-booking-streams', routes.find((route) => route.id === 'confirm-booking')!.entry);
     const source = readFileSync(file, 'utf8');
-    expect(source).not.toContain('node:stream/web');
+    expect(source).not.toMatch(/require\("node:stream\/web"\)/);
     expect(source).toContain('TextDecoderStream');
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the stand-in, as the bundles load it
     const standIn = require(path.join(PROJECT_ROOT, 'lib/aws/web-streams-on-demand.cjs'));
