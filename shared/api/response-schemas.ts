@@ -1,5 +1,5 @@
 import { keyOperatorSchema } from '../accounts/schemas';
-import { customerSchema } from '../booking/customer-schema';
+import { customerSchema } from '../booking/schemas';
 import { answersSchema, bookingListSchema, bookingSchema, manifestSchema, manifestTimeslotSchema } from '../booking/schemas';
 import {
   activityQuestionsSchema,

@@ -3,7 +3,7 @@ import { NotFoundError, ValidationError } from '../core/errors';
 import type { BookingItem } from './model';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
-import { cancellationReasonSchema } from './cancellation-reason';
+import { CANCELLATION_REASON, VISIBLE_TEXT_PATTERN } from './constants';
 import type { Booking, CancelledBy } from './schemas';
 import { changeBooking, type TransitionResult } from './transition';
 
@@ -54,7 +54,7 @@ export function cancelBooking(item: BookingItem, options: CancelOptions): Promis
  * any time (a storm, a broken boat, a no-show), with a reason the partner
  * sees. The partner who sold an `ota` booking is sent `booking.cancelled`.
  */
-const reasonPattern = new RegExp(cancellationReasonSchema.pattern);
+const reasonPattern = new RegExp(VISIBLE_TEXT_PATTERN);
 
 export async function cancelOperatorBooking(
   operatorId: string,
@@ -63,8 +63,8 @@ export async function cancelOperatorBooking(
   now: Date = config().clock(),
 ): Promise<Booking> {
   // The HTTP body's schema says the same; the admin CLI has no schema in front of it.
-  if (reason.length > cancellationReasonSchema.maxLength || !reasonPattern.test(reason)) {
-    throw new ValidationError(cancellationReasonSchema.errorMessage, { field: 'Reason' });
+  if (reason.length > CANCELLATION_REASON.maxLength || !reasonPattern.test(reason)) {
+    throw new ValidationError(CANCELLATION_REASON.rule, { field: 'Reason' });
   }
   const read = async () => {
     const item = await getBooking(operatorId, normaliseReference(reference));

@@ -11,17 +11,8 @@ import { RETRY, retrying } from '../core/retry';
 import { slotEnd, timeslotStarted } from '../catalog/timeslot-start';
 import { checkAnswers } from './answers';
 import type { Booking, BookingRequest, Contact } from './schemas';
-import {
-  HOLD_MINUTES,
-  IDEMPOTENCY_TTL_SECONDS,
-  REFERENCE_ALPHABET,
-  REFERENCE_LENGTH,
-  toBooking,
-  type BookingItem,
-  type Channel,
-  type IdempotencyRecord,
-  type UnitItem,
-} from './model';
+import { HOLD_MINUTES, IDEMPOTENCY_TTL_SECONDS, REFERENCE_ALPHABET, REFERENCE_LENGTH, type Channel } from './constants';
+import { toBooking, type BookingItem, type IdempotencyRecord, type UnitItem } from './model';
 import { newBookingReference } from './reference';
 import { getBooking, getIdempotencyRecord, writeBooking } from './repository';
 

@@ -1,5 +1,5 @@
 import { requireActivity } from '../catalog/products';
-import { ACTIVITY_ID_PATTERN } from '../catalog/model';
+import { ACTIVITY_ID_PATTERN } from '../catalog/constants';
 import { timeslotStarted } from '../catalog/timeslot-start';
 import { config } from '../core/config';
 import { InvalidRequestError, NotFoundError, ValidationError } from '../core/errors';

@@ -5,7 +5,8 @@ import { bookingKeys, keys } from '../db/keys';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { GSI1, GSI2, GSI4 } from '../db/table-design';
 import { rawNumber, transactionCancellation } from '../db/transaction-errors';
-import type { BookingItem, Channel, IdempotencyRecord } from './model';
+import type { Channel } from './constants';
+import type { BookingItem, IdempotencyRecord } from './model';
 import {
   BOOKING_TRANSACTION_ITEMS,
   TRANSITION_BOOKING_ITEM,

@@ -1,10 +1,22 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { ACTIVITY_ID_PATTERN, TIME_PATTERN } from '../catalog/model';
-import { activityIdSchema, moneySchema, startsAtSchema, timeSchema, UNIT_ID_PATTERN } from '../catalog/schemas';
+import { ACTIVITY_ID_PATTERN, TIME_PATTERN, UNIT_ID_PATTERN } from '../catalog/constants';
+import { activityIdSchema, moneySchema, startsAtSchema, timeSchema } from '../catalog/schemas';
 import { dayRangeQuery, isoDate } from '../core/day-schemas';
-import { BOOKING_STATUSES, CHANNELS, HOLD_MINUTES, MAX_PAGE_SIZE, REFERENCE_ALPHABET, REFERENCE_LENGTH, REFERENCE_PATTERN } from './model';
-import { cancellationReasonSchema } from './cancellation-reason';
-import { customerSchema } from './customer-schema';
+import {
+  BOOKING_STATUSES,
+  CANCELLATION_REASON,
+  CHANNELS,
+  E164_PATTERN,
+  EMAIL_MAX_LENGTH,
+  HOLD_MINUTES,
+  MAX_PARTICIPANTS,
+  MAX_PAGE_SIZE,
+  NAME_MAX_LENGTH,
+  REFERENCE_ALPHABET,
+  REFERENCE_LENGTH,
+  REFERENCE_PATTERN,
+  VISIBLE_TEXT_PATTERN,
+} from './constants';
 
 /**
  * Bookings on the wire, each schema written once: requests are validated
@@ -17,8 +29,40 @@ import { customerSchema } from './customer-schema';
  * while a missing or non-string one is a 422.
  */
 
-/** The largest party the schema lets through; the activity's own maximum is checked against the product. */
-export const MAX_PARTICIPANTS = 10_000;
+const name = {
+  type: 'string',
+  minLength: 1,
+  maxLength: NAME_MAX_LENGTH,
+  pattern: VISIBLE_TEXT_PATTERN,
+  errorMessage: 'must be 1 to 100 characters, not all blank, without control characters',
+} as const;
+
+/** A booking's customer: what the operator's lists, manifest and exports show. */
+export const customerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['FirstName', 'LastName', 'Email'],
+  properties: {
+    FirstName: name,
+    LastName: name,
+    Email: {
+      type: 'string',
+      maxLength: EMAIL_MAX_LENGTH,
+      format: 'email',
+      errorMessage: 'must be an email address such as ana@example.com',
+    },
+    Phone: { type: 'string', pattern: E164_PATTERN, errorMessage: 'must be in E.164 format, such as +351912345678' },
+  },
+} as const;
+export type Customer = FromSchema<typeof customerSchema>;
+
+export const cancellationReasonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: CANCELLATION_REASON.maxLength,
+  pattern: VISIBLE_TEXT_PATTERN,
+  errorMessage: CANCELLATION_REASON.rule,
+} as const;
 
 export const answersSchema = {
   type: 'array',

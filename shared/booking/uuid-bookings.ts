@@ -11,7 +11,8 @@ import { InvalidRequestError, NotFoundError, UnprocessableError, ValidationError
 import { partnerListens } from '../webhooks/events';
 import { BookingCancelledError, HoldExpiredError, NotOnHoldError, TimeslotStartedError } from './errors';
 import { confirmable } from './holds';
-import { HOLD_MINUTES, type BookingItem, type UnitItem } from './model';
+import { E164_PATTERN, EMAIL_MAX_LENGTH, HOLD_MINUTES, NAME_MAX_LENGTH } from './constants';
+import type { BookingItem, UnitItem } from './model';
 import { cancelPartnerItem } from './partner-bookings';
 import { normaliseReference } from './reference';
 import { getBooking, getBookings, getReservationItems, queryResellerDays, queryResellerReference } from './repository';
@@ -27,7 +28,7 @@ import {
   uuidUnusable,
   type UuidLookup,
 } from './create-booking';
-import { customerSchema, type Customer } from './customer-schema';
+import type { Customer } from './schemas';
 import type { Contact } from './schemas';
 import { changeBooking, type TransitionResult } from './transition';
 
@@ -130,13 +131,13 @@ const isCustomer = (value: unknown): value is Customer => {
   return (
     typeof customer.FirstName === 'string' &&
     customer.FirstName.trim() !== '' &&
-    customer.FirstName.length <= customerSchema.properties.FirstName.maxLength &&
+    customer.FirstName.length <= NAME_MAX_LENGTH &&
     typeof customer.LastName === 'string' &&
     customer.LastName.trim() !== '' &&
-    customer.LastName.length <= customerSchema.properties.LastName.maxLength &&
+    customer.LastName.length <= NAME_MAX_LENGTH &&
     typeof customer.Email === 'string' &&
     /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(customer.Email) &&
-    customer.Email.length <= customerSchema.properties.Email.maxLength
+    customer.Email.length <= EMAIL_MAX_LENGTH
   );
 };
 
@@ -145,7 +146,7 @@ function customerOf(contact: Contact | undefined): Customer | undefined {
   const candidate = { FirstName: contact?.FirstName?.trim(), LastName: contact?.LastName?.trim(), Email: contact?.EmailAddress?.trim() };
   if (!isCustomer(candidate)) return undefined;
   const phone = contact?.PhoneNumber?.replace(/[\s()-]/g, '');
-  return { ...candidate, ...(phone && new RegExp(customerSchema.properties.Phone.pattern).test(phone) ? { Phone: phone } : {}) };
+  return { ...candidate, ...(phone && new RegExp(E164_PATTERN).test(phone) ? { Phone: phone } : {}) };
 }
 
 /** A contact sent over one already held: each field sent replaces it, `null` clears it, a field not sent stays. */

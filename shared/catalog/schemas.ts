@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { isoDate } from '../core/day-schemas';
-import { ACTIVITY_ID_PATTERN, AVAILABILITY_TYPES, QUESTION_TYPES, TIME_PATTERN, UNIT_TYPES } from './model';
+import { ACTIVITY_ID_PATTERN, AVAILABILITY_TYPES, QUESTION_TYPES, TIME_PATTERN, UNIT_ID_PATTERN, UNIT_TYPES } from './constants';
 
 /**
  * The catalogue on the wire, each schema written once: what requests are
@@ -36,9 +36,6 @@ export const moneySchema = {
   },
 } as const;
 export type Money = FromSchema<typeof moneySchema>;
-
-/** What a unit's ID may be: it names the unit in bookings (OCTo `unitId`, the marketplace's `Units[].UnitID`). */
-export const UNIT_ID_PATTERN = '^[a-z0-9_-]{1,64}$';
 
 /**
  * A unit (ticket type) of a product: what one of it costs, who may use it,

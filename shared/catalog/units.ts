@@ -1,5 +1,6 @@
 import { NotFoundError, UnprocessableError, ValidationError } from '../core/errors';
-import { DEFAULT_OPTION_ID, toUnit, type ProductItem } from './model';
+import { DEFAULT_OPTION_ID } from './constants';
+import { toUnit, type ProductItem } from './model';
 import type { Money, Unit } from './schemas';
 
 /**

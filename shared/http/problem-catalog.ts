@@ -2,7 +2,7 @@ import { gatewayProblems } from '../api/gateway';
 import { example } from '../api/examples';
 import { BookingCancelledError, HoldExpiredError, TimeslotStartedError } from '../booking/errors';
 import { insufficientCapacity } from '../booking/create-booking';
-import { customerSchema } from '../booking/customer-schema';
+import { customerSchema } from '../booking/schemas';
 import { activityNotFound } from '../catalog/products';
 import { ACTIVITY_ID_RULE } from '../catalog/schemas';
 import { ValidationError } from '../core/errors';

@@ -1,5 +1,6 @@
 import { availabilityStatus, vacanciesOf } from '../catalog/availability';
-import { DEFAULT_OPTION_ID, TIME_PATTERN, type ProductItem, type TimeslotItem } from '../catalog/model';
+import { DEFAULT_OPTION_ID, TIME_PATTERN } from '../catalog/constants';
+import type { ProductItem, TimeslotItem } from '../catalog/model';
 import type { OpeningHours } from '../catalog/schemas';
 import { closesAt, slotEnd, timeslotStarted } from '../catalog/timeslot-start';
 import { unitsOf } from '../catalog/units';

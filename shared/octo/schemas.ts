@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { UNIT_TYPES } from '../catalog/model';
+import { UNIT_TYPES } from '../catalog/constants';
 import { isoDate } from '../core/day-schemas';
 
 /**

@@ -4,7 +4,7 @@ import type { LocalHost } from '../../lib/local/api-gateway';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { cancelPartnerBooking, createPartnerBooking } from '../../shared/booking/partner-bookings';
 import * as referenceModule from '../../shared/booking/reference';
-import { REFERENCE_ALPHABET } from '../../shared/booking/model';
+import { REFERENCE_ALPHABET } from '../../shared/booking/constants';
 import { importCatalog } from '../../shared/catalog/import-catalog';
 import { hashIdempotencyKey } from '../../shared/core/idempotency';
 import { documentClient, tableName } from '../../shared/db/client';

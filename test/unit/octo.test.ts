@@ -1,5 +1,5 @@
 import { BookingCancelledError, HoldExpiredError, NotOnHoldError, TimeslotStartedError } from '../../shared/booking/errors';
-import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../../shared/booking/model';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../../shared/booking/constants';
 import { referenceForUuid, uuidUnusable } from '../../shared/booking/create-booking';
 import { checkCatalog } from '../../shared/catalog/catalog-rules';
 import { priceUnits } from '../../shared/catalog/units';
