@@ -1,5 +1,8 @@
+import { timeslotStarted } from '../catalog/timeslot-start';
+import type { Caller } from '../core/caller';
 import { config } from '../core/config';
 import { NotFoundError, ValidationError } from '../core/errors';
+import { TimeslotStartedError } from './errors';
 import type { BookingItem } from './model';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
@@ -45,6 +48,26 @@ export function cancelBooking(item: BookingItem, options: CancelOptions): Promis
         },
         change: { condition: '#status IN (:held, :confirmed)', values: { ':held': 'ON_HOLD', ':confirmed': 'CONFIRMED' }, at },
       };
+    },
+  });
+}
+
+/** A partner's cancellation of one of its bookings, until its timeslot closes; `reason` when the partner gave one. */
+export function cancelPartnerItem(
+  caller: Pick<Caller, 'timeZone'>,
+  item: BookingItem,
+  options: { now: Date; read: () => Promise<BookingItem>; reason?: string },
+): Promise<TransitionResult> {
+  const { now } = options;
+  return cancelBooking(item, {
+    by: 'partner',
+    now,
+    reason: options.reason,
+    read: options.read,
+    check: (current) => {
+      if (timeslotStarted(current, caller.timeZone, now)) {
+        throw TimeslotStartedError.of(current);
+      }
     },
   });
 }

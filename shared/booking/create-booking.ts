@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ProductItem } from '../catalog/model';
 import { getTimeslot } from '../catalog/repository';
 import type { OpeningHours } from '../catalog/schemas';
@@ -11,10 +10,11 @@ import { RETRY, retrying } from '../core/retry';
 import { slotEnd, timeslotStarted } from '../catalog/timeslot-start';
 import { checkAnswers } from './answers';
 import type { Booking, BookingRequest, Contact } from './schemas';
-import { HOLD_MINUTES, IDEMPOTENCY_TTL_SECONDS, REFERENCE_ALPHABET, REFERENCE_LENGTH, type Channel } from './constants';
+import { HOLD_MINUTES, IDEMPOTENCY_TTL_SECONDS, type Channel } from './constants';
 import { toBooking, type BookingItem, type IdempotencyRecord, type UnitItem } from './model';
 import { newBookingReference } from './reference';
-import { getBooking, getIdempotencyRecord, writeBooking } from './repository';
+import { getIdempotencyRecord, writeBooking } from './repository';
+import { lookUpUuid, referenceForUuid, UUID_REFERENCE_ATTEMPTS, uuidUnusable } from './uuid-lookup';
 
 export interface BookingResult {
   booking: Booking;
@@ -172,43 +172,6 @@ export function bookingItem(newBooking: NewBooking, reference: string, waiverSta
   };
 }
 
-/**
- * The reference of a UUID booking: drawn from the SHA-256 of the operator,
- * the partner key, the UUID and an attempt number, as newBookingReference
- * draws from random bytes. The first attempt is taken unless another booking
- * already has that reference (about one chance in 10^14 per booking made);
- * then the next. Bookings are never deleted, so the UUID's booking is the
- * first of its attempts that is not another booking's.
- */
-export function referenceForUuid(operatorId: string, keyId: string, uuid: string, attempt: number): string {
-  let reference = '';
-  for (let block = 0; reference.length < REFERENCE_LENGTH; block += 1) {
-    const bytes = createHash('sha256').update(`${operatorId}\n${keyId}\n${uuid}\n${attempt}\n${block}`, 'utf8').digest();
-    for (const byte of bytes) {
-      if (byte < UNBIASED_LIMIT && reference.length < REFERENCE_LENGTH) reference += REFERENCE_ALPHABET[byte % REFERENCE_ALPHABET.length];
-    }
-  }
-  return reference;
-}
-
-const UNBIASED_LIMIT = 256 - (256 % REFERENCE_ALPHABET.length);
-
-/** Reference attempts tried for one UUID before giving up: each further one is needed one time in about 10^14. */
-export const UUID_REFERENCE_ATTEMPTS = 4;
-
-export type UuidLookup = { found: BookingItem } | { free: string } | { exhausted: true };
-
-/** The booking a partner key's UUID names, or the first reference free for it, reading the attempts in turn. */
-export async function lookUpUuid(operatorId: string, keyId: string, uuid: string, from = 0): Promise<UuidLookup> {
-  for (let attempt = from; attempt < UUID_REFERENCE_ATTEMPTS; attempt += 1) {
-    const reference = referenceForUuid(operatorId, keyId, uuid, attempt);
-    const item = await getBooking(operatorId, reference);
-    if (!item) return { free: reference };
-    if (item.UUID === uuid && item.PartnerKeyID === keyId) return { found: item };
-  }
-  return { exhausted: true };
-}
-
 /** What a key remembers of the booking it made: the request's hash and the original response. */
 export const idempotencyRecord = (booking: BookingItem, requestHash: string, now: Date): IdempotencyRecord => ({
   RequestHash: requestHash,
@@ -228,10 +191,6 @@ export async function replay(operatorId: string, idempotency: IdempotencyContext
   );
   return record && { booking: JSON.parse(record.Response) as Booking, replayed: true };
 }
-
-/** A UUID whose every reference attempt is another booking's: not seen in practice, and answered as a UUID to replace. */
-export const uuidUnusable = (uuid: string) =>
-  new IdempotencyKeyReusedError('cannot be used for a new booking; send another UUID', { field: 'UUID', subject: 'booking', value: uuid });
 
 /** An Idempotency-Key answered again, counted as such. */
 export function countedReplay(result: BookingResult, operatorId: string): BookingResult {

@@ -1,12 +1,10 @@
 import { requireActivity } from '../catalog/products';
 import { ACTIVITY_ID_PATTERN } from '../catalog/constants';
-import { timeslotStarted } from '../catalog/timeslot-start';
 import { config } from '../core/config';
 import { InvalidRequestError, NotFoundError, ValidationError } from '../core/errors';
 import { checkIdempotencyKey, hashIdempotencyKey, requestHash } from '../core/idempotency';
 import type { Caller } from '../core/caller';
-import { cancelBooking } from './cancellation';
-import { TimeslotStartedError } from './errors';
+import { cancelPartnerItem } from './cancellation';
 import type { Booking, BookingRequest } from './schemas';
 import { toBooking, type BookingItem } from './model';
 import {
@@ -21,7 +19,6 @@ import {
 } from './create-booking';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
-import type { TransitionResult } from './transition';
 
 /** The partner API's bookings: made, held, read and cancelled by one partner key, which sees only its own. */
 
@@ -91,24 +88,4 @@ export async function cancelPartnerBooking(caller: Caller, reference: string, no
   return (
     await cancelPartnerItem(caller, await requireOwnBooking(caller, reference), { now, read: () => requireOwnBooking(caller, reference) })
   ).booking;
-}
-
-/** A partner's cancellation of one of its bookings, until its timeslot closes; `reason` when the partner gave one. */
-export function cancelPartnerItem(
-  caller: Caller,
-  item: BookingItem,
-  options: { now: Date; read: () => Promise<BookingItem>; reason?: string },
-): Promise<TransitionResult> {
-  const { now } = options;
-  return cancelBooking(item, {
-    by: 'partner',
-    now,
-    reason: options.reason,
-    read: options.read,
-    check: (current) => {
-      if (timeslotStarted(current, caller.timeZone, now)) {
-        throw TimeslotStartedError.of(current);
-      }
-    },
-  });
 }

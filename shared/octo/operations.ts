@@ -2,17 +2,17 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { requireOperator } from '../accounts/operators';
 import type { RequestOf } from '../api/operations';
 import type { RouteId } from '../api/routes';
+import { listUuidBookings } from '../booking/reservation-list';
 import {
   cancelUuidBooking,
   changeUuidBooking,
   confirmReservation,
   extendReservation,
-  listUuidBookings,
   readUuidBooking,
   reserve,
-  type RequestedUnitItem,
   type UuidBookingState,
-} from '../booking/uuid-bookings';
+} from '../booking/reservations';
+import type { RequestedUnitItem } from '../booking/unit-items';
 import { namedTimeslots, openTimeslots } from '../catalog/availability';
 import type { ProductItem } from '../catalog/model';
 import { activityNotFound, requireActivity, shopfrontItems } from '../catalog/products';

@@ -12,7 +12,7 @@ import { recordPlatformEventEntry } from '../../shared/api/event-rules';
 import { authorizerEntry, entryPath, PROJECT_ROOT, routes, type Route } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
 import { createPartnerBooking, getPartnerBooking } from '../../shared/booking/partner-bookings';
-import { reserve } from '../../shared/booking/uuid-bookings';
+import { reserve } from '../../shared/booking/reservations';
 import { zonedIso } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, type TestOperator } from '../support/fixtures';

@@ -1,6 +1,6 @@
 import { BookingCancelledError, HoldExpiredError, NotOnHoldError, TimeslotStartedError } from '../../shared/booking/errors';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../../shared/booking/constants';
-import { referenceForUuid, uuidUnusable } from '../../shared/booking/create-booking';
+import { referenceForUuid, uuidUnusable } from '../../shared/booking/uuid-lookup';
 import { checkCatalog } from '../../shared/catalog/catalog-rules';
 import { priceUnits } from '../../shared/catalog/units';
 import {

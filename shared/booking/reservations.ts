@@ -1,58 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { activityNotFound } from '../catalog/products';
-import { getProduct, getTimeslot, getTimeslots } from '../catalog/repository';
+import { getProduct, getTimeslot } from '../catalog/repository';
 import { slotEnd, timeslotStarted } from '../catalog/timeslot-start';
-import { countUnits, priceUnits, requireOption, totalOf } from '../catalog/units';
+import { requireOption } from '../catalog/units';
 import { zonedIso } from '../core/calendar';
 import type { Caller } from '../core/caller';
 import { config } from '../core/config';
-import { InvalidRequestError, NotFoundError, UnprocessableError, ValidationError } from '../core/errors';
+import { NotFoundError, UnprocessableError, ValidationError } from '../core/errors';
 import { partnerListens } from '../webhooks/events';
+import { cancelPartnerItem } from './cancellation';
+import { HOLD_MINUTES } from './constants';
+import { customerOf, mergeContact } from './contacts';
+import { checkNotStarted, countedReplay, createBooking, insufficientCapacity, noSuchTimeslot, uuidReplay } from './create-booking';
 import { BookingCancelledError, HoldExpiredError, NotOnHoldError, TimeslotStartedError } from './errors';
 import { confirmable } from './holds';
-import { E164_PATTERN, EMAIL_MAX_LENGTH, HOLD_MINUTES, NAME_MAX_LENGTH } from './constants';
-import type { BookingItem, UnitItem } from './model';
-import { cancelPartnerItem } from './partner-bookings';
-import { normaliseReference } from './reference';
-import { getBooking, getBookings, getReservationItems, queryResellerDays, queryResellerReference } from './repository';
-import {
-  checkNotStarted,
-  countedReplay,
-  insufficientCapacity,
-  lookUpUuid,
-  noSuchTimeslot,
-  createBooking,
-  referenceForUuid,
-  uuidReplay,
-  uuidUnusable,
-  type UuidLookup,
-} from './create-booking';
-import type { Customer } from './schemas';
-import type { Contact } from './schemas';
+import type { BookingItem } from './model';
+import { getReservationItems } from './repository';
 import { changeBooking, type TransitionResult } from './transition';
+import { party, repriced, type RequestedUnitItem } from './unit-items';
+import { lookUpUuid, referenceForUuid, requireUuidBooking, UUID_PATTERN, uuidUnusable, type UuidLookup } from './uuid-lookup';
 
 /**
- * Bookings a partner addresses by its own UUID (the OCTo face's bookings):
- * reserved (held) with unit items, confirmed, extended, changed (another
- * timeslot, product or party; contact, notes, reference), cancelled with a
- * reason, read and listed. They are ordinary `ota` bookings of the partner's
- * key: the same capacity transaction, the same one transition for every
- * change, the same hold sweep, manifest, operator cancellation and webhooks.
+ * Reservations: the bookings a partner addresses by its own UUID (the OCTo
+ * face's bookings), made of unit items: reserved (held), confirmed,
+ * extended, changed (another timeslot, product or party; contact, notes,
+ * reference), cancelled with a reason, and read. They are ordinary `ota`
+ * bookings of the partner's key: the same capacity transaction, the same one
+ * transition for every change, the same hold sweep, manifest, operator
+ * cancellation and webhooks.
  */
-
-/** OCTo requires lower-case UUIDs; a partner's is accepted in any case and kept lower-cased. */
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A booking and its timeslot as this request leaves them (the timeslot's counters for the answer). */
 export interface UuidBookingState {
   item: BookingItem;
   slot?: TimeslotItem;
-}
-
-export interface RequestedUnitItem {
-  UnitID: string;
-  UUID?: string;
 }
 
 export interface ReservationRequest {
@@ -70,17 +52,6 @@ export interface ReservationRequest {
   contact?: Record<string, unknown>;
   notes?: string | null;
   resellerReference?: string | null;
-}
-
-const unknownBooking = (uuid: string) =>
-  new NotFoundError(`No booking has UUID '${uuid}'`, { field: 'uuid', subject: 'booking', value: uuid });
-
-/** A partner's UUID booking: another key's, another operator's and a malformed UUID are all unknown. */
-export async function requireUuidBooking(caller: Caller, uuid: string): Promise<BookingItem> {
-  if (!UUID_PATTERN.test(uuid)) throw unknownBooking(uuid);
-  const lookup = await lookUpUuid(caller.operatorId, caller.keyId, uuid.toLowerCase());
-  if (!('found' in lookup)) throw unknownBooking(uuid);
-  return lookup.found;
 }
 
 /** The product of a UUID booking: visible, as in the shopfront. */
@@ -104,64 +75,6 @@ async function requireOpenSlot(caller: Caller, activityId: string, slot: { Date:
 }
 
 const hold = (minutes: number | undefined) => Math.min(HOLD_MINUTES.max, minutes ?? HOLD_MINUTES.default);
-
-/** Prices a party of unit items and gives each item a UUID (its own when the partner sent one, lower-cased). */
-function party(product: ProductItem, items: RequestedUnitItem[] | undefined, keep: readonly UnitItem[] = []) {
-  if (!items?.length) throw new UnprocessableError('must hold at least one unit item', { field: 'unitItems' });
-  const counted = countUnits(items.map((item) => item.UnitID));
-  const { units, participants } = priceUnits(product, counted, (index) =>
-    index < 0 ? 'unitItems' : `unitItems[${items.findIndex((item) => item.UnitID === counted[index].UnitID)}].unitId`,
-  );
-  // An item sent without a UUID keeps the UUID of an item of the same unit it replaces, one not named by another item.
-  const named = new Set(items.flatMap((item) => (item.UUID ? [item.UUID.toLowerCase()] : [])));
-  const reusable = keep.filter((old) => !named.has(old.UUID));
-  const unitItems = items.map((item): UnitItem => {
-    if (item.UUID) return { UUID: item.UUID.toLowerCase(), UnitID: item.UnitID };
-    const at = reusable.findIndex((old) => old.UnitID === item.UnitID);
-    const kept = at < 0 ? undefined : reusable.splice(at, 1)[0];
-    return { UUID: kept?.UUID ?? randomUUID(), UnitID: item.UnitID };
-  });
-  const repeated = unitItems.findIndex((item, index) => unitItems.findIndex((other) => other.UUID === item.UUID) !== index);
-  if (repeated >= 0) throw new ValidationError('repeats the UUID of another unit item', { field: `unitItems[${repeated}].uuid` });
-  return { units, participants, unitItems };
-}
-
-const isCustomer = (value: unknown): value is Customer => {
-  const customer = value as Customer;
-  return (
-    typeof customer.FirstName === 'string' &&
-    customer.FirstName.trim() !== '' &&
-    customer.FirstName.length <= NAME_MAX_LENGTH &&
-    typeof customer.LastName === 'string' &&
-    customer.LastName.trim() !== '' &&
-    customer.LastName.length <= NAME_MAX_LENGTH &&
-    typeof customer.Email === 'string' &&
-    /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(customer.Email) &&
-    customer.Email.length <= EMAIL_MAX_LENGTH
-  );
-};
-
-/** The operator's lists show a customer: the contact's name and email, when it gives all three. */
-function customerOf(contact: Contact | undefined): Customer | undefined {
-  const candidate = { FirstName: contact?.FirstName?.trim(), LastName: contact?.LastName?.trim(), Email: contact?.EmailAddress?.trim() };
-  if (!isCustomer(candidate)) return undefined;
-  const phone = contact?.PhoneNumber?.replace(/[\s()-]/g, '');
-  return { ...candidate, ...(phone && new RegExp(E164_PATTERN).test(phone) ? { Phone: phone } : {}) };
-}
-
-/** A contact sent over one already held: each field sent replaces it, `null` clears it, a field not sent stays. */
-function mergeContact(current: Contact | undefined, sent: Record<string, unknown> | undefined): Contact | undefined {
-  if (!sent) return current;
-  const merged: Record<string, unknown> = { ...current };
-  for (const [name, value] of Object.entries(sent)) {
-    if (value === null) delete merged[name];
-    else if (value !== undefined) merged[name] = value;
-  }
-  if (merged.FullName === undefined && typeof merged.FirstName === 'string' && typeof merged.LastName === 'string') {
-    merged.FullName = `${merged.FirstName} ${merged.LastName}`;
-  }
-  return Object.keys(merged).length ? (merged as Contact) : undefined;
-}
 
 /** Sets, keeps or clears an optional text: `null` clears it, undefined keeps it. */
 const textChange = (current: string | undefined, sent: string | null | undefined) => (sent === undefined ? current : (sent ?? undefined));
@@ -281,17 +194,6 @@ export interface ConfirmationChanges {
   contact?: Record<string, unknown>;
   resellerReference?: string | null;
   unitItems?: RequestedUnitItem[];
-}
-
-/** A new party of unit items, priced at the product's prices now (the items kept keep their UUIDs). */
-function repriced(product: ProductItem, current: BookingItem, items: RequestedUnitItem[]): Partial<BookingItem> {
-  const { units, participants, unitItems } = party(product, items, current.UnitItems);
-  return {
-    Units: units,
-    Participants: participants,
-    UnitItems: unitItems,
-    TotalPrice: totalOf(units, product.PricePerParticipant.Currency),
-  };
 }
 
 /** Confirms a reservation, optionally with its contact, the partner's reference and another party of unit items. */
@@ -449,59 +351,4 @@ export async function cancelUuidBooking(caller: Caller, uuid: string, reason: st
 export async function readUuidBooking(caller: Caller, uuid: string): Promise<UuidBookingState> {
   const item = await requireUuidBooking(caller, uuid);
   return { item, slot: await getTimeslot(caller.operatorId, item.ActivityID, item.Date, item.Time) };
-}
-
-/** Bookings listed per request at most: a narrower filter lists the rest. */
-export const MAX_LISTED_BOOKINGS = 1000;
-
-export interface UuidBookingFilter {
-  /** The booking's reference (OCTo's supplierReference). */
-  reference?: string;
-  resellerReference?: string;
-  /** Timeslot days, both included. */
-  days?: { from: string; to: string };
-  activityId?: string;
-}
-
-/**
- * A partner's UUID bookings that match every filter given, by timeslot then
- * reference: found by the most selective one (a reference is one read, the
- * partner's reference a consistent query, days an index query), the others
- * applied to what it found.
- */
-export async function listUuidBookings(caller: Caller, filter: UuidBookingFilter): Promise<UuidBookingState[]> {
-  const own = (item: BookingItem | undefined): item is BookingItem =>
-    item !== undefined && item.UUID !== undefined && item.PartnerKeyID === caller.keyId && item.Channel === 'ota';
-  let items: BookingItem[];
-  if (filter.reference !== undefined) {
-    items = [await getBooking(caller.operatorId, normaliseReference(filter.reference))].filter(own);
-  } else if (filter.resellerReference !== undefined) {
-    items = (
-      await getBookings(caller.operatorId, await queryResellerReference(caller.operatorId, caller.keyId, filter.resellerReference))
-    ).filter(own);
-  } else if (filter.days) {
-    items = await queryResellerDays(
-      caller.operatorId,
-      caller.keyId,
-      { firstDate: filter.days.from, lastDate: filter.days.to, activityId: filter.activityId },
-      MAX_LISTED_BOOKINGS,
-    );
-  } else {
-    throw new InvalidRequestError('Give at least one of the filters: a reference, the partner reference, or a day or range of days');
-  }
-  const matching = items.filter(
-    (item) =>
-      (filter.resellerReference === undefined || item.ResellerReference === filter.resellerReference) &&
-      (filter.days === undefined || (item.Date >= filter.days.from && item.Date <= filter.days.to)) &&
-      (filter.activityId === undefined || item.ActivityID === filter.activityId),
-  );
-  if (matching.length > MAX_LISTED_BOOKINGS) {
-    throw new ValidationError(`matches more than ${MAX_LISTED_BOOKINGS} bookings; narrow the range of days`, { field: 'localDateEnd' });
-  }
-  matching.sort((a, b) => a.StartsAt.localeCompare(b.StartsAt) || a.BookingReference.localeCompare(b.BookingReference));
-  const slots = await getTimeslots(
-    caller.operatorId,
-    matching.map((item) => ({ activityId: item.ActivityID, date: item.Date, time: item.Time })),
-  );
-  return matching.map((item) => ({ item, slot: slots.get(`${item.ActivityID}#${item.Date}#${item.Time}`) }));
 }
