@@ -8,7 +8,7 @@ import { SCOPES, type Scope } from '../shared/accounts/scopes';
 import { configure } from '../shared/core/config';
 import { DEMO_OPERATOR } from '../lib/local/demo-data';
 import { addDays, wallClock, zonedIso } from '../shared/core/calendar';
-import { octoErrorSchema } from '../shared/octo/schemas';
+import { octoErrorSchema } from '../shared/octo/schemas/answers';
 import { rawExchange, type RawResponse } from '../test/support/raw-http';
 import { apiCases } from './fuzz/api-cases';
 import { busCases, edgeCases } from './fuzz/edge-and-bus-cases';

@@ -1,4 +1,4 @@
-import type { OctoErrorCode } from '../octo/schemas';
+import type { OctoErrorCode } from '../octo/schemas/answers';
 
 /** Settings of the API front door, shared by the CDK stack and the local host. */
 

@@ -15,7 +15,7 @@ import {
   extensionBody,
   productPath,
   reservationBody,
-} from '../octo/schemas';
+} from '../octo/schemas/requests';
 import {
   booking,
   bookingRequest,

@@ -21,7 +21,7 @@ import {
   productSchema as octoProductSchema,
   supplierSchema,
   unitPricingSchema,
-} from '../octo/schemas';
+} from '../octo/schemas/answers';
 
 /**
  * What the API answers, by name: the records inside `{ "data": ... }`, each

@@ -2,7 +2,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ConflictError, DomainError, IdempotencyKeyReusedError, UnprocessableError, type Subject } from '../core/errors';
 import { describeError, MalformedJsonError, UnsupportedMediaTypeError } from '../http/errors';
 import type { HttpFace } from '../http/handler';
-import type { OctoErrorBody } from './schemas';
+import type { OctoErrorBody } from './schemas/answers';
 
 /**
  * How the OCTo routes speak: every success is 200 with the bare OCTo

@@ -8,7 +8,7 @@ import type { BookingItem } from '../booking/model';
 import type { Contact as StoredContact } from '../booking/schemas';
 import type { Money } from '../catalog/schemas';
 import { isSupportedDay, zonedIso } from '../core/calendar';
-import type { Availability, Booking, CalendarDay, Contact, Pricing, Product, Supplier, UnitPricing } from './schemas';
+import type { Availability, Booking, CalendarDay, Contact, Pricing, Product, Supplier, UnitPricing } from './schemas/answers';
 
 /**
  * Records in OCTo's shapes: products with their one option and units,
