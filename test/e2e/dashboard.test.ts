@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '../../dashboard/site';
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { addDays } from '../../shared/core/calendar';

@@ -7,7 +7,7 @@ import { queryTimeslots } from '../../shared/catalog/repository';
 import { documentClient, tableName } from '../../shared/db/client';
 import { keys } from '../../shared/db/keys';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { httpClient, startTestHost, uniqueOperatorId } from '../support/fixtures';
 

@@ -1,4 +1,4 @@
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 import { encodeCursor } from '../../shared/booking/list';
 import { ValidationError } from '../../shared/core/errors';

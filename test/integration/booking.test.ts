@@ -1,6 +1,6 @@
 // Long because it is the partner booking route end to end (validation, capacity, idempotency, races, cancellation) over one shared catalogue.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { cancelPartnerBooking, createPartnerBooking } from '../../shared/booking/partner-bookings';
 import * as referenceModule from '../../shared/booking/reference';

@@ -1,4 +1,4 @@
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { MAX_DATE_RANGE_DAYS } from '../../shared/catalog/availability';
 import { addDays } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';

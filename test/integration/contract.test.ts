@@ -1,7 +1,7 @@
 // Long because it is one table: a real request for every documented status of every route, checked against the OpenAPI document.
 import { readFileSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { ANY_KEY, routes, type Route } from '../../shared/api/routes';
 import type { Scope } from '../../shared/accounts/scopes';

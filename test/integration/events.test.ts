@@ -3,7 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { handler } from '../../functions/events/record-platform-event';
 import { eventRules } from '../../shared/api/event-rules';
-import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
+import { startLocalHost, type LocalHost } from '../../lib/local/host';
 import { sigV4Authorization } from '../support/raw-http';
 import { documentClient, tableName } from '../../shared/db/client';
 import { usageKeys } from '../../shared/db/keys';

@@ -1,6 +1,6 @@
 // Long because it holds one regression per hostile request found against the local host, each over a real socket.
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
+import { startLocalHost, type LocalHost } from '../../lib/local/host';
 import { listApiKeys, revokeApiKey } from '../../shared/accounts/api-keys';
 import { manualClock } from '../../shared/core/clock';
 import { testCatalog, tomorrow } from '../support/catalog';

@@ -13,7 +13,7 @@ import {
   zProduct,
   zSupplier,
 } from '@octocloud/types';
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { operations } from '../../shared/api/operations';
 import { routes, type Route } from '../../shared/api/routes';
 import { addDays } from '../../shared/core/calendar';

@@ -1,4 +1,4 @@
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { documentClient } from '../../shared/db/client';
 import { manualClock } from '../../shared/core/clock';
 import { IDEMPOTENCY_TTL_SECONDS, MAX_BATCH_ENTRIES } from '../../shared/usage/model';

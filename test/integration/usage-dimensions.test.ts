@@ -1,5 +1,5 @@
 // Long because it is usage by dimension end to end: recording, validation, idempotency, grouped and filtered reads, voids, races and the limit.
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { addDays, zonedInstant } from '../../shared/core/calendar';
 import { documentClient, tableName } from '../../shared/db/client';
 import { usageKeys } from '../../shared/db/keys';

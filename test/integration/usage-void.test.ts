@@ -1,4 +1,4 @@
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { at, expectSummaryInvariants, usageClient, voidPath } from '../support/usage';

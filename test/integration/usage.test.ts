@@ -1,5 +1,5 @@
 // Long because it is the single-entry usage API end to end (recording, idempotency, summaries, limits), over one shared operator.
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { AGGREGATE_SHARDS, MAX_SUMMARY_DAYS } from '../../shared/usage/model';
 import { summarizeUsage } from '../../shared/usage/summary';
 import { addDays } from '../../shared/core/calendar';
