@@ -1,4 +1,5 @@
-import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
 import { bookingKeys, keys } from '../db/keys';
@@ -220,31 +221,20 @@ export async function getReservationItems(
   };
   const byKey = new Map(Object.entries(wanted).map(([name, key]) => [`${key.PK}|${key.SK}`, name]));
   const found: Record<string, unknown> = {};
-  let pending: Record<string, unknown>[] | undefined = Object.values(wanted).map((key) => ({ ...key }));
-  while (pending?.length) {
-    const page: BatchGetCommandOutput = await documentClient().send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    for (const item of page.Responses?.[tableName()] ?? []) found[byKey.get(`${item.PK}|${item.SK}`) as string] = item;
-    pending = page.UnprocessedKeys?.[tableName()]?.Keys;
-  }
+  await batchGet("Reading a reservation's product, timeslot and booking", Object.values(wanted), undefined, (item) => {
+    found[byKey.get(`${item.PK}|${item.SK}`) as string] = item;
+  });
   return found as { product?: ProductItem; timeslot?: TimeslotItem; booking?: BookingItem };
 }
 
 /** Bookings by reference, strongly consistent, in no particular order; missing ones are left out. */
 export async function getBookings(operatorId: string, references: string[]): Promise<BookingItem[]> {
   const items: BookingItem[] = [];
-  for (let start = 0; start < references.length; start += 100) {
-    let keys: Record<string, unknown>[] | undefined = references
-      .slice(start, start + 100)
-      .map((reference) => ({ ...bookingKeys.booking(operatorId, reference) }));
-    while (keys?.length) {
-      const page: BatchGetCommandOutput = await documentClient().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }),
-      );
-      items.push(...((page.Responses?.[tableName()] ?? []) as BookingItem[]));
-      keys = page.UnprocessedKeys?.[tableName()]?.Keys;
-    }
-  }
+  await batchGet(
+    'Reading bookings',
+    references.map((reference) => bookingKeys.booking(operatorId, reference)),
+    undefined,
+    (item) => items.push(item as unknown as BookingItem),
+  );
   return items;
 }
