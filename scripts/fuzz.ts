@@ -9,7 +9,7 @@ import { configure } from '../shared/core/config';
 import { DEMO_OPERATOR } from '../lib/local/demo-data';
 import { addDays, wallClock, zonedIso } from '../shared/core/calendar';
 import { octoErrorSchema } from '../shared/octo/schemas/answers';
-import { rawExchange, type RawResponse } from '../test/support/raw-http';
+import { rawExchange, type RawResponse } from './fuzz/raw-http';
 import { apiCases } from './fuzz/api-cases';
 import { busCases, edgeCases } from './fuzz/edge-and-bus-cases';
 import { random, type FuzzCase, type Operation } from './fuzz/hostile-values';

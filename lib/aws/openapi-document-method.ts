@@ -1,6 +1,7 @@
 import { Validations } from 'aws-cdk-lib';
 import { AuthorizationType, MockIntegration, PassthroughBehavior, type Method, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
+import { octoDocument } from '../../shared/octo/openapi';
 
 /**
  * API Gateway renders mapping templates with Velocity, where `$` starts a
@@ -19,7 +20,7 @@ export const velocityLiteral = (text: string): string =>
  * answers it, so no function runs.
  */
 export function addOpenApiDocumentMethod(api: RestApi, problemBaseUrl: string): Method {
-  const document = JSON.stringify(openApiDocument({ problemBaseUrl }));
+  const document = JSON.stringify(openApiDocument({ octo: octoDocument }, { problemBaseUrl }));
   const method = api.root.resourceForPath(OPENAPI_PATH).addMethod(
     'GET',
     new MockIntegration({

@@ -40,7 +40,7 @@ export interface OtaUsageStackProps extends StackProps {
 /**
  * The whole service: one table, one REST API with a key authorizer, and one
  * function per row of the route table. Adding a route is a row in
- * shared/api/routes.ts (and its operation in shared/api/operations.ts);
+ * shared/api/routes.ts (and its operation in shared/api/operations/);
  * nothing here names a route.
  */
 export class OtaUsageStack extends Stack {

@@ -8,13 +8,13 @@ import type {
   Context,
 } from 'aws-lambda';
 import { policyAllows } from '../../shared/http/authorizer-policy';
-import { gatewayProblem, problemResponse } from '../../shared/http/problem';
+import { problemResponse } from '../../shared/http/problem';
 import type { Clock } from '../../shared/core/clock';
 import { AUTHORIZER_CACHE_TTL_SECONDS, MAX_REQUEST_BODY_BYTES } from '../../shared/api/gateway';
 import { authorizerEntry, routes, type Route } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
 import { authorizerCache } from './authorizer-cache';
-import { gatewayResponse, requestTarget, type RequestTarget } from './http-edge';
+import { gatewayProblem, gatewayResponse, requestTarget, type RequestTarget } from './http-edge';
 import { lambdaContext } from './lambda-context';
 import { BodyTooLarge, readBody, utf8Text } from './request-body';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './defaults';

@@ -1,18 +1,13 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import {
-  API_STAGE,
-  AUTHORIZER_CACHE_TTL_SECONDS,
-  FUNCTION_TIMEOUT_SECONDS,
-  THROTTLING,
-  gatewayErrorCode,
-  gatewayProblems,
-} from '../../shared/api/gateway';
+import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, FUNCTION_TIMEOUT_SECONDS, THROTTLING, gatewayProblems } from '../../shared/api/gateway';
 import { bundlingOptions } from '../../lib/aws/bundling';
 import { problemTemplate } from '../../lib/aws/problem-gateway-responses';
 import type { ServiceFunction } from '../../lib/aws/service-function';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
+import { octoDocument } from '../../shared/octo/openapi';
+import { gatewayErrorCode } from '../../shared/octo/gateway-errors';
 import { routes } from '../../shared/api/routes';
 import { scheduledFunctions } from '../../shared/api/background';
 import { tableDesign } from '../../shared/db/table-design';
@@ -157,7 +152,9 @@ describe('API', () => {
     expect(template.replace(/#set\(\$(dollar|hash) = '[$#]'\)|\$\{(dollar|hash)\}/g, '')).not.toMatch(/[$#]/);
     // A backslash would escape the reference after it (`\${dollar}` renders as written).
     expect(template).not.toMatch(/\\\$\{/);
-    expect(JSON.parse(renderVelocity(template))).toEqual(openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL }));
+    expect(JSON.parse(renderVelocity(template))).toEqual(
+      openApiDocument({ octo: octoDocument }, { problemBaseUrl: DEFAULT_PROBLEM_BASE_URL }),
+    );
   });
 
   test('the authorizer is a cached REQUEST authorizer on the Authorization header, backed by its function', () => {

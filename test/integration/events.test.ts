@@ -4,7 +4,7 @@ import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { handler } from '../../functions/events/record-platform-event';
 import { eventRules } from '../../shared/api/event-rules';
 import { startLocalHost, type LocalHost } from '../../lib/local/host';
-import { sigV4Authorization } from '../support/raw-http';
+import { sigV4Authorization } from '../../scripts/fuzz/raw-http';
 import { documentClient, tableName } from '../../shared/db/client';
 import { usageKeys } from '../../shared/db/keys';
 import { recordPlatformEvent as recordEventEntry } from '../../shared/usage/platform-events';

@@ -5,7 +5,7 @@ import { listApiKeys, revokeApiKey } from '../../shared/accounts/api-keys';
 import { manualClock } from '../../shared/core/clock';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
-import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../support/raw-http';
+import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../../scripts/fuzz/raw-http';
 import { logsDuring } from '../support/logs';
 
 /**

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
-import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../support/raw-http';
+import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../../scripts/fuzz/raw-http';
 
 /**
  * `npm start` as a process: what happens to DynamoDB Local when the host is

@@ -19,6 +19,7 @@ import { routes, type Route } from '../../shared/api/routes';
 import { addDays } from '../../shared/core/calendar';
 import { config } from '../../shared/core/config';
 import { openApiDocument } from '../../shared/http/openapi';
+import { octoDocument } from '../../shared/octo/openapi';
 import { tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { availabilityId, OCTO, octoCatalog, octoClient, releaseHolds, reservation, type OctoClient } from '../support/octo';
@@ -34,7 +35,7 @@ import { documentValidator, documentedResponse } from '../support/openapi';
  * price is the exact sum of its unit items, in the product's currency.
  */
 
-const document = openApiDocument({ problemBaseUrl: config().problemBaseUrl });
+const document = openApiDocument({ octo: octoDocument }, { problemBaseUrl: config().problemBaseUrl });
 const errorsOf = documentValidator(document);
 const octoRoutes = routes.filter((route) => route.face === 'octo');
 

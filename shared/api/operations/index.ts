@@ -1,14 +1,14 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { Operation, RequestSchemas } from './operation';
-import { accountOperations } from './operations/account';
-import { bookingOperations } from './operations/bookings';
-import { catalogueOperations } from './operations/catalogue';
-import { octoOperations } from './operations/octo';
-import { usageOperations } from './operations/usage';
-import { webhookOperations } from './operations/webhooks';
-import type { RouteId } from './routes';
+import type { Operation, RequestSchemas } from '../operation';
+import { accountOperations } from './account';
+import { bookingOperations } from './bookings';
+import { catalogueOperations } from './catalogue';
+import { octoOperations } from './octo';
+import { usageOperations } from './usage';
+import { webhookOperations } from './webhooks';
+import type { RouteId } from '../routes';
 
-export type { ObjectSchema, Operation, OperationDocs, RequestSchemas } from './operation';
+export type { ObjectSchema, Operation, OperationDocs, RequestSchemas } from '../operation';
 
 /**
  * What each route of the route table (routes.ts) takes and answers, by its
