@@ -13,6 +13,7 @@ import { addDays, wallClock } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { logsDuring } from '../support/logs';
+import { expectProblem } from '../support/problems';
 
 const BOOKING = '/api/v2/ota/marketplace/booking';
 
@@ -69,20 +70,6 @@ async function storedReferences(): Promise<string[]> {
     key: operator.key,
   });
   return response.json.data.Bookings.map((booking: { BookingReference: string }) => booking.BookingReference);
-}
-
-function expectProblem(response: Awaited<ReturnType<HttpClient>>, status: number, detailPart?: RegExp) {
-  expect({ status: response.status, body: response.json }).toEqual({
-    status,
-    body: expect.objectContaining({
-      type: expect.stringMatching(/\/[a-z-]+$/),
-      title: expect.any(String),
-      status,
-      detail: expect.any(String),
-    }),
-  });
-  expect(response.headers.get('content-type')).toBe('application/problem+json');
-  if (detailPart) expect(response.json.detail).toMatch(detailPart);
 }
 
 describe('POST booking', () => {
@@ -160,14 +147,15 @@ describe('POST booking', () => {
       [bookingBody(date, { Customer: { ...customer, LastName: 'Silva\u0000' } }), /'Customer.LastName' .*without control characters/],
       [bookingBody('2026-02-30'), /'Date' must be a real calendar date/],
     ];
-    for (const [body, detail] of cases) expectProblem(await book(body), 422, detail);
+    for (const [body, detail] of cases) expectProblem(await book(body), 422, { detail });
     expect(await booked(date)).toBe(0);
     expect(await storedReferences()).toEqual(before);
   });
 
   it('answers 400 for a malformed ActivityID and 404 for an unknown or hidden one', async () => {
     const date = freshDate();
-    for (const bad of ['walk1', 's_', 's_bad-id']) expectProblem(await book(bookingBody(date, { ActivityID: bad })), 400, /'ActivityID'/);
+    for (const bad of ['walk1', 's_', 's_bad-id'])
+      expectProblem(await book(bookingBody(date, { ActivityID: bad })), 400, { detail: /'ActivityID'/ });
     expectProblem(await book(bookingBody(date, { ActivityID: 's_nothere' })), 404);
     expectProblem(await book(bookingBody(start, { ActivityID: 's_hidden1', Time: '10:00' })), 404);
   });
@@ -176,7 +164,7 @@ describe('POST booking', () => {
     expectProblem(
       await request('POST', BOOKING, { key: operator.key, rawBody: '{"ActivityID": ', headers: { 'Content-Type': 'application/json' } }),
       400,
-      /not valid JSON/,
+      { detail: /not valid JSON/ },
     );
     expectProblem(
       await request('POST', BOOKING, {
@@ -218,7 +206,7 @@ describe('POST booking', () => {
     const date = freshDate();
     expect((await book(bookingBody(date, { Participants: 7 }))).status).toBe(201);
     const before = await storedReferences();
-    expectProblem(await book(bookingBody(date, { Participants: 4 })), 409, /3 place\(s\) left; 4 were requested/);
+    expectProblem(await book(bookingBody(date, { Participants: 4 })), 409, { detail: /3 place\(s\) left; 4 were requested/ });
     expect(await booked(date)).toBe(7);
     expect(await storedReferences()).toEqual(before);
     expect((await book(bookingBody(date, { Participants: 3 }))).status).toBe(201);
@@ -231,9 +219,9 @@ describe('waiver answers', () => {
   it('requires every required question once Answers is sent, naming the missing ones', async () => {
     const date = freshDate();
     const response = await book(bookingBody(date, { Answers: [{ QuestionID: 'q_diet', Value: 'none' }] }));
-    expectProblem(response, 422, /'Answers' lacks required question\(s\): q_name, q_doc/);
+    expectProblem(response, 422, { detail: /'Answers' lacks required question\(s\): q_name, q_doc/ });
     expect(response.json.missingQuestions).toEqual(['q_name', 'q_doc']);
-    expectProblem(await book(bookingBody(date, { Answers: [] })), 422, /q_name, q_doc/);
+    expectProblem(await book(bookingBody(date, { Answers: [] })), 422, { detail: /q_name, q_doc/ });
     expect(await booked(date)).toBe(0);
   });
 
@@ -248,7 +236,7 @@ describe('waiver answers', () => {
       [[{ QuestionID: 'q_name' }, answers[1]], /'Answers\[0\].Value' is required/],
       [[{ ...answers[0], Extra: 1 }, answers[1]], /'Answers\[0\].Extra' is not allowed/],
     ];
-    for (const [list, detail] of cases) expectProblem(await book(bookingBody(date, { Answers: list })), 422, detail);
+    for (const [list, detail] of cases) expectProblem(await book(bookingBody(date, { Answers: list })), 422, { detail });
     expect(await booked(date)).toBe(0);
   });
 });
@@ -282,11 +270,9 @@ describe('Idempotency-Key', () => {
     const headers = { 'Idempotency-Key': `change-${date}` };
     const first = await book(bookingBody(date), { headers });
     const changed = await book(bookingBody(date, { Participants: 3 }), { headers });
-    expectProblem(
-      changed,
-      422,
-      new RegExp(`'Idempotency-Key' was already used for booking ${first.json.data.BookingReference} with a different request`),
-    );
+    expectProblem(changed, 422, {
+      detail: new RegExp(`'Idempotency-Key' was already used for booking ${first.json.data.BookingReference} with a different request`),
+    });
     expect(await booked(date)).toBe(2);
   });
 
@@ -334,7 +320,7 @@ describe('Idempotency-Key', () => {
     expect(Item?.BookingReference).toBe(response.json.data.BookingReference);
     expect(Item?.ExpiresAt).toBeGreaterThan(now + 23 * 3600);
     expect(Item?.ExpiresAt).toBeLessThanOrEqual(now + 24 * 3600 + 60);
-    expectProblem(await book(bookingBody(date), { headers: { 'Idempotency-Key': 'x'.repeat(256) } }), 422, /'Idempotency-Key'/);
+    expectProblem(await book(bookingBody(date), { headers: { 'Idempotency-Key': 'x'.repeat(256) } }), 422, { detail: /'Idempotency-Key'/ });
     expect(await booked(date)).toBe(2);
   });
 });
@@ -379,7 +365,7 @@ describe('reading back and cancelling', () => {
     expect((await request('GET', `${BOOKING}/${reference.toLowerCase()}`, { key: operator.key })).json.data.BookingReference).toBe(
       reference,
     );
-    expectProblem(await request('GET', `${BOOKING}/ABC`, { key: operator.key }), 400, /'BookingReference'/);
+    expectProblem(await request('GET', `${BOOKING}/ABC`, { key: operator.key }), 400, { detail: /'BookingReference'/ });
     expectProblem(await request('GET', `${BOOKING}/O0O0O0O0O0`, { key: operator.key }), 400);
     expectProblem(await request('GET', `${BOOKING}/AAAAAAAAAA`, { key: operator.key }), 404);
     expectProblem(await request('POST', `${BOOKING}/AAAAAAAAAA/cancel`, { key: operator.key }), 404);
@@ -412,7 +398,7 @@ describe('reading back and cancelling', () => {
 
   it('needs the ota scope', async () => {
     const usageOnly = await operator.keyWith(['usage:read']);
-    expectProblem(await book(bookingBody(freshDate()), { key: usageOnly }), 403);
+    expectProblem(await book(bookingBody(freshDate()), { key: usageOnly }), 403, { octo: true });
   });
 });
 
@@ -522,7 +508,7 @@ describe('unexpected failures', () => {
           )
         : realSend(command as never)) as never);
     const { result: response, lines } = await logsDuring(() => book(bookingBody(date)), 'ERROR');
-    expectProblem(response, 500, /safe to retry/);
+    expectProblem(response, 500, { detail: /safe to retry/ });
     jest.restoreAllMocks();
     expect(await booked(date)).toBe(0);
     // The request line says what the client is not told.

@@ -5,8 +5,9 @@ import { listApiKeys, revokeApiKey } from '../../shared/accounts/api-keys';
 import { manualClock } from '../../shared/core/clock';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
-import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../../scripts/fuzz/raw-http';
+import { rawExchange, rawRequest, sigV4Authorization } from '../../scripts/fuzz/raw-http';
 import { logsDuring } from '../support/logs';
+import { expectProblem } from '../support/problems';
 
 /**
  * Hostile requests against the local host, each over a real socket: what an
@@ -37,15 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await host.close();
 });
-
-const fiveFields = (body: any) => ['type', 'title', 'status', 'detail', 'instance'].every((field) => body?.[field] !== undefined);
-
-function expectProblem(response: RawResponse, status: number, instance: string) {
-  expect(response.status).toBe(status);
-  expect(response.headers['content-type']).toBe('application/problem+json');
-  expect(fiveFields(response.json)).toBe(true);
-  expect(response.json).toMatchObject({ status, instance });
-}
 
 async function usageEvents(meter: string): Promise<number> {
   const day = new Date(clock().getTime()).toISOString().slice(0, 10);
@@ -196,7 +188,7 @@ describe('request targets that are not plain paths', () => {
         ['Connection', 'close'],
       ]),
     );
-    expectProblem(response, 404, target);
+    expectProblem(response, 404, { instance: target, octo: true });
   });
 
   it('an asterisk or an absolute URL is a 400 problem', async () => {
@@ -208,7 +200,7 @@ describe('request targets that are not plain paths', () => {
           ['Connection', 'close'],
         ]),
       );
-      expectProblem(response, 400, '/');
+      expectProblem(response, 400, { instance: '/', octo: true });
     }
   });
 });
@@ -270,24 +262,24 @@ describe("Node's own refusals are problems too", () => {
         ['Connection', 'close'],
       ]),
     );
-    expectProblem(response, 417, '/health');
+    expectProblem(response, 417, { instance: '/health', octo: true });
   });
 
   it('an HTTP/1.1 request without Host is a 400 problem', async () => {
     const [response] = await rawExchange(host.url, 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n');
-    expectProblem(response, 400, '/health');
+    expectProblem(response, 400, { instance: '/health', octo: true });
   });
 
   it('a body with a broken chunk is a 400 problem, and nothing of it is written', async () => {
     const head = `POST ${USAGE} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${operator.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
     const [response] = await rawExchange(host.url, `${head}1b\r\n{"Meter":"chunk","Usage":1}\r\nzz\r\n`);
-    expectProblem(response, 400, '/');
+    expectProblem(response, 400, { instance: '/', octo: true });
     expect(await usageEvents('chunk')).toBe(0);
   });
 
   it('a request line that is not HTTP is a 400 problem', async () => {
     const [response] = await rawExchange(host.url, 'HELLO\r\n\r\n');
-    expectProblem(response, 400, '/');
+    expectProblem(response, 400, { instance: '/', octo: true });
   });
 });
 
@@ -309,7 +301,7 @@ describe('a body that is not UTF-8', () => {
         body,
       ),
     );
-    expectProblem(response, 400, USAGE);
+    expectProblem(response, 400, { instance: USAGE, octo: true });
     expect(response.json.type).toMatch(/malformed-json$/);
     expect(await usageEvents(meter)).toBe(0);
   });

@@ -13,6 +13,7 @@ import { summarizeUsage } from '../../shared/usage/summary';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { at, expectSummaryInvariants, METERS, usageClient } from '../support/usage';
+import { expectProblem } from '../support/problems';
 
 let host: LocalHost;
 let request: HttpClient;
@@ -63,12 +64,6 @@ const withoutSeries = (meters: any[]) =>
   meters.map(({ Meter, Dimensions, TotalUsage, EventCount }) => ({ Meter, ...(Dimensions ? { Dimensions } : {}), TotalUsage, EventCount }));
 
 const query = (from: string, to: string, extra: Record<string, string> = {}) => new URLSearchParams({ from, to, ...extra }).toString();
-
-function expectProblem(response: Awaited<ReturnType<HttpClient>>, status: number, detail: RegExp) {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toBe('application/problem+json');
-  expect(response.json).toEqual(expect.objectContaining({ status, detail: expect.stringMatching(detail) }));
-}
 
 const REGIONS = ['eu-west', 'eu-central', 'us-east'];
 const PLANS = ['pro', 'free', 'team', 'constructor'];
@@ -355,7 +350,7 @@ describe('Dimensions with idempotency keys', () => {
       undefined,
     ]) {
       const reused = await usage.record({ ...body, Dimensions }, { 'Idempotency-Key': 'dims-1' });
-      expectProblem(reused, 422, /^Header 'Idempotency-Key' was already used for usage entry \d+ with a different request/);
+      expectProblem(reused, 422, { detail: /^Header 'Idempotency-Key' was already used for usage entry \d+ with a different request/ });
     }
     // An entry without dimensions and one with `{}` are the same request.
     const plain = { Meter: 'uploads', Usage: 1, OccurredAt: at(day) };
@@ -384,9 +379,11 @@ describe('Dimensions with idempotency keys', () => {
       { Meter: 'jobs', Usage: 1, OccurredAt: at(day), Dimensions: { Queue: 'slow' }, Identifier: 'job-2' },
       { ...entry, Dimensions: { Queue: 'slow' } },
     ]);
-    expectProblem(refused, 422, /^Field 'Entries\[1\]\.Identifier' was already used for usage entry \d+ with a different request/);
+    expectProblem(refused, 422, {
+      detail: /^Field 'Entries\[1\]\.Identifier' was already used for usage entry \d+ with a different request/,
+    });
     const inBatch = await usage.batch([entry, { ...entry, Dimensions: { Queue: 'other' } }]);
-    expectProblem(inBatch, 422, /'Entries\[1\]\.Identifier' repeats the Identifier of Entries\[0\] with different fields/);
+    expectProblem(inBatch, 422, { detail: /'Entries\[1\]\.Identifier' repeats the Identifier of Entries\[0\] with different fields/ });
     expect((await usage.summary(query(day, day, { groupBy: 'Queue', 'filter[Queue]': 'fast' }))).Meters).toEqual([
       { Meter: 'jobs', Dimensions: { Queue: 'fast' }, TotalUsage: 0.5, EventCount: 1 },
     ]);
@@ -423,14 +420,14 @@ describe('validation', () => {
   it('refuses every broken rule of Dimensions with 422 naming the field, on both routes, and writes nothing', async () => {
     for (const [Dimensions, field, detail] of bad) {
       const single = await usage.record({ Meter: 'valid', Usage: 1, OccurredAt: at(day), Dimensions });
-      expectProblem(single, 422, new RegExp(`^Field '${field.replace(/[.[\]]/g, '\\$&')}' ${detail.source}`));
+      expectProblem(single, 422, { detail: new RegExp(`^Field '${field.replace(/[.[\]]/g, '\\$&')}' ${detail.source}`) });
       const batch = await usage.batch([
         { Meter: 'valid', Usage: 1, OccurredAt: at(day), Dimensions: { Region: 'ok' } },
         { Meter: 'valid', Usage: 1, OccurredAt: at(day) },
         { Meter: 'valid', Usage: 1, OccurredAt: at(day) },
         { Meter: 'valid', Usage: 1, OccurredAt: at(day), Dimensions },
       ]);
-      expectProblem(batch, 422, new RegExp(`^Field 'Entries\\[3\\]\\.${field.replace(/[.[\]]/g, '\\$&')}' ${detail.source}`));
+      expectProblem(batch, 422, { detail: new RegExp(`^Field 'Entries\\[3\\]\\.${field.replace(/[.[\]]/g, '\\$&')}' ${detail.source}`) });
     }
     // JSON.parse makes `__proto__` an own key: refused by its name, never treated as the prototype.
     const proto = await request('POST', METERS, {
@@ -438,7 +435,7 @@ describe('validation', () => {
       rawBody: `{"Meter":"valid","Usage":1,"OccurredAt":${at(day)},"Dimensions":{"__proto__":"x"}}`,
       headers: { 'Content-Type': 'application/json' },
     });
-    expectProblem(proto, 422, /^Field 'Dimensions\.__proto__' must be a dimension key/);
+    expectProblem(proto, 422, { detail: /^Field 'Dimensions\.__proto__' must be a dimension key/ });
     expect((await usage.summary(query(day, day))).Meters).toEqual([]);
   });
 
@@ -483,7 +480,7 @@ describe('validation', () => {
           key: operator.key,
         },
       );
-      expectProblem(response, 422, detail);
+      expectProblem(response, 422, { detail });
       expect(response.json.instance).toBe(METERS);
     }
     // Five filters are allowed; a parameter unrelated to filter is ignored as any unknown one.
@@ -512,15 +509,15 @@ describe('the limit of combinations per meter', () => {
       { Meter: 'busy', Usage: 1, OccurredAt: at(day) },
       entry(MAX_DIMENSION_COMBINATIONS),
     ]);
-    expectProblem(
-      refused,
-      422,
-      new RegExp(
+    expectProblem(refused, 422, {
+      detail: new RegExp(
         `^Field 'Entries\\[3\\]\\.Dimensions' would bring meter 'busy' to ${MAX_DIMENSION_COMBINATIONS + 1} distinct combinations of Dimensions, over the limit of ${MAX_DIMENSION_COMBINATIONS} per meter; nothing was recorded$`,
       ),
-    );
+    });
     const single = await usage.record(entry(MAX_DIMENSION_COMBINATIONS + 1), { 'Idempotency-Key': 'over-1' });
-    expectProblem(single, 422, /^Field 'Dimensions' would bring meter 'busy' to \d+ distinct combinations of Dimensions, over the limit/);
+    expectProblem(single, 422, {
+      detail: /^Field 'Dimensions' would bring meter 'busy' to \d+ distinct combinations of Dimensions, over the limit/,
+    });
     expect(await usage.summary(query(day, day))).toEqual(before);
     const count = await documentClient().send(
       new GetCommand({ TableName: tableName(), Key: usageKeys.combinationCount(operator.operatorId, 'busy') }),
