@@ -3,12 +3,12 @@ import type { ProductItem } from '../catalog/model';
 import { getTimeslot } from '../catalog/repository';
 import type { OpeningHours } from '../catalog/schemas';
 import { priceUnits, totalOf, type BookedUnit } from '../catalog/units';
-import { wallClock, zonedIso } from '../core/calendar';
+import { wallClock } from '../core/calendar';
 import { CapacityError, IdempotencyKeyReusedError, UnprocessableError, ValidationError } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
 import { expiresAt, replayable } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
-import { slotEnd, timeslotStarted } from '../catalog/timeslot-start';
+import { slotEnd, slotStart, timeslotStarted } from '../catalog/timeslot-start';
 import { checkAnswers } from './answers';
 import type { Booking, BookingRequest, Contact } from './schemas';
 import {
@@ -153,7 +153,7 @@ export function bookingItem(newBooking: NewBooking, reference: string, waiverSta
     ActivityName: product.Name,
     Date: request.Date,
     Time: request.Time,
-    StartsAt: zonedIso(request.Date, request.Time, timeZone),
+    StartsAt: slotStart(request, timeZone),
     Participants: request.Participants,
     ...(units ? { Units: units } : {}),
     TotalPrice: units

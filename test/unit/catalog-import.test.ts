@@ -15,7 +15,7 @@ const product = (overrides: Partial<CatalogProduct> = {}): CatalogProduct => ({
 
 const rejection = (input: unknown): string => {
   try {
-    checkCatalog(input);
+    checkCatalog(input, 'Europe/Lisbon');
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationError);
     const { field, message } = error as ValidationError;
@@ -26,7 +26,7 @@ const rejection = (input: unknown): string => {
 
 describe('catalogue validation', () => {
   it('accepts the test catalogue and expands its schedule', () => {
-    const { timeslots } = checkCatalog(testCatalog({ start: '2026-06-01', days: 7 }));
+    const { timeslots } = checkCatalog(testCatalog({ start: '2026-06-01', days: 7 }), 'Europe/Lisbon');
     expect(timeslots[0]).toHaveLength(14);
     expect(timeslots[1]).toEqual([{ Date: '2026-06-01', Time: '10:00', Capacity: 5 }]);
   });
@@ -48,7 +48,7 @@ describe('catalogue validation', () => {
     const priced = (Amount: number) => ({
       Products: [product({ MaxParticipantsPerBooking: 10_000, PricePerParticipant: { Amount, Currency: 'EUR' } })],
     });
-    expect(() => checkCatalog(priced(100_000_000_000))).not.toThrow();
+    expect(() => checkCatalog(priced(100_000_000_000), 'Europe/Lisbon')).not.toThrow();
     expect(Number.isSafeInteger(100_000_000_000 * 10_000)).toBe(true);
     expect(rejection(priced(100_000_000_001))).toBe(
       "'Products[0].PricePerParticipant.Amount' must be a whole number of minor units (cents) from 0 to 100000000000",
@@ -79,12 +79,16 @@ describe('catalogue validation', () => {
 
 describe('timeslot expansion', () => {
   it('keeps only listed weekdays, and one-off slots override schedule slots', () => {
-    const rows = expandTimeslots('entry', {
-      ...product(),
-      // 2026-06-01 is a Monday.
-      Schedules: [{ From: '2026-06-01', To: '2026-06-07', Weekdays: ['MON', 'SUN'], Times: ['09:00'], Capacity: 3 }],
-      Timeslots: [{ Date: '2026-06-07', Time: '09:00', Capacity: 9 }],
-    });
+    const { rows } = expandTimeslots(
+      { name: 'entry', index: 0 },
+      {
+        ...product(),
+        // 2026-06-01 is a Monday.
+        Schedules: [{ From: '2026-06-01', To: '2026-06-07', Weekdays: ['MON', 'SUN'], Times: ['09:00'], Capacity: 3 }],
+        Timeslots: [{ Date: '2026-06-07', Time: '09:00', Capacity: 9 }],
+      },
+      'Europe/Lisbon',
+    );
     expect(rows).toEqual([
       { Date: '2026-06-01', Time: '09:00', Capacity: 3 },
       { Date: '2026-06-07', Time: '09:00', Capacity: 9 },

@@ -188,7 +188,7 @@ describe('the catalogue: units and day tickets', () => {
   const schedule = { From: '2026-07-01', To: '2026-07-07', Weekdays: ['MON' as const], Capacity: 10 };
   const refusal = (product: Record<string, unknown>) => {
     try {
-      checkCatalog({ Products: [{ ...base, ...product }] });
+      checkCatalog({ Products: [{ ...base, ...product }] }, 'Europe/Lisbon');
       return 'accepted';
     } catch (error) {
       const { field, message } = error as { field?: string; message: string };
@@ -234,11 +234,14 @@ describe('the catalogue: units and day tickets', () => {
   });
 
   test("a day ticket's days are timeslots at 00:00 with their hours", () => {
-    const { timeslots } = checkCatalog({
-      Products: [
-        { ...base, AvailabilityType: 'OPENING_HOURS', Schedules: [{ ...schedule, OpeningHours: [{ From: '10:00', To: '18:00' }] }] },
-      ],
-    });
+    const { timeslots } = checkCatalog(
+      {
+        Products: [
+          { ...base, AvailabilityType: 'OPENING_HOURS', Schedules: [{ ...schedule, OpeningHours: [{ From: '10:00', To: '18:00' }] }] },
+        ],
+      },
+      'Europe/Lisbon',
+    );
     expect(timeslots[0]).toEqual([{ Date: '2026-07-06', Time: '00:00', Capacity: 10, OpeningHours: [{ From: '10:00', To: '18:00' }] }]);
   });
 });
