@@ -95,3 +95,64 @@ describe('timeslot expansion', () => {
     ]);
   });
 });
+
+describe("times the clocks skip or repeat (the operator's zone)", () => {
+  const EVERY_DAY = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
+  const schedule = (From: string, To: string, Times: string[]) => ({ From, To, Weekdays: [...EVERY_DAY], Times, Capacity: 4 });
+
+  it("leaves a schedule's start out on the date the clocks skip it, and says which", () => {
+    const { timeslots, skipped } = checkCatalog(
+      { Products: [product({ Schedules: [schedule('2027-03-27', '2027-03-29', ['01:30', '10:00'])] })] },
+      'Europe/Lisbon',
+    );
+    expect(timeslots[0].map((row) => `${row.Date} ${row.Time}`)).toEqual([
+      '2027-03-27 01:30',
+      '2027-03-27 10:00',
+      '2027-03-28 10:00',
+      '2027-03-29 01:30',
+      '2027-03-29 10:00',
+    ]);
+    expect(skipped).toEqual([{ activityId: 's_a1', date: '2027-03-28', time: '01:30' }]);
+    // The same file in New York, whose clocks change on other dates and at 02:00, skips nothing.
+    expect(
+      checkCatalog({ Products: [product({ Schedules: [schedule('2027-03-27', '2027-03-29', ['01:30'])] })] }, 'America/New_York').skipped,
+    ).toEqual([]);
+  });
+
+  it('refuses a one-off timeslot at a time the clocks skip, naming the entry, the zone and the skip', () => {
+    expect(rejection({ Products: [product({ Timeslots: [{ Date: '2027-03-28', Time: '01:30', Capacity: 2 }] })] })).toBe(
+      "'Products[0].Timeslots[0].Time' is 01:30, a time that does not exist on 2027-03-28 in Europe/Lisbon: the clocks go from 01:00 to 02:00",
+    );
+  });
+
+  it('takes a time the clocks repeat once, and a day ticket on a day whose midnight the clocks skip', () => {
+    const { timeslots, skipped } = checkCatalog(
+      {
+        Products: [
+          product({ Timeslots: [{ Date: '2026-04-04', Time: '23:30', Capacity: 2 }] }),
+          product({
+            ProductID: 2,
+            ActivityID: 's_day1',
+            Name: 'Day',
+            AvailabilityType: 'OPENING_HOURS',
+            Schedules: [
+              {
+                From: '2026-09-06',
+                To: '2026-09-06',
+                Weekdays: [...EVERY_DAY],
+                OpeningHours: [{ From: '00:00', To: '18:00' }],
+                Capacity: 9,
+              },
+            ],
+          }),
+        ],
+      },
+      'America/Santiago',
+    );
+    expect(timeslots).toEqual([
+      [{ Date: '2026-04-04', Time: '23:30', Capacity: 2 }],
+      [{ Date: '2026-09-06', Time: '00:00', Capacity: 9, OpeningHours: [{ From: '00:00', To: '18:00' }] }],
+    ]);
+    expect(skipped).toEqual([]);
+  });
+});
