@@ -2,7 +2,7 @@ import type { LocalHost } from '../../lib/local/api-gateway';
 import { ensureTable } from '../../lib/local/table';
 import { createOperator } from '../../shared/accounts/operators';
 import { queryTimeslots } from '../../shared/catalog/repository';
-import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
+import { importCatalog, type CatalogFile, type ImportSummary } from '../../shared/catalog/import-catalog';
 import { manualClock } from '../../shared/core/clock';
 import { config, configure } from '../../shared/core/config';
 import { attributeClient } from '../../shared/db/client';
@@ -47,12 +47,14 @@ let request: HttpClient;
 let operator: TestOperator;
 let octo: OctoClient;
 let receiver: WebhookReceiver;
+let imported: ImportSummary;
 
 beforeAll(async () => {
   // A table of its own, whose stream this file reads for the webhook sender (as webhooks.test.ts does).
   configure({ ...config(), tableName: 'ota-usage-daylight-saving-test', clock, webhookTargets: 'loopback-http' });
   await ensureTable(attributeClient(), config().tableName);
   operator = await createTestOperator();
+  imported = await importCatalog(operator.operatorId, catalog);
   host = await startTestHost();
   request = httpClient(host);
   octo = octoClient(request, operator.key, { pricing: false });
@@ -90,7 +92,7 @@ const booking = (key: string, time: string, extra: Record<string, unknown> = {})
 
 describe('importing the catalogue', () => {
   it("leaves out the schedule's start the clocks skip, and says which", async () => {
-    expect(await importCatalog(operator.operatorId, catalog)).toEqual({
+    expect(imported).toEqual({
       products: 1,
       timeslots: 14,
       skipped: [{ activityId: 's_night1', date: '2027-03-28', time: '01:30' }],
