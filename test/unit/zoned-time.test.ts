@@ -2,6 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import { checkTimeslotTime } from '../../shared/catalog/timeslot-start';
 import { addDays, skippedBy, wallClock, zonedInstant, zonedIso, zonedIsoAsWritten, zonedTime } from '../../shared/core/calendar';
 import { ValidationError } from '../../shared/core/errors';
+import { clientProblemFor } from '../../shared/http/errors';
 
 /**
  * A local date and time is one instant, in every zone and year: checked
@@ -158,6 +159,21 @@ describe('the changes the service is asked about', () => {
     // A time that is skipped names the instant where the clocks land, shifted by the skip, in every text of it.
     expect(zonedIso('2027-03-14', '02:30', 'America/New_York')).toBe('2027-03-14T03:30:00-04:00');
     expect(zonedIsoAsWritten('2027-03-14', '02:30', 'America/New_York')).toBe('2027-03-14T02:30:00-05:00');
+  });
+
+  it("an operator's timeslot at a skipped time is a 422 naming Time, as checkTimeslotTime refuses it", () => {
+    let refusal: unknown;
+    try {
+      checkTimeslotTime({ Date: '2027-03-14', Time: '02:30' }, 'America/New_York');
+    } catch (error) {
+      refusal = error;
+    }
+    expect(clientProblemFor(refusal)).toEqual({
+      status: 422,
+      kind: 'validation',
+      detail: "Field 'Time' is 02:30, a time that does not exist on 2027-03-14 in America/New_York: the clocks go from 02:00 to 03:00",
+    });
+    expect(() => checkTimeslotTime({ Date: '2027-11-07', Time: '01:30' }, 'America/New_York')).not.toThrow();
   });
 
   it("a day that has no midnight starts where the clocks resume, and Apia's missing day is named whole", () => {
