@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { activityNotFound } from '../catalog/products';
 import { getProduct, getTimeslot } from '../catalog/repository';
-import { slotEnd, timeslotStarted } from '../catalog/timeslot-start';
+import { slotEnd, slotStart, timeslotStarted } from '../catalog/timeslot-start';
 import { requireOption } from '../catalog/units';
-import { zonedIso } from '../core/calendar';
 import type { Caller } from '../core/caller';
 import { config } from '../core/config';
 import { NotFoundError, UnprocessableError, ValidationError } from '../core/errors';
@@ -315,7 +314,7 @@ export async function changeUuidBooking(
         ActivityName: product.Name,
         Date: target.Date,
         Time: target.Time,
-        StartsAt: zonedIso(target.Date, target.Time, caller.timeZone),
+        StartsAt: slotStart(target, caller.timeZone),
         OpeningHours: slot ? slot.OpeningHours : current.OpeningHours,
         Contact: contact,
         Customer: customerOf(contact) ?? current.Customer,
