@@ -1,75 +1,61 @@
-import { timeslotStarted } from '../catalog/timeslot-start';
 import type { Caller } from '../core/caller';
 import { config } from '../core/config';
 import { NotFoundError, ValidationError } from '../core/errors';
-import { TimeslotStartedError } from './errors';
+import { cancel, type Canceller } from './lifecycle';
 import type { BookingItem } from './model';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
 import { CANCELLATION_REASON, VISIBLE_TEXT_PATTERN } from './constants';
-import type { Booking, CancelledBy } from './schemas';
-import { changeBooking, type TransitionResult } from './transition';
+import type { Booking } from './schemas';
+import { transitionBooking, type TransitionResult } from './transition';
 
 /**
  * Cancelling, by a partner or by the operator: one transaction moves the
  * booking (held or confirmed) to CANCELLED and gives its places back. A
  * cancelled booking, or a hold that has already expired, is answered as it
- * is: its places are already back.
+ * is: its places are already back (lifecycle.ts decides).
  */
 export interface CancelOptions {
-  by: CancelledBy;
+  canceller: Canceller;
   reason?: string;
   now: Date;
   /** Reads the booking afresh (after a lost race), with the caller's own visibility rules. */
   read: () => Promise<BookingItem>;
-  /** A rule this caller's cancellation must meet (a partner's: the timeslot has not started). */
-  check?: (item: BookingItem) => void;
 }
 
 export function cancelBooking(item: BookingItem, options: CancelOptions): Promise<TransitionResult> {
-  const at = options.now.toISOString();
-  return changeBooking(item, {
+  const { canceller, now } = options;
+  return transitionBooking(item, {
     what: 'The cancellation',
     outcome: 'cancelled',
     // The partner who sold it hears of a cancellation it did not make itself.
-    event: options.by === 'operator' ? 'booking.cancelled' : undefined,
-    now: options.now,
+    event: canceller.by === 'operator' ? 'booking.cancelled' : undefined,
+    now,
     reread: options.read,
     step: (current) => {
-      if (current.Status === 'CANCELLED' || current.Status === 'EXPIRED') return { answer: current };
-      options.check?.(current);
+      const decision = cancel(current, now, canceller);
+      if ('stay' in decision) return { answer: current };
       return {
         next: {
           ...current,
-          Status: 'CANCELLED',
-          CancelledAt: at,
-          CancelledBy: options.by,
+          Status: decision.to,
+          CancelledAt: now.toISOString(),
+          CancelledBy: canceller.by,
           ...(options.reason ? { CancellationReason: options.reason } : {}),
         },
-        change: { condition: '#status IN (:held, :confirmed)', values: { ':held': 'ON_HOLD', ':confirmed': 'CONFIRMED' }, at },
+        change: decision.change,
       };
     },
   });
 }
 
-/** A partner's cancellation of one of its bookings, until its timeslot closes; `reason` when the partner gave one. */
+/** A partner's cancellation of one of its bookings, until its timeslot starts; `reason` when the partner gave one. */
 export function cancelPartnerItem(
   caller: Pick<Caller, 'timeZone'>,
   item: BookingItem,
   options: { now: Date; read: () => Promise<BookingItem>; reason?: string },
 ): Promise<TransitionResult> {
-  const { now } = options;
-  return cancelBooking(item, {
-    by: 'partner',
-    now,
-    reason: options.reason,
-    read: options.read,
-    check: (current) => {
-      if (timeslotStarted(current, caller.timeZone, now)) {
-        throw TimeslotStartedError.of(current);
-      }
-    },
-  });
+  return cancelBooking(item, { ...options, canceller: { by: 'partner', timeZone: caller.timeZone } });
 }
 
 /**
@@ -94,5 +80,5 @@ export async function cancelOperatorBooking(
     if (!item) throw new NotFoundError(`No booking has reference '${reference}'`);
     return item;
   };
-  return (await cancelBooking(await read(), { by: 'operator', reason, now, read })).booking;
+  return (await cancelBooking(await read(), { canceller: { by: 'operator' }, reason, now, read })).booking;
 }

@@ -22,8 +22,10 @@ export const MAX_PAGE_SIZE = 200;
 
 export const CHANNELS = ['ota', 'online', 'pos'] as const;
 export type Channel = (typeof CHANNELS)[number];
-/** Channels the operator records itself (admin CLI or import); `ota` bookings come only through the partner API. */
-export type OperatorChannel = Exclude<Channel, 'ota'>;
+/** The channel of the bookings partners make, through the partner API or OCTo (with the partner's key as PartnerKeyID). */
+export const PARTNER_CHANNEL = 'ota' satisfies Channel;
+/** Channels the operator records itself (admin CLI or import); partners' bookings come only through their APIs. */
+export type OperatorChannel = Exclude<Channel, typeof PARTNER_CHANNEL>;
 
 /**
  * A booking's life: ON_HOLD → CONFIRMED → CANCELLED, ON_HOLD → CANCELLED,
@@ -41,6 +43,9 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
 /** The largest party the schema lets through; the activity's own maximum is checked against the product. */
 export const MAX_PARTICIPANTS = 10_000;
+
+/** A UUID (8-4-4-4-12 hexadecimal digits), in any case: a partner's is kept lower-cased, as OCTo answers it. */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 /** E.164: '+', a country code that does not start with 0, at most 15 digits in all. */
 export const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';

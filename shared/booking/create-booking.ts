@@ -10,7 +10,8 @@ import { RETRY, retrying } from '../core/retry';
 import { closingTime, slotEnd, slotStart, timeslotStarted } from '../catalog/timeslot-start';
 import { checkAnswers } from './answers';
 import type { Booking, BookingRequest, Contact } from './schemas';
-import { HOLD_MINUTES, IDEMPOTENCY_TTL_SECONDS, type Channel } from './constants';
+import { IDEMPOTENCY_TTL_SECONDS, type Channel } from './constants';
+import { holdExpiry, madeStatus } from './lifecycle';
 import { toBooking, type BookingItem, type IdempotencyRecord, type UnitItem } from './model';
 import { newBookingReference } from './reference';
 import { getIdempotencyRecord, writeBooking } from './repository';
@@ -137,12 +138,11 @@ export const insufficientCapacity = (request: Pick<BookingRequest, 'Date' | 'Tim
 
 export function bookingItem(newBooking: NewBooking, reference: string, waiverStatus: Booking['WaiverStatus']): BookingItem {
   const { request, product, timeZone, now, units, openingHours, uuidBooking } = newBooking;
-  const holdMinutes = request.Hold ? (request.Hold.ExpiresInMinutes ?? HOLD_MINUTES.default) : undefined;
   const currency = product.PricePerParticipant.Currency;
   return {
     OperatorID: newBooking.operatorId,
     BookingReference: reference,
-    Status: holdMinutes === undefined ? 'CONFIRMED' : 'ON_HOLD',
+    Status: madeStatus(request.Hold !== undefined),
     Channel: newBooking.channel,
     ...(newBooking.partnerKeyId ? { PartnerKeyID: newBooking.partnerKeyId } : {}),
     ...(request.PaymentReference ? { PaymentReference: request.PaymentReference } : {}),
@@ -161,7 +161,7 @@ export function bookingItem(newBooking: NewBooking, reference: string, waiverSta
     WaiverStatus: waiverStatus,
     ...(request.Answers ? { Answers: request.Answers } : {}),
     CreatedAt: now.toISOString(),
-    ...(holdMinutes === undefined ? {} : { HoldExpiresAt: new Date(now.getTime() + holdMinutes * 60_000).toISOString() }),
+    ...(request.Hold ? { HoldExpiresAt: holdExpiry(now, request.Hold.ExpiresInMinutes) } : {}),
     ...(openingHours ? { OpeningHours: openingHours } : {}),
     EndsAt: slotEnd({ ...request, OpeningHours: openingHours }, product.DurationMinutes, timeZone),
     ...(uuidBooking

@@ -19,6 +19,7 @@ import {
 } from './create-booking';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
+import { PARTNER_CHANNEL } from './constants';
 
 /** The partner API's bookings: made, held, read and cancelled by one partner key, which sees only its own. */
 
@@ -56,7 +57,7 @@ export async function createPartnerBooking(
   return createBooking({
     operatorId: caller.operatorId,
     timeZone: caller.timeZone,
-    channel: 'ota',
+    channel: PARTNER_CHANNEL,
     partnerKeyId: caller.keyId,
     product,
     request,
@@ -70,7 +71,7 @@ export async function createPartnerBooking(
 /** A partner sees its own bookings only: another key's, another channel's and another operator's are unknown to it. */
 export async function requireOwnBooking(caller: Caller, reference: string): Promise<BookingItem> {
   const item = await getBooking(caller.operatorId, normaliseReference(reference));
-  if (!item || item.Channel !== 'ota' || item.PartnerKeyID !== caller.keyId) {
+  if (!item || item.Channel !== PARTNER_CHANNEL || item.PartnerKeyID !== caller.keyId) {
     throw new NotFoundError(`No booking has reference '${reference}'`);
   }
   return item;

@@ -173,13 +173,13 @@ export async function queryResellerReference(operatorId: string, keyId: string, 
 }
 
 /** A partner key's UUID bookings whose timeslot day is from `firstDate` to `lastDate`, optionally of one activity, up to `limit`. */
-export async function queryResellerDays(
+export async function queryPartnerDays(
   operatorId: string,
   keyId: string,
   range: { firstDate: string; lastDate: string; activityId?: string },
   limit: number,
 ): Promise<BookingItem[]> {
-  const { GSI4PK, SKFrom, SKTo } = bookingKeys.resellerDayRange(operatorId, keyId, range.firstDate, range.lastDate);
+  const { GSI4PK, SKFrom, SKTo } = bookingKeys.partnerDayRange(operatorId, keyId, range.firstDate, range.lastDate);
   const items: BookingItem[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {

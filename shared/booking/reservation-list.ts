@@ -3,8 +3,9 @@ import type { Caller } from '../core/caller';
 import { InvalidRequestError, ValidationError } from '../core/errors';
 import type { BookingItem } from './model';
 import { normaliseReference } from './reference';
-import { getBooking, getBookings, queryResellerDays, queryResellerReference } from './repository';
-import type { UuidBookingState } from './reservations';
+import { PARTNER_CHANNEL } from './constants';
+import { getBooking, getBookings, queryPartnerDays, queryResellerReference } from './repository';
+import type { ReservationState } from './reservations';
 
 /**
  * A partner's reservations found by its filters: a reference, its own
@@ -14,7 +15,7 @@ import type { UuidBookingState } from './reservations';
 /** Bookings listed per request at most: a narrower filter lists the rest. */
 export const MAX_LISTED_BOOKINGS = 1000;
 
-export interface UuidBookingFilter {
+export interface ReservationFilter {
   /** The booking's reference (OCTo's supplierReference). */
   reference?: string;
   resellerReference?: string;
@@ -24,14 +25,14 @@ export interface UuidBookingFilter {
 }
 
 /**
- * A partner's UUID bookings that match every filter given, by timeslot then
+ * A partner's reservations that match every filter given, by timeslot then
  * reference: found by the most selective one (a reference is one read, the
  * partner's reference a consistent query, days an index query), the others
  * applied to what it found.
  */
-export async function listUuidBookings(caller: Caller, filter: UuidBookingFilter): Promise<UuidBookingState[]> {
+export async function listReservations(caller: Caller, filter: ReservationFilter): Promise<ReservationState[]> {
   const own = (item: BookingItem | undefined): item is BookingItem =>
-    item !== undefined && item.UUID !== undefined && item.PartnerKeyID === caller.keyId && item.Channel === 'ota';
+    item !== undefined && item.UUID !== undefined && item.PartnerKeyID === caller.keyId && item.Channel === PARTNER_CHANNEL;
   let items: BookingItem[];
   if (filter.reference !== undefined) {
     items = [await getBooking(caller.operatorId, normaliseReference(filter.reference))].filter(own);
@@ -40,7 +41,7 @@ export async function listUuidBookings(caller: Caller, filter: UuidBookingFilter
       await getBookings(caller.operatorId, await queryResellerReference(caller.operatorId, caller.keyId, filter.resellerReference))
     ).filter(own);
   } else if (filter.days) {
-    items = await queryResellerDays(
+    items = await queryPartnerDays(
       caller.operatorId,
       caller.keyId,
       { firstDate: filter.days.from, lastDate: filter.days.to, activityId: filter.activityId },
@@ -56,7 +57,7 @@ export async function listUuidBookings(caller: Caller, filter: UuidBookingFilter
       (filter.activityId === undefined || item.ActivityID === filter.activityId),
   );
   if (matching.length > MAX_LISTED_BOOKINGS) {
-    throw new ValidationError(`matches more than ${MAX_LISTED_BOOKINGS} bookings; narrow the range of days`, { field: 'localDateEnd' });
+    throw new ValidationError(`matches more than ${MAX_LISTED_BOOKINGS} bookings; narrow the range of days`, { field: 'Days' });
   }
   matching.sort((a, b) => a.StartsAt.localeCompare(b.StartsAt) || a.BookingReference.localeCompare(b.BookingReference));
   const slots = await getTimeslots(

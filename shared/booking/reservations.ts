@@ -1,24 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { ProductItem, TimeslotItem } from '../catalog/model';
-import { activityNotFound } from '../catalog/products';
-import { getProduct, getTimeslot } from '../catalog/repository';
-import { slotEnd, slotStart, timeslotStarted } from '../catalog/timeslot-start';
+import type { TimeslotItem } from '../catalog/model';
+import { activityNotFound, requireActivity } from '../catalog/products';
+import { getTimeslot } from '../catalog/repository';
+import { slotEnd, slotStart } from '../catalog/timeslot-start';
 import { requireOption } from '../catalog/units';
 import type { Caller } from '../core/caller';
 import { config } from '../core/config';
 import { NotFoundError, UnprocessableError, ValidationError } from '../core/errors';
 import { partnerListens } from '../webhooks/events';
 import { cancelPartnerItem } from './cancellation';
-import { HOLD_MINUTES } from './constants';
 import { customerOf, mergeContact } from './contacts';
 import { checkNotStarted, countedReplay, createBooking, insufficientCapacity, noSuchTimeslot, uuidReplay } from './create-booking';
-import { BookingCancelledError, HoldExpiredError, NotOnHoldError, TimeslotStartedError } from './errors';
-import { confirmable } from './holds';
+import { change, confirm, extend, holdExpiry } from './lifecycle';
 import type { BookingItem } from './model';
 import { getReservationItems } from './repository';
-import { changeBooking, type TransitionResult } from './transition';
+import { transitionBooking, type TransitionResult } from './transition';
 import { party, repriced, type RequestedUnitItem } from './unit-items';
-import { lookUpUuid, referenceForUuid, requireUuidBooking, UUID_PATTERN, uuidUnusable, type UuidLookup } from './uuid-lookup';
+import { isUuid, lookUpUuid, referenceForUuid, requireReservation, uuidUnusable, type UuidLookup } from './uuid-lookup';
+import { PARTNER_CHANNEL } from './constants';
 
 /**
  * Reservations: the bookings a partner addresses by its own UUID (the OCTo
@@ -31,7 +30,7 @@ import { lookUpUuid, referenceForUuid, requireUuidBooking, UUID_PATTERN, uuidUnu
  */
 
 /** A booking and its timeslot as this request leaves them (the timeslot's counters for the answer). */
-export interface UuidBookingState {
+export interface ReservationState {
   item: BookingItem;
   slot?: TimeslotItem;
 }
@@ -53,16 +52,9 @@ export interface ReservationRequest {
   resellerReference?: string | null;
 }
 
-/** The product of a UUID booking: visible, as in the shopfront. */
-async function requireProduct(caller: Caller, activityId: string): Promise<ProductItem> {
-  const product = await getProduct(caller.operatorId, activityId);
-  if (!product?.Visible) throw activityNotFound(activityId);
-  return product;
-}
-
 /** A request that names a timeslot the activity cannot have (its ID is not one of ours). */
 const notATimeslot = (activityId: string) =>
-  new NotFoundError(`It names no timeslot of activity ${activityId}`, { field: 'availabilityId', subject: 'timeslot' });
+  new NotFoundError(`It names no timeslot of activity ${activityId}`, { field: 'Timeslot', subject: 'timeslot' });
 
 /** A timeslot open for sale, with its hours and counters. */
 async function requireOpenSlot(caller: Caller, activityId: string, slot: { Date: string; Time: string } | undefined, now: Date) {
@@ -72,8 +64,6 @@ async function requireOpenSlot(caller: Caller, activityId: string, slot: { Date:
   checkNotStarted(item, caller.timeZone, now);
   return item;
 }
-
-const hold = (minutes: number | undefined) => Math.min(HOLD_MINUTES.max, minutes ?? HOLD_MINUTES.default);
 
 /** Sets, keeps or clears an optional text: `null` clears it, undefined keeps it. */
 const textChange = (current: string | undefined, sent: string | null | undefined) => (sent === undefined ? current : (sent ?? undefined));
@@ -90,10 +80,10 @@ const afterTaking = (slot: TimeslotItem, places: number): TimeslotItem => ({
  * request answers the same booking and takes its places once, even when the
  * two arrive together; another request with that UUID is refused.
  */
-export async function reserve(caller: Caller, request: ReservationRequest, now: Date = config().clock()): Promise<UuidBookingState> {
+export async function reserve(caller: Caller, request: ReservationRequest, now: Date = config().clock()): Promise<ReservationState> {
   const sentUuid = request.uuid?.toLowerCase();
-  if (request.uuid !== undefined && !UUID_PATTERN.test(request.uuid)) {
-    throw new ValidationError('must be a UUID (8-4-4-4-12 hexadecimal digits)', { field: 'uuid' });
+  if (request.uuid !== undefined && !isUuid(request.uuid)) {
+    throw new ValidationError('must be a UUID (8-4-4-4-12 hexadecimal digits)', { field: 'UUID' });
   }
   // One round trip, as a marketplace booking's one product read: the product, the timeslot, and the UUID's booking.
   const firstReference = sentUuid && referenceForUuid(caller.operatorId, caller.keyId, sentUuid, 0);
@@ -130,7 +120,7 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
     {
       operatorId: caller.operatorId,
       timeZone: caller.timeZone,
-      channel: 'ota',
+      channel: PARTNER_CHANNEL,
       partnerKeyId: caller.keyId,
       product,
       request: {
@@ -139,7 +129,7 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
         Time: slot.Time,
         Participants: participants,
         ...(customer ? { Customer: customer } : {}),
-        Hold: { ExpiresInMinutes: hold(request.holdMinutes) },
+        Hold: { ExpiresInMinutes: request.holdMinutes },
       },
       units,
       openingHours: slot.OpeningHours,
@@ -159,8 +149,8 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
   return { item, slot: result.replayed ? slot : afterTaking(slot, participants) };
 }
 
-/** Reads a UUID booking afresh, for a change that lost a race. */
-const rereadOf = (caller: Caller, item: BookingItem) => () => requireUuidBooking(caller, item.UUID as string);
+/** Reads a reservation afresh, for a change that lost a race. */
+const rereadOf = (caller: Caller, item: BookingItem) => () => requireReservation(caller, item.UUID as string);
 
 /** The places a booking holds, and where: nothing once it is cancelled or expired. */
 const placesHeld = (item: BookingItem) =>
@@ -170,7 +160,7 @@ const placesHeld = (item: BookingItem) =>
  * A change's answer with its timeslot's counters as the change left them: read beside the change when it
  * moves no places (a confirmation as it was held, an extension), read after it when it does.
  */
-async function withSlot(caller: Caller, change: Promise<TransitionResult>, before: BookingItem): Promise<UuidBookingState> {
+async function withSlot(caller: Caller, change: Promise<TransitionResult>, before: BookingItem): Promise<ReservationState> {
   const [result, slot] = await Promise.all([change, getTimeslot(caller.operatorId, before.ActivityID, before.Date, before.Time)]);
   const { item } = result;
   if (placesHeld(item) === placesHeld(before)) return { item, slot };
@@ -180,14 +170,6 @@ async function withSlot(caller: Caller, change: Promise<TransitionResult>, befor
 /** The refusal of a change that found too few places on the timeslot it takes them on. */
 const noRoom = (next: BookingItem, vacancies: number | undefined) =>
   vacancies === undefined ? noSuchTimeslot(next) : insufficientCapacity(next, vacancies);
-
-/** Refuses a change of a booking that is no longer held or confirmed, or whose hold has expired. */
-function checkChangeable(current: BookingItem, now: Date): void {
-  if (current.Status === 'CANCELLED') throw BookingCancelledError.of(current);
-  if (current.Status === 'EXPIRED' || (current.Status === 'ON_HOLD' && new Date(current.HoldExpiresAt as string) <= now)) {
-    throw HoldExpiredError.of(current);
-  }
-}
 
 export interface ConfirmationChanges {
   contact?: Record<string, unknown>;
@@ -201,12 +183,11 @@ export async function confirmReservation(
   uuid: string,
   changes: ConfirmationChanges,
   now: Date = config().clock(),
-): Promise<UuidBookingState> {
-  const [item, listens] = await Promise.all([requireUuidBooking(caller, uuid), partnerListens(caller)]);
-  const at = now.toISOString();
+): Promise<ReservationState> {
+  const [item, listens] = await Promise.all([requireReservation(caller, uuid), partnerListens(caller)]);
   return withSlot(
     caller,
-    changeBooking(item, {
+    transitionBooking(item, {
       what: 'The confirmation',
       outcome: 'confirmed',
       event: 'booking.confirmed',
@@ -221,14 +202,14 @@ export async function confirmReservation(
           Contact: contact,
           Customer: customerOf(contact) ?? current.Customer,
           ResellerReference: textChange(current.ResellerReference, changes.resellerReference),
-          ...(changes.unitItems ? repriced(await requireProduct(caller, current.ActivityID), current, changes.unitItems) : {}),
+          ...(changes.unitItems ? repriced(await requireActivity(caller, current.ActivityID), current, changes.unitItems) : {}),
         };
-        if (current.Status === 'CONFIRMED') {
+        const decision = confirm(current, now);
+        if ('stay' in decision) {
           if (sameBooking(current, next)) return { answer: current };
           throw new UnprocessableError('The booking is confirmed already; change it with PATCH');
         }
-        checkChangeable(current, now);
-        return { next: { ...next, Status: 'CONFIRMED', ConfirmedAt: at }, change: confirmable(at) };
+        return { next: { ...next, Status: decision.to, ConfirmedAt: now.toISOString() }, change: decision.change };
       },
     }),
     item,
@@ -240,22 +221,18 @@ const sameBooking = (a: BookingItem, b: BookingItem) =>
 
 /** Extends a reservation: it now expires `minutes` (at most the longest hold) from now. */
 export async function extendReservation(caller: Caller, uuid: string, minutes: number | undefined, now: Date = config().clock()) {
-  const item = await requireUuidBooking(caller, uuid);
-  const at = now.toISOString();
+  const item = await requireReservation(caller, uuid);
   return withSlot(
     caller,
-    changeBooking(item, {
+    transitionBooking(item, {
       what: 'The extension',
       outcome: 'extended',
       now,
       reread: rereadOf(caller, item),
       step: (current) => {
-        checkChangeable(current, now);
-        if (current.Status !== 'ON_HOLD') throw NotOnHoldError.of(current);
-        return {
-          next: { ...current, HoldExpiresAt: new Date(now.getTime() + hold(minutes) * 60_000).toISOString() },
-          change: confirmable(at),
-        };
+        const decision = extend(current, now);
+        if ('stay' in decision) return { answer: current };
+        return { next: { ...current, Status: decision.to, HoldExpiresAt: holdExpiry(now, minutes) }, change: decision.change };
       },
     }),
     item,
@@ -277,31 +254,30 @@ export interface BookingChanges extends ConfirmationChanges {
  * transaction), contact, notes, the partner's reference, a hold's expiry.
  * Its status stays.
  */
-export async function changeUuidBooking(
+export async function changeReservation(
   caller: Caller,
   uuid: string,
   changes: BookingChanges,
   now: Date = config().clock(),
-): Promise<UuidBookingState> {
-  const item = await requireUuidBooking(caller, uuid);
-  const at = now.toISOString();
-  const result = await changeBooking(item, {
+): Promise<ReservationState> {
+  const item = await requireReservation(caller, uuid);
+  const result = await transitionBooking(item, {
     what: 'The change',
     outcome: 'changed',
     now,
     reread: rereadOf(caller, item),
     noRoom,
     step: async (current) => {
-      checkChangeable(current, now);
-      if (timeslotStarted(current, caller.timeZone, now)) throw TimeslotStartedError.of(current);
+      const decision = change(current, now, caller.timeZone);
+      if ('stay' in decision) return { answer: current };
       const activityId = changes.activityId ?? current.ActivityID;
-      const product = await requireProduct(caller, activityId);
+      const product = await requireActivity(caller, activityId);
       if (activityId !== current.ActivityID && (!changes.slot || !changes.unitItems)) {
-        throw new ValidationError('needs availabilityId and unitItems of the new product with it', { field: 'productId' });
+        throw new ValidationError('needs a timeslot and unit items of the new product with it', { field: 'ActivityID' });
       }
       if (changes.optionId !== undefined) requireOption(changes.optionId);
       if (changes.holdMinutes !== undefined && current.Status !== 'ON_HOLD') {
-        throw new ValidationError('applies to a reservation only: the booking is confirmed', { field: 'expirationMinutes' });
+        throw new ValidationError('applies to a reservation only: the booking is confirmed', { field: 'HoldMinutes' });
       }
       const slot = changes.slot ? await requireOpenSlot(caller, activityId, changes.slot.value, now) : undefined;
       const target = slot ?? current;
@@ -320,19 +296,10 @@ export async function changeUuidBooking(
         Customer: customerOf(contact) ?? current.Customer,
         Notes: textChange(current.Notes, changes.notes),
         ResellerReference: textChange(current.ResellerReference, changes.resellerReference),
-        ...(changes.holdMinutes === undefined
-          ? {}
-          : { HoldExpiresAt: new Date(now.getTime() + hold(changes.holdMinutes) * 60_000).toISOString() }),
+        ...(changes.holdMinutes === undefined ? {} : { HoldExpiresAt: holdExpiry(now, changes.holdMinutes) }),
       };
       next.EndsAt = slotEnd(next, product.DurationMinutes, caller.timeZone);
-      return {
-        next,
-        change: {
-          condition: '#status = :confirmed OR (#status = :held AND HoldExpiresAt > :now)',
-          values: { ':confirmed': 'CONFIRMED', ':held': 'ON_HOLD', ':now': at },
-          at,
-        },
-      };
+      return { next: { ...next, Status: decision.to }, change: decision.change };
     },
   });
   const moved = result.item;
@@ -341,13 +308,13 @@ export async function changeUuidBooking(
 }
 
 /** Cancels a held or confirmed booking until its timeslot closes, with the partner's reason. */
-export async function cancelUuidBooking(caller: Caller, uuid: string, reason: string | undefined, now: Date = config().clock()) {
-  const item = await requireUuidBooking(caller, uuid);
+export async function cancelReservation(caller: Caller, uuid: string, reason: string | undefined, now: Date = config().clock()) {
+  const item = await requireReservation(caller, uuid);
   return withSlot(caller, cancelPartnerItem(caller, item, { now, reason, read: rereadOf(caller, item) }), item);
 }
 
-/** Reads a UUID booking with its timeslot's counters. */
-export async function readUuidBooking(caller: Caller, uuid: string): Promise<UuidBookingState> {
-  const item = await requireUuidBooking(caller, uuid);
+/** Reads a reservation with its timeslot's counters. */
+export async function readReservation(caller: Caller, uuid: string): Promise<ReservationState> {
+  const item = await requireReservation(caller, uuid);
   return { item, slot: await getTimeslot(caller.operatorId, item.ActivityID, item.Date, item.Time) };
 }

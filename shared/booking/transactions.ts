@@ -5,6 +5,7 @@ import { tableName } from '../db/client';
 import { bookingKeys, dueKeys, keys } from '../db/keys';
 import type { DeliveryItem } from '../webhooks/model';
 import { deliveryPut } from '../webhooks/repository';
+import type { Change } from './lifecycle';
 import type { BookingItem, IdempotencyRecord } from './model';
 
 /**
@@ -44,7 +45,7 @@ const holdEntry = (booking: BookingItem) =>
 /** A partner's UUID booking (OCTo) is listed by its key and timeslot day for its whole life. */
 const resellerDayEntry = (booking: BookingItem) =>
   booking.UUID && booking.PartnerKeyID
-    ? bookingKeys.resellerDay(
+    ? bookingKeys.partnerDay(
         booking.OperatorID,
         booking.PartnerKeyID,
         booking.Date,
@@ -179,14 +180,6 @@ export const changed = (current: BookingItem, next: Omit<BookingItem, 'Version' 
   Version: (current.Version ?? 0) + 1,
   UpdatedAt: at,
 });
-
-export interface Change {
-  /** What the booking must still be for the change, besides its version: e.g. `#status = :held AND HoldExpiresAt > :now`. */
-  condition: string;
-  values: Record<string, unknown>;
-  /** When the change is made (UpdatedAt). */
-  at: string;
-}
 
 /** Where a change's transaction may fail on a timeslot that had too few places, to read the outcome by. */
 export interface ChangeTransaction {

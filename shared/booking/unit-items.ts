@@ -18,10 +18,10 @@ export interface RequestedUnitItem {
 
 /** Prices a party of unit items and gives each item a UUID; an item sent without one keeps that of an item in `keep` it replaces. */
 export function party(product: ProductItem, items: RequestedUnitItem[] | undefined, keep: readonly UnitItem[] = []) {
-  if (!items?.length) throw new UnprocessableError('must hold at least one unit item', { field: 'unitItems' });
+  if (!items?.length) throw new UnprocessableError('must hold at least one unit item', { field: 'UnitItems' });
   const counted = countUnits(items.map((item) => item.UnitID));
   const { units, participants } = priceUnits(product, counted, (index) =>
-    index < 0 ? 'unitItems' : `unitItems[${items.findIndex((item) => item.UnitID === counted[index].UnitID)}].unitId`,
+    index < 0 ? 'UnitItems' : `UnitItems[${items.findIndex((item) => item.UnitID === counted[index].UnitID)}].UnitID`,
   );
   // An item sent without a UUID keeps the UUID of an item of the same unit it replaces, one not named by another item.
   const named = new Set(items.flatMap((item) => (item.UUID ? [item.UUID.toLowerCase()] : [])));
@@ -33,7 +33,7 @@ export function party(product: ProductItem, items: RequestedUnitItem[] | undefin
     return { UUID: kept?.UUID ?? randomUUID(), UnitID: item.UnitID };
   });
   const repeated = unitItems.findIndex((item, index) => unitItems.findIndex((other) => other.UUID === item.UUID) !== index);
-  if (repeated >= 0) throw new ValidationError('repeats the UUID of another unit item', { field: `unitItems[${repeated}].uuid` });
+  if (repeated >= 0) throw new ValidationError('repeats the UUID of another unit item', { field: `UnitItems[${repeated}].UUID` });
   return { units, participants, unitItems };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../core/caller';
 import { IdempotencyKeyReusedError, NotFoundError } from '../core/errors';
-import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from './constants';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH, UUID_PATTERN } from './constants';
 import type { BookingItem } from './model';
 import { getBooking } from './repository';
 
@@ -12,8 +12,10 @@ import { getBooking } from './repository';
  * meets the first in the booking's own conditional write.
  */
 
-/** OCTo requires lower-case UUIDs; a partner's is accepted in any case and kept lower-cased. */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const uuidPattern = new RegExp(UUID_PATTERN);
+
+/** A UUID in any case: a partner's is accepted so and kept lower-cased, as OCTo answers it. */
+export const isUuid = (text: string): boolean => uuidPattern.test(text);
 
 /**
  * The reference of a UUID booking: drawn from the SHA-256 of the operator,
@@ -57,11 +59,11 @@ export const uuidUnusable = (uuid: string) =>
   new IdempotencyKeyReusedError('cannot be used for a new booking; send another UUID', { field: 'UUID', subject: 'booking', value: uuid });
 
 const unknownBooking = (uuid: string) =>
-  new NotFoundError(`No booking has UUID '${uuid}'`, { field: 'uuid', subject: 'booking', value: uuid });
+  new NotFoundError(`No booking has UUID '${uuid}'`, { field: 'UUID', subject: 'booking', value: uuid });
 
-/** A partner's UUID booking: another key's, another operator's and a malformed UUID are all unknown. */
-export async function requireUuidBooking(caller: Caller, uuid: string): Promise<BookingItem> {
-  if (!UUID_PATTERN.test(uuid)) throw unknownBooking(uuid);
+/** A partner's reservation by its UUID: another key's, another operator's and a malformed UUID are all unknown. */
+export async function requireReservation(caller: Caller, uuid: string): Promise<BookingItem> {
+  if (!isUuid(uuid)) throw unknownBooking(uuid);
   const lookup = await lookUpUuid(caller.operatorId, caller.keyId, uuid.toLowerCase());
   if (!('found' in lookup)) throw unknownBooking(uuid);
   return lookup.found;

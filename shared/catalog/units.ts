@@ -107,7 +107,7 @@ export function paxOf(product: Pick<ProductItem, 'ActivityID' | 'Units' | 'Price
     const unit = known.get(request.UnitID);
     if (!unit) {
       throw new ValidationError(`'${request.UnitID}' is not a unit of activity ${product.ActivityID}`, {
-        field: 'units',
+        field: 'Units',
         subject: 'unit',
         value: request.UnitID,
       });

@@ -105,17 +105,17 @@ export const bookingKeys = {
     SKPrefix: 'BOOKING#',
   }),
   /**
-   * GSI4 entry of a partner's UUID booking (OCTo), for its whole life: its
+   * GSI4 entry of a partner's reservation (OCTo), for its whole life: its
    * timeslot's day, activity and time, so the partner can list its bookings
    * of a day or range, cancelled and expired ones included.
    */
-  resellerDay: (operatorId: string, keyId: string, date: string, activityId: string, time: string, reference: string) => ({
-    GSI4PK: resellerDaysPartition(operatorId, keyId),
+  partnerDay: (operatorId: string, keyId: string, date: string, activityId: string, time: string, reference: string) => ({
+    GSI4PK: partnerDaysPartition(operatorId, keyId),
     GSI4SK: `${date}#${activityId}#${time}#${reference}`,
   }),
   /** Inclusive GSI4SK bounds of the days from `firstDate` to `lastDate`. */
-  resellerDayRange: (operatorId: string, keyId: string, firstDate: string, lastDate: string) => ({
-    GSI4PK: resellerDaysPartition(operatorId, keyId),
+  partnerDayRange: (operatorId: string, keyId: string, firstDate: string, lastDate: string) => ({
+    GSI4PK: partnerDaysPartition(operatorId, keyId),
     SKFrom: `${firstDate}#`,
     SKTo: `${lastDate}#~`,
   }),
@@ -125,7 +125,8 @@ function resellerReferencePartition(operatorId: string, keyId: string, reference
   return `${operatorPartition(operatorId)}#APIKEY#${keyId}#RESELLERREF#${referenceHash}`;
 }
 
-function resellerDaysPartition(operatorId: string, keyId: string): string {
+/** The segment keeps the name it was written with: stored keys do not change with the code's words. */
+function partnerDaysPartition(operatorId: string, keyId: string): string {
   return `${operatorPartition(operatorId)}#APIKEY#${keyId}#RESELLERDAYS`;
 }
 

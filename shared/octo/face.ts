@@ -38,6 +38,23 @@ const ECHO: Record<Subject, { code: OctoErrorBody['error']; field: 'productId' |
   booking: { code: 'INVALID_BOOKING_UUID', field: 'uuid' },
 };
 
+/** The domain's names of what a request carries, as OCTo's requests name them (a party's size is its unit items). */
+const OCTO_NAMES: Record<string, string> = {
+  UUID: 'uuid',
+  ActivityID: 'productId',
+  OptionID: 'optionId',
+  Timeslot: 'availabilityId',
+  UnitItems: 'unitItems',
+  UnitID: 'unitId',
+  Participants: 'unitItems',
+  HoldMinutes: 'expirationMinutes',
+  Days: 'localDateEnd',
+  Units: 'units',
+};
+
+/** A field the domain names (`UnitItems[2].UnitID`), as OCTo names it (`unitItems[2].unitId`). */
+export const octoField = (field: string): string => field.replace(/[A-Za-z]+/g, (name) => OCTO_NAMES[name] ?? name);
+
 const UNKNOWN: Record<Subject, (id: string) => string> = {
   product: (id) => `The productId '${id}' is not a product of this supplier`,
   option: (id) => `The optionId '${id}' is not an option of the product; every product has the one option 'DEFAULT'`,
@@ -77,7 +94,7 @@ export function octoBodyOf(error: unknown, request: Parameters<HttpFace['failure
     return { status: 400, body: { error: code, errorMessage, [field]: id } };
   }
   const code = error instanceof UnprocessableError || error instanceof ConflictError ? 'UNPROCESSABLE_ENTITY' : 'BAD_REQUEST';
-  return { status: 400, body: { error: code, errorMessage: describeError(error, request.fields) } };
+  return { status: 400, body: { error: code, errorMessage: describeError(error, request.fields, octoField) } };
 }
 
 export const octoFace: HttpFace = {
