@@ -50,13 +50,20 @@ export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 /** E.164: '+', a country code that does not start with 0, at most 15 digits in all. */
 export const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
 
-/** Some visible text, and no control characters (they break the operator's exports and printed lists). */
-export const VISIBLE_TEXT_PATTERN = '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$';
+/** Control characters (C0 and DEL): refused in every text a booking keeps, since they break the operator's exports and printed lists. */
+const CONTROL_CHARACTERS = '\\u0000-\\u001F\\u007F';
+/** Text without control characters, blank allowed. */
+export const NO_CONTROL_CHARACTERS_PATTERN = `^[^${CONTROL_CHARACTERS}]*$`;
+/** Some visible text, and no control characters. */
+export const VISIBLE_TEXT_PATTERN = `^(?=.*\\S)[^${CONTROL_CHARACTERS}]+$`;
 
 /** A customer's first and last name are at most this long ... */
 export const NAME_MAX_LENGTH = 100;
 /** ... and an email address at most this (RFC 5321's path limit). */
 export const EMAIL_MAX_LENGTH = 254;
+/** An email address: a dot-atom local part, @, and a domain of dotted labels (the email format of JSON Schema validators, in any case). */
+export const EMAIL_PATTERN =
+  "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$";
 
 /** The reason of a cancellation: an operator's, or an OCTo reseller's. */
 export const CANCELLATION_REASON = {

@@ -8,6 +8,7 @@ import {
   CHANNELS,
   E164_PATTERN,
   EMAIL_MAX_LENGTH,
+  EMAIL_PATTERN,
   HOLD_MINUTES,
   MAX_PARTICIPANTS,
   MAX_PAGE_SIZE,
@@ -37,7 +38,11 @@ const name = {
   errorMessage: 'must be 1 to 100 characters, not all blank, without control characters',
 } as const;
 
-/** A booking's customer: what the operator's lists, manifest and exports show. */
+/**
+ * A booking's customer: what the operator's lists, manifest and exports show.
+ * Its rules are the constants it is written on, which the customer derived
+ * from an OCTo contact is held to as well (contacts.ts).
+ */
 export const customerSchema = {
   type: 'object',
   additionalProperties: false,
@@ -48,7 +53,7 @@ export const customerSchema = {
     Email: {
       type: 'string',
       maxLength: EMAIL_MAX_LENGTH,
-      format: 'email',
+      pattern: EMAIL_PATTERN,
       errorMessage: 'must be an email address such as ana@example.com',
     },
     Phone: { type: 'string', pattern: E164_PATTERN, errorMessage: 'must be in E.164 format, such as +351912345678' },

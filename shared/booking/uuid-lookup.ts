@@ -12,10 +12,10 @@ import { getBooking } from './repository';
  * meets the first in the booking's own conditional write.
  */
 
-const uuidPattern = new RegExp(UUID_PATTERN);
+let uuidPattern: RegExp | undefined;
 
 /** A UUID in any case: a partner's is accepted so and kept lower-cased, as OCTo answers it. */
-export const isUuid = (text: string): boolean => uuidPattern.test(text);
+export const isUuid = (text: string): boolean => (uuidPattern ??= new RegExp(UUID_PATTERN)).test(text);
 
 /**
  * The reference of a UUID booking: drawn from the SHA-256 of the operator,

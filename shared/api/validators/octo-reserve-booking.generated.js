@@ -3,7 +3,8 @@
 "use strict";
 exports.body = validate0;
 const func0 = require("ajv/dist/runtime/ucs2length").default;
-const pattern0 = new RegExp("^[0-9a-fA-F-]{36}$", "u");
+const pattern0 = new RegExp("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
+const pattern2 = new RegExp("^[^\\u0000-\\u001F\\u007F]*$", "u");
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -22,6 +23,12 @@ if(typeof data0 === "string"){
 if(func0(data0) > 200){
 validate1.errors = [{instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate1.errors = [{instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -44,6 +51,12 @@ if(func0(data1) > 100){
 validate1.errors = [{instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
+else {
+if(!pattern2.test(data1)){
+validate1.errors = [{instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
+}
 }
 }
 var valid0 = _errs3 === errors;
@@ -64,6 +77,12 @@ if(typeof data2 === "string"){
 if(func0(data2) > 100){
 validate1.errors = [{instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data2)){
+validate1.errors = [{instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -86,6 +105,12 @@ if(func0(data3) > 254){
 validate1.errors = [{instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
+else {
+if(!pattern2.test(data3)){
+validate1.errors = [{instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
+}
 }
 }
 var valid0 = _errs7 === errors;
@@ -106,6 +131,12 @@ if(typeof data4 === "string"){
 if(func0(data4) > 50){
 validate1.errors = [{instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate1.errors = [{instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -173,6 +204,12 @@ if(func0(data7) > 20){
 validate1.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
+else {
+if(!pattern2.test(data7)){
+validate1.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
+}
 }
 }
 var valid0 = _errs15 === errors;
@@ -193,6 +230,12 @@ if(typeof data8 === "string"){
 if(func0(data8) > 100){
 validate1.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data8)){
+validate1.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -260,6 +303,12 @@ if(typeof data0 === "string"){
 if(func0(data0) > 36){
 validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"}];
 return false;
+}
+else {
+if(!pattern0.test(data0)){
+validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""}];
+return false;
+}
 }
 }
 else {
@@ -415,7 +464,7 @@ return false;
 }
 else {
 if(!pattern0.test(data7)){
-validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\""}];
+validate0.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""}];
 return false;
 }
 }
@@ -611,5 +660,5 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.body.errorMessages = {"#/properties/uuid":"must be a UUID (8-4-4-4-12 hexadecimal digits)","#/properties/productId":"must be a product ID of 1 to 200 characters","#/properties/optionId":"must be an option ID of 1 to 200 characters","#/properties/availabilityId":"must be an availability ID of 1 to 200 characters","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/fullName":"must be text of at most 200 characters, or null","#/properties/firstName":"must be text of at most 100 characters, or null","#/properties/lastName":"must be text of at most 100 characters, or null","#/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/locales":"must be a list of at most 10 language tags","#/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/country":"must be text of at most 100 characters, or null","#/properties/notes":"must be text of at most 2000 characters, or null","#/properties/expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)","#/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/currency":"must be an ISO 4217 code"};
+exports.body.errorMessages = {"#/properties/uuid":"must be a UUID (8-4-4-4-12 hexadecimal digits)","#/properties/productId":"must be a product ID of 1 to 200 characters","#/properties/optionId":"must be an option ID of 1 to 200 characters","#/properties/availabilityId":"must be an availability ID of 1 to 200 characters","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID (8-4-4-4-12 hexadecimal digits)","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/fullName":"must be text of at most 200 characters without control characters, or null","#/properties/firstName":"must be text of at most 100 characters without control characters, or null","#/properties/lastName":"must be text of at most 100 characters without control characters, or null","#/properties/emailAddress":"must be text of at most 254 characters without control characters, or null","#/properties/phoneNumber":"must be text of at most 50 characters without control characters, or null","#/properties/locales":"must be a list of at most 10 language tags","#/properties/postalCode":"must be text of at most 20 characters without control characters, or null","#/properties/country":"must be text of at most 100 characters without control characters, or null","#/properties/notes":"must be text of at most 2000 characters, or null","#/properties/expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)","#/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/currency":"must be an ISO 4217 code"};
 exports.validators = { route: "octo-reserve-booking", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {"expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)"}, body: exports.body };

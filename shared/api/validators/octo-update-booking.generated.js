@@ -49,7 +49,8 @@ return errors === 0;
 }
 
 exports.body = validate1;
-const pattern0 = new RegExp("^[0-9a-fA-F-]{36}$", "u");
+const pattern0 = new RegExp("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
+const pattern1 = new RegExp("^[^\\u0000-\\u001F\\u007F]*$", "u");
 
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -68,6 +69,12 @@ if(typeof data0 === "string"){
 if(func0(data0) > 200){
 validate2.errors = [{instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
+}
+else {
+if(!pattern1.test(data0)){
+validate2.errors = [{instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -90,6 +97,12 @@ if(func0(data1) > 100){
 validate2.errors = [{instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
+else {
+if(!pattern1.test(data1)){
+validate2.errors = [{instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
+}
 }
 }
 var valid0 = _errs3 === errors;
@@ -110,6 +123,12 @@ if(typeof data2 === "string"){
 if(func0(data2) > 100){
 validate2.errors = [{instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
+}
+else {
+if(!pattern1.test(data2)){
+validate2.errors = [{instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -132,6 +151,12 @@ if(func0(data3) > 254){
 validate2.errors = [{instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
+else {
+if(!pattern1.test(data3)){
+validate2.errors = [{instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
+}
 }
 }
 var valid0 = _errs7 === errors;
@@ -152,6 +177,12 @@ if(typeof data4 === "string"){
 if(func0(data4) > 50){
 validate2.errors = [{instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
+}
+else {
+if(!pattern1.test(data4)){
+validate2.errors = [{instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -219,6 +250,12 @@ if(func0(data7) > 20){
 validate2.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
+else {
+if(!pattern1.test(data7)){
+validate2.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
+}
 }
 }
 var valid0 = _errs15 === errors;
@@ -239,6 +276,12 @@ if(typeof data8 === "string"){
 if(func0(data8) > 100){
 validate2.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
+}
+else {
+if(!pattern1.test(data8)){
+validate2.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -434,7 +477,7 @@ return false;
 }
 else {
 if(!pattern0.test(data6)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\""}];
+validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""}];
 return false;
 }
 }
@@ -620,5 +663,5 @@ validate1.errors = vErrors;
 return errors === 0;
 }
 exports.path.errorMessages = {"#/properties/uuid":"must be the booking UUID of 1 to 200 characters"};
-exports.body.errorMessages = {"#/properties/productId":"must be a product ID of 1 to 200 characters","#/properties/optionId":"must be an option ID of 1 to 200 characters","#/properties/availabilityId":"must be an availability ID of 1 to 200 characters","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/fullName":"must be text of at most 200 characters, or null","#/properties/firstName":"must be text of at most 100 characters, or null","#/properties/lastName":"must be text of at most 100 characters, or null","#/properties/emailAddress":"must be text of at most 254 characters, or null","#/properties/phoneNumber":"must be text of at most 50 characters, or null","#/properties/locales":"must be a list of at most 10 language tags","#/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/country":"must be text of at most 100 characters, or null","#/properties/notes":"must be text of at most 2000 characters, or null","#/properties/expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)","#/properties/resellerReference":"must be text of at most 100 characters, or null"};
+exports.body.errorMessages = {"#/properties/productId":"must be a product ID of 1 to 200 characters","#/properties/optionId":"must be an option ID of 1 to 200 characters","#/properties/availabilityId":"must be an availability ID of 1 to 200 characters","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID (8-4-4-4-12 hexadecimal digits)","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/fullName":"must be text of at most 200 characters without control characters, or null","#/properties/firstName":"must be text of at most 100 characters without control characters, or null","#/properties/lastName":"must be text of at most 100 characters without control characters, or null","#/properties/emailAddress":"must be text of at most 254 characters without control characters, or null","#/properties/phoneNumber":"must be text of at most 50 characters without control characters, or null","#/properties/locales":"must be a list of at most 10 language tags","#/properties/postalCode":"must be text of at most 20 characters without control characters, or null","#/properties/country":"must be text of at most 100 characters without control characters, or null","#/properties/notes":"must be text of at most 2000 characters, or null","#/properties/expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)","#/properties/resellerReference":"must be text of at most 100 characters, or null"};
 exports.validators = { route: "octo-update-booking", fields: {"path":["uuid"],"query":[],"deepObjects":[]}, numberRules: {"expirationMinutes":"must be a whole number of minutes from 1 (holds last at most 60)"}, path: exports.path, body: exports.body };

@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { UUID_PATTERN } from '../../booking/constants';
 import { UNIT_TYPES } from '../../catalog/constants';
 
 /**
@@ -227,7 +228,7 @@ export const contactSchema = closed({
 export type Contact = FromSchema<typeof contactSchema>;
 
 const bookingStatus = { type: 'string', enum: ['ON_HOLD', 'CONFIRMED', 'CANCELLED', 'EXPIRED'] } as const;
-const uuid = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' } as const;
+const uuid = { type: 'string', pattern: UUID_PATTERN, description: 'Lower-case' } as const;
 
 export const voucherSchema = closed({
   redemptionMethod: { type: 'string', const: 'MANIFEST' },

@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { CANCELLATION_REASON, HOLD_MINUTES, NO_CONTROL_CHARACTERS_PATTERN, UUID_PATTERN } from '../../booking/constants';
 import { isoDate } from '../../core/day-schemas';
 
 /**
@@ -17,26 +18,46 @@ const id = (what: string) =>
 const text = (maxLength: number) =>
   ({ type: ['string', 'null'], maxLength, errorMessage: `must be text of at most ${maxLength} characters, or null` }) as const;
 
+/** One line of text: a name, an address, a number, as the operator's lists and exports show it. */
+const line = (maxLength: number) =>
+  ({
+    type: ['string', 'null'],
+    maxLength,
+    pattern: NO_CONTROL_CHARACTERS_PATTERN,
+    errorMessage: `must be text of at most ${maxLength} characters without control characters, or null`,
+  }) as const;
+
+const uuid = {
+  type: 'string',
+  maxLength: 36,
+  pattern: UUID_PATTERN,
+  errorMessage: 'must be a UUID (8-4-4-4-12 hexadecimal digits)',
+} as const;
+
 export const productPath = { type: 'object', required: ['productId'], properties: { productId: id('a product ID') } } as const;
 export const bookingPath = { type: 'object', required: ['uuid'], properties: { uuid: id('the booking UUID') } } as const;
 
-/** A contact as a reseller sends it: every field optional; null clears a field held before. */
+/**
+ * A contact as a reseller sends it: every field optional; null clears a field
+ * held before. Its lines refuse control characters, as the marketplace's
+ * Customer does: the booking's Customer is derived from them (shared/booking/contacts.ts).
+ */
 export const contactBody = {
   type: 'object',
   properties: {
-    fullName: text(200),
-    firstName: text(100),
-    lastName: text(100),
-    emailAddress: text(254),
-    phoneNumber: text(50),
+    fullName: line(200),
+    firstName: line(100),
+    lastName: line(100),
+    emailAddress: line(254),
+    phoneNumber: line(50),
     locales: {
       type: 'array',
       maxItems: 10,
       items: { type: 'string', maxLength: 35 },
       errorMessage: 'must be a list of at most 10 language tags',
     },
-    postalCode: text(20),
-    country: text(100),
+    postalCode: line(20),
+    country: line(100),
     notes: text(2000),
   },
 } as const;
@@ -57,7 +78,7 @@ const expirationMinutes = {
   type: 'integer',
   minimum: 1,
   maximum: 10_080,
-  errorMessage: 'must be a whole number of minutes from 1 (holds last at most 60)',
+  errorMessage: `must be a whole number of minutes from ${HOLD_MINUTES.min} (holds last at most ${HOLD_MINUTES.max})`,
 } as const;
 
 export const calendarBody = {
@@ -99,7 +120,7 @@ const unitItemsBody = {
     required: ['unitId'],
     properties: {
       unitId: id('a unit ID'),
-      uuid: { type: 'string', maxLength: 36, pattern: '^[0-9a-fA-F-]{36}$', errorMessage: 'must be a UUID' },
+      uuid,
       resellerReference: text(100),
       contact: contactBody,
     },
@@ -111,7 +132,7 @@ export const reservationBody = {
   type: 'object',
   required: ['productId', 'optionId', 'availabilityId'],
   properties: {
-    uuid: { type: 'string', maxLength: 36, errorMessage: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' },
+    uuid,
     productId: id('a product ID'),
     optionId: id('an option ID'),
     availabilityId: id('an availability ID'),
@@ -153,9 +174,9 @@ export const cancellationBody = {
   properties: {
     reason: {
       type: ['string', 'null'],
-      maxLength: 500,
-      pattern: '^[^\\u0000-\\u001F\\u007F]*$',
-      errorMessage: 'must be at most 500 characters without control characters, or null',
+      maxLength: CANCELLATION_REASON.maxLength,
+      pattern: NO_CONTROL_CHARACTERS_PATTERN,
+      errorMessage: `must be at most ${CANCELLATION_REASON.maxLength} characters without control characters, or null`,
     },
     force: { type: 'boolean' },
   },
