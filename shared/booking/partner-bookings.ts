@@ -1,5 +1,5 @@
 import { requireActivity } from '../catalog/products';
-import { ACTIVITY_ID_PATTERN } from '../catalog/constants';
+import { ACTIVITY_ID_PATTERN, ACTIVITY_ID_RULE } from '../catalog/constants';
 import { config } from '../core/config';
 import { InvalidRequestError, NotFoundError, ValidationError } from '../core/errors';
 import { checkIdempotencyKey, hashIdempotencyKey, requestHash } from '../core/idempotency';
@@ -28,7 +28,7 @@ const activityIdPattern = new RegExp(ACTIVITY_ID_PATTERN);
 /** A malformed ActivityID is a bad address (400), unlike a missing one (422 from the schema). */
 export function checkActivityId(activityId: string): void {
   if (!activityIdPattern.test(activityId)) {
-    throw new InvalidRequestError("Field 'ActivityID' must be 's_' followed by 1 to 64 letters or digits");
+    throw new InvalidRequestError(ACTIVITY_ID_RULE, { field: 'ActivityID' });
   }
 }
 

@@ -4,6 +4,7 @@
  */
 
 export const ACTIVITY_ID_PATTERN = '^s_[A-Za-z0-9]{1,64}$';
+export const ACTIVITY_ID_RULE = "must be 's_' followed by 1 to 64 letters or digits";
 export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 
 export const QUESTION_TYPES = ['TEXT', 'YES_NO', 'SINGLE_CHOICE', 'DATE', 'FILE_UPLOAD'] as const;

@@ -4,7 +4,7 @@ import { BookingCancelledError, HoldExpiredError, TimeslotStartedError } from '.
 import { insufficientCapacity } from '../booking/create-booking';
 import { customerSchema } from '../booking/schemas';
 import { activityNotFound } from '../catalog/products';
-import { ACTIVITY_ID_RULE } from '../catalog/schemas';
+import { ACTIVITY_ID_RULE } from '../catalog/constants';
 import { ValidationError } from '../core/errors';
 import { MalformedJsonError, clientProblemFor, UnsupportedMediaTypeError } from './errors';
 

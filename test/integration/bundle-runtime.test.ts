@@ -80,7 +80,7 @@ describe('stack traces of the deployed bundles point at the sources', () => {
         env: { PATH: process.env.PATH ?? '' },
       },
     );
-    const throwing = lineOf('shared/booking/partner-bookings.ts', "throw new InvalidRequestError(\"Field 'ActivityID'");
+    const throwing = lineOf('shared/booking/partner-bookings.ts', 'throw new InvalidRequestError(ACTIVITY_ID_RULE');
     expect(mapped).toContain(`shared/booking/partner-bookings.ts:${throwing}:`);
     expect(mapped).not.toMatch(/throwing\/index\.js:\d+:\d+/);
   });

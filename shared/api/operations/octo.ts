@@ -1,3 +1,4 @@
+import { HOLD_MINUTES } from '../../booking/constants';
 import {
   availabilityBody,
   bookingPath,
@@ -68,8 +69,7 @@ export const octoOperations = {
     docs: {
       tag: 'OCTo',
       summary: 'Reserve',
-      description:
-        'Holds places for the unit items, in the same capacity transaction as a marketplace booking: the booking is `ON_HOLD` until `utcExpiresAt` (`expirationMinutes`, default 15, at most 60) and expires by itself if not confirmed. Send your own `uuid` to make retries safe: the same uuid with the same request answers the same booking and takes its places once; with another request it is `INVALID_BOOKING_UUID`. A full availability is `UNPROCESSABLE_ENTITY`.',
+      description: `Holds places for the unit items, in the same capacity transaction as a marketplace booking: the booking is \`ON_HOLD\` until \`utcExpiresAt\` (\`expirationMinutes\`, default ${HOLD_MINUTES.default}, at most ${HOLD_MINUTES.max}) and expires by itself if not confirmed. Send your own \`uuid\` to make retries safe: the same uuid with the same request answers the same booking and takes its places once; with another request it is \`INVALID_BOOKING_UUID\`. A full availability is \`UNPROCESSABLE_ENTITY\`.`,
       success: { status: 200, description: 'The reservation', data: 'OctoBooking' },
       requestExample: {
         uuid: '0b6a1f43-5d3e-4c1a-9a7e-2f1d4c8b9e10',
@@ -138,8 +138,7 @@ export const octoOperations = {
     docs: {
       tag: 'OCTo',
       summary: 'Extend a reservation',
-      description:
-        'The reservation now expires `expirationMinutes` (default 15, at most 60) from now; only an unexpired `ON_HOLD` booking.',
+      description: `The reservation now expires \`expirationMinutes\` (default ${HOLD_MINUTES.default}, at most ${HOLD_MINUTES.max}) from now; only an unexpired \`ON_HOLD\` booking.`,
       success: { status: 200, description: 'The reservation', data: 'OctoBooking' },
       requestExample: { expirationMinutes: 30 },
     },
