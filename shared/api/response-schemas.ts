@@ -97,7 +97,7 @@ export const responseSchemas = {
     required: [...Problem.required, 'error', 'errorMessage'],
     properties: { ...Problem.properties, ...octoErrorSchema.properties },
     description:
-      "API Gateway's own refusals (no key, a key without the scope, throttling, an unknown route, a body too large, a timeout): an RFC 7807 problem that also carries OCTo's `error` and `errorMessage`, since the gateway answers every route alike",
+      "API Gateway's own refusals (no key, a key without the scope, throttling, a body too large, a timeout): an RFC 7807 problem that also carries OCTo's `error` and `errorMessage`, since the gateway answers every route alike (an unknown route is a plain Problem: it is no OCTo request)",
   },
 } as const;
 

@@ -5,7 +5,7 @@ import { PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../api/proble
 import type { Route, RouteId } from '../api/routes';
 import { dataSchema, JSON_CONTENT_TYPE, schemaRef, type FaceDocument } from '../http/openapi';
 import { octoExamples } from './examples';
-import { gatewayErrorCode } from './gateway-errors';
+import { octoMembersOf } from './gateway-errors';
 
 /**
  * OCTo's part of the OpenAPI document (shared/http/openapi.ts builds the
@@ -66,8 +66,7 @@ function octoErrorResponses(problemBaseUrl: string) {
             status,
             detail,
             instance: '/octo/bookings',
-            error: gatewayErrorCode(status),
-            errorMessage: detail,
+            ...octoMembersOf(status, detail),
           },
         },
       },

@@ -199,17 +199,16 @@ describe('API', () => {
         detail: problem.detail,
         instance: '/v1/some/path',
         // A gateway response is the API's, not a route's: a reseller on /octo reads OCTo's fields, every other client its problem.
-        error: gatewayErrorCode(problem.status),
-        errorMessage: problem.detail,
+        ...(problem.status === 404 ? {} : { error: gatewayErrorCode(problem.status), errorMessage: problem.detail }),
       });
     },
   );
 
-  test("OCTo's codes of the gateway's refusals", () => {
+  test("OCTo's codes of the gateway's refusals, none for an unknown route (no OCTo request)", () => {
     expect(Object.fromEntries(Object.entries(gatewayProblems).map(([type, problem]) => [type, gatewayErrorCode(problem.status)]))).toEqual({
       UNAUTHORIZED: 'UNAUTHORIZED',
       ACCESS_DENIED: 'FORBIDDEN',
-      MISSING_AUTHENTICATION_TOKEN: 'BAD_REQUEST',
+      MISSING_AUTHENTICATION_TOKEN: undefined,
       THROTTLED: 'TOO_MANY_REQUESTS',
       REQUEST_TOO_LARGE: 'BAD_REQUEST',
       INTEGRATION_TIMEOUT: 'INTERNAL_SERVER_ERROR',

@@ -188,7 +188,7 @@ describe('request targets that are not plain paths', () => {
         ['Connection', 'close'],
       ]),
     );
-    expectProblem(response, 404, { instance: target, octo: true });
+    expectProblem(response, 404, { instance: target });
   });
 
   it('an asterisk or an absolute URL is a 400 problem', async () => {

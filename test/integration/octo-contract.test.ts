@@ -356,8 +356,8 @@ describe.each(octoRoutes.map((route: Route) => ({ id: route.id, route })))('$id'
   );
 });
 
-describe("the gateway's refusals carry both shapes, on every route", () => {
-  test('401, 403 and an unknown route answer a problem with OCTo error and errorMessage, under /octo and elsewhere alike', async () => {
+describe("the gateway's refusals carry both shapes, on every route, but for an unknown route", () => {
+  test('401 and 403 answer a problem with OCTo error and errorMessage, under /octo and elsewhere alike; an unknown route a plain not-found', async () => {
     for (const path of [`${OCTO}/products`, '/api/v2/ota/marketplace/products']) {
       const unauthorized = await request('GET', path);
       expect(unauthorized.status).toBe(401);
@@ -375,9 +375,17 @@ describe("the gateway's refusals carry both shapes, on every route", () => {
       const forbidden = await request('GET', path, { key: await operator.keyWith(['usage:write']) });
       expect(forbidden.json).toMatchObject({ status: 403, error: 'FORBIDDEN', errorMessage: forbidden.json.detail });
     }
-    const unknown = await request('GET', `${OCTO}/capabilities/nothing`, { key: operator.key });
-    expect(unknown.status).toBe(404);
-    expect(unknown.json).toMatchObject({ status: 404, error: 'BAD_REQUEST', errorMessage: 'No route matches this method and path' });
-    expect(errorsOf(['components', 'schemas', 'GatewayError'], unknown.json)).toEqual([]);
+    // An unknown route, under /octo or elsewhere, is no OCTo request: a not-found problem without OCTo's members.
+    for (const path of [`${OCTO}/capabilities/nothing`, '/api/v2/nothing']) {
+      const unknown = await request('GET', path, { key: operator.key });
+      expect(unknown.json).toEqual({
+        type: `${config().problemBaseUrl}/not-found`,
+        title: 'Not Found',
+        status: 404,
+        detail: 'No route matches this method and path',
+        instance: path,
+      });
+      expect(errorsOf(['components', 'schemas', 'Problem'], unknown.json)).toEqual([]);
+    }
   });
 });
