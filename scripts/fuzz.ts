@@ -125,10 +125,10 @@ const isOctoError = (response: RawResponse) =>
 /**
  * A refusal as the route's face gives it: on /octo, OCTo's body from the
  * function (400, JSON) or the gateway's problem that carries OCTo's fields too;
- * elsewhere a problem.
+ * elsewhere, and for a path no route has, a problem without them.
  */
 function isRefusal(fuzzCase: FuzzCase, response: RawResponse): boolean {
-  if (!fuzzCase.octo) return isProblem(response);
+  if (!fuzzCase.octo || response.status === 404) return isProblem(response) && response.json.error === undefined;
   if (response.headers['content-type'] === 'application/json') return response.status === 400 && isOctoError(response);
   return isProblem(response) && isOctoError(response);
 }
