@@ -125,10 +125,11 @@ const isOctoError = (response: RawResponse) =>
 /**
  * A refusal as the route's face gives it: on /octo, OCTo's body from the
  * function (400, JSON) or the gateway's problem that carries OCTo's fields too;
- * elsewhere, and for a path no route has, a problem without them.
+ * elsewhere a problem; for a path no route has, a problem without OCTo's fields.
  */
 function isRefusal(fuzzCase: FuzzCase, response: RawResponse): boolean {
-  if (!fuzzCase.octo || response.status === 404) return isProblem(response) && response.json.error === undefined;
+  if (response.status === 404) return isProblem(response) && response.json.error === undefined;
+  if (!fuzzCase.octo) return isProblem(response);
   if (response.headers['content-type'] === 'application/json') return response.status === 400 && isOctoError(response);
   return isProblem(response) && isOctoError(response);
 }
