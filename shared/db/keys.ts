@@ -1,3 +1,5 @@
+import { USAGE_LEVELS, type UsageLevel } from './usage-levels';
+
 /**
  * Every key of the single table is built here and nowhere else.
  * Entity prefixes keep item types apart inside shared partitions.
@@ -168,15 +170,6 @@ export const webhookKeys = {
  * each level of aggregate has a partition of its own per shard, so one entry
  * writes to four partitions, each at most once.
  */
-export type UsageLevel = 'hour' | 'day' | 'month';
-
-const USAGE_LEVEL_SEGMENT: Record<UsageLevel, { partition: string; prefix: string }> = {
-  // The hour aggregates keep the partition name they had before day and month roll-ups existed.
-  hour: { partition: 'AGGREGATES', prefix: 'HOUR' },
-  day: { partition: 'DAYS', prefix: 'DAY' },
-  month: { partition: 'MONTHS', prefix: 'MONTH' },
-};
-
 const usageShardPartition = (operatorId: string, kind: string, shard: number) => `${operatorPartition(operatorId)}#USAGE#${kind}#${shard}`;
 
 export type IdempotencyOrigin = 'client' | 'platform-event';
@@ -190,20 +183,20 @@ export const usageKeys = {
   entryPrefix: (operatorId: string, shard: number) => ({ PK: usageShardPartition(operatorId, 'ENTRIES', shard), SKPrefix: 'ENTRY#' }),
   /** `bucket` is the UTC hour `YYYY-MM-DDTHH`, day `YYYY-MM-DD` or month `YYYY-MM`. */
   aggregate: (operatorId: string, shard: number, level: UsageLevel, bucket: string, meter: string): ItemKey => ({
-    PK: usageShardPartition(operatorId, USAGE_LEVEL_SEGMENT[level].partition, shard),
-    SK: `${USAGE_LEVEL_SEGMENT[level].prefix}#${bucket}#${meter}`,
+    PK: usageShardPartition(operatorId, USAGE_LEVELS[level].partition, shard),
+    SK: `${USAGE_LEVELS[level].prefix}#${bucket}#${meter}`,
   }),
   /** Inclusive SK bounds covering every meter's aggregate of one level from the first bucket to the last. */
   aggregateRange: (operatorId: string, shard: number, level: UsageLevel, firstBucket: string, lastBucket: string) => ({
-    PK: usageShardPartition(operatorId, USAGE_LEVEL_SEGMENT[level].partition, shard),
-    SKFrom: `${USAGE_LEVEL_SEGMENT[level].prefix}#${firstBucket}#`,
+    PK: usageShardPartition(operatorId, USAGE_LEVELS[level].partition, shard),
+    SKFrom: `${USAGE_LEVELS[level].prefix}#${firstBucket}#`,
     // '~' sorts after every character a meter name can contain, so every meter of the last bucket is included.
-    SKTo: `${USAGE_LEVEL_SEGMENT[level].prefix}#${lastBucket}#~`,
+    SKTo: `${USAGE_LEVELS[level].prefix}#${lastBucket}#~`,
   }),
   /** Every aggregate of one level in one shard (the rebuild's view). */
   aggregatePrefix: (operatorId: string, shard: number, level: UsageLevel) => ({
-    PK: usageShardPartition(operatorId, USAGE_LEVEL_SEGMENT[level].partition, shard),
-    SKPrefix: `${USAGE_LEVEL_SEGMENT[level].prefix}#`,
+    PK: usageShardPartition(operatorId, USAGE_LEVELS[level].partition, shard),
+    SKPrefix: `${USAGE_LEVELS[level].prefix}#`,
   }),
   /**
    * The Dimensions combinations of an operator's meters, in one partition

@@ -1,4 +1,4 @@
-import { LEVELS } from './buckets';
+import { LEVELS } from '../db/usage-levels';
 import { formatDecimal } from './decimal';
 import { AGGREGATE_SHARDS } from './model';
 import { deleteAggregates, listAggregates, listEntries, putAggregates, type AggregateRow, type EntryRow } from './repository';

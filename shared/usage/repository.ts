@@ -3,7 +3,8 @@ import { GetCommand, NumberValue, TransactWriteCommand, type TransactWriteComman
 import { batchGet, batchWrite } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { queryPages, type QueryCost } from '../db/query-pages';
-import { usageKeys, type IdempotencyOrigin, type ItemKey, type UsageLevel } from '../db/keys';
+import { usageKeys, type IdempotencyOrigin, type ItemKey } from '../db/keys';
+import type { UsageLevel } from '../db/usage-levels';
 import { combinationAttributes, combinationOfAttribute } from './model';
 import type { Dimensions, UsageEntry } from './schemas';
 

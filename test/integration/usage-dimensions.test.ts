@@ -4,7 +4,7 @@ import { addDays, zonedInstant } from '../../shared/core/calendar';
 import { documentClient, tableName } from '../../shared/db/client';
 import { usageKeys } from '../../shared/db/keys';
 import { addDecimals, compareDecimals, decimalToNumber, parseDecimal, ZERO, type Decimal } from '../../shared/usage/decimal';
-import { LEVELS } from '../../shared/usage/buckets';
+import { LEVELS } from '../../shared/db/usage-levels';
 import { AGGREGATE_SHARDS } from '../../shared/usage/model';
 import type { Dimensions } from '../../shared/usage/schemas';
 import { listAggregates, putAggregates } from '../../shared/usage/repository';
