@@ -65,7 +65,7 @@ export const EMAIL_MAX_LENGTH = 254;
 export const EMAIL_PATTERN =
   "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$";
 
-/** The reason of a cancellation: an operator's, or an OCTo reseller's. */
+/** The reason of a cancellation: an operator's, or a partner's (through OCTo). */
 export const CANCELLATION_REASON = {
   maxLength: 500,
   rule: 'must be 1 to 500 characters, not all blank, without control characters',

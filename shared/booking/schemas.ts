@@ -285,7 +285,7 @@ export const bookingSchema = {
     ExpiredAt: { ...instant, description: 'When an unconfirmed hold expired' },
     CancelledAt: { ...instant, description: 'When cancelled' },
     CancelledBy: { type: 'string', enum: ['partner', 'operator'], description: 'Who cancelled' },
-    CancellationReason: { type: 'string', description: 'The reason given with the cancellation: the operator’s, or an OCTo reseller’s' },
+    CancellationReason: { type: 'string', description: 'The reason given with the cancellation: the operator’s, or the partner’s (through OCTo)' },
     ResellerReference: { type: 'string', description: 'OCTo bookings: the reseller’s own reference, when it gave one' },
   },
 } as const;
@@ -295,7 +295,7 @@ export type WaiverStatus = Booking['WaiverStatus'];
 export type CancelledBy = NonNullable<Booking['CancelledBy']>;
 
 /**
- * The contact of a booking made through OCTo, as the reseller gave it
+ * The contact of a booking made through OCTo, as the partner gave it
  * (every field optional). When it names a first and last name and a valid
  * email, the booking's Customer is derived from it, so the operator's lists
  * show the name.

@@ -43,7 +43,7 @@ const holdEntry = (booking: BookingItem) =>
     : undefined;
 
 /** A partner's UUID booking (OCTo) is listed by its key and timeslot day for its whole life. */
-const resellerDayEntry = (booking: BookingItem) =>
+const partnerDayEntry = (booking: BookingItem) =>
   booking.UUID && booking.PartnerKeyID
     ? bookingKeys.partnerDay(
         booking.OperatorID,
@@ -115,7 +115,7 @@ export function bookingTransaction({ booking, idempotency }: BookingWrite): Tran
           ...bookingKeys.bookingListEntry(operatorId, booking.CreatedAt, booking.BookingReference),
           ...manifestEntry(booking),
           ...holdEntry(booking),
-          ...resellerDayEntry(booking),
+          ...partnerDayEntry(booking),
           Entity: 'Booking',
           ...booking,
         },
@@ -224,7 +224,7 @@ export function changeTransaction(current: BookingItem, next: BookingItem, chang
   };
   indexEntries(isLive(next) ? manifestEntry(next) : undefined, isLive(current) ? manifestEntry(current) : undefined);
   indexEntries(holdEntry(next), holdEntry(current));
-  indexEntries(resellerDayEntry(next), resellerDayEntry(current));
+  indexEntries(partnerDayEntry(next), partnerDayEntry(current));
 
   const versionGuard = current.Version === undefined ? 'attribute_not_exists(Version)' : 'Version = :readVersion';
   if (current.Version !== undefined) values[':readVersion'] = current.Version;
