@@ -285,7 +285,10 @@ export const bookingSchema = {
     ExpiredAt: { ...instant, description: 'When an unconfirmed hold expired' },
     CancelledAt: { ...instant, description: 'When cancelled' },
     CancelledBy: { type: 'string', enum: ['partner', 'operator'], description: 'Who cancelled' },
-    CancellationReason: { type: 'string', description: 'The reason given with the cancellation: the operator’s, or the partner’s (through OCTo)' },
+    CancellationReason: {
+      type: 'string',
+      description: 'The reason given with the cancellation: the operator’s, or the partner’s (through OCTo)',
+    },
     ResellerReference: { type: 'string', description: 'OCTo bookings: the reseller’s own reference, when it gave one' },
   },
 } as const;
