@@ -1,5 +1,6 @@
-import { App, type CfnElement } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import type { Resource } from '../support/stack-templates';
 import {
   API_STAGE,
   AUTHORIZER_CACHE_TTL_SECONDS,
@@ -10,7 +11,8 @@ import {
 } from '../../shared/api/gateway';
 import { bundlingOptions } from '../../lib/aws/bundling';
 import { problemTemplate } from '../../lib/aws/problem-gateway-responses';
-import type { ServiceFunction } from '../../lib/aws/service-function';
+import { routeGroupOf } from '../../lib/aws/route-functions';
+import type { ServiceRole } from '../../lib/aws/service-function';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { routes } from '../../shared/api/routes';
@@ -18,8 +20,7 @@ import { scheduledFunctions } from '../../shared/api/background';
 import { tableDesign } from '../../shared/db/table-design';
 import { statusTitle } from '../../shared/api/problem-types';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
-
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+import { StackTemplates } from '../support/stack-templates';
 
 // Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -34,9 +35,9 @@ function renderVelocity(template: string): string {
   return body.replace(/\$\{(\w+)\}/g, (_, name: string) => variables.get(name) ?? '');
 }
 const stack = new OtaUsageStack(app, 'Test');
-const template = Template.fromStack(stack);
+const all = new StackTemplates(stack);
+const template = all.template(stack);
 
-const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const resourcesOf = (type: string) => template.findResources(type) as Record<string, Resource>;
 const onlyOne = (type: string): [string, Resource] => {
   const found = Object.entries(resourcesOf(type));
@@ -64,63 +65,129 @@ function resourcePaths(): Map<string, string> {
 const methods = () => Object.values(resourcesOf('AWS::ApiGateway::Method')).map((method) => method.Properties);
 
 describe('functions', () => {
+  const serviceFunctions = () => all.resources('AWS::Lambda::Function', all.serviceStacks);
+
   test('one function per route, plus the authorizer, the platform-event recorder, the webhook sender and one per schedule', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + 3 + scheduledFunctions.length);
+    expect(serviceFunctions()).toHaveLength(routes.length + 3 + scheduledFunctions.length);
     expect(stack.routeFunctions.size).toBe(routes.length);
   });
 
   test('every function runs nodejs24.x on arm64 with the shared settings and the table name; those behind the API with its timeout', () => {
     const [tableId] = onlyOne('AWS::DynamoDB::Table');
     for (const fn of [...stack.routeFunctions.values(), stack.authorizerFunction]) {
-      expect(resourcesOf('AWS::Lambda::Function')[logicalId(fn)].Properties.Timeout).toBe(FUNCTION_TIMEOUT_SECONDS);
+      expect(all.resourceOf(fn).Properties.Timeout).toBe(FUNCTION_TIMEOUT_SECONDS);
     }
-    template.allResourcesProperties('AWS::Lambda::Function', {
-      Runtime: 'nodejs24.x',
-      Architectures: ['arm64'],
-      MemorySize: 512,
-      Handler: 'index.handler',
-      Environment: {
-        Variables: Match.objectLike({ TABLE_NAME: { Ref: tableId }, PROBLEM_BASE_URL: DEFAULT_PROBLEM_BASE_URL }),
-      },
-    });
+    for (const { stack: home, resource } of serviceFunctions()) {
+      expect(resource.Properties).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        MemorySize: 512,
+        Handler: 'index.handler',
+        Environment: {
+          Variables: expect.objectContaining({
+            TABLE_NAME: all.referenceIn(home, 'TableName', { Ref: tableId }),
+            PROBLEM_BASE_URL: DEFAULT_PROBLEM_BASE_URL,
+          }),
+        },
+      });
+    }
   });
 
   test('the tests, the local host and Lambda run one Node major, the one the bundles target', () => {
     const testedMajor = process.versions.node.split('.')[0];
-    const runtimes = Object.values(resourcesOf('AWS::Lambda::Function')).map((fn) => fn.Properties.Runtime);
+    const runtimes = serviceFunctions().map(({ resource }) => resource.Properties.Runtime);
     expect(new Set(runtimes)).toEqual(new Set([`nodejs${testedMajor}.x`]));
     expect(bundlingOptions.target).toBe(`node${testedMajor}`);
   });
 
-  test('each function is granted the table access its row declares, and no more', () => {
-    const policies = Object.values(resourcesOf('AWS::IAM::Policy'));
-    const actionsOf = (fn: ServiceFunction) => {
-      const roleId = logicalId(fn.role!);
-      return policies
-        .filter((policy) => policy.Properties.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
-        .flatMap((policy) => policy.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => s.Action));
-    };
+  test('each function is granted the table access its row declares, and no more, on the table and its indexes only', () => {
     for (const route of routes) {
-      const actions = actionsOf(stack.routeFunctions.get(route.id)!);
+      const fn = stack.routeFunctions.get(route.id)!;
+      const actions = all.actionsOf(fn);
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
       if (route.tableAccess === 'readWrite') expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem']));
       else expect(actions).not.toContain('dynamodb:PutItem');
+      const tableStatements = all
+        .resources('AWS::IAM::Policy', [Stack.of(fn)])
+        .filter(({ resource }) => resource.Properties.Roles.some((role: { Ref?: string }) => role.Ref === all.logicalId(fn.role!)))
+        .flatMap(({ resource }) => resource.Properties.PolicyDocument.Statement)
+        .filter((statement: { Action: string | string[] }) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:')));
+      expect(tableStatements.length).toBeGreaterThan(0);
+      for (const { Resource: granted } of tableStatements) {
+        const [table, indexes] = granted;
+        expect(granted).toHaveLength(2);
+        expect(JSON.stringify(table)).toContain(':table/",{"Ref":"TableName"}]');
+        expect(indexes).toEqual({ 'Fn::Join': ['', [...table['Fn::Join'][1], '/index/*']] });
+      }
+      expect(all.parameterValue(Stack.of(fn), 'TableName')).toEqual({ Ref: onlyOne('AWS::DynamoDB::Table')[0] });
     }
-    const authorizerActions = actionsOf(stack.authorizerFunction);
+    const authorizerActions = all.actionsOf(stack.authorizerFunction);
     expect(authorizerActions).toContain('dynamodb:Query');
     expect(authorizerActions).not.toContain('dynamodb:PutItem');
+  });
+
+  test('functions share a role only with the functions of their group that need exactly the same table access', () => {
+    const byRole = new Map<ServiceRole, string[]>();
+    for (const route of routes) {
+      const role = stack.routeFunctions.get(route.id)!.role as ServiceRole;
+      byRole.set(role, [...(byRole.get(role) ?? []), route.id]);
+    }
+    for (const [role, routeIds] of byRole) {
+      const rows = routes.filter((route) => routeIds.includes(route.id));
+      expect(new Set(rows.map((route) => route.tableAccess))).toEqual(new Set([role.tableAccess]));
+      expect(new Set(rows.map(routeGroupOf)).size).toBe(1);
+    }
+    // One role per group and kind of access, not one per function.
+    const groupsAndAccess = new Set(routes.map((route) => `${routeGroupOf(route)} ${route.tableAccess}`));
+    expect(byRole.size).toBe(groupsAndAccess.size);
   });
 });
 
 describe('API', () => {
-  test('each route row has a method with its verb on its path, integrated with its own function', () => {
+  test('each route row has a method with its verb on its path, integrated with its own function, which that method alone may invoke', () => {
     const paths = resourcePaths();
     for (const route of routes) {
-      const functionId = logicalId(stack.routeFunctions.get(route.id)!);
+      const fn = stack.routeFunctions.get(route.id)!;
       const matching = methods().filter((method) => method.HttpMethod === route.method && paths.get(method.ResourceId.Ref) === route.path);
       expect(matching).toHaveLength(1);
-      expect(matching[0].Integration.Type).toBe('AWS_PROXY');
-      expect(JSON.stringify(matching[0].Integration.Uri)).toContain(`"${functionId}","Arn"`);
+      const { Type, IntegrationHttpMethod, Uri } = matching[0].Integration;
+      expect([Type, IntegrationHttpMethod]).toEqual(['AWS_PROXY', 'POST']);
+      // The function by name (its nested stack's output) in its ARN, in Lambda's invocation path.
+      const [partition, region, account] = ['AWS::Partition', 'AWS::Region', 'AWS::AccountId'].map((name) => ({ Ref: name }));
+      expect(Uri).toEqual({
+        'Fn::Join': [
+          '',
+          [
+            'arn:',
+            partition,
+            ':apigateway:',
+            region,
+            ':lambda:path/2015-03-31/functions/arn:',
+            partition,
+            ':lambda:',
+            region,
+            ':',
+            account,
+            ':function:',
+            expect.anything(),
+            '/invocations',
+          ],
+        ],
+      });
+      expect(all.functionNamedIn(Uri)).toEqual({ stack: Stack.of(fn), id: all.logicalId(fn) });
+
+      const permissions = all
+        .resources('AWS::Lambda::Permission', [Stack.of(fn)])
+        .filter(
+          ({ resource }) =>
+            JSON.stringify(resource.Properties.FunctionName) === JSON.stringify({ 'Fn::GetAtt': [all.logicalId(fn), 'Arn'] }),
+        );
+      expect(permissions).toHaveLength(1);
+      const { Principal, SourceArn } = permissions[0].resource.Properties;
+      expect(Principal).toBe('apigateway.amazonaws.com');
+      const [, parts] = SourceArn['Fn::Join'];
+      expect(parts.slice(-3)).toEqual([':', { Ref: 'RestApiId' }, `/${API_STAGE}/${route.method}${route.path.replace(/\{[^}]+\}/g, '*')}`]);
+      expect(all.parameterValue(Stack.of(fn), 'RestApiId')).toEqual({ Ref: onlyOne('AWS::ApiGateway::RestApi')[0] });
     }
   });
 
@@ -167,7 +234,7 @@ describe('API', () => {
       IdentitySource: 'method.request.header.Authorization',
       AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
     });
-    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(`"${logicalId(stack.authorizerFunction)}","Arn"`);
+    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(`"${all.logicalId(stack.authorizerFunction)}","Arn"`);
   });
 
   test('the stage is throttled as api-settings says', () => {
@@ -243,17 +310,17 @@ describe('API', () => {
 
   test('a configured problem base URL reaches both the gateway responses and the functions', () => {
     const base = 'https://docs.example.com/problems';
-    const custom = Template.fromStack(
-      new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Custom', { problemBaseUrl: base }),
-    );
+    const customStack = new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Custom', { problemBaseUrl: base });
+    const customTemplates = new StackTemplates(customStack);
+    const custom = customTemplates.template(customStack);
     custom.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: 'THROTTLED',
       ResponseTemplates: { 'application/json': problemTemplate(gatewayProblems.THROTTLED, base) },
     });
     expect(problemTemplate(gatewayProblems.THROTTLED, base)).toContain(`"${base}/rate-limited"`);
-    custom.allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ PROBLEM_BASE_URL: base }) },
-    });
+    const functions = customTemplates.resources('AWS::Lambda::Function', customTemplates.serviceStacks);
+    expect(functions).toHaveLength(routes.length + 3 + scheduledFunctions.length);
+    for (const { resource } of functions) expect(resource.Properties.Environment.Variables.PROBLEM_BASE_URL).toBe(base);
   });
 });
 
