@@ -21,7 +21,7 @@ import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING, usagePlanName } fr
 import { DEFAULT_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import type { LogLevel } from '../../shared/core/config';
 import { Monitoring } from './monitoring';
-import { addOpenApiDocumentMethod } from './openapi-document-method';
+import { ApiReference, addApiReferenceMethod } from './api-reference';
 import { addProblemGatewayResponses } from './problem-gateway-responses';
 import { DashboardSite } from './dashboard-site';
 import { PlatformEvents } from './platform-events';
@@ -156,7 +156,7 @@ export class OtaUsageStack extends Stack {
     for (const [id, reason] of acknowledged) Validations.of(api).acknowledge({ id, reason });
     addProblemGatewayResponses(api, problemBaseUrl);
     // The API reference is public: the one method without the key authorizer.
-    addOpenApiDocumentMethod(api, problemBaseUrl);
+    addApiReferenceMethod(api, new ApiReference(this, 'ApiReference', { problemBaseUrl }), problemBaseUrl);
 
     // Made before the nested stacks, whose alarms notify its topic.
     this.monitoring = new Monitoring(this, 'Monitoring', { api, table, authorizer: this.authorizerFunction, alarmEmail: props.alarmEmail });

@@ -10,6 +10,9 @@ import {
   gatewayProblems,
 } from '../../shared/api/gateway';
 import { bundlingOptions } from '../../lib/aws/bundling';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ApiReference, DOCUMENT_KEY } from '../../lib/aws/api-reference';
 import { problemTemplate } from '../../lib/aws/problem-gateway-responses';
 import { routeGroupOf } from '../../lib/aws/route-functions';
 import type { ServiceRole } from '../../lib/aws/service-function';
@@ -25,15 +28,6 @@ import { StackTemplates } from '../support/stack-templates';
 // Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 
-/** What API Gateway's Velocity makes of a template that only sets string variables and refers to them. */
-function renderVelocity(template: string): string {
-  const variables = new Map<string, string>();
-  const body = template.replace(/#set\(\$(\w+) = '([^']*)'\)/g, (_, name: string, value: string) => {
-    variables.set(name, value);
-    return '';
-  });
-  return body.replace(/\$\{(\w+)\}/g, (_, name: string) => variables.get(name) ?? '');
-}
 const stack = new OtaUsageStack(app, 'Test');
 const all = new StackTemplates(stack);
 const template = all.template(stack);
@@ -210,21 +204,55 @@ describe('API', () => {
     }
   });
 
-  test('GET /api/v2/openapi.json answers the generated document without authorization, from a mock integration', () => {
+  test('GET /api/v2/openapi.json answers the generated document without authorization, read by API Gateway from its bucket', () => {
     const paths = resourcePaths();
     const [method] = methods().filter((candidate) => paths.get(candidate.ResourceId.Ref) === OPENAPI_PATH);
-    expect(method).toMatchObject({ HttpMethod: 'GET', AuthorizationType: 'NONE' });
+    expect(method).toMatchObject({ HttpMethod: 'GET', AuthorizationType: 'NONE', ApiKeyRequired: false });
     expect(method.AuthorizerId).toBeUndefined();
-    expect(method.Integration.Type).toBe('MOCK');
-    const [response] = method.Integration.IntegrationResponses;
-    expect(response.StatusCode).toBe('200');
-    expect(response.ResponseParameters['method.response.header.Content-Type']).toBe("'application/json'");
-    const template: string = response.ResponseTemplates['application/json'];
-    // Velocity would read `$ref` and `#/components` as a reference and a directive; the template holds neither bare.
-    expect(template.replace(/#set\(\$(dollar|hash) = '[$#]'\)|\$\{(dollar|hash)\}/g, '')).not.toMatch(/[$#]/);
-    // A backslash would escape the reference after it (`\${dollar}` renders as written).
-    expect(template).not.toMatch(/\\\$\{/);
-    expect(JSON.parse(renderVelocity(template))).toEqual(openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL }));
+    const { Type, IntegrationHttpMethod, Uri, Credentials, IntegrationResponses } = method.Integration;
+    expect([Type, IntegrationHttpMethod]).toEqual(['AWS', 'GET']);
+    const reference = stack.node.findChild('ApiReference') as ApiReference;
+    const referenceTemplate = all.templateOf(reference).toJSON();
+    const output = (value: unknown) => {
+      const [, name] = JSON.stringify(value).match(/"Outputs\.([^"]+)"/)!;
+      return referenceTemplate.Outputs[name].Value;
+    };
+    // S3's GetObject of the document, by the role that may read that object alone.
+    const [, uriParts] = Uri['Fn::Join'];
+    expect(uriParts.at(-2)).toEqual(expect.objectContaining({ 'Fn::GetAtt': [expect.any(String), expect.stringMatching(/^Outputs\./)] }));
+    expect(uriParts.at(-3)).toMatch(/:s3:path\/$/);
+    expect(uriParts.at(-1)).toBe(`/${DOCUMENT_KEY}`);
+    expect(output(uriParts.at(-2))).toEqual({ Ref: all.logicalId(reference.bucket) });
+    expect(output(Credentials)).toEqual({ 'Fn::GetAtt': [all.logicalId(reference.readRole), 'Arn'] });
+    const readPolicies = Object.values(referenceTemplate.Resources as Record<string, Resource>).filter(
+      (resource) => resource.Type === 'AWS::IAM::Policy' && resource.Properties.Roles[0].Ref === all.logicalId(reference.readRole),
+    );
+    expect(readPolicies.flatMap((policy) => policy.Properties.PolicyDocument.Statement)).toEqual([
+      {
+        Action: 's3:GetObject',
+        Effect: 'Allow',
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [all.logicalId(reference.bucket), 'Arn'] }, `/${DOCUMENT_KEY}`]] },
+      },
+    ]);
+    expect(IntegrationResponses[0]).toEqual({
+      StatusCode: '200',
+      ResponseParameters: { 'method.response.header.Content-Type': "'application/json'" },
+    });
+    // A failed read is the gateway's own 500 problem, not S3's error.
+    expect(IntegrationResponses[1]).toMatchObject({
+      SelectionPattern: '[45]\\d{2}',
+      StatusCode: '500',
+      ResponseTemplates: { 'application/json': problemTemplate(gatewayProblems.DEFAULT_5XX, DEFAULT_PROBLEM_BASE_URL) },
+    });
+
+    // What is deployed to the bucket is the document generated from the route table, as staged for upload.
+    const [deployment] = Object.values(referenceTemplate.Resources as Record<string, Resource>).filter(
+      (resource) => resource.Type === 'Custom::CDKBucketDeployment',
+    );
+    expect(deployment.Properties).toMatchObject({ DestinationBucketName: { Ref: all.logicalId(reference.bucket) }, Prune: true });
+    const [assetZip] = deployment.Properties.SourceObjectKeys;
+    const staged = path.join(app.outdir, `asset.${assetZip.replace(/\.zip$/, '')}`, DOCUMENT_KEY);
+    expect(JSON.parse(readFileSync(staged, 'utf8'))).toEqual(openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL }));
   });
 
   test('the authorizer is a cached REQUEST authorizer on the Authorization header, backed by its function', () => {
