@@ -1,21 +1,11 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { Resource } from '../support/stack-templates';
-import {
-  API_STAGE,
-  AUTHORIZER_CACHE_TTL_SECONDS,
-  FUNCTION_TIMEOUT_SECONDS,
-  THROTTLING,
-  gatewayErrorCode,
-  gatewayProblems,
-} from '../../shared/api/gateway';
-import { bundlingOptions } from '../../lib/aws/bundling';
+import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING, gatewayErrorCode, gatewayProblems } from '../../shared/api/gateway';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApiReference, DOCUMENT_KEY } from '../../lib/aws/api-reference';
 import { problemTemplate } from '../../lib/aws/problem-gateway-responses';
-import { routeGroupOf } from '../../lib/aws/route-functions';
-import type { ServiceRole } from '../../lib/aws/service-function';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { routes } from '../../shared/api/routes';
@@ -57,85 +47,6 @@ function resourcePaths(): Map<string, string> {
 }
 
 const methods = () => Object.values(resourcesOf('AWS::ApiGateway::Method')).map((method) => method.Properties);
-
-describe('functions', () => {
-  const serviceFunctions = () => all.resources('AWS::Lambda::Function', all.serviceStacks);
-
-  test('one function per route, plus the authorizer, the platform-event recorder, the webhook sender and one per schedule', () => {
-    expect(serviceFunctions()).toHaveLength(routes.length + 3 + scheduledFunctions.length);
-    expect(stack.routeFunctions.size).toBe(routes.length);
-  });
-
-  test('every function runs nodejs24.x on arm64 with the shared settings and the table name; those behind the API with its timeout', () => {
-    const [tableId] = onlyOne('AWS::DynamoDB::Table');
-    for (const fn of [...stack.routeFunctions.values(), stack.authorizerFunction]) {
-      expect(all.resourceOf(fn).Properties.Timeout).toBe(FUNCTION_TIMEOUT_SECONDS);
-    }
-    for (const { stack: home, resource } of serviceFunctions()) {
-      expect(resource.Properties).toMatchObject({
-        Runtime: 'nodejs24.x',
-        Architectures: ['arm64'],
-        MemorySize: 512,
-        Handler: 'index.handler',
-        Environment: {
-          Variables: expect.objectContaining({
-            TABLE_NAME: all.referenceIn(home, 'TableName', { Ref: tableId }),
-            PROBLEM_BASE_URL: DEFAULT_PROBLEM_BASE_URL,
-          }),
-        },
-      });
-    }
-  });
-
-  test('the tests, the local host and Lambda run one Node major, the one the bundles target', () => {
-    const testedMajor = process.versions.node.split('.')[0];
-    const runtimes = serviceFunctions().map(({ resource }) => resource.Properties.Runtime);
-    expect(new Set(runtimes)).toEqual(new Set([`nodejs${testedMajor}.x`]));
-    expect(bundlingOptions.target).toBe(`node${testedMajor}`);
-  });
-
-  test('each function is granted the table access its row declares, and no more, on the table and its indexes only', () => {
-    for (const route of routes) {
-      const fn = stack.routeFunctions.get(route.id)!;
-      const actions = all.actionsOf(fn);
-      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-      if (route.tableAccess === 'readWrite') expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem']));
-      else expect(actions).not.toContain('dynamodb:PutItem');
-      const tableStatements = all
-        .resources('AWS::IAM::Policy', [Stack.of(fn)])
-        .filter(({ resource }) => resource.Properties.Roles.some((role: { Ref?: string }) => role.Ref === all.logicalId(fn.role!)))
-        .flatMap(({ resource }) => resource.Properties.PolicyDocument.Statement)
-        .filter((statement: { Action: string | string[] }) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:')));
-      expect(tableStatements.length).toBeGreaterThan(0);
-      for (const { Resource: granted } of tableStatements) {
-        const [table, indexes] = granted;
-        expect(granted).toHaveLength(2);
-        expect(JSON.stringify(table)).toContain(':table/",{"Ref":"TableName"}]');
-        expect(indexes).toEqual({ 'Fn::Join': ['', [...table['Fn::Join'][1], '/index/*']] });
-      }
-      expect(all.parameterValue(Stack.of(fn), 'TableName')).toEqual({ Ref: onlyOne('AWS::DynamoDB::Table')[0] });
-    }
-    const authorizerActions = all.actionsOf(stack.authorizerFunction);
-    expect(authorizerActions).toContain('dynamodb:Query');
-    expect(authorizerActions).not.toContain('dynamodb:PutItem');
-  });
-
-  test('functions share a role only with the functions of their group that need exactly the same table access', () => {
-    const byRole = new Map<ServiceRole, string[]>();
-    for (const route of routes) {
-      const role = stack.routeFunctions.get(route.id)!.role as ServiceRole;
-      byRole.set(role, [...(byRole.get(role) ?? []), route.id]);
-    }
-    for (const [role, routeIds] of byRole) {
-      const rows = routes.filter((route) => routeIds.includes(route.id));
-      expect(new Set(rows.map((route) => route.tableAccess))).toEqual(new Set([role.tableAccess]));
-      expect(new Set(rows.map(routeGroupOf)).size).toBe(1);
-    }
-    // One role per group and kind of access, not one per function.
-    const groupsAndAccess = new Set(routes.map((route) => `${routeGroupOf(route)} ${route.tableAccess}`));
-    expect(byRole.size).toBe(groupsAndAccess.size);
-  });
-});
 
 describe('API', () => {
   test('each route row has a method with its verb on its path, integrated with its own function, which that method alone may invoke', () => {
