@@ -1,13 +1,13 @@
-import { NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { NestedStack, Validations } from 'aws-cdk-lib';
 import { AuthorizationType, AwsIntegration, type Method, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { gatewayProblems } from '../../shared/api/gateway';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/api/problem-types';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
-import { acknowledgeFileDeployment } from './file-deployment';
+import { acknowledgeFileDeployment, buildOutputBucket } from './file-deployment';
 import { problemTemplate } from './problem-gateway-responses';
 
 /** The document's key in its bucket. */
@@ -27,14 +27,8 @@ export class ApiReference extends NestedStack {
 
   constructor(scope: Construct, id: string, props: { problemBaseUrl: string }) {
     super(scope, id, { description: 'OTA usage service: the OpenAPI document the API publishes at GET /api/v2/openapi.json' });
-    this.bucket = new Bucket(this, 'Bucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      // Only build output lives here: the deployment below deletes its object with the stack, and the bucket goes empty.
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    // The deployment below deletes its object with the stack, so the bucket is empty when it goes.
+    this.bucket = new Bucket(this, 'Bucket', buildOutputBucket);
     new BucketDeployment(this, 'Document', {
       sources: [Source.jsonData(DOCUMENT_KEY, openApiDocument({ problemBaseUrl: props.problemBaseUrl }))],
       destinationBucket: this.bucket,

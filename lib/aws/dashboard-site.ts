@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, Validations, type NestedStackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, Stack, Validations, type NestedStackProps } from 'aws-cdk-lib';
 import type { IRestApi, Stage } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
@@ -13,11 +13,11 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { DASHBOARD_CONTENT_SECURITY_POLICY, DASHBOARD_DIST, ensureDashboardBuilt } from '../../dashboard/site';
-import { acknowledgeFileDeployment } from './file-deployment';
+import { acknowledgeFileDeployment, buildOutputBucket } from './file-deployment';
 
 export interface DashboardSiteProps extends NestedStackProps {
   api: IRestApi;
@@ -43,15 +43,7 @@ export class DashboardSite extends NestedStack {
     super(scope, id, props);
     ensureDashboardBuilt();
 
-    this.bucket = new Bucket(this, 'Bucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      // Only build output lives here; every deployment writes it afresh.
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
-    });
+    this.bucket = new Bucket(this, 'Bucket', { ...buildOutputBucket, autoDeleteObjects: true });
 
     const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Operator dashboard: CSP, HSTS, no framing, no referrer',

@@ -1,5 +1,17 @@
-import { Stack, Token, Validations, type CfnElement } from 'aws-cdk-lib';
-import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import { RemovalPolicy, Stack, Token, Validations, type CfnElement } from 'aws-cdk-lib';
+import { BlockPublicAccess, BucketEncryption, ObjectOwnership, type Bucket, type BucketProps } from 'aws-cdk-lib/aws-s3';
+
+/**
+ * A bucket of build output that a BucketDeployment writes afresh on every
+ * deployment: private, TLS only, encrypted, and deleted with its stack.
+ */
+export const buildOutputBucket = {
+  blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+  objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+  encryption: BucketEncryption.S3_MANAGED,
+  enforceSSL: true,
+  removalPolicy: RemovalPolicy.DESTROY,
+} as const satisfies BucketProps;
 
 /**
  * Acknowledges the cdk-nag findings on what CDK makes to deploy build output
