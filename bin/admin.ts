@@ -17,7 +17,7 @@ import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { API_STAGE, usagePlanName } from '../shared/api/gateway';
 import { DEFAULT_KEY_LIMITS } from '../shared/accounts/api-keys';
 import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../lib/aws/gateway-keys';
-import { DomainError } from '../shared/core/errors';
+import { DomainError, violationsOf } from '../shared/core/errors';
 
 /**
  * The operator's admin CLI. Without --aws it talks to the service of
@@ -277,10 +277,9 @@ function explain(error: unknown): string {
   // A catalogue names its entries by their place in the file; a booking file names fields. Every fault found is named.
   if (error instanceof DomainError && error.field) {
     const named = command === 'import-catalog' ? 'Entry' : 'Field';
-    const violations = (error.extensions?.errors as { field: string; detail: string }[] | undefined) ?? [
-      { field: error.field, detail: error.message },
-    ];
-    return violations.map(({ field, detail }) => `${named} '${field}' ${detail}`).join('\n');
+    return violationsOf(error)
+      .map(({ field, message }) => `${named} '${field}' ${message}`)
+      .join('\n');
   }
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
