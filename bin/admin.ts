@@ -19,6 +19,9 @@ import { DEFAULT_KEY_LIMITS } from '../shared/accounts/api-keys';
 import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../lib/aws/gateway-keys';
 import { DomainError, violationsOf } from '../shared/core/errors';
 
+/** `1 product`, `2 products`. */
+const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 /**
  * The operator's admin CLI. Without --aws it talks to the service of
  * `npm start` (its table on DynamoDB Local, its event bus), found by the same
@@ -193,7 +196,7 @@ const commands: Record<string, (target: string) => Promise<void>> = {
   },
   'import-catalog': async (target) => {
     const summary = await importCatalog(option('operator'), readJsonFile(option('file')));
-    console.log(`Imported ${summary.products} products and ${summary.timeslots} timeslots into ${target}`);
+    console.log(`Imported ${counted(summary.products, 'product')} and ${counted(summary.timeslots, 'timeslot')} into ${target}`);
     if (summary.skipped.length) {
       console.log(`Skipped ${summary.skipped.length} scheduled start(s) at a time the clocks skip that day:`);
       for (const start of summary.skipped) console.log(`  ${start.activityId} ${start.date} ${start.time}`);
@@ -231,6 +234,7 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     if (newKey) console.log(`Its first key ${newKey.keyId} (every scope; shown only now): ${newKey.secret}`);
   },
   'rebuild-usage-aggregates': async (target) => {
+    await operators.requireOperator(option('operator'));
     const report = await rebuildUsageAggregates(option('operator'));
     console.log(
       `Rebuilt usage aggregates of ${values.operator} in ${target}: ${report.entries} entries read (${report.voided} voided, not counted), ` +

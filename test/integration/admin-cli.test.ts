@@ -163,7 +163,7 @@ describe('admin CLI', () => {
     expect(imported).toEqual({
       code: 0,
       out: expect.stringMatching(
-        /^Imported 1 products and 5 timeslots into .*\nSkipped 1 scheduled start\(s\) at a time the clocks skip that day:\n {2}s_walk1 2027-03-28 01:30\n$/,
+        /^Imported 1 product and 5 timeslots into .*\nSkipped 1 scheduled start\(s\) at a time the clocks skip that day:\n {2}s_walk1 2027-03-28 01:30\n$/,
       ),
     });
 
