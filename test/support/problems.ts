@@ -11,8 +11,9 @@ const header = (answer: Answer, name: string) =>
 /**
  * The answer is an RFC 7807 problem with this status: `application/problem+json`,
  * and its five members (type, title, status, detail, instance). `detail` and
- * `instance` are checked when given. OCTo's `error` and `errorMessage` ride
- * along with `octo` (the gateway's refusals of every route), and only then.
+ * `instance` are checked when given, and `errors` (every invalid field) when
+ * present. OCTo's `error` and `errorMessage` ride along with `octo` (the
+ * gateway's refusals of every route), and only then.
  */
 export function expectProblem(answer: Answer, status: number, expected: { detail?: RegExp; instance?: string; octo?: boolean } = {}): void {
   expect({ status: answer.status, contentType: header(answer, 'content-type') }).toEqual({
@@ -28,6 +29,9 @@ export function expectProblem(answer: Answer, status: number, expected: { detail
       instance: expected.instance ?? expect.any(String),
     }),
   );
+  // Invalid fields are listed in `errors`, the first being the one `detail` names.
+  const { errors } = answer.json;
+  if (errors !== undefined) expect(answer.json.detail).toContain(`'${errors[0].field}' ${errors[0].detail}`);
   const octo = { error: answer.json?.error, errorMessage: answer.json?.errorMessage };
   expect(octo).toEqual(expected.octo ? { error: expect.stringMatching(/^[A-Z_]+$/), errorMessage: answer.json.detail } : {});
 }
