@@ -54,4 +54,4 @@ export const USAGE_LEVELS = {
 export type UsageLevel = keyof typeof USAGE_LEVELS;
 
 /** The levels, finest first. */
-export const LEVELS = Object.keys(USAGE_LEVELS) as UsageLevel[];
+export const LEVELS = /* @__PURE__ */ Object.keys(USAGE_LEVELS) as UsageLevel[];

@@ -324,8 +324,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!pattern0.test(data7)){
-const err21 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+}
+}
+if(data.country !== undefined){
+let data8 = data.country;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err21 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -334,12 +338,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-if(data.country !== undefined){
-let data8 = data.country;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err22 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(typeof data8 === "string"){
+if(func0(data8) > 100){
+const err22 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -348,9 +349,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(typeof data8 === "string"){
-if(func0(data8) > 100){
-const err23 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+}
+}
+if(data.notes !== undefined){
+let data9 = data.notes;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err23 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -359,8 +363,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!pattern0.test(data8)){
-const err24 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+if(typeof data9 === "string"){
+if(func0(data9) > 2000){
+const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -371,10 +376,9 @@ errors++;
 }
 }
 }
-if(data.notes !== undefined){
-let data9 = data.notes;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err25 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -383,35 +387,11 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(typeof data9 === "string"){
-if(func0(data9) > 2000){
-const err26 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
 validate2.errors = vErrors;
 return errors === 0;
 }
 
-const pattern7 = new RegExp("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
+const pattern5 = new RegExp("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "u");
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -523,7 +503,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(!pattern7.test(data5)){
+if(!pattern5.test(data5)){
 const err8 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -627,5 +607,5 @@ validate1.errors = vErrors;
 return errors === 0;
 }
 exports.path.errorMessages = {"#/properties/uuid":"must be the booking UUID of 1 to 200 characters"};
-exports.body.errorMessages = {"#/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/fullName":"must be text of at most 200 characters without control characters, or null","#/properties/firstName":"must be text of at most 100 characters without control characters, or null","#/properties/lastName":"must be text of at most 100 characters without control characters, or null","#/properties/emailAddress":"must be text of at most 254 characters without control characters, or null","#/properties/phoneNumber":"must be text of at most 50 characters without control characters, or null","#/properties/locales":"must be a list of at most 10 language tags","#/properties/postalCode":"must be text of at most 20 characters without control characters, or null","#/properties/country":"must be text of at most 100 characters without control characters, or null","#/properties/notes":"must be text of at most 2000 characters, or null","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID (8-4-4-4-12 hexadecimal digits)","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null"};
+exports.body.errorMessages = {"#/properties/resellerReference":"must be text of at most 100 characters, or null","#/properties/fullName":"must be text of at most 200 characters without control characters, or null","#/properties/firstName":"must be text of at most 100 characters without control characters, or null","#/properties/lastName":"must be text of at most 100 characters without control characters, or null","#/properties/emailAddress":"must be text of at most 254 characters without control characters, or null","#/properties/phoneNumber":"must be text of at most 50 characters without control characters, or null","#/properties/locales":"must be a list of at most 10 language tags","#/properties/postalCode":"must be text of at most 20 characters, or null","#/properties/country":"must be text of at most 100 characters, or null","#/properties/notes":"must be text of at most 2000 characters, or null","#/properties/unitItems":"must be a list of at most 1000 unit items","#/properties/unitItems/items/properties/unitId":"must be a unit ID of 1 to 200 characters","#/properties/unitItems/items/properties/uuid":"must be a UUID (8-4-4-4-12 hexadecimal digits)","#/properties/unitItems/items/properties/resellerReference":"must be text of at most 100 characters, or null"};
 exports.validators = { route: "octo-confirm-booking", fields: {"path":["uuid"],"query":[],"deepObjects":[]}, numberRules: {}, path: exports.path, body: exports.body };

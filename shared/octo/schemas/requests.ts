@@ -39,8 +39,9 @@ export const bookingPath = { type: 'object', required: ['uuid'], properties: { u
 
 /**
  * A contact as a reseller sends it: every field optional; null clears a field
- * held before. Its lines refuse control characters, as the marketplace's
- * Customer does: the booking's Customer is derived from them (shared/booking/contacts.ts).
+ * held before. The lines a customer is made of (names, email, phone) refuse
+ * control characters, as the marketplace's Customer does: the booking's
+ * Customer is derived from them (shared/booking/contacts.ts).
  */
 export const contactBody = {
   type: 'object',
@@ -56,8 +57,8 @@ export const contactBody = {
       items: { type: 'string', maxLength: 35 },
       errorMessage: 'must be a list of at most 10 language tags',
     },
-    postalCode: line(20),
-    country: line(100),
+    postalCode: text(20),
+    country: text(100),
     notes: text(2000),
   },
 } as const;
