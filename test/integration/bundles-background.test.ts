@@ -3,7 +3,7 @@ import { scheduledFunctions, webhookSender } from '../../shared/api/background';
 import { recordPlatformEventEntry } from '../../shared/api/event-rules';
 import { authorizerEntry } from '../../shared/api/routes';
 import { createPartnerBooking, getPartnerBooking } from '../../shared/booking/partner-bookings';
-import { bundle, invokeBundle, invokeSources } from '../support/bundles';
+import { bundle, invokeBundle, invokeSources, bundledBooking } from '../support/bundles';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, type TestOperator } from '../support/fixtures';
 
@@ -19,13 +19,7 @@ beforeAll(async () => {
   operator = await createTestOperator(testCatalog({ start: date, days: 2, capacity: 10 }), { stem: 'bundled-background' });
 });
 
-const booking = (participants: number) => ({
-  ActivityID: 's_walk1',
-  Date: date,
-  Time: '09:00',
-  Participants: participants,
-  Customer: { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com', Phone: '+351912345678' },
-});
+const booking = (participants: number) => bundledBooking(date, participants);
 
 describe('the deployed bundles of the functions that are not routes', () => {
   it('authorizer: allows a real key with its usage plan identifier and refuses an unknown one', async () => {

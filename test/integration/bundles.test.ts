@@ -4,7 +4,7 @@ import { createPartnerBooking } from '../../shared/booking/partner-bookings';
 import { reserve } from '../../shared/booking/reservations';
 import { zonedIso } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
-import { bundle, invokeBundle, invokeSources, type Outcome } from '../support/bundles';
+import { bundle, invokeBundle, invokeSources, type Outcome, bundledBooking } from '../support/bundles';
 import { createTestOperator, type TestOperator } from '../support/fixtures';
 
 /**
@@ -91,13 +91,7 @@ function apiEvent(route: Route, parts: RequestParts): APIGatewayProxyEvent {
   } as unknown as APIGatewayProxyEvent;
 }
 
-const booking = (participants: number) => ({
-  ActivityID: 's_walk1',
-  Date: date,
-  Time: '09:00',
-  Participants: participants,
-  Customer: { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com', Phone: '+351912345678' },
-});
+const booking = (participants: number) => bundledBooking(date, participants);
 
 /**
  * One accepted and one refused request per route. Writes carry an

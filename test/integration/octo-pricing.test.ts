@@ -1,8 +1,4 @@
-import type { LocalHost } from '../../lib/local/host';
-import { addDays } from '../../shared/core/calendar';
-import { tomorrow } from '../support/catalog';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
-import { availabilityId, OCTO, octoCatalog, octoClient, releaseHolds, reservation, type OctoClient } from '../support/octo';
+import { availabilityId, OCTO, octoClient, reservation, octoWorld } from '../support/octo';
 
 /**
  * Pricing (octo/pricing) through the local host: a booking's price is the
@@ -10,34 +6,19 @@ import { availabilityId, OCTO, octoCatalog, octoClient, releaseHolds, reservatio
  * only when the capability is asked for.
  */
 
-let host: LocalHost;
-let request: HttpClient;
-let operator: TestOperator;
-let octo: OctoClient;
-const start = tomorrow();
-const day = (offset: number) => addDays(start, offset);
-
-beforeAll(async () => {
-  operator = await createTestOperator(octoCatalog({ start, days: 10, capacity: 20 }));
-  host = await startTestHost();
-  request = httpClient(host);
-  octo = octoClient(request, operator.key);
-});
-
-afterAll(async () => {
-  await releaseHolds(octo, day(0), day(30));
-  await host.close();
-});
+const { world, day } = octoWorld();
 
 describe('pricing (octo/pricing)', () => {
   const sum = (booking: any) => booking.unitItems.reduce((total: number, item: any) => total + item.pricing.retail, 0);
 
   test('a booking costs exactly the sum of its unit items, in the product currency, after reserving, confirming with other units and moving', async () => {
-    const held = (await octo('POST', '/bookings', reservation(day(4), '10:00', ['adult', 'child', 'infant']))).json;
+    const held = (await world.octo('POST', '/bookings', reservation(day(4), '10:00', ['adult', 'child', 'infant']))).json;
     expect(held.pricing).toEqual({ original: 6500, retail: 6500, net: null, currency: 'EUR', currencyPrecision: 2, includedTaxes: [] });
     expect(sum(held)).toBe(6500);
     const confirmedWithUnits = (
-      await octo('POST', `/bookings/${held.uuid}/confirm`, { unitItems: [{ unitId: 'adult' }, { unitId: 'adult' }, { unitId: 'child' }] })
+      await world.octo('POST', `/bookings/${held.uuid}/confirm`, {
+        unitItems: [{ unitId: 'adult' }, { unitId: 'adult' }, { unitId: 'child' }],
+      })
     ).json;
     expect(confirmedWithUnits.unitItems.map((item: any) => [item.unitId, item.pricing.retail])).toEqual([
       ['adult', 4000],
@@ -47,7 +28,7 @@ describe('pricing (octo/pricing)', () => {
     expect(confirmedWithUnits.pricing.retail).toBe(10500);
     expect(sum(confirmedWithUnits)).toBe(confirmedWithUnits.pricing.retail);
     const moved = (
-      await octo('PATCH', `/bookings/${held.uuid}`, {
+      await world.octo('PATCH', `/bookings/${held.uuid}`, {
         productId: 's_museum1',
         availabilityId: availabilityId(day(4), '00:00'),
         unitItems: [{ unitId: 'senior' }, { unitId: 'adult' }],
@@ -58,7 +39,7 @@ describe('pricing (octo/pricing)', () => {
   });
 
   test('units, options, availabilities and calendar days carry their prices; without the capability no price appears', async () => {
-    const product = (await octo('GET', '/products/s_boat1')).json;
+    const product = (await world.octo('GET', '/products/s_boat1')).json;
     expect(product).toMatchObject({ defaultCurrency: 'EUR', availableCurrencies: ['EUR'], pricingPer: 'UNIT' });
     expect(product.options[0].units.map((unit: any) => [unit.id, unit.pricingFrom[0].retail])).toEqual([
       ['adult', 4000],
@@ -66,10 +47,10 @@ describe('pricing (octo/pricing)', () => {
       ['infant', 0],
     ]);
     expect(product.options[0].pricingFrom[0].retail).toBe(0);
-    const [slot] = (await octo('POST', '/availability', { productId: 's_boat1', optionId: 'DEFAULT', localDate: day(5) })).json;
+    const [slot] = (await world.octo('POST', '/availability', { productId: 's_boat1', optionId: 'DEFAULT', localDate: day(5) })).json;
     expect(slot.unitPricing.map((price: any) => price.unitId)).toEqual(['adult', 'child', 'infant']);
     const [calendarDay] = (
-      await octo('POST', '/availability/calendar', {
+      await world.octo('POST', '/availability/calendar', {
         productId: 's_boat1',
         optionId: 'DEFAULT',
         localDateStart: day(5),
@@ -77,7 +58,7 @@ describe('pricing (octo/pricing)', () => {
       })
     ).json;
     expect(calendarDay.unitPricingFrom).toHaveLength(3);
-    const plain = octoClient(request, operator.key, { pricing: false });
+    const plain = octoClient(world.request, world.operator.key, { pricing: false });
     const noPricing = await plain('GET', '/products/s_boat1');
     expect(noPricing.headers.get('octo-capabilities')).toBe('');
     expect(JSON.stringify(noPricing.json)).not.toMatch(/pricing|Currency/);
@@ -87,8 +68,8 @@ describe('pricing (octo/pricing)', () => {
   });
 
   test('capabilities the service lacks are ignored', async () => {
-    const response = await request('GET', `${OCTO}/products/s_boat1`, {
-      key: operator.key,
+    const response = await world.request('GET', `${OCTO}/products/s_boat1`, {
+      key: world.operator.key,
       headers: { 'Octo-Capabilities': 'octo/content, octo/pricing,octo/pickups' },
     });
     expect(response.status).toBe(200);

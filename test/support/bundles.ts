@@ -86,3 +86,12 @@ export async function invokeSources(entry: string, invocations: Invocation[]): P
   }
   return outcomes;
 }
+
+/** A booking request of the test catalogue's walk on `date` at 09:00, as the bundle tests make them. */
+export const bundledBooking = (date: string, participants: number) => ({
+  ActivityID: 's_walk1',
+  Date: date,
+  Time: '09:00',
+  Participants: participants,
+  Customer: { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com', Phone: '+351912345678' },
+});
