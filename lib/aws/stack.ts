@@ -35,6 +35,8 @@ export interface OtaUsageStackProps extends StackProps {
   logLevel?: LogLevel;
   /** An address subscribed to the alarm topic. */
   alarmEmail?: string;
+  /** The ports partners' webhook URLs may use (WEBHOOK_PORTS of the functions that register and send them); 443 alone when absent. */
+  webhookPorts?: readonly number[];
 }
 
 /**
@@ -157,6 +159,12 @@ export class OtaUsageStack extends Stack {
       routeFunctions.set(route.id, fn);
     }
     this.routeFunctions = routeFunctions;
+
+    if (props.webhookPorts) {
+      for (const fn of [routeFunctions.get('put-webhook'), this.background.sender]) {
+        fn?.addEnvironment('WEBHOOK_PORTS', props.webhookPorts.join(','));
+      }
+    }
 
     // Built-in meters: the platform's EventBridge events, recorded by the same usage code as the API.
     const platformEvents = new PlatformEvents(this, 'PlatformEvents', { table, problemBaseUrl, logLevel });

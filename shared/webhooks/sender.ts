@@ -62,7 +62,7 @@ export async function attemptDelivery(message: DeliveryMessage, now: Date = conf
     endpoint.Url,
     delivery.Payload,
     signedHeaders(delivery, endpoint.Secret, now),
-    config().webhookTargets,
+    config(),
     ATTEMPT_TIMEOUT_MS,
   );
   if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, queuedAt, 'DELIVERED', now);

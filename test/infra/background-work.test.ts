@@ -96,3 +96,27 @@ describe('schedules', () => {
     });
   });
 });
+
+describe('webhook ports', () => {
+  const portsOf = (built: OtaUsageStack) => {
+    const functions = Template.fromStack(built).findResources('AWS::Lambda::Function') as Record<string, Resource>;
+    return Object.fromEntries(
+      Object.entries(functions)
+        .filter(([, fn]) => fn.Properties.Environment?.Variables?.WEBHOOK_PORTS !== undefined)
+        .map(([id, fn]) => [id, fn.Properties.Environment.Variables.WEBHOOK_PORTS]),
+    );
+  };
+
+  test('are 443 alone by default: no function is told otherwise', () => {
+    expect(portsOf(stack)).toEqual({});
+  });
+
+  test('that the deployment configures reach the functions that register webhook URLs and send to them', () => {
+    const configured = new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Ports', { webhookPorts: [443, 8443] });
+    const id = (construct: { node: { defaultChild?: unknown } }) => configured.getLogicalId(construct.node.defaultChild as CfnElement);
+    expect(portsOf(configured)).toEqual({
+      [id(configured.routeFunctions.get('put-webhook')!)]: '443,8443',
+      [id(configured.background.sender)]: '443,8443',
+    });
+  });
+});
