@@ -60,7 +60,8 @@ export function parseWebhookPorts(value: string): readonly number[] {
   return [...new Set(ports.map(Number))];
 }
 
-const webhookPortsFromEnvironment = () => (process.env.WEBHOOK_PORTS ? parseWebhookPorts(process.env.WEBHOOK_PORTS) : DEFAULT_WEBHOOK_PORTS);
+const webhookPortsFromEnvironment = () =>
+  process.env.WEBHOOK_PORTS ? parseWebhookPorts(process.env.WEBHOOK_PORTS) : DEFAULT_WEBHOOK_PORTS;
 
 export const WEBHOOK_TARGETS = ['public-https', 'loopback-http'] as const;
 export type WebhookTargets = (typeof WEBHOOK_TARGETS)[number];

@@ -73,7 +73,10 @@ describe('the SSRF rule', () => {
     expect(webhookUrlProblem('https://partner.example.com:22/hooks', more)).toBe('must use one of the ports 443, 8443');
     expect(webhookUrlProblem('https://partner.example.com:8443/hooks', more)).toBeUndefined();
     // A URL registered while a port was allowed is refused at delivery once it is not: nothing is connected to.
-    expect(await post('https://93.184.216.34:8443/hooks', '{}', {}, PUBLIC_RULE, 1000)).toEqual({ ok: false, error: 'port 8443 is refused' });
+    expect(await post('https://93.184.216.34:8443/hooks', '{}', {}, PUBLIC_RULE, 1000)).toEqual({
+      ok: false,
+      error: 'port 8443 is refused',
+    });
   });
 
   test('loopback-http adds loopback addresses and nothing else', () => {
