@@ -336,9 +336,9 @@ const operationTable = {
       tag: 'Usage',
       summary: 'Void a usage entry',
       description:
-        "Takes one entry of the calling operator (built-in ones included) back out of every total, in one transaction, and marks it `VoidedAt`; the entry is kept. Voiding a voided entry answers it unchanged. Takes no body. An ID that is not one of the operator's entries is 404.",
+        "Takes one entry of the calling operator back out of every total, in one transaction, and marks it `VoidedAt`; the entry is kept. Voiding a voided entry answers it unchanged. Takes no body. An ID that is not one of the operator's entries is 404. An entry of a built-in meter (recorded from a platform event) is 403 `built-in-entry` with nothing changed: only the admin CLI voids those.",
       success: { status: 200, description: 'The voided entry', data: 'VoidedUsageEntry', example: { ...usageEntry, VoidedAt: 1773150000 } },
-      errors: [404],
+      errors: [403, 404],
     },
   },
   'get-usage-summary': {
