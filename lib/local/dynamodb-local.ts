@@ -59,11 +59,13 @@ function dynamoDbLocalHome(): string {
  * sharedDb: one database whatever credentials and region a client uses, so
  * the admin CLI sees what the host sees.
  */
-function javaCommand(port: number, dataDir: string | undefined): { command: string; args: string[] } {
+function javaCommand(port: number, dataDir: string | undefined): { command: string; args: string[]; cwd: string } {
   const home = dynamoDbLocalHome();
   const libraries = path.join(home, 'DynamoDBLocal_lib');
   return {
     command: 'java',
+    // DynamoDB Local writes a file of its own (dynamodb-local-metadata.json) where it runs: beside its jar, not in the project.
+    cwd: home,
     args: [
       `-Djava.library.path=${libraries}`,
       '-cp',
