@@ -40,8 +40,9 @@ Commands:
                     (one booking, or a list of them, as in the partner API's booking body)
   rebuild-usage-aggregates --operator ID
                     (recomputes the operator's hour, day and month usage aggregates from
-                    its stored entries: after an upgrade that adds aggregate levels, or to
-                    repair drift; run it while the operator records nothing)
+                    its stored entries, and registers the meters they name: after an
+                    upgrade that adds aggregate levels or counts meters, or to repair
+                    drift; run it while the operator records nothing)
   void-usage-entry  --operator ID --id ENTRY_ID
                     (takes one usage entry out of every total, built-in ones included: the
                     API refuses to void an entry a platform event recorded; voiding again
@@ -234,7 +235,8 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     const report = await rebuildUsageAggregates(option('operator'));
     console.log(
       `Rebuilt usage aggregates of ${values.operator} in ${target}: ${report.entries} entries read (${report.voided} voided, not counted), ` +
-        `${report.aggregates} aggregates written, ${report.removed} stale ones removed`,
+        `${report.aggregates} aggregates written, ${report.removed} stale ones removed, ` +
+        `${report.meters} meters registered that were recorded before meters were counted`,
     );
   },
   'void-usage-entry': async (target) => {

@@ -192,6 +192,7 @@ describe('the transactions of usage metering', () => {
       const input = { Meter: `meter-${i % 5}`, Usage: 1, OccurredAt: utc('2026-06-01T09:00:00Z') + i };
       return {
         input,
+        meterField: `Entries[${i}].Meter`,
         dimensionsField: `Entries[${i}].Dimensions`,
         idempotency: idempotencyOf(`k-${i}`, input, 'client', `Entries[${i}].Identifier`),
       };

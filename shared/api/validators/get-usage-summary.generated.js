@@ -6,7 +6,8 @@ exports.query = validate0;
 const formats0 = formats["supported-day"];
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$", "u");
-const pattern1 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,39}$", "u");
+const pattern1 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$", "u");
+const pattern2 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,39}$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -130,20 +131,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.filter !== undefined){
-let data5 = data.filter;
+if(data.meter !== undefined){
+let data5 = data.meter;
 const _errs11 = errors;
 if(errors === _errs11){
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(Object.keys(data5).length > 5){
+if(typeof data5 === "string"){
+if(func0(data5) > 1290){
+validate0.errors = [{instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/maxLength",keyword:"maxLength",params:{limit: 1290},message:"must NOT have more than 1290 characters"}];
+return false;
+}
+else {
+if(!pattern1.test(data5)){
+validate0.errors = [{instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.filter !== undefined){
+let data6 = data.filter;
+const _errs13 = errors;
+if(errors === _errs13){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(Object.keys(data6).length > 5){
 validate0.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"}];
 return false;
 }
 else {
-for(const key0 in data5){
-const _errs13 = errors;
+for(const key0 in data6){
+const _errs15 = errors;
 if(typeof key0 === "string"){
-if(!pattern1.test(key0)){
+if(!pattern2.test(key0)){
 const err0 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
@@ -154,7 +182,7 @@ vErrors.push(err0);
 errors++;
 }
 }
-var valid1 = _errs13 === errors;
+var valid1 = _errs15 === errors;
 if(!valid1){
 const err1 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
 if(vErrors === null){
@@ -170,17 +198,17 @@ break;
 }
 }
 if(valid1){
-for(const key1 in data5){
-let data6 = data5[key1];
-const _errs15 = errors;
-if(errors === _errs15){
-if(typeof data6 === "string"){
-if(func0(data6) > 100){
+for(const key1 in data6){
+let data7 = data6[key1];
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func0(data7) > 100){
 validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
-if(func0(data6) < 1){
+if(func0(data7) < 1){
 validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -191,7 +219,7 @@ validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "
 return false;
 }
 }
-var valid2 = _errs15 === errors;
+var valid2 = _errs17 === errors;
 if(!valid2){
 break;
 }
@@ -204,10 +232,11 @@ validate0.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs11 === errors;
+var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -224,5 +253,5 @@ return false;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.query.errorMessages = {"#/properties/from":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/to":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/tz":"must be an IANA time zone name such as Europe/Lisbon","#/properties/granularity":"must be one of 'hour', 'day', 'month' when given","#/properties/groupBy":"must be one or two dimension keys separated by a comma (such as Region or Region,Plan), each 1 to 40 letters, digits and '_', starting with a letter","#/properties/filter":"must be given as filter[Key]=value, at most 5 of them, each Key a dimension key and each value a string of 1 to 100 characters","#/properties/filter/propertyNames":"must be a dimension key: 1 to 40 letters, digits and '_', starting with a letter","#/properties/filter/additionalProperties":"must be a string of 1 to 100 characters"};
-exports.validators = { route: "get-usage-summary", fields: {"path":[],"query":["from","to","tz","granularity","groupBy","filter"],"deepObjects":["filter"]}, query: exports.query };
+exports.query.errorMessages = {"#/properties/from":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/to":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/tz":"must be an IANA time zone name such as Europe/Lisbon","#/properties/granularity":"must be one of 'hour', 'day', 'month' when given","#/properties/groupBy":"must be one or two dimension keys separated by a comma (such as Region or Region,Plan), each 1 to 40 letters, digits and '_', starting with a letter","#/properties/meter":"must be one to 10 meter names separated by commas (such as api-calls or api-calls,storage-gb)","#/properties/filter":"must be given as filter[Key]=value, at most 5 of them, each Key a dimension key and each value a string of 1 to 100 characters","#/properties/filter/propertyNames":"must be a dimension key: 1 to 40 letters, digits and '_', starting with a letter","#/properties/filter/additionalProperties":"must be a string of 1 to 100 characters"};
+exports.validators = { route: "get-usage-summary", fields: {"path":[],"query":["from","to","tz","granularity","groupBy","meter","filter"],"deepObjects":["filter"]}, query: exports.query };
