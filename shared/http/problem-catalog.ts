@@ -54,7 +54,7 @@ const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
   422: {
     name: 'ValidationFailed',
     description:
-      'A missing or invalid query parameter, body field or Idempotency-Key (also a key sent again with a different request); `detail` names it. Nothing is written.',
+      "A missing or invalid query parameter, body field or Idempotency-Key (also a key sent again with a different request), or a limit passed (a new meter past the operator's 50, a summary past 30,000 aggregates); `detail` names the field and the rule. Nothing is written.",
   },
   429: { name: 'TooManyRequests', description: "Over the stage's throttle." },
   500: { name: 'InternalError', description: 'Anything unexpected; safe to retry.' },

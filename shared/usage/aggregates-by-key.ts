@@ -13,10 +13,12 @@ export interface AggregateRef {
 }
 
 const BATCH_GET_LIMIT = 100;
+/** BatchGetItem calls in flight at once, as a summary's Queries are (summary.ts). */
+const MAX_PARALLEL_BATCHES = 32;
 
 /**
  * Aggregates by their keys, for a summary of named meters: one BatchGetItem
- * per 100 keys (eventually consistent, as a summary's Queries are), with the
+ * per 100 keys, 32 at once (eventually consistent, as a summary's Queries are), with the
  * low-level client so that totals stay decimal text. Keys without an item (an
  * hour without entries of that meter) are left out. With `combinations` each
  * is read whole. `cost` adds up what the reads cost.
@@ -34,8 +36,11 @@ export async function getAggregates(
       return [SK, ref.level] as const;
     }),
   );
-  for (let start = 0; start < refs.length; start += BATCH_GET_LIMIT) {
-    let keys: KeysAndAttributes['Keys'] = refs.slice(start, start + BATCH_GET_LIMIT).map((ref) => {
+  const batches = Array.from({ length: Math.ceil(refs.length / BATCH_GET_LIMIT) }, (_, i) =>
+    refs.slice(i * BATCH_GET_LIMIT, (i + 1) * BATCH_GET_LIMIT),
+  );
+  const readBatch = async (batch: AggregateRef[]) => {
+    let keys: KeysAndAttributes['Keys'] = batch.map((ref) => {
       const { PK, SK } = usageKeys.aggregate(operatorId, ref.shard, ref.level, ref.bucket, ref.meter);
       return { PK: { S: PK }, SK: { S: SK } };
     });
@@ -59,6 +64,11 @@ export async function getAggregates(
       keys = output.UnprocessedKeys?.[tableName()]?.Keys ?? [];
       return keys.length ? RETRY : true;
     });
-  }
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) await readBatch(batches[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(MAX_PARALLEL_BATCHES, batches.length) }, worker));
   return rows;
 }

@@ -33,8 +33,8 @@ export type Granularity = (typeof GRANULARITIES)[number];
  * (API calls, storage, seats), created deliberately, not one per customer or
  * request (those are Dimensions or ExtraInfo). With the built-in ones, a
  * summary without a series reads at most 69 cells × 53 meters × 8 shards =
- * 29,256 aggregates for any range and zone, within MAX_SUMMARY_ITEMS (README,
- * "Limits of meters and summaries"). Below 99, so that one transaction
+ * 29,256 aggregates for any range and zone, within MAX_SUMMARY_ITEMS
+ * (docs/usage.md, "Limits of meters and summaries"). Below 99, so that one transaction
  * registers a request's new meters with the count.
  */
 export const MAX_METERS = 50;
