@@ -8,6 +8,10 @@ const layer = (files, patterns) => ({ files, rules: { 'no-restricted-imports': [
 const NO_LIB = { group: ['**/lib/**'], message: 'shared/ and functions/ never import lib/' };
 const NO_FUNCTIONS = { group: ['**/functions/**'], message: 'shared/ never imports functions/' };
 const NO_SCRIPTS = { group: ['**/scripts/**'], message: 'scripts/ are tools: the product never depends on them' };
+const NO_TEMPORAL = {
+  group: ['temporal-polyfill', 'temporal-polyfill/**'],
+  message: 'the Temporal polyfill only cross-checks shared/core/calendar.ts in tests: the product reads time zones through Intl',
+};
 const NO_FACES = {
   group: ['**/http/**', '**/octo/**'],
   message:
@@ -51,23 +55,24 @@ export default tseslint.config(
     },
   },
   // The import rules of the layout (ARCHITECTURE.md): bin → lib → functions → shared/http, shared/octo → shared/api → domains → shared/core, shared/db.
-  layer(['bin/**'], [NO_SCRIPTS]),
-  layer(['shared/http/**', 'shared/octo/**'], [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS]),
-  layer(['shared/octo/schemas.ts'], [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_FACES, NO_CONTRACT]),
-  layer(['shared/api/**'], [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_FACES_BUT_OCTO_SCHEMAS]),
+  layer(['bin/**'], [NO_SCRIPTS, NO_TEMPORAL]),
+  layer(['scripts/**', 'dashboard/**'], [NO_TEMPORAL]),
+  layer(['shared/http/**', 'shared/octo/**'], [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_TEMPORAL]),
+  layer(['shared/octo/schemas.ts'], [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_TEMPORAL, NO_FACES, NO_CONTRACT]),
+  layer(['shared/api/**'], [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_TEMPORAL, NO_FACES_BUT_OCTO_SCHEMAS]),
   layer(
     DOMAINS.map((domain) => `shared/${domain}/**`),
-    [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_FACES, NO_CONTRACT],
+    [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_TEMPORAL, NO_FACES, NO_CONTRACT],
   ),
-  layer(['shared/core/**', 'shared/db/**'], [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_FACES, NO_CONTRACT, NO_DOMAIN]),
-  layer(['functions/**'], [NO_LIB, NO_SCRIPTS]),
+  layer(['shared/core/**', 'shared/db/**'], [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_TEMPORAL, NO_FACES, NO_CONTRACT, NO_DOMAIN]),
+  layer(['functions/**'], [NO_LIB, NO_SCRIPTS, NO_TEMPORAL]),
   layer(
     ['lib/aws/**'],
-    [NO_SCRIPTS, { group: ['../local/**', '**/lib/local/**'], message: 'lib/aws and lib/local never import each other' }],
+    [NO_SCRIPTS, NO_TEMPORAL, { group: ['../local/**', '**/lib/local/**'], message: 'lib/aws and lib/local never import each other' }],
   ),
   layer(
     ['lib/local/**'],
-    [NO_SCRIPTS, { group: ['../aws/**', '**/lib/aws/**'], message: 'lib/aws and lib/local never import each other' }],
+    [NO_SCRIPTS, NO_TEMPORAL, { group: ['../aws/**', '**/lib/aws/**'], message: 'lib/aws and lib/local never import each other' }],
   ),
   {
     // The service logs through one logger (shared/core/observability.ts); console output is for the entry points, tools and tests.

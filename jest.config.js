@@ -6,9 +6,9 @@
  */
 const shared = {
   testEnvironment: 'node',
-  // @middy/* ships ES modules only; ts-jest turns them into CommonJS like the project's own code.
+  // @middy/* and the Temporal polyfill (the time zone tests' cross-check) ship ES modules only; ts-jest turns them into CommonJS.
   transform: { '^.+\\.[tj]s$': 'ts-jest' },
-  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  transformIgnorePatterns: ['/node_modules/(?!@middy/|temporal-polyfill/|temporal-utils/)'],
 };
 
 const withDynamoDbLocal = {

@@ -199,6 +199,10 @@ const commands: Record<string, (target: string) => Promise<void>> = {
   'import-catalog': async (target) => {
     const summary = await importCatalog(option('operator'), readJsonFile(option('file')));
     console.log(`Imported ${summary.products} products and ${summary.timeslots} timeslots into ${target}`);
+    if (summary.skipped.length) {
+      console.log(`Skipped ${summary.skipped.length} scheduled start(s) at a time the clocks skip that day:`);
+      for (const start of summary.skipped) console.log(`  ${start.activityId} ${start.date} ${start.time}`);
+    }
   },
   'record-booking': async (target) => {
     const input = readJsonFile(option('file'));

@@ -7,7 +7,8 @@ import { createApiKey, MAX_KEY_LIMITS } from '../shared/accounts/api-keys';
 import { SCOPES, type Scope } from '../shared/accounts/scopes';
 import { configure } from '../shared/core/config';
 import { DEMO_OPERATOR } from '../lib/local/demo-data';
-import { addDays, wallClock, zonedIso } from '../shared/core/calendar';
+import { addDays, wallClock } from '../shared/core/calendar';
+import { availabilityIdOf } from '../shared/octo/render';
 import { octoErrorSchema } from '../shared/octo/schemas';
 import { rawExchange, type RawResponse } from '../test/support/raw-http';
 import { apiCases } from './fuzz/api-cases';
@@ -194,7 +195,7 @@ async function main(): Promise<void> {
   if (!seeded.data) throw new Error(`The valid booking was refused: ${JSON.stringify(seeded)}`);
   const seedBooking = seeded.data;
   // An OCTo reservation on the same timeslot, for the OCTo routes that address one by its uuid.
-  const slotId = zonedIso(slot.Date, slot.Time, 'Europe/Lisbon');
+  const slotId = availabilityIdOf(slot, 'Europe/Lisbon');
   // Without the example's uuid: each mutation is then judged in full rather than refused as that uuid's other request.
   const reservationOperation = operations.find((op) => op.path === '/octo/bookings' && op.method === 'POST')!;
   const reservationBody: Record<string, unknown> = { ...reservationOperation.body, availabilityId: slotId };

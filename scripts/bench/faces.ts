@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingItem } from '../../shared/booking/model';
 import { reserve } from '../../shared/booking/uuid-bookings';
-import { addDays, zonedIso } from '../../shared/core/calendar';
+import { addDays } from '../../shared/core/calendar';
+import { availabilityIdOf } from '../../shared/octo/render';
 import { compare, fixed, printTable, ratio, type LoadOptions, type Stats } from './harness';
 import type { BenchContext } from './scenario';
 import { nextRequest } from './scenario-booking';
@@ -43,7 +44,7 @@ function pairs(context: BenchContext, callsPerSide: number): Pair[] {
       uuid: randomUUID(),
       productId: BOOKING_ACTIVITY,
       optionId: 'DEFAULT',
-      availabilityId: zonedIso(request.Date, request.Time, context.timeZone),
+      availabilityId: availabilityIdOf(request, context.timeZone),
       unitItems: [{ unitId: 'adult' }, { unitId: 'adult' }],
     };
   };

@@ -3,12 +3,12 @@ import type { ProductItem } from '../catalog/model';
 import { getTimeslot } from '../catalog/repository';
 import type { OpeningHours } from '../catalog/schemas';
 import { priceUnits, totalOf, type BookedUnit } from '../catalog/units';
-import { wallClock, zonedIso } from '../core/calendar';
+import { wallClock, zonedIso, zonedIsoAt } from '../core/calendar';
 import { CapacityError, IdempotencyKeyReusedError, UnprocessableError, ValidationError } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
 import { expiresAt, replayable } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
-import { slotEnd, timeslotStarted } from '../catalog/timeslot-start';
+import { closingTime, slotEnd, slotStart, timeslotStarted } from '../catalog/timeslot-start';
 import { checkAnswers } from './answers';
 import type { Booking, BookingRequest, Contact } from './schemas';
 import {
@@ -118,12 +118,19 @@ export function checkNotStarted(
   now: Date,
 ): void {
   if (!timeslotStarted(request, timeZone, now)) return;
-  const { date: today, time } = wallClock(timeZone, now);
+  const today = wallClock(timeZone, now).date;
   if (request.Date < today) {
     throw new ValidationError(`${request.Date} is in the past (today is ${today} in ${timeZone})`, { field: 'Date', subject: 'timeslot' });
   }
   const what = request.OpeningHours ? `The day ${request.Date} has closed` : `${request.Time} has already started`;
-  throw new ValidationError(`${what} (it is ${time} in ${timeZone})`, { field: 'Time', subject: 'timeslot' });
+  // With the offsets: on the night the clocks go back, 01:30 has started when the clocks show 01:15 the second time.
+  throw new ValidationError(
+    `${what} at ${zonedIso(request.Date, closingTime(request), timeZone)} (it is ${zonedIsoAt(now.getTime(), timeZone)} in ${timeZone})`,
+    {
+      field: 'Time',
+      subject: 'timeslot',
+    },
+  );
 }
 
 export const noSuchTimeslot = (request: Pick<BookingRequest, 'ActivityID' | 'Date' | 'Time'>) =>
@@ -153,7 +160,7 @@ export function bookingItem(newBooking: NewBooking, reference: string, waiverSta
     ActivityName: product.Name,
     Date: request.Date,
     Time: request.Time,
-    StartsAt: zonedIso(request.Date, request.Time, timeZone),
+    StartsAt: slotStart(request, timeZone),
     Participants: request.Participants,
     ...(units ? { Units: units } : {}),
     TotalPrice: units

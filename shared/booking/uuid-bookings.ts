@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { activityNotFound } from '../catalog/products';
 import { getProduct, getTimeslot, getTimeslots } from '../catalog/repository';
-import { slotEnd, timeslotStarted } from '../catalog/timeslot-start';
+import { slotEnd, slotStart, timeslotStarted } from '../catalog/timeslot-start';
 import { countUnits, priceUnits, requireOption, totalOf } from '../catalog/units';
-import { zonedIso } from '../core/calendar';
 import type { Caller } from '../core/caller';
 import { config } from '../core/config';
 import { InvalidRequestError, NotFoundError, UnprocessableError, ValidationError } from '../core/errors';
@@ -412,7 +411,7 @@ export async function changeUuidBooking(
         ActivityName: product.Name,
         Date: target.Date,
         Time: target.Time,
-        StartsAt: zonedIso(target.Date, target.Time, caller.timeZone),
+        StartsAt: slotStart(target, caller.timeZone),
         OpeningHours: slot ? slot.OpeningHours : current.OpeningHours,
         Contact: contact,
         Customer: customerOf(contact) ?? current.Customer,

@@ -1,5 +1,4 @@
 import type { Caller } from '../core/caller';
-import { zonedIso } from '../core/calendar';
 import { config } from '../core/config';
 import { checkDayRange } from '../core/day-range';
 import { requireActivity } from './products';
@@ -8,7 +7,7 @@ import type { AvailableDate, AvailableTimeslot } from './schemas';
 import { getTimeslots, queryTimeslots } from './repository';
 import type { ProductItem } from './model';
 import { NotFoundError } from '../core/errors';
-import { timeslotStarted } from './timeslot-start';
+import { slotStart, timeslotStarted } from './timeslot-start';
 
 /** The longest StartDate..EndDate span the dates endpoint accepts, both ends included. */
 export const MAX_DATE_RANGE_DAYS = 92;
@@ -54,7 +53,7 @@ export function summariseTimeslots(slots: TimeslotItem[], timeZone: string, now:
   return bookable(slots, timeZone, now).map((slot) => ({
     Date: slot.Date,
     Time: slot.Time,
-    StartsAt: zonedIso(slot.Date, slot.Time, timeZone),
+    StartsAt: slotStart(slot, timeZone),
     Status: roomStatus(vacanciesOf(slot), slot.Capacity),
     Vacancies: vacanciesOf(slot),
     Capacity: slot.Capacity,

@@ -1,10 +1,11 @@
-import { addDays, daysBetween } from '../core/calendar';
+import { addDays, daysBetween, skippedBy } from '../core/calendar';
 import { ValidationError } from '../core/errors';
 import { checkedBy } from '../core/validation';
 import { MAX_SCHEDULE_DAYS, WEEKDAYS, type CatalogFile, type CatalogProduct } from './catalog-file';
 import { catalogFile } from './catalog-file.generated';
 import { DAY_TICKET_TIME, type ProductItem } from './model';
 import type { OpeningHours, Question } from './schemas';
+import { checkTimeslotTime } from './timeslot-start';
 
 /** The rules of a catalogue file that its schema cannot state, checked in full before anything is written. */
 
@@ -112,35 +113,53 @@ export interface SlotRow {
   OpeningHours?: OpeningHours;
 }
 
+/** A schedule's start that the clocks skip on one of its dates: left out of the import, and reported. */
+export interface SkippedStart {
+  activityId: string;
+  date: string;
+  time: string;
+}
+
 /**
  * Expands schedules and one-off slots into one row per date and time (a day
  * ticket's day at DAY_TICKET_TIME); a later entry overrides an earlier one.
+ * A schedule's time that the clocks skip on a date (in `timeZone`) is left
+ * out that date; a one-off timeslot at such a time is refused.
  */
-export function expandTimeslots(entry: string, product: CatalogProduct): SlotRow[] {
+export function expandTimeslots(
+  entry: { name: string; index: number },
+  product: CatalogProduct,
+  timeZone: string,
+): { rows: SlotRow[]; skipped: SkippedStart[] } {
   const rows = new Map<string, SlotRow>();
+  const skipped: SkippedStart[] = [];
   const add = (row: SlotRow) => rows.set(`${row.Date} ${row.Time}`, row);
   (product.Schedules ?? []).forEach((schedule, index) => {
     const span = daysBetween(schedule.From, schedule.To);
-    if (span < 0) throw new ValidationError(`${entry}.Schedules[${index}]: To is before From`);
+    if (span < 0) throw new ValidationError(`${entry.name}.Schedules[${index}]: To is before From`);
     if (span + 1 > MAX_SCHEDULE_DAYS) {
-      throw new ValidationError(`${entry}.Schedules[${index}]: spans ${span + 1} days; at most ${MAX_SCHEDULE_DAYS} are allowed`);
+      throw new ValidationError(`${entry.name}.Schedules[${index}]: spans ${span + 1} days; at most ${MAX_SCHEDULE_DAYS} are allowed`);
     }
     for (let offset = 0; offset <= span; offset += 1) {
       const day = addDays(schedule.From, offset);
       if (!schedule.Weekdays.includes(WEEKDAYS[new Date(`${day}T00:00:00Z`).getUTCDay()])) continue;
       if (schedule.OpeningHours)
         add({ Date: day, Time: DAY_TICKET_TIME, Capacity: schedule.Capacity, OpeningHours: schedule.OpeningHours });
-      for (const slotTime of schedule.Times ?? []) add({ Date: day, Time: slotTime, Capacity: schedule.Capacity });
+      for (const slotTime of schedule.Times ?? []) {
+        if (skippedBy(day, slotTime, timeZone)) skipped.push({ activityId: product.ActivityID, date: day, time: slotTime });
+        else add({ Date: day, Time: slotTime, Capacity: schedule.Capacity });
+      }
     }
   });
-  for (const slot of product.Timeslots ?? []) {
+  (product.Timeslots ?? []).forEach((slot, index) => {
+    if (slot.Time) checkTimeslotTime({ Date: slot.Date, Time: slot.Time }, timeZone, `Products[${entry.index}].Timeslots[${index}].Time`);
     add(
       slot.OpeningHours
         ? { Date: slot.Date, Time: DAY_TICKET_TIME, Capacity: slot.Capacity, OpeningHours: slot.OpeningHours }
         : { Date: slot.Date, Time: slot.Time as string, Capacity: slot.Capacity },
     );
-  }
-  return [...rows.values()];
+  });
+  return { rows: [...rows.values()], skipped };
 }
 
 /** The distinct start times a START_TIME product's schedules and one-off timeslots name, ascending. */
@@ -152,8 +171,11 @@ export function startTimesOf(product: CatalogProduct): string[] {
   return [...times].sort();
 }
 
-/** Validates a parsed catalogue file completely before anything is written. */
-export function checkCatalog(input: unknown): { catalog: CatalogFile; timeslots: SlotRow[][] } {
+/**
+ * Validates a parsed catalogue file completely before anything is written;
+ * its dates and times are local to `timeZone`, the operator's.
+ */
+export function checkCatalog(input: unknown, timeZone: string): { catalog: CatalogFile; timeslots: SlotRow[][]; skipped: SkippedStart[] } {
   const catalog = validateCatalogFile(input);
   const products = catalog.Products;
   for (const [field, values] of [
@@ -164,14 +186,14 @@ export function checkCatalog(input: unknown): { catalog: CatalogFile; timeslots:
     const duplicate = findDuplicate<unknown>([...values]);
     if (duplicate !== undefined) throw new ValidationError(`Two products share the ${field} '${duplicate}'`);
   }
-  const timeslots = products.map((product, index) => {
+  const expanded = products.map((product, index) => {
     const entry = entryName(index, product);
     checkQuestions(entry, product.Questions ?? []);
     checkUnits(index, product);
     checkSchedulesFit(index, product);
-    return expandTimeslots(entry, product);
+    return expandTimeslots({ name: entry, index }, product, timeZone);
   });
-  return { catalog, timeslots };
+  return { catalog, timeslots: expanded.map(({ rows }) => rows), skipped: expanded.flatMap(({ skipped }) => skipped) };
 }
 
 /** A ProductID or name already used by another of the operator's activities would make resolve-product ambiguous. */

@@ -1,6 +1,6 @@
 import { requireOperator } from '../accounts/operators';
 import type { CatalogFile } from './catalog-file';
-import { checkAgainstStored, checkCatalog, startTimesOf } from './catalog-rules';
+import { checkAgainstStored, checkCatalog, startTimesOf, type SkippedStart } from './catalog-rules';
 import type { ProductItem } from './model';
 import { putProduct, putTimeslotCapacity, queryProductIdentities } from './repository';
 
@@ -17,6 +17,8 @@ async function inBatches<T>(items: T[], work: (item: T) => Promise<unknown>): Pr
 export interface ImportSummary {
   products: number;
   timeslots: number;
+  /** A schedule's starts left out because the clocks skip that time on that date (a change to daylight saving time). */
+  skipped: SkippedStart[];
 }
 
 /**
@@ -25,8 +27,8 @@ export interface ImportSummary {
  * capacity and keep the places already booked on them.
  */
 export async function importCatalog(operatorId: string, input: unknown): Promise<ImportSummary> {
-  const { catalog, timeslots } = checkCatalog(input);
-  await requireOperator(operatorId);
+  const operator = await requireOperator(operatorId);
+  const { catalog, timeslots, skipped } = checkCatalog(input, operator.TimeZone);
   checkAgainstStored(catalog, await queryProductIdentities(operatorId));
   await inBatches(catalog.Products, (product) => {
     const item: ProductItem = {
@@ -48,5 +50,5 @@ export async function importCatalog(operatorId: string, input: unknown): Promise
   });
   const slotWrites = catalog.Products.flatMap((product, index) => timeslots[index].map((slot) => ({ product, slot })));
   await inBatches(slotWrites, ({ product, slot }) => putTimeslotCapacity(operatorId, product.ActivityID, slot));
-  return { products: catalog.Products.length, timeslots: slotWrites.length };
+  return { products: catalog.Products.length, timeslots: slotWrites.length, skipped };
 }

@@ -154,7 +154,7 @@ const listedStatus = {
 export const startsAtSchema = {
   type: 'string',
   format: 'date-time',
-  description: 'The same moment as ISO 8601 with the UTC offset of that date',
+  description: 'The same moment as ISO 8601 with the UTC offset in force then (a time the clocks repeat is its first occurrence)',
 } as const;
 
 export const productSchema = {

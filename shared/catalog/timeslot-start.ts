@@ -1,34 +1,57 @@
-import { addDays, wallClock, zonedInstant, zonedIso, zonedIsoAt } from '../core/calendar';
+import { addDays, skippedBy, zonedInstant, zonedIso, zonedIsoAt } from '../core/calendar';
+import { ValidationError } from '../core/errors';
 import type { OpeningHours } from './schemas';
 
 /**
- * The one rule of when a timeslot closes for sale: at its own minute, on the
- * operator's wall clock, or, for a day ticket, at the end of its last opening
- * range. Availability lists only timeslots that have not closed; partners can
- * book, move and cancel only those.
+ * A timeslot's local date and time is one instant (calendar.ts's rule: a
+ * time that happens twice is its first occurrence); its start as shown to
+ * partners and resellers, its end, the moment it closes for sale and every
+ * "has it started" check derive from that instant. A day ticket's `00:00`
+ * is the day's first instant, where the clock resumes on a day whose
+ * midnight the clocks skip.
  */
-export function timeslotStarted(slot: { Date: string; Time: string; OpeningHours?: OpeningHours }, timeZone: string, now: Date): boolean {
-  const { date: today, time } = wallClock(timeZone, now);
-  return slot.Date < today || (slot.Date === today && closingTime(slot) <= time);
-}
+type Slot = { Date: string; Time: string; OpeningHours?: OpeningHours };
 
 /** The local time at which a timeslot closes for sale: its start, or a day ticket's last closing. */
 export const closingTime = (slot: { Time: string; OpeningHours?: OpeningHours }): string =>
   slot.OpeningHours?.length ? slot.OpeningHours[slot.OpeningHours.length - 1].To : slot.Time;
 
+/** The instant (UTC) at which a timeslot closes for sale. */
+export const closesAt = (slot: Slot, timeZone: string): Date => new Date(zonedInstant(slot.Date, closingTime(slot), timeZone));
+
+/**
+ * The one rule of when a timeslot closes for sale: at its start, or, for a
+ * day ticket, at the end of its last opening range. Availability lists only
+ * timeslots that have not closed; partners can book, move and cancel only those.
+ */
+export const timeslotStarted = (slot: Slot, timeZone: string, now: Date): boolean =>
+  zonedInstant(slot.Date, closingTime(slot), timeZone) <= now.getTime();
+
+/** When a timeslot starts, ISO 8601 on the operator's wall clock with the offset of that instant. */
+export const slotStart = (slot: { Date: string; Time: string }, timeZone: string): string => zonedIso(slot.Date, slot.Time, timeZone);
+
 /**
  * When a timeslot's activity ends, ISO 8601 with the offset of that moment:
- * its start plus the activity's duration, or, for a day ticket, the next midnight.
+ * its start plus the activity's duration in elapsed time (a 60-minute
+ * activity lasts 60 minutes across a change of the clocks), or, for a day
+ * ticket, the next day's first instant.
  */
-export function slotEnd(
-  slot: { Date: string; Time: string; OpeningHours?: OpeningHours },
-  durationMinutes: number,
-  timeZone: string,
-): string {
+export function slotEnd(slot: Slot, durationMinutes: number, timeZone: string): string {
   if (slot.OpeningHours?.length) return zonedIso(addDays(slot.Date, 1), '00:00', timeZone);
   return zonedIsoAt(zonedInstant(slot.Date, slot.Time, timeZone) + durationMinutes * 60_000, timeZone);
 }
 
-/** The instant (UTC) at which a timeslot closes for sale. */
-export const closesAt = (slot: { Date: string; Time: string; OpeningHours?: OpeningHours }, timeZone: string): Date =>
-  new Date(zonedInstant(slot.Date, closingTime(slot), timeZone));
+/**
+ * Refuses a timeslot that would start at a time the clocks skip on its date
+ * (02:30 on the night they go from 02:00 to 03:00): it names no instant. A
+ * time that happens twice is accepted (its first occurrence). `field` names
+ * the input at fault: `Time` for a request, the entry for a catalogue file.
+ */
+export function checkTimeslotTime(slot: { Date: string; Time: string }, timeZone: string, field = 'Time'): void {
+  const skip = skippedBy(slot.Date, slot.Time, timeZone);
+  if (!skip) return;
+  throw new ValidationError(
+    `is ${slot.Time}, a time that does not exist on ${slot.Date} in ${timeZone}: the clocks go from ${skip.from} to ${skip.to}`,
+    { field, subject: 'timeslot' },
+  );
+}

@@ -1,12 +1,12 @@
 import { availabilityStatus, vacanciesOf } from '../catalog/availability';
 import { DEFAULT_OPTION_ID, TIME_PATTERN, type ProductItem, type TimeslotItem } from '../catalog/model';
 import type { OpeningHours } from '../catalog/schemas';
-import { closesAt, slotEnd, timeslotStarted } from '../catalog/timeslot-start';
+import { closesAt, slotEnd, slotStart, timeslotStarted } from '../catalog/timeslot-start';
 import { unitsOf } from '../catalog/units';
 import type { BookingItem } from '../booking/model';
 import type { Contact as StoredContact } from '../booking/schemas';
 import type { Money } from '../catalog/schemas';
-import { isSupportedDay, zonedIso } from '../core/calendar';
+import { isSupportedDay, zonedIsoAsWritten } from '../core/calendar';
 import type { Availability, Booking, CalendarDay, Contact, Pricing, Product, Supplier, UnitPricing } from './schemas';
 
 /**
@@ -23,9 +23,12 @@ const timePattern = new RegExp(TIME_PATTERN);
 /** OCTo's UTC instants are to the second: `2026-07-01T09:00:00Z`. */
 export const utcSeconds = (iso: string): string => `${iso.slice(0, 19)}Z`;
 
-/** Availability IDs are the local start with its offset (`2026-07-01T10:00:00+01:00`), OCTo's convention; a day ticket's starts at 00:00. */
+/**
+ * Availability IDs are the local start with its offset (`2026-07-01T10:00:00+01:00`), OCTo's convention: the timeslot's
+ * date and time as stored (a day ticket's at 00:00), with the offset that makes the ID name its start instant.
+ */
 export const availabilityIdOf = (slot: { Date: string; Time: string }, timeZone: string): string =>
-  zonedIso(slot.Date, slot.Time, timeZone);
+  zonedIsoAsWritten(slot.Date, slot.Time, timeZone);
 
 /** The timeslot an availability ID names, when it is one of ours (the offset must be that of the date in the zone). */
 export function slotOfAvailabilityId(id: string, timeZone: string): { Date: string; Time: string } | undefined {
@@ -156,7 +159,7 @@ function availabilityOf(slot: TimeslotItem, end: string, options: AvailabilityOp
   const available = vacancies >= Math.max(1, options.places ?? 1);
   return {
     id,
-    localDateTimeStart: id,
+    localDateTimeStart: slotStart(slot, options.timeZone),
     localDateTimeEnd: end,
     utcCutoffAt: utcSeconds(closesAt(slot, options.timeZone).toISOString()),
     allDay: slot.OpeningHours !== undefined,
@@ -269,7 +272,7 @@ export function toBooking({ item, slot }: BookingView, options: { timeZone: stri
           : null,
     freesale: false,
     availabilityId,
-    availability: availabilityOf(timeslot, item.EndsAt ?? availabilityId, { timeZone, withPricing: false }),
+    availability: availabilityOf(timeslot, item.EndsAt ?? slotStart(item, timeZone), { timeZone, withPricing: false }),
     contact: toContact(item.Contact),
     notes: item.Notes ?? null,
     deliveryMethods: ['VOUCHER'],

@@ -1,5 +1,5 @@
 import { ValidationError } from '../core/errors';
-import { addDays, canonicalTimeZone, wallClock, zonedInstant } from '../core/calendar';
+import { addDays, canonicalTimeZone, zonedInstant, zonedIsoAt } from '../core/calendar';
 import { checkDayRange } from '../core/day-range';
 import { MAX_HOURLY_DAYS, MAX_SUMMARY_DAYS, type Granularity } from './model';
 
@@ -43,19 +43,10 @@ function checkTimeZone(requestedZone: string): string {
   return timeZone;
 }
 
-/** ISO 8601 local date-time of an instant in a zone, with the zone's offset at that instant. */
-function localIso(unixSeconds: number, timeZone: string): string {
-  const { date, time } = wallClock(timeZone, new Date(unixSeconds * 1000));
-  const offset = Math.round((Date.parse(`${date}T${time}:00Z`) / 1000 - unixSeconds) / 60);
-  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
-  const minutes = String(Math.abs(offset) % 60).padStart(2, '0');
-  return `${date}T${time}:00${offset < 0 ? '-' : '+'}${hours}:${minutes}`;
-}
-
 function hourPoints({ start, end }: Interval, timeZone: string): SeriesPoint[] {
   return Array.from({ length: (end - start) / HOUR_SECONDS }, (_, i) => {
     const at = start + i * HOUR_SECONDS;
-    return { granularity: 'hour', start: at, end: at + HOUR_SECONDS, label: { Start: localIso(at, timeZone), Timestamp: at } };
+    return { granularity: 'hour', start: at, end: at + HOUR_SECONDS, label: { Start: zonedIsoAt(at * 1000, timeZone), Timestamp: at } };
   });
 }
 

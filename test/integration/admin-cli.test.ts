@@ -141,6 +141,35 @@ describe('admin CLI', () => {
     expect(await queryTimeslots(other, 's_walk1', start, start)).toEqual([]);
   });
 
+  it("says which of a schedule's starts it left out because the clocks skip them, and refuses a one-off at such a time", async () => {
+    const lisbon = uniqueOperatorId('cli');
+    await admin('create-operator', '--id', lisbon, '--name', 'Lisbon Nights', '--time-zone', 'Europe/Lisbon');
+    const walk = testCatalog({ start: '2027-03-27', days: 3 }).Products[0];
+    const file = path.join(dir, 'spring-forward.json');
+    writeFileSync(file, JSON.stringify({ Products: [{ ...walk, Schedules: [{ ...walk.Schedules![0], Times: ['01:30', '09:00'] }] }] }));
+    const imported = await admin('import-catalog', '--operator', lisbon, '--file', file);
+    expect(imported).toEqual({
+      code: 0,
+      out: expect.stringMatching(
+        /^Imported 1 products and 5 timeslots into .*\nSkipped 1 scheduled start\(s\) at a time the clocks skip that day:\n {2}s_walk1 2027-03-28 01:30\n$/,
+      ),
+    });
+
+    const oneOff = path.join(dir, 'one-off.json');
+    writeFileSync(
+      oneOff,
+      JSON.stringify({ Products: [{ ...walk, Schedules: [], Timeslots: [{ Date: '2027-03-28', Time: '01:30', Capacity: 4 }] }] }),
+    );
+    const refused = await admin('import-catalog', '--operator', lisbon, '--file', oneOff);
+    expect(refused).toEqual({
+      code: 1,
+      out: expect.stringContaining(
+        "Entry 'Products[0].Timeslots[0].Time' is 01:30, a time that does not exist on 2027-03-28 in Europe/Lisbon: the clocks go from 01:00 to 02:00",
+      ),
+    });
+    expect((await queryTimeslots(lisbon, 's_walk1', '2027-03-28', '2027-03-28')).map((slot) => slot.Time)).toEqual(['09:00']);
+  });
+
   it('refuses a ProductID that belongs to another activity of the operator', async () => {
     const clash = testCatalog({ start, days: 1 });
     clash.Products = [{ ...clash.Products[0], ActivityID: 's_walk2', Name: 'Another walk' }];

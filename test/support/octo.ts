@@ -1,5 +1,6 @@
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
-import { addDays, zonedIso } from '../../shared/core/calendar';
+import { addDays } from '../../shared/core/calendar';
+import { availabilityIdOf } from '../../shared/octo/render';
 import type { HttpClient } from './fixtures';
 import { tomorrow } from './catalog';
 
@@ -79,7 +80,8 @@ export function octoCatalog(options: { days?: number; capacity?: number; start?:
 }
 
 /** The availability ID of a timeslot: its local start with its offset (a day ticket's at 00:00). */
-export const availabilityId = (date: string, time: string, timeZone = 'Europe/Lisbon') => zonedIso(date, time, timeZone);
+export const availabilityId = (date: string, time: string, timeZone = 'Europe/Lisbon') =>
+  availabilityIdOf({ Date: date, Time: time }, timeZone);
 
 /** A client for the OCTo routes of one key, with OCTo's capability header (pricing on unless told otherwise). */
 export function octoClient(request: HttpClient, key: string, options: { pricing?: boolean } = {}) {

@@ -15,7 +15,7 @@ const product = (overrides: Partial<CatalogProduct> = {}): CatalogProduct => ({
 
 const rejection = (input: unknown): string => {
   try {
-    checkCatalog(input);
+    checkCatalog(input, 'Europe/Lisbon');
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationError);
     const { field, message } = error as ValidationError;
@@ -26,7 +26,7 @@ const rejection = (input: unknown): string => {
 
 describe('catalogue validation', () => {
   it('accepts the test catalogue and expands its schedule', () => {
-    const { timeslots } = checkCatalog(testCatalog({ start: '2026-06-01', days: 7 }));
+    const { timeslots } = checkCatalog(testCatalog({ start: '2026-06-01', days: 7 }), 'Europe/Lisbon');
     expect(timeslots[0]).toHaveLength(14);
     expect(timeslots[1]).toEqual([{ Date: '2026-06-01', Time: '10:00', Capacity: 5 }]);
   });
@@ -48,7 +48,7 @@ describe('catalogue validation', () => {
     const priced = (Amount: number) => ({
       Products: [product({ MaxParticipantsPerBooking: 10_000, PricePerParticipant: { Amount, Currency: 'EUR' } })],
     });
-    expect(() => checkCatalog(priced(100_000_000_000))).not.toThrow();
+    expect(() => checkCatalog(priced(100_000_000_000), 'Europe/Lisbon')).not.toThrow();
     expect(Number.isSafeInteger(100_000_000_000 * 10_000)).toBe(true);
     expect(rejection(priced(100_000_000_001))).toBe(
       "'Products[0].PricePerParticipant.Amount' must be a whole number of minor units (cents) from 0 to 100000000000",
@@ -79,15 +79,80 @@ describe('catalogue validation', () => {
 
 describe('timeslot expansion', () => {
   it('keeps only listed weekdays, and one-off slots override schedule slots', () => {
-    const rows = expandTimeslots('entry', {
-      ...product(),
-      // 2026-06-01 is a Monday.
-      Schedules: [{ From: '2026-06-01', To: '2026-06-07', Weekdays: ['MON', 'SUN'], Times: ['09:00'], Capacity: 3 }],
-      Timeslots: [{ Date: '2026-06-07', Time: '09:00', Capacity: 9 }],
-    });
+    const { rows } = expandTimeslots(
+      { name: 'entry', index: 0 },
+      {
+        ...product(),
+        // 2026-06-01 is a Monday.
+        Schedules: [{ From: '2026-06-01', To: '2026-06-07', Weekdays: ['MON', 'SUN'], Times: ['09:00'], Capacity: 3 }],
+        Timeslots: [{ Date: '2026-06-07', Time: '09:00', Capacity: 9 }],
+      },
+      'Europe/Lisbon',
+    );
     expect(rows).toEqual([
       { Date: '2026-06-01', Time: '09:00', Capacity: 3 },
       { Date: '2026-06-07', Time: '09:00', Capacity: 9 },
     ]);
+  });
+});
+
+describe("times the clocks skip or repeat (the operator's zone)", () => {
+  const EVERY_DAY = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
+  const schedule = (From: string, To: string, Times: string[]) => ({ From, To, Weekdays: [...EVERY_DAY], Times, Capacity: 4 });
+
+  it("leaves a schedule's start out on the date the clocks skip it, and says which", () => {
+    const { timeslots, skipped } = checkCatalog(
+      { Products: [product({ Schedules: [schedule('2027-03-27', '2027-03-29', ['01:30', '10:00'])] })] },
+      'Europe/Lisbon',
+    );
+    expect(timeslots[0].map((row) => `${row.Date} ${row.Time}`)).toEqual([
+      '2027-03-27 01:30',
+      '2027-03-27 10:00',
+      '2027-03-28 10:00',
+      '2027-03-29 01:30',
+      '2027-03-29 10:00',
+    ]);
+    expect(skipped).toEqual([{ activityId: 's_a1', date: '2027-03-28', time: '01:30' }]);
+    // The same file in New York, whose clocks change on other dates and at 02:00, skips nothing.
+    expect(
+      checkCatalog({ Products: [product({ Schedules: [schedule('2027-03-27', '2027-03-29', ['01:30'])] })] }, 'America/New_York').skipped,
+    ).toEqual([]);
+  });
+
+  it('refuses a one-off timeslot at a time the clocks skip, naming the entry, the zone and the skip', () => {
+    expect(rejection({ Products: [product({ Timeslots: [{ Date: '2027-03-28', Time: '01:30', Capacity: 2 }] })] })).toBe(
+      "'Products[0].Timeslots[0].Time' is 01:30, a time that does not exist on 2027-03-28 in Europe/Lisbon: the clocks go from 01:00 to 02:00",
+    );
+  });
+
+  it('takes a time the clocks repeat once, and a day ticket on a day whose midnight the clocks skip', () => {
+    const { timeslots, skipped } = checkCatalog(
+      {
+        Products: [
+          product({ Timeslots: [{ Date: '2026-04-04', Time: '23:30', Capacity: 2 }] }),
+          product({
+            ProductID: 2,
+            ActivityID: 's_day1',
+            Name: 'Day',
+            AvailabilityType: 'OPENING_HOURS',
+            Schedules: [
+              {
+                From: '2026-09-06',
+                To: '2026-09-06',
+                Weekdays: [...EVERY_DAY],
+                OpeningHours: [{ From: '00:00', To: '18:00' }],
+                Capacity: 9,
+              },
+            ],
+          }),
+        ],
+      },
+      'America/Santiago',
+    );
+    expect(timeslots).toEqual([
+      [{ Date: '2026-04-04', Time: '23:30', Capacity: 2 }],
+      [{ Date: '2026-09-06', Time: '00:00', Capacity: 9, OpeningHours: [{ From: '00:00', To: '18:00' }] }],
+    ]);
+    expect(skipped).toEqual([]);
   });
 });

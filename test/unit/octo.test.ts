@@ -14,7 +14,7 @@ import {
 import { MalformedJsonError, UnsupportedMediaTypeError } from '../../shared/http/errors';
 import type { ParsedEvent } from '../../shared/http/handler';
 import { octoBodyOf, requestedCapabilities } from '../../shared/octo/face';
-import { availabilityIdOf, slotOfAvailabilityId, utcSeconds } from '../../shared/octo/render';
+import { availabilityIdOf, slotOfAvailabilityId, toAvailability, utcSeconds, type ShopfrontProduct } from '../../shared/octo/render';
 
 describe('availability IDs', () => {
   test.each([
@@ -35,8 +35,82 @@ describe('availability IDs', () => {
     expect(slotOfAvailabilityId('2026-07-01T10:00:00Z', 'UTC')).toEqual({ Date: '2026-07-01', Time: '10:00' });
   });
 
+  test.each([
+    // The repeated 01:30 is its first pass, whichever side of Greenwich.
+    ['Europe/Lisbon', '2027-10-31', '01:30', '2027-10-31T01:30:00+01:00'],
+    ['America/New_York', '2027-11-07', '01:30', '2027-11-07T01:30:00-04:00'],
+    // A day ticket on a day without midnight: its 00:00 with the offset before the skip names the day's first instant.
+    ['America/Santiago', '2026-09-06', '00:00', '2026-09-06T00:00:00-04:00'],
+    ['America/Santiago', '2026-09-06', '01:00', '2026-09-06T01:00:00-03:00'],
+  ])('across a change of the clocks in %s, %s %s is %s, and back', (timeZone, date, time, id) => {
+    expect(availabilityIdOf({ Date: date, Time: time }, timeZone)).toBe(id);
+    expect(slotOfAvailabilityId(id, timeZone)).toEqual({ Date: date, Time: time });
+  });
+
+  test('the second pass of a repeated time names no timeslot: a timeslot is the first', () => {
+    expect(slotOfAvailabilityId('2027-10-31T01:30:00+00:00', 'Europe/Lisbon')).toBeUndefined();
+    expect(slotOfAvailabilityId('2027-11-07T01:30:00-05:00', 'America/New_York')).toBeUndefined();
+  });
+
   test("UTC instants are to the second, as OCTo's validator wants them", () => {
     expect(utcSeconds('2026-07-01T09:00:00.123Z')).toBe('2026-07-01T09:00:00Z');
+  });
+});
+
+describe('an availability is one instant: start, end and cut-off', () => {
+  const product = (DurationMinutes: number, dayTicket = false): ShopfrontProduct => ({
+    ProductID: 1,
+    ActivityID: 's_night1',
+    Name: 'Night walk',
+    NameLower: 'night walk',
+    Description: '',
+    Visible: true,
+    DurationMinutes,
+    MaxParticipantsPerBooking: 4,
+    PricePerParticipant: { Amount: 1000, Currency: 'EUR' },
+    AvailabilityType: dayTicket ? 'OPENING_HOURS' : 'START_TIME',
+  });
+  const slot = (Date: string, Time: string, OpeningHours?: { From: string; To: string }[]) => ({
+    Date,
+    Time,
+    Capacity: 10,
+    Booked: 0,
+    Vacancies: 10,
+    ...(OpeningHours ? { OpeningHours } : {}),
+  });
+  const times = (availability: { id: string; localDateTimeStart: string; localDateTimeEnd: string; utcCutoffAt: string }) => ({
+    id: availability.id,
+    start: availability.localDateTimeStart,
+    end: availability.localDateTimeEnd,
+    cutoff: availability.utcCutoffAt,
+  });
+
+  test('a 60-minute activity at the repeated 01:30 lasts 60 minutes from its first pass', () => {
+    expect(times(toAvailability(slot('2027-10-31', '01:30'), product(60), { timeZone: 'Europe/Lisbon', withPricing: false }))).toEqual({
+      id: '2027-10-31T01:30:00+01:00',
+      start: '2027-10-31T01:30:00+01:00',
+      end: '2027-10-31T01:30:00+00:00',
+      cutoff: '2027-10-31T00:30:00Z',
+    });
+  });
+
+  test('a timeslot stored at a skipped time (imported before they were refused) starts where the clocks land, and lasts its duration', () => {
+    expect(times(toAvailability(slot('2027-03-14', '02:30'), product(60), { timeZone: 'America/New_York', withPricing: false }))).toEqual({
+      id: '2027-03-14T02:30:00-05:00',
+      start: '2027-03-14T03:30:00-04:00',
+      end: '2027-03-14T04:30:00-04:00',
+      cutoff: '2027-03-14T07:30:00Z',
+    });
+  });
+
+  test("a day ticket on a day without midnight runs from the day's first instant to the next day's", () => {
+    const day = slot('2026-09-06', '00:00', [{ From: '09:00', To: '18:00' }]);
+    expect(times(toAvailability(day, product(60, true), { timeZone: 'America/Santiago', withPricing: false }))).toEqual({
+      id: '2026-09-06T00:00:00-04:00',
+      start: '2026-09-06T01:00:00-03:00',
+      end: '2026-09-07T00:00:00-03:00',
+      cutoff: '2026-09-06T21:00:00Z',
+    });
   });
 });
 
@@ -188,7 +262,7 @@ describe('the catalogue: units and day tickets', () => {
   const schedule = { From: '2026-07-01', To: '2026-07-07', Weekdays: ['MON' as const], Capacity: 10 };
   const refusal = (product: Record<string, unknown>) => {
     try {
-      checkCatalog({ Products: [{ ...base, ...product }] });
+      checkCatalog({ Products: [{ ...base, ...product }] }, 'Europe/Lisbon');
       return 'accepted';
     } catch (error) {
       const { field, message } = error as { field?: string; message: string };
@@ -234,11 +308,14 @@ describe('the catalogue: units and day tickets', () => {
   });
 
   test("a day ticket's days are timeslots at 00:00 with their hours", () => {
-    const { timeslots } = checkCatalog({
-      Products: [
-        { ...base, AvailabilityType: 'OPENING_HOURS', Schedules: [{ ...schedule, OpeningHours: [{ From: '10:00', To: '18:00' }] }] },
-      ],
-    });
+    const { timeslots } = checkCatalog(
+      {
+        Products: [
+          { ...base, AvailabilityType: 'OPENING_HOURS', Schedules: [{ ...schedule, OpeningHours: [{ From: '10:00', To: '18:00' }] }] },
+        ],
+      },
+      'Europe/Lisbon',
+    );
     expect(timeslots[0]).toEqual([{ Date: '2026-07-06', Time: '00:00', Capacity: 10, OpeningHours: [{ From: '10:00', To: '18:00' }] }]);
   });
 });
