@@ -1,21 +1,18 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { LocalHost } from '../../lib/local/api-gateway';
 import type * as RecordUsageModule from '../../shared/usage/record-usage';
-import { putAggregates, type AggregateRow } from '../../shared/usage/repository';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { at, METERS, usageClient } from '../support/usage';
 
 /**
- * What one `usage:write` key can make the service hold and read: the custom
- * meters of an operator are capped (built-in meters apart), exactly, however
- * many requests meet new meters at once; and a summary reads a bounded
- * number of aggregates, refusing past it with a 422 that says how to narrow it.
+ * What one `usage:write` key can make the service hold: the custom meters of
+ * an operator are capped (built-in meters apart), exactly, however many
+ * requests meet new meters at once. (What a summary may read:
+ * usage-summary-limit.test.ts.)
  */
 
-/** The documented limits (docs/usage.md, "Limits of meters and summaries"). */
+/** The documented limit (docs/usage.md, "Limits of meters and summaries"). */
 const METER_LIMIT = 50;
-const SUMMARY_ITEM_LIMIT = 30_000;
-const SHARDS = 8;
 
 let host: LocalHost;
 let request: HttpClient;
@@ -129,67 +126,5 @@ describe('custom meters per operator', () => {
     expect(await metersOn(racing, raceDay)).toEqual([...named('r', METER_LIMIT - 5), ...recorded].sort());
     const after = await racing.record({ Meter: 'late', Usage: 1, OccurredAt: at(raceDay) });
     expect(after.json.detail).toBe(overLimit('Meter', 'late', 51));
-  });
-});
-
-describe('the aggregates one summary reads', () => {
-  const start = '2026-05-04';
-  const days = ['2026-05-04', '2026-05-05', '2026-05-06', '2026-05-07', '2026-05-08', '2026-05-09', '2026-05-10'];
-  const meters = named('busy-', 25);
-  let operator: TestOperator;
-  let usage: ReturnType<typeof usageClient>;
-
-  beforeAll(async () => {
-    // An operator whose every meter has entries in every hour of a week in every shard: an hourly week reads 25 × 168 × 8 = 33,600 aggregates.
-    operator = await createTestOperator(undefined, { stem: 'summary-budget' });
-    usage = usageClient(request, operator);
-    const hours = days.flatMap((day) => Array.from({ length: 24 }, (_, hour) => `${day}T${String(hour).padStart(2, '0')}`));
-    for (let shard = 0; shard < SHARDS; shard += 1) {
-      const rows: AggregateRow[] = hours.flatMap((bucket) =>
-        meters.map((meter) => ({ level: 'hour', bucket, meter, usage: '0.5', events: 1 })),
-      );
-      await putAggregates(operator.operatorId, shard, rows);
-    }
-  });
-
-  it(`refuses a summary past ${SUMMARY_ITEM_LIMIT.toLocaleString('en')} aggregates with a 422 that says how to narrow it`, async () => {
-    const response = await request('GET', `${METERS}?from=${start}&to=2026-05-10&granularity=hour`, { key: operator.key });
-    expect(response.status).toBe(422);
-    expect(response.headers.get('content-type')).toBe('application/problem+json');
-    expect(response.json).toMatchObject({
-      status: 422,
-      instance: METERS,
-      detail:
-        `This summary would read more than ${SUMMARY_ITEM_LIMIT} usage aggregates, over the limit of ${SUMMARY_ITEM_LIMIT}: narrow the range (from, to), ` +
-        'ask for a coarser granularity or none, or name the meters it covers (meter=api-calls,storage-gb, up to 10)',
-    });
-  });
-
-  it('answers the same week for named meters, and a shorter range of every meter', async () => {
-    const named2 = await usage.summary(`from=${start}&to=2026-05-10&granularity=hour&meter=busy-03,busy-17,busy-03`);
-    expect(named2.Meters.map((meter: any) => [meter.Meter, meter.TotalUsage, meter.EventCount, meter.Hours.length])).toEqual([
-      ['busy-03', 168 * SHARDS * 0.5, 168 * SHARDS, 168],
-      ['busy-17', 168 * SHARDS * 0.5, 168 * SHARDS, 168],
-    ]);
-    expect(named2.Meters[0].Hours.every((hour: any) => hour.Usage === 4 && hour.Events === SHARDS)).toBe(true);
-    const oneDay = await usage.summary(`from=${start}&to=${start}&granularity=hour`);
-    expect(oneDay.Meters).toHaveLength(25);
-    expect(oneDay.Totals).toEqual({ Usage: 25 * 24 * SHARDS * 0.5, Events: 25 * 24 * SHARDS });
-  });
-
-  it('refuses named meters at once when their aggregates alone pass the limit, and a malformed meter list', async () => {
-    const ten = named('busy-', 10).join(',');
-    const year = await request('GET', `${METERS}?from=2025-05-11&to=2026-05-10&granularity=day&tz=America/New_York&meter=${ten}`, {
-      key: operator.key,
-    });
-    expect(year.status).toBe(422);
-    expect(year.json.detail).toMatch(/^This summary would read \d+ usage aggregates, over the limit of 30000: narrow the range/);
-    for (const meter of ['a,,b', ',a', 'a b', named('busy-', 11).join(','), 'a#b']) {
-      const refused = await request('GET', `${METERS}?from=${start}&to=${start}&meter=${encodeURIComponent(meter)}`, { key: operator.key });
-      expect(refused.status).toBe(422);
-      expect(refused.json.detail).toBe(
-        "Query parameter 'meter' must be one to 10 meter names separated by commas (such as api-calls or api-calls,storage-gb)",
-      );
-    }
   });
 });
