@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { LOCAL_CREDENTIALS, LOCAL_DYNAMODB_PORT, LOCAL_HTTP_PORT, LOCAL_TABLE_NAME } from '../lib/local/defaults';
+import { LOCAL_CREDENTIALS, LOCAL_DYNAMODB_PORT, LOCAL_HTTP_PORT, LOCAL_TABLE_NAME, localSettings } from '../lib/local/defaults';
 import { emitSampleEvents } from '../lib/aws/sample-events';
 import { DEMO_OPERATOR, seedDemo } from '../lib/local/demo-data';
 import { awaitCommits } from '../lib/local/dynamodb-local';
@@ -18,12 +18,16 @@ import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { API_STAGE, usagePlanName } from '../shared/api/gateway';
 import { DEFAULT_KEY_LIMITS } from '../shared/accounts/api-keys';
 import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../lib/aws/gateway-keys';
-import { DomainError } from '../shared/core/errors';
+import { DomainError, violationsOf } from '../shared/core/errors';
+
+/** `1 product`, `2 products`. */
+const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /**
- * The operator's admin CLI. Without --aws it talks to the table of `npm start`
- * (DynamoDB Local); with --aws --table NAME it talks to a deployed table
- * using the usual AWS credentials and region.
+ * The operator's admin CLI. Without --aws it talks to the service of
+ * `npm start` (its table on DynamoDB Local, its event bus), found by the same
+ * settings `npm start` reads; with --aws --table NAME it talks to a deployed
+ * table using the usual AWS credentials and region.
  */
 const USAGE = `Usage: npm run admin -- <command> [options] [--aws --table NAME]
 
@@ -52,11 +56,12 @@ Commands:
                     who sold it is sent booking.cancelled by the running service within two minutes)
   emit-event        --operator ID [--event METER] [--endpoint URL]
                     (a sample platform event of every built-in meter, or of one, sent to
-                    EventBridge: the local host at http://127.0.0.1:${LOCAL_HTTP_PORT} unless
-                    --endpoint says otherwise, or the account's default bus with --aws)
+                    EventBridge: the local host of npm start unless --endpoint says
+                    otherwise, or the account's default bus with --aws)
 
-Without --aws the CLI uses DynamoDB Local at DYNAMODB_ENDPOINT
-(default http://127.0.0.1:${LOCAL_DYNAMODB_PORT}) and table TABLE_NAME (default ${LOCAL_TABLE_NAME}).
+Without --aws the CLI works on the service of npm start, found by the settings npm start takes:
+DynamoDB Local on DYNAMODB_LOCAL_PORT (default ${LOCAL_DYNAMODB_PORT}), or DYNAMODB_ENDPOINT; the table
+TABLE_NAME (default ${LOCAL_TABLE_NAME}); the local host on PORT (default ${LOCAL_HTTP_PORT}) and HOST.
 With --aws, create-key, set-key-limits and revoke-key also keep the key's API Gateway
 API key and usage plan: give --api-id ID (the stack's ApiId output, or API_ID) and
 optionally --stage (default ${API_STAGE}).`;
@@ -88,8 +93,6 @@ const { values, positionals } = parseArgs({
 
 class UsageError extends Error {}
 
-const localEndpoint = () => process.env.DYNAMODB_ENDPOINT ?? `http://127.0.0.1:${LOCAL_DYNAMODB_PORT}`;
-
 function option(name: keyof typeof values): string {
   const value = values[name];
   if (typeof value !== 'string' || !value) throw new UsageError(`Missing --${name}`);
@@ -104,9 +107,10 @@ function configureTarget(): string {
     configure({ tableName });
     return `table ${tableName} in AWS`;
   }
+  const settings = localSettings();
   const { tableName, dynamoEndpoint } = configure({
-    tableName: values.table ?? process.env.TABLE_NAME ?? LOCAL_TABLE_NAME,
-    dynamoEndpoint: localEndpoint(),
+    tableName: values.table ?? settings.tableName,
+    dynamoEndpoint: settings.dynamoDbEndpoint,
     localCredentials: LOCAL_CREDENTIALS,
   });
   // What it prints as written is on disk when it is printed, as with npm start.
@@ -198,7 +202,7 @@ const commands: Record<string, (target: string) => Promise<void>> = {
   },
   'import-catalog': async (target) => {
     const summary = await importCatalog(option('operator'), readJsonFile(option('file')));
-    console.log(`Imported ${summary.products} products and ${summary.timeslots} timeslots into ${target}`);
+    console.log(`Imported ${counted(summary.products, 'product')} and ${counted(summary.timeslots, 'timeslot')} into ${target}`);
     if (summary.skipped.length) {
       console.log(`Skipped ${summary.skipped.length} scheduled start(s) at a time the clocks skip that day:`);
       for (const start of summary.skipped) console.log(`  ${start.activityId} ${start.date} ${start.time}`);
@@ -236,6 +240,7 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     if (newKey) console.log(`Its first key ${newKey.keyId} (every scope; shown only now): ${newKey.secret}`);
   },
   'rebuild-usage-aggregates': async (target) => {
+    await operators.requireOperator(option('operator'));
     const report = await rebuildUsageAggregates(option('operator'));
     console.log(
       `Rebuilt usage aggregates of ${values.operator} in ${target}: ${report.entries} entries read (${report.voided} voided, not counted), ` +
@@ -252,12 +257,15 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     );
   },
   'emit-event': async (_target) => {
-    const endpoint = values.aws ? undefined : (values.endpoint ?? `http://127.0.0.1:${LOCAL_HTTP_PORT}`);
+    const endpoint = values.aws ? undefined : eventBusEndpoint();
     const sent = await emitSampleEvents(option('operator'), { meter: values.event, endpoint });
     for (const event of sent) console.log(`Sent ${event.source} '${event.detailType}' ${event.detail} as event ${event.eventId}`);
     console.log(`(sent to ${endpoint ?? 'the default event bus in AWS'})`);
   },
 };
+
+/** Where emit-event sends without --aws: the local host of npm start, unless --endpoint says otherwise. */
+const eventBusEndpoint = () => values.endpoint ?? localSettings().apiUrl;
 
 /** Other names users type for a command. */
 const ALIASES: Record<string, string> = { 'import-catalogue': 'import-catalog' };
@@ -266,6 +274,8 @@ const typed: string | undefined = positionals[0];
 const command = typed !== undefined && Object.hasOwn(ALIASES, typed) ? ALIASES[typed] : typed;
 
 async function run(): Promise<void> {
+  // Metrics are CloudWatch's (EMF), read from Lambda's logs only: here they would be noise among the command's output.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   if (!command || values.help) {
     console.log(USAGE);
     return;
@@ -275,17 +285,28 @@ async function run(): Promise<void> {
   await perform(configureTarget());
 }
 
+/** The service of npm start a command without --aws could not reach, named, with the settings that point at it. */
+function unreachable(): string {
+  if (command === 'emit-event') {
+    const how = values.endpoint ? 'check --endpoint' : 'start it with npm start, or set PORT and HOST as npm start has them';
+    return `The local host (npm start's API and event bus) is not reachable at ${eventBusEndpoint()}: ${how}`;
+  }
+  const how = 'start it with npm start, or set DYNAMODB_LOCAL_PORT (or DYNAMODB_ENDPOINT) as npm start has it';
+  return `DynamoDB Local is not reachable at ${localSettings().dynamoDbEndpoint}: ${how}`;
+}
+
 function explain(error: unknown): string {
   if (error instanceof UsageError) return `${error.message}\n\n${USAGE}`;
-  // A catalogue names its entries by their place in the file; a booking file names fields.
+  // A catalogue names its entries by their place in the file; a booking file names fields. Every fault found is named.
   if (error instanceof DomainError && error.field) {
-    return `${command === 'import-catalog' ? 'Entry' : 'Field'} '${error.field}' ${error.message}`;
+    const named = command === 'import-catalog' ? 'Entry' : 'Field';
+    return violationsOf(error)
+      .map(({ field, message }) => `${named} '${field}' ${message}`)
+      .join('\n');
   }
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) {
-    return `DynamoDB Local is not reachable at ${localEndpoint()}: start it with 'npm start' first`;
-  }
+  if (!values.aws && (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message))) return unreachable();
   return message;
 }
 

@@ -1,11 +1,4 @@
-import {
-  LOCAL_CREDENTIALS,
-  LOCAL_DATA_DIR,
-  LOCAL_DYNAMODB_PORT,
-  LOCAL_HTTP_HOST,
-  LOCAL_HTTP_PORT,
-  LOCAL_TABLE_NAME,
-} from '../lib/local/defaults';
+import { LOCAL_CREDENTIALS, LOCAL_DATA_DIR, localSettings } from '../lib/local/defaults';
 import { awaitCommits, localClient, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local';
 import { startLocalHost } from '../lib/local/api-gateway';
 import { ensureTable } from '../lib/local/table';
@@ -94,16 +87,13 @@ async function main(): Promise<void> {
   const inMemory = process.env.DYNAMODB_IN_MEMORY === '1';
   const dataDir = process.env.DYNAMODB_DATA_DIR || LOCAL_DATA_DIR;
   const storage = inMemory ? 'in memory' : dataDir;
-  const dynamoLocal = process.env.DYNAMODB_ENDPOINT
+  const settings = localSettings();
+  const dynamoLocal = settings.existingDynamoDb
     ? undefined
-    : await startDynamoDbLocal({
-        port: Number(process.env.DYNAMODB_LOCAL_PORT ?? LOCAL_DYNAMODB_PORT),
-        dataDir: inMemory ? undefined : dataDir,
-        supervise: true,
-      });
-  const endpoint = process.env.DYNAMODB_ENDPOINT ?? (dynamoLocal?.endpoint as string);
+    : await startDynamoDbLocal({ port: settings.dynamoDbPort, dataDir: inMemory ? undefined : dataDir, supervise: true });
+  const endpoint = settings.existingDynamoDb ?? (dynamoLocal?.endpoint as string);
   const { tableName } = configure({
-    tableName: process.env.TABLE_NAME ?? LOCAL_TABLE_NAME,
+    tableName: settings.tableName,
     dynamoEndpoint: endpoint,
     localCredentials: LOCAL_CREDENTIALS,
     // Partners' test receivers on this machine (http://127.0.0.1:...) may be registered; on AWS never.
@@ -114,7 +104,7 @@ async function main(): Promise<void> {
   if (!inMemory) awaitCommits(attributeClient());
 
   const { table, demo } = await prepareData(endpoint, tableName, true);
-  const hostName = process.env.HOST || LOCAL_HTTP_HOST;
+  const hostName = settings.httpHost;
   if (!LOOPBACK.has(hostName)) {
     console.warn(
       `Warning: HOST=${hostName} makes the local host reachable from other machines. It is a development server: ` +
@@ -122,7 +112,7 @@ async function main(): Promise<void> {
     );
   }
   const host = await startLocalHost({
-    port: Number(process.env.PORT ?? LOCAL_HTTP_PORT),
+    port: settings.httpPort,
     host: hostName,
     // Expiring holds and retrying webhooks every minute, as the stack's schedules do.
     scheduler: { intervalMs: 60_000 },

@@ -26,12 +26,13 @@ export const ROUTE_VALIDATORS_DIR = 'shared/api/validators';
 
 /**
  * The one ajv configuration, for the generated code and for the run-time compilation it is compared with.
- * Neither is verbose (errors that carry their schema): the generated code stays small, and `errorMessages`
- * words the rules; only the test that holds `errorMessages` to the subschemas ajv names asks for it.
+ * Every error is collected (`allErrors`), so that a refusal lists every field at fault. Neither is verbose
+ * (errors that carry their schema): the generated code stays small, and `errorMessages` words the rules;
+ * only the test that holds `errorMessages` to the subschemas ajv names asks for it.
  */
 export function createAjv(options: { standalone?: boolean; verbose?: boolean } = {}): Ajv {
   const ajv = new Ajv({
-    allErrors: false,
+    allErrors: true,
     verbose: options.verbose ?? false,
     strict: true,
     // The schemas are constants of the code: strict mode still refuses unknown keywords.

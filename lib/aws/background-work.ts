@@ -1,5 +1,4 @@
 import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -9,10 +8,14 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { scheduledFunctions, webhookSender } from '../../shared/api/background';
 import type { LogLevel } from '../../shared/core/config';
-import { ServiceFunction } from './service-function';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { ALARM_PERIOD, watch, watchFunctions } from './alarms';
+import { ServiceFunction, ServiceRole } from './service-function';
 
 export interface BackgroundWorkProps {
   table: ITable;
+  /** Notified by the dead-letter queue's alarm and the functions' crash and throttle alarms. */
+  alarmTopic: ITopic;
   problemBaseUrl: string;
   logLevel?: LogLevel;
 }
@@ -34,7 +37,6 @@ export class BackgroundWork extends Construct {
   readonly deadLetterQueue: Queue;
   readonly sender: ServiceFunction;
   readonly scheduled: ReadonlyMap<string, ServiceFunction>;
-  readonly deadLetterAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: BackgroundWorkProps) {
     super(scope, id);
@@ -48,10 +50,16 @@ export class BackgroundWork extends Construct {
       reason: 'This queue is itself the dead-letter destination of the webhook sender’s stream mapping',
     });
 
+    // The sender's own role: its stream mapping adds reading the stream and sending to the dead-letter queue.
+    const senderRole = new ServiceRole(this, 'SenderRole', {
+      table: props.table,
+      tableAccess: 'readWrite',
+      description: 'The webhook sender: the table, its stream and the deliveries dead-letter queue',
+    });
     this.sender = new ServiceFunction(this, 'Sender', {
       entry: webhookSender.entry,
       table: props.table,
-      tableAccess: 'readWrite',
+      role: senderRole,
       problemBaseUrl: props.problemBaseUrl,
       logLevel: props.logLevel,
       timeoutSeconds: SENDER_TIMEOUT_SECONDS,
@@ -71,12 +79,17 @@ export class BackgroundWork extends Construct {
       }),
     );
 
+    const sweepRole = new ServiceRole(this, 'ScheduledRole', {
+      table: props.table,
+      tableAccess: 'readWrite',
+      description: 'The scheduled sweeps: the table only',
+    });
     const scheduled = new Map<string, ServiceFunction>();
     for (const row of scheduledFunctions) {
       const fn = new ServiceFunction(this, row.id, {
         entry: row.entry,
         table: props.table,
-        tableAccess: 'readWrite',
+        role: sweepRole,
         problemBaseUrl: props.problemBaseUrl,
         logLevel: props.logLevel,
         timeoutSeconds: SCHEDULED_TIMEOUT_SECONDS,
@@ -96,13 +109,16 @@ export class BackgroundWork extends Construct {
     }
     this.scheduled = scheduled;
 
-    this.deadLetterAlarm = new Alarm(this, 'DeliveryDeadLetterAlarm', {
-      alarmDescription: 'Stream records of webhook deliveries the sender failed on repeatedly are waiting in the dead-letter queue',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+    watch(this, props.alarmTopic, {
+      id: 'webhook-deliveries-dead-letters',
+      description: 'Stream records of webhook deliveries the sender failed on repeatedly are waiting in the dead-letter queue',
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD }),
       threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    watchFunctions(this, {
+      name: 'background',
+      functions: [['webhook-sender', this.sender], ...scheduled],
+      topic: props.alarmTopic,
     });
   }
 }

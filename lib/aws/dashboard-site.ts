@@ -1,14 +1,4 @@
-import {
-  CfnOutput,
-  Duration,
-  NestedStack,
-  RemovalPolicy,
-  Stack,
-  Token,
-  Validations,
-  type CfnElement,
-  type NestedStackProps,
-} from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, Stack, Validations, type NestedStackProps } from 'aws-cdk-lib';
 import type { IRestApi, Stage } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
@@ -23,10 +13,11 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { DASHBOARD_CONTENT_SECURITY_POLICY, DASHBOARD_DIST, ensureDashboardBuilt } from '../../dashboard/site';
+import { acknowledgeFileDeployment, buildOutputBucket } from './file-deployment';
 
 export interface DashboardSiteProps extends NestedStackProps {
   api: IRestApi;
@@ -52,15 +43,7 @@ export class DashboardSite extends NestedStack {
     super(scope, id, props);
     ensureDashboardBuilt();
 
-    this.bucket = new Bucket(this, 'Bucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      // Only build output lives here; every deployment writes it afresh.
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
-    });
+    this.bucket = new Bucket(this, 'Bucket', { ...buildOutputBucket, autoDeleteObjects: true });
 
     const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Operator dashboard: CSP, HSTS, no framing, no referrer',
@@ -121,10 +104,7 @@ export class DashboardSite extends NestedStack {
 
   /** cdk-nag AwsSolutions findings this site accepts, each with its reason. */
   private acknowledgeNagFindings(): void {
-    const bucketArn = `<${this.getLogicalId(this.bucket.node.defaultChild as CfnElement)}.Arn>`;
-    // cdk-nag names a token by its CloudFormation reference and a known value by itself.
-    const named = (value: string, reference: string) => (Token.isUnresolved(value) ? `<${reference}>` : value);
-    const assetBucket = `cdk-hnb659fds-assets-${named(this.account, 'AWS::AccountId')}-${named(this.region, 'AWS::Region')}`;
+    acknowledgeFileDeployment(this.bucket, { invalidatesDistribution: true });
     const acknowledged: [string, string][] = [
       ['AwsSolutions-S1', 'The bucket holds only build output that every deployment rewrites; it is read through CloudFront only'],
       ['AwsSolutions-CFR1', 'Partners and operators work from every country; no region is to be refused'],
@@ -140,25 +120,6 @@ export class DashboardSite extends NestedStack {
         'AwsSolutions-CFR4',
         'The default *.cloudfront.net certificate fixes the minimum protocol; a custom domain with TLSv1.2_2021 is a deployment choice',
       ],
-      // CDK's own BucketDeployment provider: its runtime, role and grants are aws-cdk-lib's, not this project's.
-      ['AwsSolutions-L1', 'The BucketDeployment provider function’s runtime is chosen by aws-cdk-lib'],
-      [
-        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        'The BucketDeployment provider logs with Lambda’s basic execution role, as CDK creates it',
-      ],
-      [
-        'AwsSolutions-IAM5[Resource::*]',
-        'The BucketDeployment provider invalidates the distribution, an action without resource-level permissions',
-      ],
-      [
-        `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${assetBucket}/*]`,
-        'The BucketDeployment provider reads the build from the CDK asset bucket',
-      ],
-      [`AwsSolutions-IAM5[Resource::${bucketArn}/*]`, 'The BucketDeployment provider replaces every object of the site bucket'],
-      ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map((action): [string, string] => [
-        `AwsSolutions-IAM5[Action::${action}]`,
-        'The BucketDeployment provider syncs the site bucket with the build: CDK’s grant of read, list and delete',
-      ]),
     ];
     for (const [id, reason] of acknowledged) Validations.of(this).acknowledge({ id, reason });
   }

@@ -1,59 +1,56 @@
 import { CfnOutput, Duration, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import {
-  Alarm,
-  ComparisonOperator,
-  Dashboard,
-  GraphWidget,
-  Metric,
-  TextWidget,
-  TreatMissingData,
-  type IMetric,
-} from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Dashboard, GraphWidget, Metric, TextWidget, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { METRIC_NAMESPACE, OUTCOME_DIMENSION, SERVICE_NAME, businessMetrics, type BusinessMetric } from '../../shared/core/metrics';
+import { API_STAGE } from '../../shared/api/gateway';
 import type { Route } from '../../shared/api/routes';
-
-/** p99 latency of a route, as API Gateway measures it, above which its alarm fires. */
-export const LATENCY_P99_THRESHOLD_MS = 2000;
-/** Share of the API's answers that may be 5xx before the alarm fires. */
-export const SERVER_ERROR_RATE_THRESHOLD = 0.01;
-
-const PERIOD = Duration.minutes(5);
+import { ALARM_PERIOD, SERVER_ERROR_RATE_THRESHOLD, apiMetric, watch, watchFunctions, type ApiStage } from './alarms';
 
 export interface MonitoringProps {
   api: RestApi;
   table: Table;
-  /** Route functions by route. */
-  routeFunctions: ReadonlyMap<Route, IFunction>;
-  /** Functions that serve no route (the authorizer, the platform-event recorder), by name. */
-  otherFunctions: Record<string, IFunction>;
-  /** Alarms made elsewhere (the dead-letter queue's) that notify the same topic. */
-  alarms: Alarm[];
+  authorizer: IFunction;
   /** Subscribed to the alarm topic when given (`cdk deploy -c alarmEmail=ops@example.com`). */
   alarmEmail?: string;
 }
 
+/** A part of the dashboard: a group of routes and their functions, or functions that serve no route. */
+export interface DashboardSection {
+  title: string;
+  routes: readonly Route[];
+  /** The functions by the name a reader knows them by (a route ID). */
+  functions: readonly [string, IFunction][];
+}
+
+const TABLE_OPERATIONS = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.TRANSACT_WRITE_ITEMS];
+
 /**
- * What a platform team watches: alarms on the API (5xx rate, p99 latency per
- * route), the functions (errors, throttles), the table (throttled requests,
- * system errors) and the dead-letter queue, all notifying one SNS topic; and
- * one dashboard with the four golden signals per route and the business metrics.
+ * What a platform team watches, from the top-level stack: the one SNS topic
+ * every alarm of the service notifies (the nested stacks' alarms included),
+ * the alarms on the API as a whole (5xx rate), the table (throttled requests,
+ * system errors) and the authorizer; and the one dashboard, with a section per
+ * group of routes (each route's traffic, errors and latency, each function's
+ * saturation and crashes), the functions that serve no route, and the
+ * business metrics.
  */
 export class Monitoring extends Construct {
   readonly topic: Topic;
-  readonly alarms: Alarm[] = [];
-  readonly dashboard: Dashboard;
+  readonly apiStage: ApiStage;
+  private readonly api: RestApi;
+  private readonly table: Table;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     const { api, table } = props;
-    const stage = api.deploymentStage.stageName;
+    this.api = api;
+    this.table = table;
+    // The stage's name as written, not a reference to the stage: the nested stacks' alarms read it, and the stage depends on them.
+    this.apiStage = { apiName: api.restApiName, stage: API_STAGE };
 
     this.topic = new Topic(this, 'AlarmTopic', { displayName: 'OTA usage service alarms', enforceSSL: true });
     Validations.of(this.topic).acknowledge({
@@ -62,143 +59,99 @@ export class Monitoring extends Construct {
         'CloudWatch alarms cannot publish to a topic encrypted with the AWS-managed SNS key, and the messages carry alarm states only, no customer data',
     });
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
-    const action = new SnsAction(this.topic);
 
-    const apiMetric = (metricName: string, route: Route | undefined, statistic: string) =>
-      new Metric({
-        namespace: 'AWS/ApiGateway',
-        metricName,
-        dimensionsMap: {
-          ApiName: api.restApiName,
-          Stage: stage,
-          ...(route ? { Method: route.method, Resource: route.path } : {}),
-        },
-        statistic,
-        period: PERIOD,
-        label: route?.id,
-      });
-    const alarm = (
-      name: string,
-      description: string,
-      metric: IMetric,
-      threshold: number,
-      periods: { evaluationPeriods: number; datapointsToAlarm?: number } = { evaluationPeriods: 1 },
-    ) => {
-      const created = new Alarm(this, name, {
-        alarmDescription: description,
-        metric,
-        threshold,
-        ...periods,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      });
-      created.addAlarmAction(action);
-      created.addOkAction(action);
-      this.alarms.push(created);
-      return created;
-    };
+    watch(this, this.topic, {
+      id: 'api-5xx-rate',
+      description: `More than ${SERVER_ERROR_RATE_THRESHOLD * 100}% of the API's answers were 5xx over two of three 5-minute periods`,
+      metric: apiMetric(this.apiStage, '5XXError', undefined, 'Average'),
+      threshold: SERVER_ERROR_RATE_THRESHOLD,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+    });
+    watch(this, this.topic, {
+      id: 'table-throttles',
+      description: 'DynamoDB throttled requests of the service table',
+      metric: table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: ALARM_PERIOD }),
+      threshold: 1,
+    });
+    watch(this, this.topic, {
+      id: 'table-system-errors',
+      description: 'DynamoDB answered requests of the service table with system errors',
+      metric: table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: ALARM_PERIOD }),
+      threshold: 1,
+    });
+    watchFunctions(this, { name: 'authorizer', functions: [['authorizer', props.authorizer]], topic: this.topic });
 
-    alarm(
-      'ServerErrorRate',
-      `More than ${SERVER_ERROR_RATE_THRESHOLD * 100}% of the API's answers were 5xx over two of three 5-minute periods`,
-      apiMetric('5XXError', undefined, 'Average'),
-      SERVER_ERROR_RATE_THRESHOLD,
-      { evaluationPeriods: 3, datapointsToAlarm: 2 },
-    );
-    for (const route of props.routeFunctions.keys()) {
-      alarm(
-        `LatencyP99-${route.id}`,
-        `p99 latency of ${route.method} ${route.path} at or above ${LATENCY_P99_THRESHOLD_MS} ms over three 5-minute periods`,
-        apiMetric('Latency', route, 'p99'),
-        LATENCY_P99_THRESHOLD_MS,
-        { evaluationPeriods: 3 },
-      );
-    }
-    const functions: [string, IFunction][] = [
-      ...[...props.routeFunctions].map(([route, fn]): [string, IFunction] => [route.id, fn]),
-      ...Object.entries(props.otherFunctions),
-    ];
-    for (const [name, fn] of functions) {
-      // Handled failures are answers (problem+json), so Errors counts crashes and timeouts only.
-      alarm(`Errors-${name}`, `Function ${name} crashed or timed out`, fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), 1);
-      alarm(`Throttles-${name}`, `Function ${name} was throttled by Lambda`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), 1);
-    }
-    const tableOperations = [
-      Operation.GET_ITEM,
-      Operation.PUT_ITEM,
-      Operation.UPDATE_ITEM,
-      Operation.QUERY,
-      Operation.TRANSACT_WRITE_ITEMS,
-    ];
-    alarm(
-      'TableThrottles',
-      'DynamoDB throttled requests of the service table',
-      table.metricThrottledRequestsForOperations({ operations: tableOperations, period: PERIOD }),
-      1,
-    );
-    alarm(
-      'TableSystemErrors',
-      'DynamoDB answered requests of the service table with system errors',
-      table.metricSystemErrorsForOperations({ operations: tableOperations, period: PERIOD }),
-      1,
-    );
-    for (const other of props.alarms) {
-      other.addAlarmAction(action);
-      other.addOkAction(action);
-    }
+    new CfnOutput(scope, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'SNS topic every alarm notifies' });
+  }
 
-    const routes = [...props.routeFunctions.keys()];
-    const perRoute = (metricName: string, statistic: string) => routes.map((route) => apiMetric(metricName, route, statistic));
-    const graph = (title: string, left: IMetric[], width = 12) => new GraphWidget({ title, left, width, height: 6 });
-    const businessMetric = (metricName: BusinessMetric, outcome: string) =>
-      new Metric({
-        namespace: METRIC_NAMESPACE,
-        metricName,
-        dimensionsMap: { service: SERVICE_NAME, [OUTCOME_DIMENSION]: outcome },
-        statistic: 'Sum',
-        period: PERIOD,
-        label: outcome,
-      });
+  /** The dashboard `<api>-<stage>`: the API and the table, then each section, then the business metrics. */
+  addDashboard(sections: readonly DashboardSection[]): Dashboard {
+    const { stage } = this.apiStage;
+    const graph = (title: string, left: IMetric[], width = 6) => new GraphWidget({ title, left, width, height: 6 });
+    const perRoute = (routes: readonly Route[], metricName: string, statistic: string) =>
+      routes.map((route) => apiMetric(this.apiStage, metricName, route, statistic));
+    const perFunction = (functions: DashboardSection['functions'], metric: (fn: IFunction, label: string) => IMetric) =>
+      functions.map(([label, fn]) => metric(fn, label));
 
-    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${api.restApiName}-${stage}`, defaultInterval: Duration.hours(6) });
-    this.dashboard.addWidgets(
-      new TextWidget({ markdown: '# Golden signals per route (API Gateway, stage ' + stage + ')', width: 24, height: 1 }),
-    );
-    this.dashboard.addWidgets(
-      graph('Traffic: requests', perRoute('Count', 'Sum')),
-      graph('Errors: 5xx answers', perRoute('5XXError', 'Sum')),
-    );
-    this.dashboard.addWidgets(
-      graph('Errors: 4xx answers', perRoute('4XXError', 'Sum')),
-      graph('Latency: p50 (ms)', perRoute('Latency', 'p50')),
-    );
-    this.dashboard.addWidgets(
-      graph('Latency: p99 (ms)', perRoute('Latency', 'p99')),
-      graph(
-        'Saturation: concurrent executions',
-        functions.map(([name, fn]) => fn.metric('ConcurrentExecutions', { statistic: 'Maximum', period: PERIOD, label: name })),
-      ),
-    );
-    this.dashboard.addWidgets(
-      graph(
-        'Saturation: Lambda throttles',
-        functions.map(([name, fn]) => fn.metricThrottles({ period: PERIOD, label: name })),
-      ),
+    const dashboard = new Dashboard(this, 'Dashboard', {
+      dashboardName: `${this.api.restApiName}-${stage}`,
+      defaultInterval: Duration.hours(6),
+    });
+    dashboard.addWidgets(new TextWidget({ markdown: `# The API (stage ${stage}) and the table`, width: 24, height: 1 }));
+    dashboard.addWidgets(
+      graph('API: requests', [apiMetric(this.apiStage, 'Count', undefined, 'Sum')]),
+      graph('API: share of 5xx answers', [apiMetric(this.apiStage, '5XXError', undefined, 'Average')]),
+      graph('API: p99 latency (ms)', [apiMetric(this.apiStage, 'Latency', undefined, 'p99')]),
       graph('Saturation: DynamoDB throttled requests', [
-        table.metricThrottledRequestsForOperations({ operations: tableOperations, period: PERIOD }),
+        this.table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: ALARM_PERIOD }),
       ]),
     );
-    this.dashboard.addWidgets(new TextWidget({ markdown: `# Business (namespace ${METRIC_NAMESPACE})`, width: 24, height: 1 }));
-    this.dashboard.addWidgets(
+    for (const { title, routes, functions } of sections) {
+      dashboard.addWidgets(new TextWidget({ markdown: `## ${title}`, width: 24, height: 1 }));
+      if (routes.length > 0) {
+        dashboard.addWidgets(
+          graph(`${title} — Traffic: requests`, perRoute(routes, 'Count', 'Sum')),
+          graph(`${title} — Errors: 5xx answers`, perRoute(routes, '5XXError', 'Sum')),
+          graph(`${title} — Errors: 4xx answers`, perRoute(routes, '4XXError', 'Sum')),
+          graph(`${title} — Latency: p50 (ms)`, perRoute(routes, 'Latency', 'p50')),
+        );
+      }
+      dashboard.addWidgets(
+        ...(routes.length > 0 ? [graph(`${title} — Latency: p99 (ms)`, perRoute(routes, 'Latency', 'p99'))] : []),
+        graph(
+          `${title} — Saturation: concurrent executions`,
+          perFunction(functions, (fn, label) => fn.metric('ConcurrentExecutions', { statistic: 'Maximum', period: ALARM_PERIOD, label })),
+        ),
+        graph(
+          `${title} — Saturation: Lambda throttles`,
+          perFunction(functions, (fn, label) => fn.metricThrottles({ period: ALARM_PERIOD, label })),
+        ),
+        graph(
+          `${title} — Crashes and timeouts`,
+          perFunction(functions, (fn, label) => fn.metricErrors({ period: ALARM_PERIOD, statistic: 'Sum', label })),
+        ),
+      );
+    }
+    dashboard.addWidgets(new TextWidget({ markdown: `# Business (namespace ${METRIC_NAMESPACE})`, width: 24, height: 1 }));
+    dashboard.addWidgets(
       ...(Object.entries(businessMetrics) as [BusinessMetric, readonly string[]][]).map(([name, outcomes]) =>
         graph(
           name,
           outcomes.map((outcome) => businessMetric(name, outcome)),
-          6,
         ),
       ),
     );
-
-    new CfnOutput(scope, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'SNS topic every alarm notifies' });
+    return dashboard;
   }
 }
+
+const businessMetric = (metricName: BusinessMetric, outcome: string) =>
+  new Metric({
+    namespace: METRIC_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: SERVICE_NAME, [OUTCOME_DIMENSION]: outcome },
+    statistic: 'Sum',
+    period: ALARM_PERIOD,
+    label: outcome,
+  });

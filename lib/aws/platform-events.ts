@@ -1,5 +1,4 @@
 import { Duration, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus, Rule, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -8,12 +7,16 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { LogLevel } from '../../shared/core/config';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
-import { ServiceFunction } from './service-function';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { ALARM_PERIOD, watch, watchFunctions } from './alarms';
+import { ServiceFunction, ServiceRole } from './service-function';
 import { eventRules, PLATFORM_EVENT_BUS, recordPlatformEventEntry } from '../../shared/api/event-rules';
 
 export interface PlatformEventsProps {
   /** The service's table, which built-in meter entries are written to. */
   table: ITable;
+  /** Notified by the dead-letter queue's alarm and the recorder's crash and throttle alarms. */
+  alarmTopic: ITopic;
   /** The bus the platform publishes on; the account's default bus when absent. */
   eventBus?: IEventBus;
   problemBaseUrl?: string;
@@ -37,7 +40,6 @@ export class PlatformEvents extends Construct {
   readonly function: ServiceFunction;
   readonly deadLetterQueue: Queue;
   readonly rules: Rule[];
-  readonly deadLetterAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: PlatformEventsProps) {
     super(scope, id);
@@ -56,7 +58,12 @@ export class PlatformEvents extends Construct {
     this.function = new ServiceFunction(this, 'RecordPlatformEvent', {
       entry: recordPlatformEventEntry,
       table: props.table,
-      tableAccess: 'readWrite',
+      // Its own role: failed events are sent on to the dead-letter queue.
+      role: new ServiceRole(this, 'RecordPlatformEventRole', {
+        table: props.table,
+        tableAccess: 'readWrite',
+        description: 'The platform event recorder: the table and the platform events dead-letter queue',
+      }),
       problemBaseUrl: props.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL,
       logLevel: props.logLevel,
     });
@@ -72,13 +79,12 @@ export class PlatformEvents extends Construct {
         }),
     );
 
-    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
-      alarmDescription: 'Platform events that were not recorded as built-in meter entries are waiting in the dead-letter queue',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+    watch(this, props.alarmTopic, {
+      id: 'platform-events-dead-letters',
+      description: 'Platform events that were not recorded as built-in meter entries are waiting in the dead-letter queue',
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD }),
       threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
     });
+    watchFunctions(this, { name: 'platform-events', functions: [['record-platform-event', this.function]], topic: props.alarmTopic });
   }
 }

@@ -1,10 +1,10 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   AuthorizationType,
+  AwsIntegration,
   EndpointType,
   IdentitySource,
-  LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
   ApiKeySourceType,
@@ -13,6 +13,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { tableDesign } from '../../shared/db/table-design';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
@@ -20,13 +21,15 @@ import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING, usagePlanName } fr
 import { DEFAULT_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import type { LogLevel } from '../../shared/core/config';
 import { Monitoring } from './monitoring';
-import { addOpenApiDocumentMethod } from './openapi-document-method';
+import { ApiReference, addApiReferenceMethod } from './api-reference';
 import { addProblemGatewayResponses } from './problem-gateway-responses';
 import { DashboardSite } from './dashboard-site';
 import { PlatformEvents } from './platform-events';
-import { ServiceFunction } from './service-function';
+import { ServiceFunction, ServiceRole } from './service-function';
 import { BackgroundWork } from './background-work';
-import { authorizerEntry, routes } from '../../shared/api/routes';
+import { RouteFunctions, routeGroups } from './route-functions';
+import { ServiceStack } from './service-stack';
+import { authorizerEntry, routes as routeTable, type Route } from '../../shared/api/routes';
 
 export interface OtaUsageStackProps extends StackProps {
   /** Base of the problem `type` URIs, for the functions and the gateway's own responses alike. */
@@ -37,25 +40,36 @@ export interface OtaUsageStackProps extends StackProps {
   alarmEmail?: string;
   /** The ports partners' webhook URLs may use (WEBHOOK_PORTS of the functions that register and send them); 443 alone when absent. */
   webhookPorts?: readonly number[];
+  /** The route table (shared/api/routes.ts); the stack-size check synthesizes a larger one. */
+  routes?: readonly Route[];
 }
 
+/** `ota` → `OtaRoutes`: the ID of a group's nested stack. */
+const routeStackId = (group: string) => `${group.replace(/(^|-)(\w)/g, (_, __, letter: string) => letter.toUpperCase())}Routes`;
+
 /**
- * The whole service: one table, one REST API with a key authorizer, and one
- * function per row of the route table. Adding a route is a row in
- * shared/api/routes.ts (and its operation in shared/api/operations.ts);
- * nothing here names a route.
+ * The whole service: the table, the REST API with its key authorizer, its
+ * resources and one method per row of the route table, the alarm topic and
+ * the dashboard, in this stack; the functions in nested stacks, one per group
+ * of routes (lib/aws/route-functions.ts), one for the background work and one
+ * for platform events; the dashboard site in one more. Adding a route is a
+ * row in shared/api/routes.ts (and its operation in shared/api/operations.ts);
+ * nothing here names a route or a group.
  */
 export class OtaUsageStack extends Stack {
   /** Route functions by route id. */
   readonly routeFunctions: ReadonlyMap<string, ServiceFunction>;
+  readonly routeStacks: readonly RouteFunctions[];
   readonly authorizerFunction: ServiceFunction;
   readonly monitoring: Monitoring;
   readonly background: BackgroundWork;
+  readonly platformEvents: PlatformEvents;
   readonly table: Table;
 
   constructor(scope: Construct, id: string, props: OtaUsageStackProps = {}) {
     super(scope, id, props);
     const problemBaseUrl = props.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL;
+    const routes = props.routes ?? routeTable;
 
     const table = (this.table = new Table(this, 'Table', {
       partitionKey: { name: tableDesign.partitionKey, type: AttributeType.STRING },
@@ -81,7 +95,11 @@ export class OtaUsageStack extends Stack {
     this.authorizerFunction = new ServiceFunction(this, 'Authorizer', {
       entry: authorizerEntry,
       table,
-      tableAccess: 'read',
+      role: new ServiceRole(this, 'AuthorizerRole', {
+        table,
+        tableAccess: 'read',
+        description: 'The key authorizer: reads keys and operators',
+      }),
       problemBaseUrl,
       logLevel,
     });
@@ -140,48 +158,83 @@ export class OtaUsageStack extends Stack {
     for (const [id, reason] of acknowledged) Validations.of(api).acknowledge({ id, reason });
     addProblemGatewayResponses(api, problemBaseUrl);
     // The API reference is public: the one method without the key authorizer.
-    addOpenApiDocumentMethod(api, problemBaseUrl);
+    addApiReferenceMethod(api, new ApiReference(this, 'ApiReference', { problemBaseUrl }), problemBaseUrl);
+
+    // Made before the nested stacks, whose alarms notify its topic.
+    this.monitoring = new Monitoring(this, 'Monitoring', { api, table, authorizer: this.authorizerFunction, alarmEmail: props.alarmEmail });
+    const shared = { table, alarmTopic: this.monitoring.topic };
 
     // Hold expiry, webhook deliveries and their retries: the work no request waits on.
-    this.background = new BackgroundWork(this, 'Background', { table, problemBaseUrl, logLevel });
+    const backgroundStack = new ServiceStack(this, 'Background', {
+      ...shared,
+      readsStream: true,
+      description: 'OTA usage service: the work no request waits on (webhook sender on the table stream, scheduled sweeps)',
+    });
+    this.background = new BackgroundWork(backgroundStack, 'Work', {
+      table: backgroundStack.table,
+      alarmTopic: backgroundStack.alarmTopic,
+      problemBaseUrl,
+      logLevel,
+    });
 
-    const routeFunctions = new Map<string, ServiceFunction>();
-    for (const route of routes) {
-      const fn = new ServiceFunction(this, route.id, {
-        entry: route.entry,
-        table,
-        tableAccess: route.tableAccess,
+    // Built-in meters: the platform's EventBridge events, recorded by the same usage code as the API.
+    const platformEventsStack = new ServiceStack(this, 'PlatformEvents', {
+      ...shared,
+      description: 'OTA usage service: platform events recorded as built-in meter entries (EventBridge rules, recorder, dead letters)',
+    });
+    this.platformEvents = new PlatformEvents(platformEventsStack, 'PlatformEvents', {
+      table: platformEventsStack.table,
+      alarmTopic: platformEventsStack.alarmTopic,
+      problemBaseUrl,
+      logLevel,
+    });
+
+    // The functions of each group of routes in a nested stack; the resources and methods here, with the API.
+    const invoke = (fn: IFunction) =>
+      new AwsIntegration({
+        proxy: true,
+        service: 'lambda',
+        // The function by its name, the one value its stack outputs (the dashboard reads it too).
+        path: `2015-03-31/functions/${this.formatArn({ service: 'lambda', resource: 'function', resourceName: fn.functionName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })}/invocations`,
+      });
+    this.routeStacks = [...routeGroups(routes)].map(([group, rows]) => {
+      const routeStack = new RouteFunctions(this, routeStackId(group), {
+        ...shared,
+        group,
+        routes: rows,
+        restApiId: api.restApiId,
+        api: this.monitoring.apiStage,
         problemBaseUrl,
         logLevel,
       });
       // resourceForPath reuses the resources of shared path prefixes, so rows can nest freely.
-      api.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn, { allowTestInvoke: false }));
-      routeFunctions.set(route.id, fn);
-    }
-    this.routeFunctions = routeFunctions;
-
+      for (const route of rows) api.root.resourceForPath(route.path).addMethod(route.method, invoke(routeStack.functions.get(route.id)!));
+      return routeStack;
+    });
+    this.routeFunctions = new Map(this.routeStacks.flatMap((routeStack) => [...routeStack.functions]));
     if (props.webhookPorts) {
-      for (const fn of [routeFunctions.get('put-webhook'), this.background.sender]) {
+      for (const fn of [this.routeFunctions.get('put-webhook'), this.background.sender]) {
         fn?.addEnvironment('WEBHOOK_PORTS', props.webhookPorts.join(','));
       }
     }
 
-    // Built-in meters: the platform's EventBridge events, recorded by the same usage code as the API.
-    const platformEvents = new PlatformEvents(this, 'PlatformEvents', { table, problemBaseUrl, logLevel });
-
-    this.monitoring = new Monitoring(this, 'Monitoring', {
-      api,
-      table,
-      routeFunctions: new Map(routes.map((route) => [route, routeFunctions.get(route.id) as ServiceFunction])),
-      otherFunctions: {
-        authorizer: this.authorizerFunction,
-        'record-platform-event': platformEvents.function,
-        'webhook-sender': this.background.sender,
-        ...Object.fromEntries(this.background.scheduled),
+    this.monitoring.addDashboard([
+      ...this.routeStacks.map((routeStack) => ({
+        title: `${routeStack.group} routes`,
+        routes: routeStack.routes,
+        functions: [...routeStack.functions],
+      })),
+      {
+        title: 'Authorizer, background work and platform events',
+        routes: [],
+        functions: [
+          ['authorizer', this.authorizerFunction],
+          ['webhook-sender', this.background.sender],
+          ...this.background.scheduled,
+          ['record-platform-event', this.platformEvents.function],
+        ],
       },
-      alarms: [platformEvents.deadLetterAlarm, this.background.deadLetterAlarm],
-      alarmEmail: props.alarmEmail,
-    });
+    ]);
 
     // The operator dashboard: CloudFront in front of its S3 files and of this API under /api/*.
     new DashboardSite(this, 'Dashboard', { api, stage: api.deploymentStage });

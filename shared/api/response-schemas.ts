@@ -47,7 +47,7 @@ const Problem = {
     missingQuestions: { ...stringList, description: 'The required waiver questions a booking left unanswered' },
     errors: {
       type: 'array',
-      description: 'A batch with invalid entries: every invalid field, by entry index',
+      description: 'An invalid body or query: every field at fault, each once, with the rule it breaks',
       items: {
         type: 'object',
         additionalProperties: false,

@@ -19,15 +19,31 @@ const MAX_READS_PER_PAGE = 5;
 
 const SORT_KEY_PATTERN = new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#[${REFERENCE_ALPHABET}]{${REFERENCE_LENGTH}}$`);
 
-/** The cursor is the list sort key of the last booking returned, base64url-encoded. */
-export const encodeCursor = (sortKey: string): string => Buffer.from(sortKey, 'utf8').toString('base64url');
+/** What a page belongs to: its range of creation days and its channel filter. */
+export interface ListPages {
+  from: string;
+  to: string;
+  channel?: string;
+}
 
-/** Accepts only a cursor that this list could have returned for the same operator and range. */
-export function decodeCursor(cursor: string, bounds: { from: string; to: string }): string {
-  const sortKey = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!SORT_KEY_PATTERN.test(sortKey) || sortKey < bounds.from || sortKey > bounds.to) {
-    throw new ValidationError('is not a cursor of this list; start again without it', { field: 'cursor' });
+/**
+ * The cursor is the list sort key of the last booking returned, with the
+ * range and channel it was returned for (base64url of the four, space-separated),
+ * so that a cursor is taken only by the query that issued it.
+ */
+export const encodeCursor = (sortKey: string, pages: ListPages): string =>
+  Buffer.from([pages.from, pages.to, pages.channel ?? '*', sortKey].join(' '), 'utf8').toString('base64url');
+
+const notACursor = () => new ValidationError('is not a cursor of this list; start again without it', { field: 'cursor' });
+
+/** Accepts only a cursor that this list returned for the same range and channel (whose sort key lies within `bounds`). */
+export function decodeCursor(cursor: string, pages: ListPages, bounds: { from: string; to: string }): string {
+  const [from, to, channel, sortKey, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split(' ');
+  if (sortKey === undefined || rest.length || !SORT_KEY_PATTERN.test(sortKey)) throw notACursor();
+  if (from !== pages.from || to !== pages.to || channel !== (pages.channel ?? '*')) {
+    throw new ValidationError('was issued for another range or channel; start again without it', { field: 'cursor' });
   }
+  if (sortKey < bounds.from || sortKey > bounds.to) throw notACursor();
   return sortKey;
 }
 
@@ -48,7 +64,7 @@ export async function listOperatorBookings(caller: Caller, query: BookingsQuery 
   const { SKFrom, SKTo } = bookingKeys.bookingListRange(caller.operatorId, range.fromIso, range.toIso);
   const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
   if (limit > MAX_PAGE_SIZE) throw new ValidationError(`must be a whole number from 1 to ${MAX_PAGE_SIZE}`, { field: 'limit' });
-  let after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, { from: SKFrom, to: SKTo });
+  let after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query, { from: SKFrom, to: SKTo });
   const bookings: BookingItem[] = [];
   for (let read = 0; read < MAX_READS_PER_PAGE; read += 1) {
     const page = await queryBookingsCreatedBetween(caller.operatorId, range, { limit, channel: query.channel, afterSortKey: after });
@@ -56,10 +72,10 @@ export async function listOperatorBookings(caller: Caller, query: BookingsQuery 
     bookings.push(...page.items.slice(0, room));
     if (page.items.length > room) {
       // The page was over-filled: continue right after the last booking returned.
-      return { Bookings: bookings.map(toBooking), NextCursor: encodeCursor(sortKeyOf(bookings[bookings.length - 1])) };
+      return { Bookings: bookings.map(toBooking), NextCursor: encodeCursor(sortKeyOf(bookings[bookings.length - 1]), query) };
     }
     after = page.lastSortKey;
     if (!after || bookings.length === limit) break;
   }
-  return { Bookings: bookings.map(toBooking), NextCursor: after ? encodeCursor(after) : null };
+  return { Bookings: bookings.map(toBooking), NextCursor: after ? encodeCursor(after, query) : null };
 }

@@ -15,540 +15,737 @@ const pattern4 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((((data.Channel === undefined) && (missing0 = "Channel")) || ((data.ActivityID === undefined) && (missing0 = "ActivityID"))) || ((data.Date === undefined) && (missing0 = "Date"))) || ((data.Time === undefined) && (missing0 = "Time"))) || ((data.Participants === undefined) && (missing0 = "Participants"))) || ((data.Customer === undefined) && (missing0 = "Customer"))){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.Channel === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Channel"},message:"must have required property '"+"Channel"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
-const _errs1 = errors;
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.ActivityID === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"},message:"must have required property '"+"ActivityID"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.Date === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Date"},message:"must have required property '"+"Date"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.Time === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Time"},message:"must have required property '"+"Time"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.Participants === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Participants"},message:"must have required property '"+"Participants"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.Customer === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Customer"},message:"must have required property '"+"Customer"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
 for(const key0 in data){
 if(!(func0.call({"Channel":{"type":"string","enum":["online","pos"],"errorMessage":"must be 'online' or 'pos'"},"ActivityID":{"type":"string","errorMessage":"must be a string: 's_' followed by letters or digits"},"Date":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Time":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"Participants":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be a whole number from 1 to 10000"},"Units":{"type":"array","minItems":1,"maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["UnitID","Quantity"],"properties":{"UnitID":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","errorMessage":"must be a UnitID of the activity"},"Quantity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be a whole number from 1 to 10000"}}}},"Customer":{"type":"object","additionalProperties":false,"required":["FirstName","LastName","Email"],"properties":{"FirstName":{"type":"string","minLength":1,"maxLength":100,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 100 characters, not all blank, without control characters"},"LastName":{"type":"string","minLength":1,"maxLength":100,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 100 characters, not all blank, without control characters"},"Email":{"type":"string","maxLength":254,"format":"email","errorMessage":"must be an email address such as ana@example.com"},"Phone":{"type":"string","pattern":"^\\+[1-9][0-9]{6,14}$","errorMessage":"must be in E.164 format, such as +351912345678"}}},"PaymentReference":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be 1 to 200 characters"},"Answers":{"type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["QuestionID","Value"],"properties":{"QuestionID":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be a QuestionID of the activity"},"Value":{"type":"string","minLength":1,"maxLength":2000,"errorMessage":"must be a string of 1 to 2000 characters"}}}}}, key0))){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
 }
 }
-if(_errs1 === errors){
 if(data.Channel !== undefined){
 let data0 = data.Channel;
-const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/Channel",schemaPath:"#/properties/Channel/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err7 = {instancePath:instancePath+"/Channel",schemaPath:"#/properties/Channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
 }
 if(!((data0 === "online") || (data0 === "pos"))){
-validate0.errors = [{instancePath:instancePath+"/Channel",schemaPath:"#/properties/Channel/enum",keyword:"enum",params:{allowedValues: ["online","pos"]},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs2 === errors;
+const err8 = {instancePath:instancePath+"/Channel",schemaPath:"#/properties/Channel/enum",keyword:"enum",params:{allowedValues: ["online","pos"]},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
 }
 else {
-var valid0 = true;
+vErrors.push(err8);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.ActivityID !== undefined){
-const _errs4 = errors;
 if(typeof data.ActivityID !== "string"){
-validate0.errors = [{instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs4 === errors;
+const err9 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
 }
 else {
-var valid0 = true;
+vErrors.push(err9);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.Date !== undefined){
 let data2 = data.Date;
-const _errs6 = errors;
-if(errors === _errs6){
-if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-validate0.errors = [{instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err10 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs6 === errors;
+const err11 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
 }
 else {
-var valid0 = true;
+vErrors.push(err11);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.Time !== undefined){
 let data3 = data.Time;
-const _errs8 = errors;
-if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern0.test(data3)){
-validate0.errors = [{instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
-return false;
+const err12 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
+const err13 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
 }
 else {
-var valid0 = true;
+vErrors.push(err13);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.Participants !== undefined){
 let data4 = data.Participants;
-const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err14 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
 }
-if(errors === _errs10){
+else {
+vErrors.push(err14);
+}
+errors++;
+}
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 10000 || isNaN(data4)){
-validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
+const err15 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err15];
 }
 else {
+vErrors.push(err15);
+}
+errors++;
+}
 if(data4 < 1 || isNaN(data4)){
-validate0.errors = [{instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
+const err16 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err16];
 }
 else {
-var valid0 = true;
+vErrors.push(err16);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.Units !== undefined){
 let data5 = data.Units;
-const _errs12 = errors;
-if(errors === _errs12){
 if(Array.isArray(data5)){
 if(data5.length > 20){
-validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
-return false;
+const err17 = {instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err17];
 }
 else {
+vErrors.push(err17);
+}
+errors++;
+}
 if(data5.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
+const err18 = {instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err18];
 }
 else {
-var valid1 = true;
+vErrors.push(err18);
+}
+errors++;
+}
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
-const _errs14 = errors;
-if(errors === _errs14){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-let missing1;
-if(((data6.UnitID === undefined) && (missing1 = "UnitID")) || ((data6.Quantity === undefined) && (missing1 = "Quantity"))){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
+if(data6.UnitID === undefined){
+const err19 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: "UnitID"},message:"must have required property '"+"UnitID"+"'"};
+if(vErrors === null){
+vErrors = [err19];
 }
 else {
-const _errs16 = errors;
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6.Quantity === undefined){
+const err20 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: "Quantity"},message:"must have required property '"+"Quantity"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
 for(const key1 in data6){
 if(!((key1 === "UnitID") || (key1 === "Quantity"))){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
+const err21 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
 }
 }
-if(_errs16 === errors){
 if(data6.UnitID !== undefined){
 let data7 = data6.UnitID;
-const _errs17 = errors;
-if(errors === _errs17){
 if(typeof data7 === "string"){
 if(!pattern1.test(data7)){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""}];
-return false;
+const err22 = {instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs17 === errors;
+const err23 = {instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
 }
 else {
-var valid2 = true;
+vErrors.push(err23);
 }
-if(valid2){
+errors++;
+}
+}
 if(data6.Quantity !== undefined){
 let data8 = data6.Quantity;
-const _errs19 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err24 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
 }
-if(errors === _errs19){
+else {
+vErrors.push(err24);
+}
+errors++;
+}
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 10000 || isNaN(data8)){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
+const err25 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err25];
 }
 else {
+vErrors.push(err25);
+}
+errors++;
+}
 if(data8 < 1 || isNaN(data8)){
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs19 === errors;
+const err26 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err26];
 }
 else {
-var valid2 = true;
+vErrors.push(err26);
 }
+errors++;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err27 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
 }
+else {
+vErrors.push(err27);
 }
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs12 === errors;
+const err28 = {instancePath:instancePath+"/Units",schemaPath:"#/properties/Units/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err28];
 }
 else {
-var valid0 = true;
+vErrors.push(err28);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.Customer !== undefined){
 let data9 = data.Customer;
-const _errs21 = errors;
-if(errors === _errs21){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing2;
-if((((data9.FirstName === undefined) && (missing2 = "FirstName")) || ((data9.LastName === undefined) && (missing2 = "LastName"))) || ((data9.Email === undefined) && (missing2 = "Email"))){
-validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
+if(data9.FirstName === undefined){
+const err29 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "FirstName"},message:"must have required property '"+"FirstName"+"'"};
+if(vErrors === null){
+vErrors = [err29];
 }
 else {
-const _errs23 = errors;
+vErrors.push(err29);
+}
+errors++;
+}
+if(data9.LastName === undefined){
+const err30 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "LastName"},message:"must have required property '"+"LastName"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data9.Email === undefined){
+const err31 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "Email"},message:"must have required property '"+"Email"+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
 for(const key2 in data9){
 if(!((((key2 === "FirstName") || (key2 === "LastName")) || (key2 === "Email")) || (key2 === "Phone"))){
-validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
+const err32 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
 }
 }
-if(_errs23 === errors){
 if(data9.FirstName !== undefined){
 let data10 = data9.FirstName;
-const _errs24 = errors;
-if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func1(data10) > 100){
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
+const err33 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err33];
 }
 else {
+vErrors.push(err33);
+}
+errors++;
+}
 if(func1(data10) < 1){
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err34 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err34];
 }
 else {
+vErrors.push(err34);
+}
+errors++;
+}
 if(!pattern2.test(data10)){
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""}];
-return false;
+const err35 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+if(vErrors === null){
+vErrors = [err35];
 }
+else {
+vErrors.push(err35);
 }
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs24 === errors;
+const err36 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
 }
 else {
-var valid3 = true;
+vErrors.push(err36);
 }
-if(valid3){
+errors++;
+}
+}
 if(data9.LastName !== undefined){
 let data11 = data9.LastName;
-const _errs26 = errors;
-if(errors === _errs26){
 if(typeof data11 === "string"){
 if(func1(data11) > 100){
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
+const err37 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err37];
 }
 else {
+vErrors.push(err37);
+}
+errors++;
+}
 if(func1(data11) < 1){
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err38 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err38];
 }
 else {
+vErrors.push(err38);
+}
+errors++;
+}
 if(!pattern2.test(data11)){
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""}];
-return false;
+const err39 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+if(vErrors === null){
+vErrors = [err39];
 }
+else {
+vErrors.push(err39);
 }
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs26 === errors;
+const err40 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
 }
 else {
-var valid3 = true;
+vErrors.push(err40);
 }
-if(valid3){
+errors++;
+}
+}
 if(data9.Email !== undefined){
 let data12 = data9.Email;
-const _errs28 = errors;
-if(errors === _errs28){
-if(errors === _errs28){
 if(typeof data12 === "string"){
 if(func1(data12) > 254){
-validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
+const err41 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err41];
 }
 else {
+vErrors.push(err41);
+}
+errors++;
+}
 if(!(formats2.test(data12))){
-validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
-return false;
+const err42 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err42];
 }
+else {
+vErrors.push(err42);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid3 = _errs28 === errors;
+const err43 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
 }
 else {
-var valid3 = true;
+vErrors.push(err43);
 }
-if(valid3){
+errors++;
+}
+}
 if(data9.Phone !== undefined){
 let data13 = data9.Phone;
-const _errs30 = errors;
-if(errors === _errs30){
 if(typeof data13 === "string"){
 if(!pattern4.test(data13)){
-validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\""}];
-return false;
+const err44 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\""};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs30 === errors;
+const err45 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
 }
 else {
-var valid3 = true;
+vErrors.push(err45);
 }
-}
-}
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs21 === errors;
+const err46 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err46];
 }
 else {
-var valid0 = true;
+vErrors.push(err46);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.PaymentReference !== undefined){
 let data14 = data.PaymentReference;
-const _errs32 = errors;
-if(errors === _errs32){
 if(typeof data14 === "string"){
 if(func1(data14) > 200){
-validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err47 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err47];
 }
 else {
+vErrors.push(err47);
+}
+errors++;
+}
 if(func1(data14) < 1){
-validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err48 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err48];
 }
+else {
+vErrors.push(err48);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs32 === errors;
+const err49 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
 }
 else {
-var valid0 = true;
+vErrors.push(err49);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.Answers !== undefined){
 let data15 = data.Answers;
-const _errs34 = errors;
-if(errors === _errs34){
 if(Array.isArray(data15)){
 if(data15.length > 100){
-validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
+const err50 = {instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err50];
 }
 else {
-var valid4 = true;
+vErrors.push(err50);
+}
+errors++;
+}
 const len1 = data15.length;
 for(let i1=0; i1<len1; i1++){
 let data16 = data15[i1];
-const _errs36 = errors;
-if(errors === _errs36){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-let missing3;
-if(((data16.QuestionID === undefined) && (missing3 = "QuestionID")) || ((data16.Value === undefined) && (missing3 = "Value"))){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
-return false;
+if(data16.QuestionID === undefined){
+const err51 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "QuestionID"},message:"must have required property '"+"QuestionID"+"'"};
+if(vErrors === null){
+vErrors = [err51];
 }
 else {
-const _errs38 = errors;
+vErrors.push(err51);
+}
+errors++;
+}
+if(data16.Value === undefined){
+const err52 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "Value"},message:"must have required property '"+"Value"+"'"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
 for(const key3 in data16){
 if(!((key3 === "QuestionID") || (key3 === "Value"))){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
-return false;
-break;
+const err53 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
 }
 }
-if(_errs38 === errors){
 if(data16.QuestionID !== undefined){
 let data17 = data16.QuestionID;
-const _errs39 = errors;
-if(errors === _errs39){
 if(typeof data17 === "string"){
 if(func1(data17) > 100){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
+const err54 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err54];
 }
 else {
+vErrors.push(err54);
+}
+errors++;
+}
 if(func1(data17) < 1){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err55 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err55];
 }
+else {
+vErrors.push(err55);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs39 === errors;
+const err56 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err56];
 }
 else {
-var valid5 = true;
+vErrors.push(err56);
 }
-if(valid5){
+errors++;
+}
+}
 if(data16.Value !== undefined){
 let data18 = data16.Value;
-const _errs41 = errors;
-if(errors === _errs41){
 if(typeof data18 === "string"){
 if(func1(data18) > 2000){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
+const err57 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+if(vErrors === null){
+vErrors = [err57];
 }
 else {
+vErrors.push(err57);
+}
+errors++;
+}
 if(func1(data18) < 1){
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err58 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs41 === errors;
+const err60 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
 }
 else {
-var valid5 = true;
+vErrors.push(err60);
 }
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err61 = {instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err61];
 }
+else {
+vErrors.push(err61);
 }
-var valid4 = _errs36 === errors;
-if(!valid4){
-break;
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs34 === errors;
+const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err62];
 }
 else {
-var valid0 = true;
+vErrors.push(err62);
 }
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;

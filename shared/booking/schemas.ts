@@ -155,7 +155,12 @@ export const bookingsQuery = {
       pattern: '^[1-9][0-9]{0,3}$',
       errorMessage: `must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
     },
-    cursor: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', errorMessage: 'must be a NextCursor returned by this list' },
+    cursor: {
+      type: 'string',
+      maxLength: 200,
+      pattern: '^[A-Za-z0-9_-]+$',
+      errorMessage: 'must be a NextCursor this list returned for the same from, to and channel',
+    },
     date: { ...isoDate, description: "Manifest: the timeslots' day, in the operator's time zone" },
     activity: { ...activityIdSchema, errorMessage: "must be an ActivityID: 's_' followed by 1 to 64 letters or digits" },
   },

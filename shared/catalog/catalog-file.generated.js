@@ -17,72 +17,99 @@ const formats0 = formats["supported-day"];
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.From === undefined) && (missing0 = "From")) || ((data.To === undefined) && (missing0 = "To"))){
-validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.From === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "From"},message:"must have required property '"+"From"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
-const _errs1 = errors;
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.To === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "To"},message:"must have required property '"+"To"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 for(const key0 in data){
 if(!((key0 === "From") || (key0 === "To"))){
-validate1.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
 }
 }
-if(_errs1 === errors){
 if(data.From !== undefined){
 let data0 = data.From;
-const _errs2 = errors;
-if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern7.test(data0)){
-validate1.errors = [{instancePath:instancePath+"/From",schemaPath:"#/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
-return false;
+const err3 = {instancePath:instancePath+"/From",schemaPath:"#/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/From",schemaPath:"#/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
+const err4 = {instancePath:instancePath+"/From",schemaPath:"#/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
 }
 else {
-var valid0 = true;
+vErrors.push(err4);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.To !== undefined){
 let data1 = data.To;
-const _errs4 = errors;
-if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern7.test(data1)){
-validate1.errors = [{instancePath:instancePath+"/To",schemaPath:"#/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
-return false;
+const err5 = {instancePath:instancePath+"/To",schemaPath:"#/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/To",schemaPath:"#/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
+const err6 = {instancePath:instancePath+"/To",schemaPath:"#/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
 }
 else {
-var valid0 = true;
+vErrors.push(err6);
 }
-}
+errors++;
 }
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
 }
+else {
+vErrors.push(err7);
+}
+errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;
@@ -92,668 +119,933 @@ return errors === 0;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.Products === undefined) && (missing0 = "Products")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.Products === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Products"},message:"must have required property '"+"Products"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
-const _errs1 = errors;
+vErrors.push(err0);
+}
+errors++;
+}
 for(const key0 in data){
 if(!(key0 === "Products")){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.Products !== undefined){
-let data0 = data.Products;
-const _errs2 = errors;
-if(errors === _errs2){
-if(Array.isArray(data0)){
-if(data0.length > 1000){
-validate0.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
-return false;
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
 }
 else {
-var valid1 = true;
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.Products !== undefined){
+let data0 = data.Products;
+if(Array.isArray(data0)){
+if(data0.length > 1000){
+const err2 = {instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
-const _errs4 = errors;
-if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-let missing1;
-if(((((((data1.ProductID === undefined) && (missing1 = "ProductID")) || ((data1.ActivityID === undefined) && (missing1 = "ActivityID"))) || ((data1.Name === undefined) && (missing1 = "Name"))) || ((data1.DurationMinutes === undefined) && (missing1 = "DurationMinutes"))) || ((data1.MaxParticipantsPerBooking === undefined) && (missing1 = "MaxParticipantsPerBooking"))) || ((data1.PricePerParticipant === undefined) && (missing1 = "PricePerParticipant"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
+if(data1.ProductID === undefined){
+const err3 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "ProductID"},message:"must have required property '"+"ProductID"+"'"};
+if(vErrors === null){
+vErrors = [err3];
 }
 else {
-const _errs6 = errors;
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1.ActivityID === undefined){
+const err4 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "ActivityID"},message:"must have required property '"+"ActivityID"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1.Name === undefined){
+const err5 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "Name"},message:"must have required property '"+"Name"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1.DurationMinutes === undefined){
+const err6 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "DurationMinutes"},message:"must have required property '"+"DurationMinutes"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data1.MaxParticipantsPerBooking === undefined){
+const err7 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "MaxParticipantsPerBooking"},message:"must have required property '"+"MaxParticipantsPerBooking"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1.PricePerParticipant === undefined){
+const err8 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "PricePerParticipant"},message:"must have required property '"+"PricePerParticipant"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
 for(const key1 in data1){
 if(!(func0.call({"ProductID":{"type":"integer","minimum":1,"maximum":9007199254740991,"errorMessage":"must be a positive integer"},"ActivityID":{"type":"string","pattern":"^s_[A-Za-z0-9]{1,64}$","errorMessage":"must be 's_' followed by 1 to 64 letters or digits"},"Name":{"type":"string","minLength":1,"maxLength":200},"Description":{"type":"string","maxLength":5000},"Visible":{"type":"boolean"},"DurationMinutes":{"type":"integer","minimum":1,"maximum":10080},"MaxParticipantsPerBooking":{"type":"integer","minimum":1,"maximum":10000},"PricePerParticipant":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}}},"AvailabilityType":{"type":"string","enum":["START_TIME","OPENING_HOURS"],"errorMessage":"must be one of START_TIME, OPENING_HOURS"},"Units":{"type":"array","minItems":1,"maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["UnitID","Name","Type","Price"],"properties":{"UnitID":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","description":"Unique within the product","errorMessage":"must be 1 to 64 lower-case letters, digits, _ or -"},"Name":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be 1 to 100 characters"},"Type":{"type":"string","enum":["ADULT","YOUTH","CHILD","INFANT","FAMILY","SENIOR","STUDENT","MILITARY","OTHER"],"errorMessage":"must be one of ADULT, YOUTH, CHILD, INFANT, FAMILY, SENIOR, STUDENT, MILITARY, OTHER"},"Price":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}},"description":"Of one unit, in the currency of PricePerParticipant"},"MinAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 0","errorMessage":"must be an age from 0 to 120"},"MaxAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 99","errorMessage":"must be an age from 0 to 120"},"MinQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking that holds this unit holds at least this many","errorMessage":"must be a whole number from 1 to 10000"},"MaxQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking holds at most this many of this unit","errorMessage":"must be a whole number from 1 to 10000"},"PaxCount":{"type":"integer","minimum":1,"maximum":100,"description":"Places one unit takes; default 1","errorMessage":"must be a whole number from 1 to 100"},"AccompaniedBy":{"type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$"},"description":"Other units of the product, one of which a booking with this unit must hold","errorMessage":"must be a list of UnitIDs of the product"}}}},"Questions":{"type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["QuestionID","Text","Type","Required"],"properties":{"QuestionID":{"type":"string","pattern":"^q_[A-Za-z0-9]{1,64}$","errorMessage":"must be 'q_' followed by letters or digits"},"Text":{"type":"string","minLength":1,"maxLength":1000},"Type":{"type":"string","enum":["TEXT","YES_NO","SINGLE_CHOICE","DATE","FILE_UPLOAD"],"errorMessage":"must be one of TEXT, YES_NO, SINGLE_CHOICE, DATE, FILE_UPLOAD"},"Required":{"type":"boolean"},"Options":{"type":"array","minItems":2,"maxItems":50,"items":{"type":"string","minLength":1,"maxLength":200}},"AcceptedFileTypes":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^[a-z]+/[a-z0-9.+*-]+$"}},"MaxFileSizeBytes":{"type":"integer","minimum":1}}}},"Schedules":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["From","To","Weekdays","Capacity"],"properties":{"From":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"To":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Weekdays":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["SUN","MON","TUE","WED","THU","FRI","SAT"]}},"Times":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"}},"OpeningHours":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/shared0"},"description":"Day tickets: when the day's visits may begin and end, local time"},"Capacity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be an integer from 1 to 10000"}}}},"Timeslots":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["Date","Capacity"],"properties":{"Date":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Time":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"OpeningHours":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/shared0"},"description":"Day tickets: when the day's visits may begin and end, local time"},"Capacity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be an integer from 1 to 10000"}}}}}, key1))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
+const err9 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
 }
 }
-if(_errs6 === errors){
 if(data1.ProductID !== undefined){
 let data2 = data1.ProductID;
-const _errs7 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err10 = {instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
 }
-if(errors === _errs7){
+else {
+vErrors.push(err10);
+}
+errors++;
+}
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 9007199254740991 || isNaN(data2)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
-return false;
+const err11 = {instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err11];
 }
 else {
+vErrors.push(err11);
+}
+errors++;
+}
 if(data2 < 1 || isNaN(data2)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs7 === errors;
+const err12 = {instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err12];
 }
 else {
-var valid2 = true;
+vErrors.push(err12);
 }
-if(valid2){
+errors++;
+}
+}
+}
 if(data1.ActivityID !== undefined){
 let data3 = data1.ActivityID;
-const _errs9 = errors;
-if(errors === _errs9){
 if(typeof data3 === "string"){
 if(!pattern0.test(data3)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ActivityID",schemaPath:"#/properties/Products/items/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""}];
-return false;
+const err13 = {instancePath:instancePath+"/Products/" + i0+"/ActivityID",schemaPath:"#/properties/Products/items/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/ActivityID",schemaPath:"#/properties/Products/items/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs9 === errors;
+const err14 = {instancePath:instancePath+"/Products/" + i0+"/ActivityID",schemaPath:"#/properties/Products/items/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
 }
 else {
-var valid2 = true;
+vErrors.push(err14);
 }
-if(valid2){
+errors++;
+}
+}
 if(data1.Name !== undefined){
 let data4 = data1.Name;
-const _errs11 = errors;
-if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func1(data4) > 200){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Name",schemaPath:"#/properties/Products/items/properties/Name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err15 = {instancePath:instancePath+"/Products/" + i0+"/Name",schemaPath:"#/properties/Products/items/properties/Name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err15];
 }
 else {
+vErrors.push(err15);
+}
+errors++;
+}
 if(func1(data4) < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Name",schemaPath:"#/properties/Products/items/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err16 = {instancePath:instancePath+"/Products/" + i0+"/Name",schemaPath:"#/properties/Products/items/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
 }
+else {
+vErrors.push(err16);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Name",schemaPath:"#/properties/Products/items/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs11 === errors;
+const err17 = {instancePath:instancePath+"/Products/" + i0+"/Name",schemaPath:"#/properties/Products/items/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
 }
 else {
-var valid2 = true;
+vErrors.push(err17);
 }
-if(valid2){
+errors++;
+}
+}
 if(data1.Description !== undefined){
 let data5 = data1.Description;
-const _errs13 = errors;
-if(errors === _errs13){
 if(typeof data5 === "string"){
 if(func1(data5) > 5000){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Description",schemaPath:"#/properties/Products/items/properties/Description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
-return false;
+const err18 = {instancePath:instancePath+"/Products/" + i0+"/Description",schemaPath:"#/properties/Products/items/properties/Description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Description",schemaPath:"#/properties/Products/items/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs13 === errors;
+const err19 = {instancePath:instancePath+"/Products/" + i0+"/Description",schemaPath:"#/properties/Products/items/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
 }
 else {
-var valid2 = true;
+vErrors.push(err19);
 }
-if(valid2){
+errors++;
+}
+}
 if(data1.Visible !== undefined){
-const _errs15 = errors;
 if(typeof data1.Visible !== "boolean"){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Visible",schemaPath:"#/properties/Products/items/properties/Visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid2 = _errs15 === errors;
+const err20 = {instancePath:instancePath+"/Products/" + i0+"/Visible",schemaPath:"#/properties/Products/items/properties/Visible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err20];
 }
 else {
-var valid2 = true;
+vErrors.push(err20);
 }
-if(valid2){
+errors++;
+}
+}
 if(data1.DurationMinutes !== undefined){
 let data7 = data1.DurationMinutes;
-const _errs17 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/DurationMinutes",schemaPath:"#/properties/Products/items/properties/DurationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err21 = {instancePath:instancePath+"/Products/" + i0+"/DurationMinutes",schemaPath:"#/properties/Products/items/properties/DurationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
 }
-if(errors === _errs17){
+else {
+vErrors.push(err21);
+}
+errors++;
+}
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 10080 || isNaN(data7)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/DurationMinutes",schemaPath:"#/properties/Products/items/properties/DurationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
-return false;
+const err22 = {instancePath:instancePath+"/Products/" + i0+"/DurationMinutes",schemaPath:"#/properties/Products/items/properties/DurationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"};
+if(vErrors === null){
+vErrors = [err22];
 }
 else {
+vErrors.push(err22);
+}
+errors++;
+}
 if(data7 < 1 || isNaN(data7)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/DurationMinutes",schemaPath:"#/properties/Products/items/properties/DurationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs17 === errors;
+const err23 = {instancePath:instancePath+"/Products/" + i0+"/DurationMinutes",schemaPath:"#/properties/Products/items/properties/DurationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err23];
 }
 else {
-var valid2 = true;
+vErrors.push(err23);
 }
-if(valid2){
+errors++;
+}
+}
+}
 if(data1.MaxParticipantsPerBooking !== undefined){
 let data8 = data1.MaxParticipantsPerBooking;
-const _errs19 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/MaxParticipantsPerBooking",schemaPath:"#/properties/Products/items/properties/MaxParticipantsPerBooking/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err24 = {instancePath:instancePath+"/Products/" + i0+"/MaxParticipantsPerBooking",schemaPath:"#/properties/Products/items/properties/MaxParticipantsPerBooking/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
 }
-if(errors === _errs19){
+else {
+vErrors.push(err24);
+}
+errors++;
+}
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 10000 || isNaN(data8)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/MaxParticipantsPerBooking",schemaPath:"#/properties/Products/items/properties/MaxParticipantsPerBooking/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
+const err25 = {instancePath:instancePath+"/Products/" + i0+"/MaxParticipantsPerBooking",schemaPath:"#/properties/Products/items/properties/MaxParticipantsPerBooking/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err25];
 }
 else {
+vErrors.push(err25);
+}
+errors++;
+}
 if(data8 < 1 || isNaN(data8)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/MaxParticipantsPerBooking",schemaPath:"#/properties/Products/items/properties/MaxParticipantsPerBooking/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs19 === errors;
+const err26 = {instancePath:instancePath+"/Products/" + i0+"/MaxParticipantsPerBooking",schemaPath:"#/properties/Products/items/properties/MaxParticipantsPerBooking/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err26];
 }
 else {
-var valid2 = true;
+vErrors.push(err26);
 }
-if(valid2){
+errors++;
+}
+}
+}
 if(data1.PricePerParticipant !== undefined){
 let data9 = data1.PricePerParticipant;
-const _errs21 = errors;
-if(errors === _errs21){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing2;
-if(((data9.Amount === undefined) && (missing2 = "Amount")) || ((data9.Currency === undefined) && (missing2 = "Currency"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
+if(data9.Amount === undefined){
+const err27 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/required",keyword:"required",params:{missingProperty: "Amount"},message:"must have required property '"+"Amount"+"'"};
+if(vErrors === null){
+vErrors = [err27];
 }
 else {
-const _errs23 = errors;
+vErrors.push(err27);
+}
+errors++;
+}
+if(data9.Currency === undefined){
+const err28 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/required",keyword:"required",params:{missingProperty: "Currency"},message:"must have required property '"+"Currency"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
 for(const key2 in data9){
 if(!((key2 === "Amount") || (key2 === "Currency"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
+const err29 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
 }
 }
-if(_errs23 === errors){
 if(data9.Amount !== undefined){
 let data10 = data9.Amount;
-const _errs24 = errors;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err30 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err30];
 }
-if(errors === _errs24){
+else {
+vErrors.push(err30);
+}
+errors++;
+}
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 100000000000 || isNaN(data10)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
+const err31 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"};
+if(vErrors === null){
+vErrors = [err31];
 }
 else {
+vErrors.push(err31);
+}
+errors++;
+}
 if(data10 < 0 || isNaN(data10)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid3 = _errs24 === errors;
+const err32 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
 }
 else {
-var valid3 = true;
+vErrors.push(err32);
 }
-if(valid3){
+errors++;
+}
+}
+}
 if(data9.Currency !== undefined){
 let data11 = data9.Currency;
-const _errs26 = errors;
-if(errors === _errs26){
 if(typeof data11 === "string"){
 if(!pattern1.test(data11)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Currency",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
-return false;
+const err33 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Currency",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Currency",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs26 === errors;
+const err34 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Currency",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
 }
 else {
-var valid3 = true;
+vErrors.push(err34);
 }
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid2 = _errs21 === errors;
+const err35 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
 }
 else {
-var valid2 = true;
+vErrors.push(err35);
 }
-if(valid2){
+errors++;
+}
+}
 if(data1.AvailabilityType !== undefined){
 let data12 = data1.AvailabilityType;
-const _errs28 = errors;
 if(typeof data12 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err36 = {instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
 }
 if(!((data12 === "START_TIME") || (data12 === "OPENING_HOURS"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/enum",keyword:"enum",params:{allowedValues: ["START_TIME","OPENING_HOURS"]},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs28 === errors;
+const err37 = {instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/enum",keyword:"enum",params:{allowedValues: ["START_TIME","OPENING_HOURS"]},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err37];
 }
 else {
-var valid2 = true;
+vErrors.push(err37);
 }
-if(valid2){
+errors++;
+}
+}
 if(data1.Units !== undefined){
 let data13 = data1.Units;
-const _errs30 = errors;
-if(errors === _errs30){
 if(Array.isArray(data13)){
 if(data13.length > 20){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
-return false;
+const err38 = {instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err38];
 }
 else {
+vErrors.push(err38);
+}
+errors++;
+}
 if(data13.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
+const err39 = {instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err39];
 }
 else {
-var valid4 = true;
+vErrors.push(err39);
+}
+errors++;
+}
 const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
 let data14 = data13[i1];
-const _errs32 = errors;
-if(errors === _errs32){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-let missing3;
-if(((((data14.UnitID === undefined) && (missing3 = "UnitID")) || ((data14.Name === undefined) && (missing3 = "Name"))) || ((data14.Type === undefined) && (missing3 = "Type"))) || ((data14.Price === undefined) && (missing3 = "Price"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
-return false;
+if(data14.UnitID === undefined){
+const err40 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: "UnitID"},message:"must have required property '"+"UnitID"+"'"};
+if(vErrors === null){
+vErrors = [err40];
 }
 else {
-const _errs34 = errors;
+vErrors.push(err40);
+}
+errors++;
+}
+if(data14.Name === undefined){
+const err41 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: "Name"},message:"must have required property '"+"Name"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data14.Type === undefined){
+const err42 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: "Type"},message:"must have required property '"+"Type"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data14.Price === undefined){
+const err43 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: "Price"},message:"must have required property '"+"Price"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
 for(const key3 in data14){
 if(!(func0.call({"UnitID":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","description":"Unique within the product","errorMessage":"must be 1 to 64 lower-case letters, digits, _ or -"},"Name":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be 1 to 100 characters"},"Type":{"type":"string","enum":["ADULT","YOUTH","CHILD","INFANT","FAMILY","SENIOR","STUDENT","MILITARY","OTHER"],"errorMessage":"must be one of ADULT, YOUTH, CHILD, INFANT, FAMILY, SENIOR, STUDENT, MILITARY, OTHER"},"Price":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}},"description":"Of one unit, in the currency of PricePerParticipant"},"MinAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 0","errorMessage":"must be an age from 0 to 120"},"MaxAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 99","errorMessage":"must be an age from 0 to 120"},"MinQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking that holds this unit holds at least this many","errorMessage":"must be a whole number from 1 to 10000"},"MaxQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking holds at most this many of this unit","errorMessage":"must be a whole number from 1 to 10000"},"PaxCount":{"type":"integer","minimum":1,"maximum":100,"description":"Places one unit takes; default 1","errorMessage":"must be a whole number from 1 to 100"},"AccompaniedBy":{"type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$"},"description":"Other units of the product, one of which a booking with this unit must hold","errorMessage":"must be a list of UnitIDs of the product"}}, key3))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
-return false;
-break;
+const err44 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
 }
 }
-if(_errs34 === errors){
 if(data14.UnitID !== undefined){
 let data15 = data14.UnitID;
-const _errs35 = errors;
-if(errors === _errs35){
 if(typeof data15 === "string"){
 if(!pattern2.test(data15)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""}];
-return false;
+const err45 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs35 === errors;
+const err46 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
 }
 else {
-var valid5 = true;
+vErrors.push(err46);
 }
-if(valid5){
+errors++;
+}
+}
 if(data14.Name !== undefined){
 let data16 = data14.Name;
-const _errs37 = errors;
-if(errors === _errs37){
 if(typeof data16 === "string"){
 if(func1(data16) > 100){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
+const err47 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err47];
 }
 else {
+vErrors.push(err47);
+}
+errors++;
+}
 if(func1(data16) < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err48 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err48];
 }
+else {
+vErrors.push(err48);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs37 === errors;
+const err49 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
 }
 else {
-var valid5 = true;
+vErrors.push(err49);
 }
-if(valid5){
+errors++;
+}
+}
 if(data14.Type !== undefined){
 let data17 = data14.Type;
-const _errs39 = errors;
 if(typeof data17 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err50 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
 }
 if(!(((((((((data17 === "ADULT") || (data17 === "YOUTH")) || (data17 === "CHILD")) || (data17 === "INFANT")) || (data17 === "FAMILY")) || (data17 === "SENIOR")) || (data17 === "STUDENT")) || (data17 === "MILITARY")) || (data17 === "OTHER"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/enum",keyword:"enum",params:{allowedValues: ["ADULT","YOUTH","CHILD","INFANT","FAMILY","SENIOR","STUDENT","MILITARY","OTHER"]},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid5 = _errs39 === errors;
+const err51 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/enum",keyword:"enum",params:{allowedValues: ["ADULT","YOUTH","CHILD","INFANT","FAMILY","SENIOR","STUDENT","MILITARY","OTHER"]},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err51];
 }
 else {
-var valid5 = true;
+vErrors.push(err51);
 }
-if(valid5){
+errors++;
+}
+}
 if(data14.Price !== undefined){
 let data18 = data14.Price;
-const _errs41 = errors;
-if(errors === _errs41){
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-let missing4;
-if(((data18.Amount === undefined) && (missing4 = "Amount")) || ((data18.Currency === undefined) && (missing4 = "Currency"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
-return false;
+if(data18.Amount === undefined){
+const err52 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/required",keyword:"required",params:{missingProperty: "Amount"},message:"must have required property '"+"Amount"+"'"};
+if(vErrors === null){
+vErrors = [err52];
 }
 else {
-const _errs43 = errors;
+vErrors.push(err52);
+}
+errors++;
+}
+if(data18.Currency === undefined){
+const err53 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/required",keyword:"required",params:{missingProperty: "Currency"},message:"must have required property '"+"Currency"+"'"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
 for(const key4 in data18){
 if(!((key4 === "Amount") || (key4 === "Currency"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
-return false;
-break;
+const err54 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
 }
 }
-if(_errs43 === errors){
 if(data18.Amount !== undefined){
 let data19 = data18.Amount;
-const _errs44 = errors;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err55 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err55];
 }
-if(errors === _errs44){
+else {
+vErrors.push(err55);
+}
+errors++;
+}
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 > 100000000000 || isNaN(data19)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
+const err56 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"};
+if(vErrors === null){
+vErrors = [err56];
 }
 else {
+vErrors.push(err56);
+}
+errors++;
+}
 if(data19 < 0 || isNaN(data19)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid6 = _errs44 === errors;
+const err57 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err57];
 }
 else {
-var valid6 = true;
+vErrors.push(err57);
 }
-if(valid6){
+errors++;
+}
+}
+}
 if(data18.Currency !== undefined){
 let data20 = data18.Currency;
-const _errs46 = errors;
-if(errors === _errs46){
 if(typeof data20 === "string"){
 if(!pattern1.test(data20)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
-return false;
+const err58 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid6 = _errs46 === errors;
+const err59 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
 }
 else {
-var valid6 = true;
+vErrors.push(err59);
 }
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid5 = _errs41 === errors;
+const err60 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
 }
 else {
-var valid5 = true;
+vErrors.push(err60);
 }
-if(valid5){
+errors++;
+}
+}
 if(data14.MinAge !== undefined){
 let data21 = data14.MinAge;
-const _errs48 = errors;
 if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err61 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err61];
 }
-if(errors === _errs48){
+else {
+vErrors.push(err61);
+}
+errors++;
+}
 if((typeof data21 == "number") && (isFinite(data21))){
 if(data21 > 120 || isNaN(data21)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120"}];
-return false;
+const err62 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120"};
+if(vErrors === null){
+vErrors = [err62];
 }
 else {
+vErrors.push(err62);
+}
+errors++;
+}
 if(data21 < 0 || isNaN(data21)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid5 = _errs48 === errors;
+const err63 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err63];
 }
 else {
-var valid5 = true;
+vErrors.push(err63);
 }
-if(valid5){
+errors++;
+}
+}
+}
 if(data14.MaxAge !== undefined){
 let data22 = data14.MaxAge;
-const _errs50 = errors;
 if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err64 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err64];
 }
-if(errors === _errs50){
+else {
+vErrors.push(err64);
+}
+errors++;
+}
 if((typeof data22 == "number") && (isFinite(data22))){
 if(data22 > 120 || isNaN(data22)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120"}];
-return false;
+const err65 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120"};
+if(vErrors === null){
+vErrors = [err65];
 }
 else {
+vErrors.push(err65);
+}
+errors++;
+}
 if(data22 < 0 || isNaN(data22)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid5 = _errs50 === errors;
+const err66 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err66];
 }
 else {
-var valid5 = true;
+vErrors.push(err66);
 }
-if(valid5){
+errors++;
+}
+}
+}
 if(data14.MinQuantity !== undefined){
 let data23 = data14.MinQuantity;
-const _errs52 = errors;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err67 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err67];
 }
-if(errors === _errs52){
+else {
+vErrors.push(err67);
+}
+errors++;
+}
 if((typeof data23 == "number") && (isFinite(data23))){
 if(data23 > 10000 || isNaN(data23)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
+const err68 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err68];
 }
 else {
+vErrors.push(err68);
+}
+errors++;
+}
 if(data23 < 1 || isNaN(data23)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid5 = _errs52 === errors;
+const err69 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err69];
 }
 else {
-var valid5 = true;
+vErrors.push(err69);
 }
-if(valid5){
+errors++;
+}
+}
+}
 if(data14.MaxQuantity !== undefined){
 let data24 = data14.MaxQuantity;
-const _errs54 = errors;
 if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err70 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err70];
 }
-if(errors === _errs54){
+else {
+vErrors.push(err70);
+}
+errors++;
+}
 if((typeof data24 == "number") && (isFinite(data24))){
 if(data24 > 10000 || isNaN(data24)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
+const err71 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err71];
 }
 else {
+vErrors.push(err71);
+}
+errors++;
+}
 if(data24 < 1 || isNaN(data24)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid5 = _errs54 === errors;
+const err72 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err72];
 }
 else {
-var valid5 = true;
+vErrors.push(err72);
 }
-if(valid5){
+errors++;
+}
+}
+}
 if(data14.PaxCount !== undefined){
 let data25 = data14.PaxCount;
-const _errs56 = errors;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err73 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err73];
 }
-if(errors === _errs56){
+else {
+vErrors.push(err73);
+}
+errors++;
+}
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 > 100 || isNaN(data25)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
+const err74 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err74];
 }
 else {
+vErrors.push(err74);
+}
+errors++;
+}
 if(data25 < 1 || isNaN(data25)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid5 = _errs56 === errors;
+const err75 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err75];
 }
 else {
-var valid5 = true;
+vErrors.push(err75);
 }
-if(valid5){
+errors++;
+}
+}
+}
 if(data14.AccompaniedBy !== undefined){
 let data26 = data14.AccompaniedBy;
-const _errs58 = errors;
-if(errors === _errs58){
 if(Array.isArray(data26)){
 if(data26.length > 20){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
-return false;
+const err76 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err76];
 }
 else {
-var valid7 = true;
+vErrors.push(err76);
+}
+errors++;
+}
 const len2 = data26.length;
 for(let i2=0; i2<len2; i2++){
 let data27 = data26[i2];
-const _errs60 = errors;
-if(errors === _errs60){
 if(typeof data27 === "string"){
 if(!pattern2.test(data27)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy/" + i2,schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""}];
-return false;
+const err77 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy/" + i2,schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy/" + i2,schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err78 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy/" + i2,schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
 }
 }
-var valid7 = _errs60 === errors;
-if(!valid7){
-break;
-}
-}
-if(valid7){
 let i3 = data26.length;
 let j0;
 if(i3 > 1){
@@ -765,423 +1057,526 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)"}];
-return false;
+const err79 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
 break;
 }
 indices0[item0] = i3;
 }
 }
 }
-}
+else {
+const err80 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err80];
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
+vErrors.push(err80);
 }
-}
-var valid5 = _errs58 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err81 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err81];
 }
+else {
+vErrors.push(err81);
 }
-var valid4 = _errs32 === errors;
-if(!valid4){
-break;
-}
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid2 = _errs30 === errors;
+const err82 = {instancePath:instancePath+"/Products/" + i0+"/Units",schemaPath:"#/properties/Products/items/properties/Units/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err82];
 }
 else {
-var valid2 = true;
+vErrors.push(err82);
 }
-if(valid2){
+errors++;
+}
+}
 if(data1.Questions !== undefined){
 let data28 = data1.Questions;
-const _errs62 = errors;
-if(errors === _errs62){
 if(Array.isArray(data28)){
 if(data28.length > 100){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions",schemaPath:"#/properties/Products/items/properties/Questions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
+const err83 = {instancePath:instancePath+"/Products/" + i0+"/Questions",schemaPath:"#/properties/Products/items/properties/Questions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err83];
 }
 else {
-var valid9 = true;
+vErrors.push(err83);
+}
+errors++;
+}
 const len3 = data28.length;
 for(let i4=0; i4<len3; i4++){
 let data29 = data28[i4];
-const _errs64 = errors;
-if(errors === _errs64){
 if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-let missing5;
-if(((((data29.QuestionID === undefined) && (missing5 = "QuestionID")) || ((data29.Text === undefined) && (missing5 = "Text"))) || ((data29.Type === undefined) && (missing5 = "Type"))) || ((data29.Required === undefined) && (missing5 = "Required"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
-return false;
+if(data29.QuestionID === undefined){
+const err84 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: "QuestionID"},message:"must have required property '"+"QuestionID"+"'"};
+if(vErrors === null){
+vErrors = [err84];
 }
 else {
-const _errs66 = errors;
+vErrors.push(err84);
+}
+errors++;
+}
+if(data29.Text === undefined){
+const err85 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: "Text"},message:"must have required property '"+"Text"+"'"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if(data29.Type === undefined){
+const err86 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: "Type"},message:"must have required property '"+"Type"+"'"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(data29.Required === undefined){
+const err87 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: "Required"},message:"must have required property '"+"Required"+"'"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
 for(const key5 in data29){
 if(!(((((((key5 === "QuestionID") || (key5 === "Text")) || (key5 === "Type")) || (key5 === "Required")) || (key5 === "Options")) || (key5 === "AcceptedFileTypes")) || (key5 === "MaxFileSizeBytes"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
-return false;
-break;
+const err88 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
 }
 }
-if(_errs66 === errors){
 if(data29.QuestionID !== undefined){
 let data30 = data29.QuestionID;
-const _errs67 = errors;
-if(errors === _errs67){
 if(typeof data30 === "string"){
 if(!pattern5.test(data30)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/pattern",keyword:"pattern",params:{pattern: "^q_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^q_[A-Za-z0-9]{1,64}$"+"\""}];
-return false;
+const err89 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/pattern",keyword:"pattern",params:{pattern: "^q_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^q_[A-Za-z0-9]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid10 = _errs67 === errors;
+const err90 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err90];
 }
 else {
-var valid10 = true;
+vErrors.push(err90);
 }
-if(valid10){
+errors++;
+}
+}
 if(data29.Text !== undefined){
 let data31 = data29.Text;
-const _errs69 = errors;
-if(errors === _errs69){
 if(typeof data31 === "string"){
 if(func1(data31) > 1000){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
-return false;
+const err91 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err91];
 }
 else {
+vErrors.push(err91);
+}
+errors++;
+}
 if(func1(data31) < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err92 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err92];
 }
+else {
+vErrors.push(err92);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid10 = _errs69 === errors;
+const err93 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Text",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err93];
 }
 else {
-var valid10 = true;
+vErrors.push(err93);
 }
-if(valid10){
+errors++;
+}
+}
 if(data29.Type !== undefined){
 let data32 = data29.Type;
-const _errs71 = errors;
 if(typeof data32 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err94 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
 }
 if(!(((((data32 === "TEXT") || (data32 === "YES_NO")) || (data32 === "SINGLE_CHOICE")) || (data32 === "DATE")) || (data32 === "FILE_UPLOAD"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/enum",keyword:"enum",params:{allowedValues: ["TEXT","YES_NO","SINGLE_CHOICE","DATE","FILE_UPLOAD"]},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid10 = _errs71 === errors;
+const err95 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/enum",keyword:"enum",params:{allowedValues: ["TEXT","YES_NO","SINGLE_CHOICE","DATE","FILE_UPLOAD"]},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err95];
 }
 else {
-var valid10 = true;
+vErrors.push(err95);
 }
-if(valid10){
+errors++;
+}
+}
 if(data29.Required !== undefined){
-const _errs73 = errors;
 if(typeof data29.Required !== "boolean"){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Required",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid10 = _errs73 === errors;
+const err96 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Required",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err96];
 }
 else {
-var valid10 = true;
+vErrors.push(err96);
 }
-if(valid10){
+errors++;
+}
+}
 if(data29.Options !== undefined){
 let data34 = data29.Options;
-const _errs75 = errors;
-if(errors === _errs75){
 if(Array.isArray(data34)){
 if(data34.length > 50){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
+const err97 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(vErrors === null){
+vErrors = [err97];
 }
 else {
+vErrors.push(err97);
+}
+errors++;
+}
 if(data34.length < 2){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
-return false;
+const err98 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
+if(vErrors === null){
+vErrors = [err98];
 }
 else {
-var valid11 = true;
+vErrors.push(err98);
+}
+errors++;
+}
 const len4 = data34.length;
 for(let i5=0; i5<len4; i5++){
 let data35 = data34[i5];
-const _errs77 = errors;
-if(errors === _errs77){
 if(typeof data35 === "string"){
 if(func1(data35) > 200){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err99 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err99];
 }
 else {
+vErrors.push(err99);
+}
+errors++;
+}
 if(func1(data35) < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err100 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options/" + i5,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid11 = _errs77 === errors;
-if(!valid11){
-break;
-}
-}
-}
-}
+const err102 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err102];
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Options",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
+vErrors.push(err102);
+}
+errors++;
 }
 }
-var valid10 = _errs75 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
 if(data29.AcceptedFileTypes !== undefined){
 let data36 = data29.AcceptedFileTypes;
-const _errs79 = errors;
-if(errors === _errs79){
 if(Array.isArray(data36)){
 if(data36.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
+const err103 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err103];
 }
 else {
-var valid12 = true;
+vErrors.push(err103);
+}
+errors++;
+}
 const len5 = data36.length;
 for(let i6=0; i6<len5; i6++){
 let data37 = data36[i6];
-const _errs81 = errors;
-if(errors === _errs81){
 if(typeof data37 === "string"){
 if(!pattern6.test(data37)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes/" + i6,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/items/pattern",keyword:"pattern",params:{pattern: "^[a-z]+/[a-z0-9.+*-]+$"},message:"must match pattern \""+"^[a-z]+/[a-z0-9.+*-]+$"+"\""}];
-return false;
+const err104 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes/" + i6,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/items/pattern",keyword:"pattern",params:{pattern: "^[a-z]+/[a-z0-9.+*-]+$"},message:"must match pattern \""+"^[a-z]+/[a-z0-9.+*-]+$"+"\""};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes/" + i6,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err105 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes/" + i6,schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err105];
 }
+else {
+vErrors.push(err105);
 }
-var valid12 = _errs81 === errors;
-if(!valid12){
-break;
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid10 = _errs79 === errors;
+const err106 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/AcceptedFileTypes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/AcceptedFileTypes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err106];
 }
 else {
-var valid10 = true;
+vErrors.push(err106);
 }
-if(valid10){
+errors++;
+}
+}
 if(data29.MaxFileSizeBytes !== undefined){
 let data38 = data29.MaxFileSizeBytes;
-const _errs83 = errors;
 if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/MaxFileSizeBytes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/MaxFileSizeBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err107 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/MaxFileSizeBytes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/MaxFileSizeBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err107];
 }
-if(errors === _errs83){
+else {
+vErrors.push(err107);
+}
+errors++;
+}
 if((typeof data38 == "number") && (isFinite(data38))){
 if(data38 < 1 || isNaN(data38)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/MaxFileSizeBytes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/MaxFileSizeBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid10 = _errs83 === errors;
+const err108 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/MaxFileSizeBytes",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/MaxFileSizeBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err108];
 }
 else {
-var valid10 = true;
+vErrors.push(err108);
 }
-}
-}
-}
-}
-}
+errors++;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err109 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err109];
 }
+else {
+vErrors.push(err109);
 }
-var valid9 = _errs64 === errors;
-if(!valid9){
-break;
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Questions",schemaPath:"#/properties/Products/items/properties/Questions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid2 = _errs62 === errors;
+const err110 = {instancePath:instancePath+"/Products/" + i0+"/Questions",schemaPath:"#/properties/Products/items/properties/Questions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err110];
 }
 else {
-var valid2 = true;
+vErrors.push(err110);
 }
-if(valid2){
+errors++;
+}
+}
 if(data1.Schedules !== undefined){
 let data39 = data1.Schedules;
-const _errs85 = errors;
-if(errors === _errs85){
 if(Array.isArray(data39)){
-var valid13 = true;
 const len6 = data39.length;
 for(let i7=0; i7<len6; i7++){
 let data40 = data39[i7];
-const _errs87 = errors;
-if(errors === _errs87){
 if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-let missing6;
-if(((((data40.From === undefined) && (missing6 = "From")) || ((data40.To === undefined) && (missing6 = "To"))) || ((data40.Weekdays === undefined) && (missing6 = "Weekdays"))) || ((data40.Capacity === undefined) && (missing6 = "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
-return false;
+if(data40.From === undefined){
+const err111 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: "From"},message:"must have required property '"+"From"+"'"};
+if(vErrors === null){
+vErrors = [err111];
 }
 else {
-const _errs89 = errors;
+vErrors.push(err111);
+}
+errors++;
+}
+if(data40.To === undefined){
+const err112 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: "To"},message:"must have required property '"+"To"+"'"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if(data40.Weekdays === undefined){
+const err113 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: "Weekdays"},message:"must have required property '"+"Weekdays"+"'"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+if(data40.Capacity === undefined){
+const err114 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: "Capacity"},message:"must have required property '"+"Capacity"+"'"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
 for(const key6 in data40){
 if(!((((((key6 === "From") || (key6 === "To")) || (key6 === "Weekdays")) || (key6 === "Times")) || (key6 === "OpeningHours")) || (key6 === "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
-return false;
-break;
+const err115 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
 }
 }
-if(_errs89 === errors){
 if(data40.From !== undefined){
 let data41 = data40.From;
-const _errs90 = errors;
-if(errors === _errs90){
-if(errors === _errs90){
 if(typeof data41 === "string"){
 if(!(formats0.validate(data41))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err116 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid14 = _errs90 === errors;
+const err117 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err117];
 }
 else {
-var valid14 = true;
+vErrors.push(err117);
 }
-if(valid14){
+errors++;
+}
+}
 if(data40.To !== undefined){
 let data42 = data40.To;
-const _errs92 = errors;
-if(errors === _errs92){
-if(errors === _errs92){
 if(typeof data42 === "string"){
 if(!(formats0.validate(data42))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err118 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid14 = _errs92 === errors;
+const err119 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err119];
 }
 else {
-var valid14 = true;
+vErrors.push(err119);
 }
-if(valid14){
+errors++;
+}
+}
 if(data40.Weekdays !== undefined){
 let data43 = data40.Weekdays;
-const _errs94 = errors;
-if(errors === _errs94){
 if(Array.isArray(data43)){
 if(data43.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
+const err120 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err120];
 }
 else {
-var valid15 = true;
+vErrors.push(err120);
+}
+errors++;
+}
 const len7 = data43.length;
 for(let i8=0; i8<len7; i8++){
 let data44 = data43[i8];
-const _errs96 = errors;
 if(!(((((((data44 === "SUN") || (data44 === "MON")) || (data44 === "TUE")) || (data44 === "WED")) || (data44 === "THU")) || (data44 === "FRI")) || (data44 === "SAT"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays/" + i8,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/items/enum",keyword:"enum",params:{allowedValues: ["SUN","MON","TUE","WED","THU","FRI","SAT"]},message:"must be equal to one of the allowed values"}];
-return false;
+const err121 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays/" + i8,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/items/enum",keyword:"enum",params:{allowedValues: ["SUN","MON","TUE","WED","THU","FRI","SAT"]},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err121];
 }
-var valid15 = _errs96 === errors;
-if(!valid15){
-break;
+else {
+vErrors.push(err121);
+}
+errors++;
 }
 }
-if(valid15){
 let i9 = data43.length;
 let j1;
 if(i9 > 1){
@@ -1189,60 +1584,70 @@ outer0:
 for(;i9--;){
 for(j1 = i9; j1--;){
 if(func11(data43[i9], data43[j1])){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i9+" are identical)"}];
-return false;
+const err122 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i9+" are identical)"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
 break outer0;
 }
 }
 }
 }
 }
-}
+else {
+const err123 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err123];
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Weekdays",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Weekdays/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
+vErrors.push(err123);
+}
+errors++;
 }
 }
-var valid14 = _errs94 === errors;
-}
-else {
-var valid14 = true;
-}
-if(valid14){
 if(data40.Times !== undefined){
 let data45 = data40.Times;
-const _errs97 = errors;
-if(errors === _errs97){
 if(Array.isArray(data45)){
 if(data45.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
+const err124 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err124];
 }
 else {
-var valid17 = true;
+vErrors.push(err124);
+}
+errors++;
+}
 const len8 = data45.length;
 for(let i10=0; i10<len8; i10++){
 let data46 = data45[i10];
-const _errs99 = errors;
-if(errors === _errs99){
 if(typeof data46 === "string"){
 if(!pattern7.test(data46)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
-return false;
+const err125 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err126 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
 }
 }
-var valid17 = _errs99 === errors;
-if(!valid17){
-break;
-}
-}
-if(valid17){
 let i11 = data45.length;
 let j2;
 if(i11 > 1){
@@ -1254,331 +1659,356 @@ continue;
 }
 if(typeof indices1[item1] == "number"){
 j2 = indices1[item1];
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i11+" are identical)"}];
-return false;
+const err127 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i11+" are identical)"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
 break;
 }
 indices1[item1] = i11;
 }
 }
 }
-}
+else {
+const err128 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err128];
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
+vErrors.push(err128);
+}
+errors++;
 }
 }
-var valid14 = _errs97 === errors;
-}
-else {
-var valid14 = true;
-}
-if(valid14){
 if(data40.OpeningHours !== undefined){
 let data47 = data40.OpeningHours;
-const _errs101 = errors;
-if(errors === _errs101){
 if(Array.isArray(data47)){
 if(data47.length > 4){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
-return false;
+const err129 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"};
+if(vErrors === null){
+vErrors = [err129];
 }
 else {
+vErrors.push(err129);
+}
+errors++;
+}
 if(data47.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
+const err130 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err130];
 }
 else {
-var valid19 = true;
+vErrors.push(err130);
+}
+errors++;
+}
 const len9 = data47.length;
 for(let i12=0; i12<len9; i12++){
-const _errs103 = errors;
 if(!(validate1(data47[i12], {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours/" + i12,parentData:data47,parentDataProperty:i12,rootData}))){
 vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
 errors = vErrors.length;
 }
-var valid19 = _errs103 === errors;
-if(!valid19){
-break;
-}
-}
-}
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid14 = _errs101 === errors;
+const err131 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/OpeningHours/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err131];
 }
 else {
-var valid14 = true;
+vErrors.push(err131);
 }
-if(valid14){
+errors++;
+}
+}
 if(data40.Capacity !== undefined){
 let data49 = data40.Capacity;
-const _errs104 = errors;
 if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err132 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err132];
 }
-if(errors === _errs104){
+else {
+vErrors.push(err132);
+}
+errors++;
+}
 if((typeof data49 == "number") && (isFinite(data49))){
 if(data49 > 10000 || isNaN(data49)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
+const err133 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err133];
 }
 else {
+vErrors.push(err133);
+}
+errors++;
+}
 if(data49 < 1 || isNaN(data49)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid14 = _errs104 === errors;
+const err134 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err134];
 }
 else {
-var valid14 = true;
+vErrors.push(err134);
 }
-}
-}
-}
-}
+errors++;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err135 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err135];
 }
+else {
+vErrors.push(err135);
 }
-var valid13 = _errs87 === errors;
-if(!valid13){
-break;
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Schedules",schemaPath:"#/properties/Products/items/properties/Schedules/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid2 = _errs85 === errors;
+const err136 = {instancePath:instancePath+"/Products/" + i0+"/Schedules",schemaPath:"#/properties/Products/items/properties/Schedules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err136];
 }
 else {
-var valid2 = true;
+vErrors.push(err136);
 }
-if(valid2){
+errors++;
+}
+}
 if(data1.Timeslots !== undefined){
 let data50 = data1.Timeslots;
-const _errs106 = errors;
-if(errors === _errs106){
 if(Array.isArray(data50)){
-var valid20 = true;
 const len10 = data50.length;
 for(let i13=0; i13<len10; i13++){
 let data51 = data50[i13];
-const _errs108 = errors;
-if(errors === _errs108){
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-let missing7;
-if(((data51.Date === undefined) && (missing7 = "Date")) || ((data51.Capacity === undefined) && (missing7 = "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
-return false;
+if(data51.Date === undefined){
+const err137 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: "Date"},message:"must have required property '"+"Date"+"'"};
+if(vErrors === null){
+vErrors = [err137];
 }
 else {
-const _errs110 = errors;
+vErrors.push(err137);
+}
+errors++;
+}
+if(data51.Capacity === undefined){
+const err138 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: "Capacity"},message:"must have required property '"+"Capacity"+"'"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
 for(const key7 in data51){
 if(!((((key7 === "Date") || (key7 === "Time")) || (key7 === "OpeningHours")) || (key7 === "Capacity"))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
-return false;
-break;
+const err139 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
 }
 }
-if(_errs110 === errors){
 if(data51.Date !== undefined){
 let data52 = data51.Date;
-const _errs111 = errors;
-if(errors === _errs111){
-if(errors === _errs111){
 if(typeof data52 === "string"){
 if(!(formats0.validate(data52))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err140 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid21 = _errs111 === errors;
+const err141 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err141];
 }
 else {
-var valid21 = true;
+vErrors.push(err141);
 }
-if(valid21){
+errors++;
+}
+}
 if(data51.Time !== undefined){
 let data53 = data51.Time;
-const _errs113 = errors;
-if(errors === _errs113){
 if(typeof data53 === "string"){
 if(!pattern7.test(data53)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
-return false;
+const err142 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid21 = _errs113 === errors;
+const err143 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err143];
 }
 else {
-var valid21 = true;
+vErrors.push(err143);
 }
-if(valid21){
+errors++;
+}
+}
 if(data51.OpeningHours !== undefined){
 let data54 = data51.OpeningHours;
-const _errs115 = errors;
-if(errors === _errs115){
 if(Array.isArray(data54)){
 if(data54.length > 4){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
-return false;
+const err144 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"};
+if(vErrors === null){
+vErrors = [err144];
 }
 else {
+vErrors.push(err144);
+}
+errors++;
+}
 if(data54.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
+const err145 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err145];
 }
 else {
-var valid22 = true;
+vErrors.push(err145);
+}
+errors++;
+}
 const len11 = data54.length;
 for(let i14=0; i14<len11; i14++){
-const _errs117 = errors;
 if(!(validate1(data54[i14], {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours/" + i14,parentData:data54,parentDataProperty:i14,rootData}))){
 vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
 errors = vErrors.length;
 }
-var valid22 = _errs117 === errors;
-if(!valid22){
-break;
-}
-}
-}
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid21 = _errs115 === errors;
+const err146 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/OpeningHours",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/OpeningHours/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err146];
 }
 else {
-var valid21 = true;
+vErrors.push(err146);
 }
-if(valid21){
+errors++;
+}
+}
 if(data51.Capacity !== undefined){
 let data56 = data51.Capacity;
-const _errs118 = errors;
 if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err147 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err147];
 }
-if(errors === _errs118){
+else {
+vErrors.push(err147);
+}
+errors++;
+}
 if((typeof data56 == "number") && (isFinite(data56))){
 if(data56 > 10000 || isNaN(data56)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
+const err148 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err148];
 }
 else {
+vErrors.push(err148);
+}
+errors++;
+}
 if(data56 < 1 || isNaN(data56)){
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid21 = _errs118 === errors;
+const err149 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err149];
 }
 else {
-var valid21 = true;
+vErrors.push(err149);
 }
-}
-}
+errors++;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err150 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err150];
 }
+else {
+vErrors.push(err150);
 }
-var valid20 = _errs108 === errors;
-if(!valid20){
-break;
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0+"/Timeslots",schemaPath:"#/properties/Products/items/properties/Timeslots/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid2 = _errs106 === errors;
+const err151 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots",schemaPath:"#/properties/Products/items/properties/Timeslots/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err151];
 }
 else {
-var valid2 = true;
+vErrors.push(err151);
 }
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err152 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err152];
 }
+else {
+vErrors.push(err152);
 }
-var valid1 = _errs4 === errors;
-if(!valid1){
-break;
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
+const err153 = {instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err153];
 }
+else {
+vErrors.push(err153);
 }
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err154 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err154];
 }
+else {
+vErrors.push(err154);
+}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;

@@ -54,6 +54,13 @@ export function everyViolation(violations: FieldViolation[]): ValidationError {
   });
 }
 
+/** Every input an error names with the rule it broke: those of everyViolation, or its one field. */
+export function violationsOf(error: DomainError): FieldViolation[] {
+  const listed = error.extensions?.errors as { field: string; detail: string }[] | undefined;
+  if (listed) return listed.map(({ field, detail }) => ({ field, message: detail }));
+  return error.field === undefined ? [] : [{ field: error.field, message: error.message }];
+}
+
 /**
  * A well-formed request that the rules of what it asks for refuse (a party
  * over the activity's limit, a unit without the unit it must come with):

@@ -154,19 +154,24 @@ export function inexactNumbers(text: string): InexactNumber[] {
 const shown = (text: string) => (text.length > 40 ? `${text.slice(0, 37)}...` : text);
 
 /**
- * Refuses a JSON text whose numbers would not all be read as written: one
- * ValidationError naming every such field, each with the rule `ruleOf` gives
- * for its place (a schema's wording), or else what it would be read as.
+ * The numbers of a JSON text that would not all be read as written, as
+ * violations: each field with the rule `ruleOf` gives for its place (a
+ * schema's wording), or else what it would be read as. A bare number as the
+ * whole text has no field to name, and is refused at once.
  */
-export function checkNumbersAsSent(text: string, ruleOf: (path: JsonPath) => string | undefined = () => undefined): void {
+export function numberViolations(text: string, ruleOf: (path: JsonPath) => string | undefined = () => undefined): FieldViolation[] {
   const violations: FieldViolation[] = inexactNumbers(text).map(({ path, field, text: written, read }) => ({
     field,
     message:
       ruleOf(path) ??
       `must be a number that is read as written (at most 15 significant digits): ${shown(written)} would be read as ${read}`,
   }));
-  if (!violations.length) return;
-  // A bare number as the whole text has no field to name.
   if (violations.some(({ field }) => !field)) throw new ValidationError('The JSON text is a number that would not be read as written');
-  throw everyViolation(violations);
+  return violations;
+}
+
+/** Refuses a JSON text whose numbers would not all be read as written: one ValidationError naming every such field. */
+export function checkNumbersAsSent(text: string, ruleOf?: (path: JsonPath) => string | undefined): void {
+  const violations = numberViolations(text, ruleOf);
+  if (violations.length) throw everyViolation(violations);
 }

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { ValidationError } from './errors';
+import { everyViolation, ValidationError, type FieldViolation } from './errors';
 
 /**
  * Validation with the validators generated ahead of time from the schemas
@@ -18,9 +18,10 @@ import { ValidationError } from './errors';
 export type ErrorMessages = Readonly<Record<string, string>>;
 
 /**
- * A generated validator: true when the value is valid, else false with the
- * first error in `errors`, and the wording of its schemas' rules beside it
- * (ajv's errors carry no schema, which keeps the generated code small).
+ * A generated validator: true when the value is valid, else false with its
+ * errors in `errors` (every one the schema finds), and the wording of its
+ * schemas' rules beside it (ajv's errors carry no schema, which keeps the
+ * generated code small).
  */
 export interface GeneratedValidator {
   (value: unknown): boolean;
@@ -28,7 +29,8 @@ export interface GeneratedValidator {
   errorMessages: ErrorMessages;
 }
 
-export type Validator<T> = (value: unknown) => T;
+/** Checks a value, with the faults found in it before (such as numbers not read as written), and returns it typed. */
+export type Validator<T> = (value: unknown, earlier?: readonly FieldViolation[]) => T;
 
 /**
  * How a nested field is named: `Entries[3].Dimensions.Region` in a body, and
@@ -86,13 +88,23 @@ export function describe(error: ErrorObject, errorMessages: ErrorMessages, whole
 
 /**
  * A generated validator as a function that throws a ValidationError naming
- * the offending field (or, for the value as a whole, `whole`, such as "The
- * request body"), and otherwise returns the value typed.
+ * every offending field (each once, with the first rule it broke, after the
+ * `earlier` faults), or for the value as a whole, `whole` ("The request
+ * body"), and otherwise returns the value typed.
  */
 export function checkedBy<T>(validate: GeneratedValidator, whole: string, naming: FieldNaming = 'dotted'): Validator<T> {
-  return (value: unknown): T => {
-    if (validate(value)) return value as T;
-    const [first] = validate.errors ?? [];
-    throw first ? describe(first, validate.errorMessages, whole, naming) : new ValidationError(`${whole} is invalid`);
+  return (value, earlier = []): T => {
+    const valid = validate(value);
+    if (valid && !earlier.length) return value as T;
+    const faults = valid ? [] : (validate.errors ?? []).map((error) => describe(error, validate.errorMessages, whole, naming));
+    if (!valid && !faults.length) throw new ValidationError(`${whole} is invalid`);
+    // A value wrong as a whole (not an object) has no fields to list.
+    const ofWhole = faults.find((fault) => fault.field === undefined);
+    if (ofWhole) throw ofWhole;
+    const violations = new Map<string, FieldViolation>();
+    for (const violation of [...earlier, ...faults.map(({ field, message }) => ({ field: field as string, message }))]) {
+      if (!violations.has(violation.field)) violations.set(violation.field, violation);
+    }
+    throw everyViolation([...violations.values()]);
   };
 }

@@ -10,7 +10,7 @@ import { fromAuthorizerContext } from './caller';
 import { MalformedJsonError, clientProblemFor, UnsupportedMediaTypeError, type RequestFields } from './errors';
 import { noteFailure, observed } from '../core/observability';
 import { logReceived, requestLine } from './observability';
-import { numbersAsSent } from './numbers-as-sent';
+import { numbersAsSent, numbersNotAsSent } from './numbers-as-sent';
 import { problem, problemResponse } from './problem';
 
 export interface HttpRequest<R extends { path: unknown; query: unknown; body: unknown }> {
@@ -214,7 +214,7 @@ export function httpHandler<Id extends RouteId>(
         caller: fromAuthorizerContext(event.requestContext?.authorizer),
         path: validatePath(emptyObject(event.pathParameters)),
         query: validateQuery(gatherDeepObjects(queryParameters(event.queryStringParameters), validators.fields.deepObjects)),
-        body: validateBody(event.body),
+        body: validateBody(event.body, numbersNotAsSent(event)),
         headers: lowerCaseHeaders(event.headers),
         event: event as unknown as APIGatewayProxyEvent,
       }),

@@ -1,5 +1,13 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ConflictError, DomainError, IdempotencyKeyReusedError, UnprocessableError, type Subject } from '../core/errors';
+import {
+  ConflictError,
+  DomainError,
+  IdempotencyKeyReusedError,
+  UnprocessableError,
+  ValidationError,
+  violationsOf,
+  type Subject,
+} from '../core/errors';
 import { describeError, MalformedJsonError, UnsupportedMediaTypeError } from '../http/errors';
 import type { HttpFace } from '../http/handler';
 import type { OctoErrorBody } from './schemas';
@@ -77,7 +85,13 @@ export function octoBodyOf(error: unknown, request: Parameters<HttpFace['failure
     return { status: 400, body: { error: code, errorMessage, [field]: id } };
   }
   const code = error instanceof UnprocessableError || error instanceof ConflictError ? 'UNPROCESSABLE_ENTITY' : 'BAD_REQUEST';
-  return { status: 400, body: { error: code, errorMessage: describeError(error, request.fields) } };
+  // OCTo's body has no list of faults: each field at fault is said in the one message.
+  const violations = violationsOf(error);
+  const errorMessage =
+    violations.length > 1
+      ? violations.map(({ field, message }) => describeError(new ValidationError(message, { field }), request.fields)).join('; ')
+      : describeError(error, request.fields);
+  return { status: 400, body: { error: code, errorMessage } };
 }
 
 export const octoFace: HttpFace = {

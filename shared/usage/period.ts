@@ -1,5 +1,5 @@
 import { ValidationError } from '../core/errors';
-import { addDays, canonicalTimeZone, zonedInstant, zonedIsoAt } from '../core/calendar';
+import { addDays, isTimeZone, zonedInstant, zonedIsoAt } from '../core/calendar';
 import { checkDayRange } from '../core/day-range';
 import { MAX_HOURLY_DAYS, MAX_SUMMARY_DAYS, type Granularity } from './model';
 
@@ -36,11 +36,19 @@ export interface SummaryPeriod extends Interval {
 
 const midnight = (date: string, timeZone: string): number => zonedInstant(date, '00:00', timeZone) / 1000;
 
+let listedZones: Map<string, string> | undefined;
+
+/**
+ * A zone as the client named it: any name Node knows, canonical or an alias
+ * (`Asia/Kolkata`, which Node's ICU calls Asia/Calcutta), is answered by
+ * that name; a name of Node's zone list sent in another case is spelt as
+ * listed (`asia/tokyo` is Asia/Tokyo).
+ */
 function checkTimeZone(requestedZone: string): string {
-  const timeZone = canonicalTimeZone(requestedZone);
-  if (!timeZone)
+  if (!isTimeZone(requestedZone))
     throw new ValidationError(`must be an IANA time zone name such as Europe/Lisbon; '${requestedZone}' is not one`, { field: 'tz' });
-  return timeZone;
+  listedZones ??= new Map(['UTC', ...Intl.supportedValuesOf('timeZone')].map((zone) => [zone.toLowerCase(), zone]));
+  return listedZones.get(requestedZone.toLowerCase()) ?? requestedZone;
 }
 
 function hourPoints({ start, end }: Interval, timeZone: string): SeriesPoint[] {

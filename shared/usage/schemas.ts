@@ -280,7 +280,7 @@ export const usageSummarySchema = {
         To: date,
         FromTimestamp: { type: 'integer', description: "Unix seconds of `from`'s midnight in the zone" },
         ToTimestamp: { type: 'integer', description: 'Unix seconds of the last second of `to` in the zone' },
-        TimeZone: { type: 'string', description: 'The zone used, in its canonical spelling' },
+        TimeZone: { type: 'string', description: 'The zone used, named as the request named it (a listed zone in its listed case)' },
       },
     },
     Totals: {

@@ -1,42 +1,35 @@
-import { App, type CfnElement } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { scheduledFunctions, webhookSender } from '../../shared/api/background';
 import { GSI3 } from '../../shared/db/table-design';
-
-type Resource = { Type: string; Properties: Record<string, any> };
+import type { ServiceFunction } from '../../lib/aws/service-function';
+import { StackTemplates, type Resource } from '../support/stack-templates';
 
 // Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 const stack = new OtaUsageStack(app, 'Test');
-const template = Template.fromStack(stack);
-const resourcesOf = (type: string) => template.findResources(type) as Record<string, Resource>;
-const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const all = new StackTemplates(stack);
 const { background } = stack;
+// The background work is a nested stack of its own; the table is the top-level stack's, passed in by its stream's ARN.
+const template = all.templateOf(background);
+const resourcesOf = (type: string) => template.findResources(type) as Record<string, Resource>;
+const logicalId = (construct: Parameters<StackTemplates['logicalId']>[0]) => all.logicalId(construct);
 const deadLetterId = logicalId(background.deadLetterQueue);
 const tableId = logicalId(stack.table);
 
-/** The function logical IDs whose role may send to an SQS queue. */
-function sendersToQueues(): Set<string> {
-  const roles = new Set<string>();
-  for (const policy of Object.values(resourcesOf('AWS::IAM::Policy'))) {
-    const sends = policy.Properties.PolicyDocument.Statement.some((statement: { Action: string | string[] }) =>
-      [statement.Action].flat().includes('sqs:SendMessage'),
-    );
-    if (sends) for (const role of policy.Properties.Roles) roles.add(role.Ref);
-  }
-  const functions = resourcesOf('AWS::Lambda::Function');
-  return new Set(Object.keys(functions).filter((id) => roles.has(functions[id].Properties.Role['Fn::GetAtt'][0])));
-}
+/** Whether the role of a function may send to an SQS queue. */
+const sendsToQueues = (fn: { role?: Parameters<StackTemplates['logicalId']>[0] }) => all.actionsOf(fn).includes('sqs:SendMessage');
 
 describe('webhook deliveries', () => {
   test('the table streams every written item whole, for the sender to read queued deliveries from', () => {
-    template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
+    all.template(stack).hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
+    expect(all.parameterValue(Stack.of(background), 'TableStreamArn')).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
   });
 
   test('the sender is handed, from the oldest record on, only the writes that queue an attempt, in parallel lanes, reporting failures per record', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+      EventSourceArn: { Ref: 'TableStreamArn' },
       FunctionName: { Ref: logicalId(background.sender) },
       StartingPosition: 'TRIM_HORIZON',
       BatchSize: webhookSender.batchSize,
@@ -60,12 +53,12 @@ describe('webhook deliveries', () => {
   });
 
   test('no route or sweep sends to a queue: writing a delivery in its transaction is all a change does', () => {
-    const changers = [...stack.routeFunctions.values(), ...background.scheduled.values()].map(logicalId);
-    expect(changers.filter((id) => sendersToQueues().has(id))).toEqual([]);
+    const changers = [...stack.routeFunctions.entries(), ...background.scheduled.entries()];
+    expect(changers.filter(([, fn]) => sendsToQueues(fn)).map(([name]) => name)).toEqual([]);
     // The sender's role reaches the dead-letter queue, for its mapping's failure records.
-    expect(sendersToQueues()).toContain(logicalId(background.sender));
-    const functions = resourcesOf('AWS::Lambda::Function');
-    expect(Object.keys(functions).filter((id) => functions[id].Properties.Environment?.Variables?.WEBHOOK_QUEUE_URL)).toEqual([]);
+    expect(sendsToQueues(background.sender)).toBe(true);
+    const functions = all.resources('AWS::Lambda::Function', all.serviceStacks);
+    expect(functions.filter(({ resource }) => resource.Properties.Environment?.Variables?.WEBHOOK_QUEUE_URL)).toEqual([]);
   });
 });
 
@@ -85,7 +78,7 @@ describe('schedules', () => {
   });
 
   test('the sweeps have their sparse index of due work (holds by expiry, deliveries by next attempt) to query', () => {
-    const [table] = Object.values(resourcesOf('AWS::DynamoDB::Table'));
+    const [table] = Object.values(all.template(stack).findResources('AWS::DynamoDB::Table')) as Resource[];
     expect(table.Properties.GlobalSecondaryIndexes).toContainEqual({
       IndexName: GSI3,
       KeySchema: [
@@ -98,25 +91,26 @@ describe('schedules', () => {
 });
 
 describe('webhook ports', () => {
-  const portsOf = (built: OtaUsageStack) => {
-    const functions = Template.fromStack(built).findResources('AWS::Lambda::Function') as Record<string, Resource>;
-    return Object.fromEntries(
-      Object.entries(functions)
-        .filter(([, fn]) => fn.Properties.Environment?.Variables?.WEBHOOK_PORTS !== undefined)
-        .map(([id, fn]) => [id, fn.Properties.Environment.Variables.WEBHOOK_PORTS]),
+  /** Every function told WEBHOOK_PORTS, in the root and nested stacks, by its stack and logical ID. */
+  const portsOf = (templates: StackTemplates) =>
+    Object.fromEntries(
+      templates
+        .resources('AWS::Lambda::Function')
+        .filter(({ resource }) => resource.Properties.Environment?.Variables?.WEBHOOK_PORTS !== undefined)
+        .map(({ stack, id, resource }) => [`${stack.node.id}/${id}`, resource.Properties.Environment.Variables.WEBHOOK_PORTS]),
     );
-  };
 
   test('are 443 alone by default: no function is told otherwise', () => {
-    expect(portsOf(stack)).toEqual({});
+    expect(portsOf(all)).toEqual({});
   });
 
   test('that the deployment configures reach the functions that register webhook URLs and send to them', () => {
     const configured = new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Ports', { webhookPorts: [443, 8443] });
-    const id = (construct: { node: { defaultChild?: unknown } }) => configured.getLogicalId(construct.node.defaultChild as CfnElement);
-    expect(portsOf(configured)).toEqual({
-      [id(configured.routeFunctions.get('put-webhook')!)]: '443,8443',
-      [id(configured.background.sender)]: '443,8443',
+    const templates = new StackTemplates(configured);
+    const named = (fn: ServiceFunction) => `${Stack.of(fn).node.id}/${templates.logicalId(fn)}`;
+    expect(portsOf(templates)).toEqual({
+      [named(configured.routeFunctions.get('put-webhook')!)]: '443,8443',
+      [named(configured.background.sender)]: '443,8443',
     });
   });
 });

@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Stack, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { MockIntegration, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { DashboardSite } from '../../lib/aws/dashboard-site';
@@ -94,10 +94,14 @@ describe('dashboard site', () => {
     });
   });
 
-  test('the service stack holds the site as a nested stack and outputs its URL', () => {
+  test('the service stack holds the site as a nested stack of its own and outputs its URL', () => {
     const stack = new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Service');
     const service = Template.fromStack(stack);
-    service.resourceCountIs('AWS::CloudFormation::Stack', 1);
+    const site = stack.node.findChild('Dashboard') as DashboardSite;
+    expect(Object.keys(service.findResources('AWS::CloudFormation::Stack'))).toContain(
+      stack.getLogicalId(site.nestedStackResource as CfnElement),
+    );
+    Template.fromStack(site).resourceCountIs('AWS::CloudFront::Distribution', 1);
     service.hasOutput('DashboardUrl', Match.anyValue());
   });
 });

@@ -1,18 +1,22 @@
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import { METRIC_NAMESPACE, businessMetrics } from '../../shared/core/metrics';
 import { scheduledFunctions } from '../../shared/api/background';
 import { routes } from '../../shared/api/routes';
-import { LATENCY_P99_THRESHOLD_MS } from '../../lib/aws/monitoring';
+import { LATENCY_P99_THRESHOLD_MS, METRICS_PER_ALARM } from '../../lib/aws/alarms';
+import { routeGroupOf } from '../../lib/aws/route-functions';
 import { OtaUsageStack } from '../../lib/aws/stack';
+import { API_STAGE } from '../../shared/api/gateway';
+import { StackTemplates } from '../support/stack-templates';
 
 // Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 const stack = new OtaUsageStack(app, 'Test', { alarmEmail: 'ops@example.com', logLevel: 'DEBUG' });
-const template = Template.fromStack(stack);
+const all = new StackTemplates(stack);
+const template = all.template(stack);
 const resources = (type: string) => Object.values(template.findResources(type)) as { Properties: Record<string, any> }[];
-const topicId = stack.getLogicalId(stack.monitoring.topic.node.defaultChild as never);
+const topicId = all.logicalId(stack.monitoring.topic);
 
 describe('per-key rate limits', () => {
   it('takes API keys from the authorizer and requires one on every route method, but not on the public reference', () => {
@@ -45,16 +49,20 @@ describe('throttled answers', () => {
 
 describe('traces, logs and metrics', () => {
   it('traces every function actively and the API stage, with Powertools settings and the log level from context', () => {
-    template.allResourcesProperties('AWS::Lambda::Function', {
-      TracingConfig: { Mode: 'Active' },
-      Environment: {
-        Variables: Match.objectLike({
-          LOG_LEVEL: 'DEBUG',
-          POWERTOOLS_SERVICE_NAME: 'ota-usage',
-          POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
-        }),
-      },
-    });
+    const functions = all.resources('AWS::Lambda::Function', all.serviceStacks);
+    expect(functions).toHaveLength(routes.length + 3 + scheduledFunctions.length);
+    for (const { resource } of functions) {
+      expect(resource.Properties).toMatchObject({
+        TracingConfig: { Mode: 'Active' },
+        Environment: {
+          Variables: expect.objectContaining({
+            LOG_LEVEL: 'DEBUG',
+            POWERTOOLS_SERVICE_NAME: 'ota-usage',
+            POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
+          }),
+        },
+      });
+    }
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       TracingEnabled: true,
       MethodSettings: [Match.objectLike({ MetricsEnabled: true, LoggingLevel: 'ERROR', HttpMethod: '*', ResourcePath: '/*' })],
@@ -63,51 +71,77 @@ describe('traces, logs and metrics', () => {
 });
 
 describe('alarms', () => {
-  const alarms = resources('AWS::CloudWatch::Alarm').map((alarm) => alarm.Properties);
-  /** The one metric of an alarm, whether written as its own properties or as a single labelled metric stat. */
-  const metricOf = (alarm: Record<string, any>) => {
-    const stat = alarm.Metrics?.length === 1 ? alarm.Metrics[0].MetricStat : undefined;
-    return stat
-      ? { ...stat.Metric, Stat: stat.Stat }
-      : {
-          MetricName: alarm.MetricName,
-          Namespace: alarm.Namespace,
-          Dimensions: alarm.Dimensions,
-          Stat: alarm.ExtendedStatistic ?? alarm.Statistic,
-        };
-  };
-  const dimension = (alarm: Record<string, any>, name: string) =>
-    metricOf(alarm).Dimensions?.find((d: { Name: string }) => d.Name === name)?.Value;
+  const alarms = all.resources('AWS::CloudWatch::Alarm');
+  /** The metrics an alarm reads: its own, or those of its metric math. */
+  const metricsOf = (alarm: Record<string, any>) =>
+    alarm.Metrics
+      ? alarm.Metrics.filter((query: any) => query.MetricStat).map((query: any) => ({
+          ...query.MetricStat.Metric,
+          Stat: query.MetricStat.Stat,
+        }))
+      : [
+          {
+            MetricName: alarm.MetricName,
+            Namespace: alarm.Namespace,
+            Dimensions: alarm.Dimensions,
+            Stat: alarm.ExtendedStatistic ?? alarm.Statistic,
+          },
+        ];
+  const dimension = (metric: Record<string, any>, name: string) => metric.Dimensions?.find((d: { Name: string }) => d.Name === name)?.Value;
+  const reading = (metricName: string) =>
+    alarms.filter(({ resource }) => metricsOf(resource.Properties).some((metric: any) => metric.MetricName === metricName));
 
-  it('sends every alarm, the dead-letter queue’s included, to the one topic, on alarm and when it clears', () => {
+  it('sends every alarm, the dead-letter queues’ and the nested stacks’ included, to the one topic, on alarm and when it clears', () => {
     expect(alarms.length).toBeGreaterThan(0);
-    for (const alarm of alarms) {
-      expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
-      expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
+    for (const { stack: home, resource } of alarms) {
+      const topic = all.referenceIn(home, 'AlarmTopicArn', { Ref: topicId });
+      expect(resource.Properties.AlarmActions).toEqual([topic]);
+      expect(resource.Properties.OKActions).toEqual([topic]);
+      expect(resource.Properties.AlarmName).toMatch(/^Test-[a-z0-9-]+$/);
     }
     // The dead-letter queues of platform events and of webhook deliveries.
-    expect(alarms.filter((alarm) => metricOf(alarm).MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
+    expect(reading('ApproximateNumberOfMessagesVisible')).toHaveLength(2);
   });
 
-  it('watches the API’s 5xx rate and each route’s p99 latency', () => {
-    expect(alarms.filter((alarm) => metricOf(alarm).MetricName === '5XXError' && metricOf(alarm).Stat === 'Average')).toHaveLength(1);
-    const latency = alarms.filter((alarm) => metricOf(alarm).MetricName === 'Latency');
-    expect(latency.map((alarm) => `${dimension(alarm, 'Method')} ${dimension(alarm, 'Resource')}`).sort()).toEqual(
+  it('reads at most ten metrics in one alarm, CloudWatch’s limit for metric math', () => {
+    for (const { resource } of alarms) expect(metricsOf(resource.Properties).length).toBeLessThanOrEqual(METRICS_PER_ALARM);
+  });
+
+  it('watches the API’s 5xx rate, and each route’s p99 latency in an alarm on the slowest route of its group', () => {
+    expect(reading('5XXError').filter(({ resource }) => metricsOf(resource.Properties)[0].Stat === 'Average')).toHaveLength(1);
+    const latency = reading('Latency');
+    const watched = latency.flatMap(({ resource }) => metricsOf(resource.Properties));
+    expect(watched.map((metric: any) => `${dimension(metric, 'Method')} ${dimension(metric, 'Resource')}`).sort()).toEqual(
       routes.map((route) => `${route.method} ${route.path}`).sort(),
     );
-    for (const alarm of latency) {
-      expect(metricOf(alarm).Stat).toBe('p99');
-      expect(alarm.Threshold).toBe(LATENCY_P99_THRESHOLD_MS);
+    for (const metric of watched) expect(metric.Stat).toBe('p99');
+    for (const { stack: home, resource } of latency) {
+      expect(resource.Properties.Threshold).toBe(LATENCY_P99_THRESHOLD_MS);
+      expect(resource.Properties.Metrics.find((query: any) => query.ReturnData !== false).Expression).toMatch(/^MAX\(\[m0(,m\d+)*\]\)$/);
+      // Each alarm watches routes of one group, from that group's stack.
+      const routeIds = resource.Properties.Metrics.filter((query: any) => query.MetricStat).map((query: any) => query.Label);
+      expect(routeIds.map((routeId: string) => Stack.of(stack.routeFunctions.get(routeId)!))).toEqual(routeIds.map(() => home));
     }
+    // Fewer alarms than routes: one per ten routes of a group.
+    expect(latency.length).toBeLessThan(routes.length);
   });
 
-  it('watches every function’s errors and throttles, and the table’s throttled requests and system errors', () => {
-    // Routes, the authorizer, the platform-event recorder, the webhook sender and the sweeps.
-    const functionCount = routes.length + 3 + scheduledFunctions.length;
-    const lambda = alarms.map(metricOf).filter((metric) => metric.Namespace === 'AWS/Lambda');
-    expect(lambda.filter((metric) => metric.MetricName === 'Errors')).toHaveLength(functionCount);
-    expect(lambda.filter((metric) => metric.MetricName === 'Throttles')).toHaveLength(functionCount);
-    const tableExpressions = alarms.filter((alarm) => alarm.Metrics?.length > 1).map((alarm) => JSON.stringify(alarm.Metrics));
+  it('watches every function’s crashes and throttles, in alarms on the sum over at most ten functions, and the table’s throttled requests and system errors', () => {
+    const functions = all.resources('AWS::Lambda::Function', all.serviceStacks);
+    for (const metricName of ['Errors', 'Throttles']) {
+      const watched = reading(metricName).flatMap(({ stack: home, resource }) => {
+        expect(resource.Properties.Metrics.find((query: any) => query.ReturnData !== false).Expression).toMatch(/^SUM\(\[m0(,m\d+)*\]\)$/);
+        expect(resource.Properties.Threshold).toBe(1);
+        return metricsOf(resource.Properties).map(
+          (metric: any) => `${home.node.path} ${JSON.stringify(dimension(metric, 'FunctionName'))}`,
+        );
+      });
+      // Every function of the service, each once: crashes are not an answer the functions give, so they alarm.
+      expect(watched.sort()).toEqual(functions.map(({ stack: home, id }) => `${home.node.path} ${JSON.stringify({ Ref: id })}`).sort());
+    }
+    const tableExpressions = alarms
+      .filter(({ stack: home }) => home === stack)
+      .map(({ resource }) => JSON.stringify(resource.Properties.Metrics ?? []));
     expect(tableExpressions.filter((metrics) => metrics.includes('"ThrottledRequests"'))).toHaveLength(1);
     expect(tableExpressions.filter((metrics) => metrics.includes('"SystemErrors"'))).toHaveLength(1);
   });
@@ -126,11 +160,67 @@ describe('alarms', () => {
 
 describe('dashboard', () => {
   const body = JSON.stringify(resources('AWS::CloudWatch::Dashboard')[0].Properties.DashboardBody);
+  // The body is JSON joined with references (function names, the region): each becomes a placeholder string here.
+  const references: unknown[] = [];
+  const parts: unknown[] = resources('AWS::CloudWatch::Dashboard')[0].Properties.DashboardBody['Fn::Join'][1];
+  const widgets: { properties: { title?: string; metrics?: any[][] } }[] = JSON.parse(
+    parts.map((part) => (typeof part === 'string' ? part : `reference-${references.push(part) - 1}`)).join(''),
+  ).widgets;
+  const graph = (title: string) => {
+    const found = widgets.find((widget) => widget.properties.title === title);
+    expect(found).toBeDefined();
+    return found!.properties.metrics!;
+  };
 
-  it('shows the four golden signals per route', () => {
-    for (const title of ['Traffic: requests', 'Errors: 5xx answers', 'Latency: p99 (ms)', 'Saturation: concurrent executions'])
-      expect(body).toContain(title);
-    for (const route of routes) expect(body).toContain(route.path);
+  it('graphs, in the section of its group, each route’s requests, 5xx and 4xx answers and p50 and p99 latency', () => {
+    const signals = [
+      ['Traffic: requests', 'Count', 'Sum'],
+      ['Errors: 5xx answers', '5XXError', 'Sum'],
+      ['Errors: 4xx answers', '4XXError', 'Sum'],
+      ['Latency: p50 (ms)', 'Latency', 'p50'],
+      ['Latency: p99 (ms)', 'Latency', 'p99'],
+    ];
+    for (const route of routes) {
+      for (const [title, metricName, stat] of signals) {
+        expect(graph(`${routeGroupOf(route)} routes — ${title}`)).toContainEqual([
+          'AWS/ApiGateway',
+          metricName,
+          'ApiName',
+          'ota-usage',
+          'Method',
+          route.method,
+          'Resource',
+          route.path,
+          'Stage',
+          API_STAGE,
+          { label: route.id, stat },
+        ]);
+      }
+    }
+  });
+
+  it('graphs every function’s concurrency, throttles and crashes, a route’s function in its group’s section', () => {
+    const functionOf = (metric: any[]) => all.functionNamedIn(references[Number(String(metric[3]).replace('reference-', ''))]);
+    for (const [title, metricName] of [
+      ['Saturation: concurrent executions', 'ConcurrentExecutions'],
+      ['Saturation: Lambda throttles', 'Throttles'],
+      ['Crashes and timeouts', 'Errors'],
+    ]) {
+      for (const routeStack of stack.routeStacks) {
+        const graphed = graph(`${routeStack.group} routes — ${title}`);
+        expect(graphed.map((metric) => metric[1])).toEqual(graphed.map(() => metricName));
+        expect(graphed.map(functionOf)).toEqual(
+          [...routeStack.functions.values()].map((fn) => ({ stack: routeStack, id: all.logicalId(fn) })),
+        );
+      }
+      const others = graph(`Authorizer, background work and platform events — ${title}`);
+      expect(others.map((metric) => metric.at(-1).label)).toEqual([
+        'authorizer',
+        'webhook-sender',
+        ...scheduledFunctions.map((row) => row.id),
+        'record-platform-event',
+      ]);
+    }
   });
 
   it('shows every business metric and outcome the functions emit', () => {

@@ -2,6 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { eventRules } from '../../shared/api/event-rules';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import { PlatformEvents } from '../../lib/aws/platform-events';
 
 let template: Template;
@@ -16,8 +17,9 @@ beforeAll(() => {
     partitionKey: { name: 'PK', type: AttributeType.STRING },
     sortKey: { name: 'SK', type: AttributeType.STRING },
   });
+  const alarmTopic = new Topic(stack, 'Alarms');
   // Act
-  new PlatformEvents(stack, 'PlatformEvents', { table });
+  new PlatformEvents(stack, 'PlatformEvents', { table, alarmTopic });
   template = Template.fromStack(stack);
 });
 
@@ -84,10 +86,14 @@ describe('PlatformEvents', () => {
         ]),
       },
     });
+    const topic = { Ref: Object.keys(template.findResources('AWS::SNS::Topic'))[0] };
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueLogicalId(), 'QueueName'] } }],
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [topic],
+      OKActions: [topic],
     });
   });
 

@@ -1,16 +1,11 @@
-import { App, type CfnElement } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import {
-  API_STAGE,
-  AUTHORIZER_CACHE_TTL_SECONDS,
-  FUNCTION_TIMEOUT_SECONDS,
-  THROTTLING,
-  gatewayErrorCode,
-  gatewayProblems,
-} from '../../shared/api/gateway';
-import { bundlingOptions } from '../../lib/aws/bundling';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import type { Resource } from '../support/stack-templates';
+import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING, gatewayErrorCode, gatewayProblems } from '../../shared/api/gateway';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ApiReference, DOCUMENT_KEY } from '../../lib/aws/api-reference';
 import { problemTemplate } from '../../lib/aws/problem-gateway-responses';
-import type { ServiceFunction } from '../../lib/aws/service-function';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { routes } from '../../shared/api/routes';
@@ -18,25 +13,15 @@ import { scheduledFunctions } from '../../shared/api/background';
 import { tableDesign } from '../../shared/db/table-design';
 import { statusTitle } from '../../shared/api/problem-types';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
-
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+import { StackTemplates } from '../support/stack-templates';
 
 // Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 
-/** What API Gateway's Velocity makes of a template that only sets string variables and refers to them. */
-function renderVelocity(template: string): string {
-  const variables = new Map<string, string>();
-  const body = template.replace(/#set\(\$(\w+) = '([^']*)'\)/g, (_, name: string, value: string) => {
-    variables.set(name, value);
-    return '';
-  });
-  return body.replace(/\$\{(\w+)\}/g, (_, name: string) => variables.get(name) ?? '');
-}
 const stack = new OtaUsageStack(app, 'Test');
-const template = Template.fromStack(stack);
+const all = new StackTemplates(stack);
+const template = all.template(stack);
 
-const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const resourcesOf = (type: string) => template.findResources(type) as Record<string, Resource>;
 const onlyOne = (type: string): [string, Resource] => {
   const found = Object.entries(resourcesOf(type));
@@ -63,64 +48,51 @@ function resourcePaths(): Map<string, string> {
 
 const methods = () => Object.values(resourcesOf('AWS::ApiGateway::Method')).map((method) => method.Properties);
 
-describe('functions', () => {
-  test('one function per route, plus the authorizer, the platform-event recorder, the webhook sender and one per schedule', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + 3 + scheduledFunctions.length);
-    expect(stack.routeFunctions.size).toBe(routes.length);
-  });
-
-  test('every function runs nodejs24.x on arm64 with the shared settings and the table name; those behind the API with its timeout', () => {
-    const [tableId] = onlyOne('AWS::DynamoDB::Table');
-    for (const fn of [...stack.routeFunctions.values(), stack.authorizerFunction]) {
-      expect(resourcesOf('AWS::Lambda::Function')[logicalId(fn)].Properties.Timeout).toBe(FUNCTION_TIMEOUT_SECONDS);
-    }
-    template.allResourcesProperties('AWS::Lambda::Function', {
-      Runtime: 'nodejs24.x',
-      Architectures: ['arm64'],
-      MemorySize: 512,
-      Handler: 'index.handler',
-      Environment: {
-        Variables: Match.objectLike({ TABLE_NAME: { Ref: tableId }, PROBLEM_BASE_URL: DEFAULT_PROBLEM_BASE_URL }),
-      },
-    });
-  });
-
-  test('the tests, the local host and Lambda run one Node major, the one the bundles target', () => {
-    const testedMajor = process.versions.node.split('.')[0];
-    const runtimes = Object.values(resourcesOf('AWS::Lambda::Function')).map((fn) => fn.Properties.Runtime);
-    expect(new Set(runtimes)).toEqual(new Set([`nodejs${testedMajor}.x`]));
-    expect(bundlingOptions.target).toBe(`node${testedMajor}`);
-  });
-
-  test('each function is granted the table access its row declares, and no more', () => {
-    const policies = Object.values(resourcesOf('AWS::IAM::Policy'));
-    const actionsOf = (fn: ServiceFunction) => {
-      const roleId = logicalId(fn.role!);
-      return policies
-        .filter((policy) => policy.Properties.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
-        .flatMap((policy) => policy.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => s.Action));
-    };
-    for (const route of routes) {
-      const actions = actionsOf(stack.routeFunctions.get(route.id)!);
-      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-      if (route.tableAccess === 'readWrite') expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem']));
-      else expect(actions).not.toContain('dynamodb:PutItem');
-    }
-    const authorizerActions = actionsOf(stack.authorizerFunction);
-    expect(authorizerActions).toContain('dynamodb:Query');
-    expect(authorizerActions).not.toContain('dynamodb:PutItem');
-  });
-});
-
 describe('API', () => {
-  test('each route row has a method with its verb on its path, integrated with its own function', () => {
+  test('each route row has a method with its verb on its path, integrated with its own function, which that method alone may invoke', () => {
     const paths = resourcePaths();
     for (const route of routes) {
-      const functionId = logicalId(stack.routeFunctions.get(route.id)!);
+      const fn = stack.routeFunctions.get(route.id)!;
       const matching = methods().filter((method) => method.HttpMethod === route.method && paths.get(method.ResourceId.Ref) === route.path);
       expect(matching).toHaveLength(1);
-      expect(matching[0].Integration.Type).toBe('AWS_PROXY');
-      expect(JSON.stringify(matching[0].Integration.Uri)).toContain(`"${functionId}","Arn"`);
+      const { Type, IntegrationHttpMethod, Uri } = matching[0].Integration;
+      expect([Type, IntegrationHttpMethod]).toEqual(['AWS_PROXY', 'POST']);
+      // The function by name (its nested stack's output) in its ARN, in Lambda's invocation path.
+      const [partition, region, account] = ['AWS::Partition', 'AWS::Region', 'AWS::AccountId'].map((name) => ({ Ref: name }));
+      expect(Uri).toEqual({
+        'Fn::Join': [
+          '',
+          [
+            'arn:',
+            partition,
+            ':apigateway:',
+            region,
+            ':lambda:path/2015-03-31/functions/arn:',
+            partition,
+            ':lambda:',
+            region,
+            ':',
+            account,
+            ':function:',
+            expect.anything(),
+            '/invocations',
+          ],
+        ],
+      });
+      expect(all.functionNamedIn(Uri)).toEqual({ stack: Stack.of(fn), id: all.logicalId(fn) });
+
+      const permissions = all
+        .resources('AWS::Lambda::Permission', [Stack.of(fn)])
+        .filter(
+          ({ resource }) =>
+            JSON.stringify(resource.Properties.FunctionName) === JSON.stringify({ 'Fn::GetAtt': [all.logicalId(fn), 'Arn'] }),
+        );
+      expect(permissions).toHaveLength(1);
+      const { Principal, SourceArn } = permissions[0].resource.Properties;
+      expect(Principal).toBe('apigateway.amazonaws.com');
+      const [, parts] = SourceArn['Fn::Join'];
+      expect(parts.slice(-3)).toEqual([':', { Ref: 'RestApiId' }, `/${API_STAGE}/${route.method}${route.path.replace(/\{[^}]+\}/g, '*')}`]);
+      expect(all.parameterValue(Stack.of(fn), 'RestApiId')).toEqual({ Ref: onlyOne('AWS::ApiGateway::RestApi')[0] });
     }
   });
 
@@ -143,21 +115,55 @@ describe('API', () => {
     }
   });
 
-  test('GET /api/v2/openapi.json answers the generated document without authorization, from a mock integration', () => {
+  test('GET /api/v2/openapi.json answers the generated document without authorization, read by API Gateway from its bucket', () => {
     const paths = resourcePaths();
     const [method] = methods().filter((candidate) => paths.get(candidate.ResourceId.Ref) === OPENAPI_PATH);
-    expect(method).toMatchObject({ HttpMethod: 'GET', AuthorizationType: 'NONE' });
+    expect(method).toMatchObject({ HttpMethod: 'GET', AuthorizationType: 'NONE', ApiKeyRequired: false });
     expect(method.AuthorizerId).toBeUndefined();
-    expect(method.Integration.Type).toBe('MOCK');
-    const [response] = method.Integration.IntegrationResponses;
-    expect(response.StatusCode).toBe('200');
-    expect(response.ResponseParameters['method.response.header.Content-Type']).toBe("'application/json'");
-    const template: string = response.ResponseTemplates['application/json'];
-    // Velocity would read `$ref` and `#/components` as a reference and a directive; the template holds neither bare.
-    expect(template.replace(/#set\(\$(dollar|hash) = '[$#]'\)|\$\{(dollar|hash)\}/g, '')).not.toMatch(/[$#]/);
-    // A backslash would escape the reference after it (`\${dollar}` renders as written).
-    expect(template).not.toMatch(/\\\$\{/);
-    expect(JSON.parse(renderVelocity(template))).toEqual(openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL }));
+    const { Type, IntegrationHttpMethod, Uri, Credentials, IntegrationResponses } = method.Integration;
+    expect([Type, IntegrationHttpMethod]).toEqual(['AWS', 'GET']);
+    const reference = stack.node.findChild('ApiReference') as ApiReference;
+    const referenceTemplate = all.templateOf(reference).toJSON();
+    const output = (value: unknown) => {
+      const [, name] = JSON.stringify(value).match(/"Outputs\.([^"]+)"/)!;
+      return referenceTemplate.Outputs[name].Value;
+    };
+    // S3's GetObject of the document, by the role that may read that object alone.
+    const [, uriParts] = Uri['Fn::Join'];
+    expect(uriParts.at(-2)).toEqual(expect.objectContaining({ 'Fn::GetAtt': [expect.any(String), expect.stringMatching(/^Outputs\./)] }));
+    expect(uriParts.at(-3)).toMatch(/:s3:path\/$/);
+    expect(uriParts.at(-1)).toBe(`/${DOCUMENT_KEY}`);
+    expect(output(uriParts.at(-2))).toEqual({ Ref: all.logicalId(reference.bucket) });
+    expect(output(Credentials)).toEqual({ 'Fn::GetAtt': [all.logicalId(reference.readRole), 'Arn'] });
+    const readPolicies = Object.values(referenceTemplate.Resources as Record<string, Resource>).filter(
+      (resource) => resource.Type === 'AWS::IAM::Policy' && resource.Properties.Roles[0].Ref === all.logicalId(reference.readRole),
+    );
+    expect(readPolicies.flatMap((policy) => policy.Properties.PolicyDocument.Statement)).toEqual([
+      {
+        Action: 's3:GetObject',
+        Effect: 'Allow',
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [all.logicalId(reference.bucket), 'Arn'] }, `/${DOCUMENT_KEY}`]] },
+      },
+    ]);
+    expect(IntegrationResponses[0]).toEqual({
+      StatusCode: '200',
+      ResponseParameters: { 'method.response.header.Content-Type': "'application/json'" },
+    });
+    // A failed read is the gateway's own 500 problem, not S3's error.
+    expect(IntegrationResponses[1]).toMatchObject({
+      SelectionPattern: '[45]\\d{2}',
+      StatusCode: '500',
+      ResponseTemplates: { 'application/json': problemTemplate(gatewayProblems.DEFAULT_5XX, DEFAULT_PROBLEM_BASE_URL) },
+    });
+
+    // What is deployed to the bucket is the document generated from the route table, as staged for upload.
+    const [deployment] = Object.values(referenceTemplate.Resources as Record<string, Resource>).filter(
+      (resource) => resource.Type === 'Custom::CDKBucketDeployment',
+    );
+    expect(deployment.Properties).toMatchObject({ DestinationBucketName: { Ref: all.logicalId(reference.bucket) }, Prune: true });
+    const [assetZip] = deployment.Properties.SourceObjectKeys;
+    const staged = path.join(app.outdir, `asset.${assetZip.replace(/\.zip$/, '')}`, DOCUMENT_KEY);
+    expect(JSON.parse(readFileSync(staged, 'utf8'))).toEqual(openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL }));
   });
 
   test('the authorizer is a cached REQUEST authorizer on the Authorization header, backed by its function', () => {
@@ -167,7 +173,7 @@ describe('API', () => {
       IdentitySource: 'method.request.header.Authorization',
       AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
     });
-    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(`"${logicalId(stack.authorizerFunction)}","Arn"`);
+    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(`"${all.logicalId(stack.authorizerFunction)}","Arn"`);
   });
 
   test('the stage is throttled as api-settings says', () => {
@@ -243,17 +249,17 @@ describe('API', () => {
 
   test('a configured problem base URL reaches both the gateway responses and the functions', () => {
     const base = 'https://docs.example.com/problems';
-    const custom = Template.fromStack(
-      new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Custom', { problemBaseUrl: base }),
-    );
+    const customStack = new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Custom', { problemBaseUrl: base });
+    const customTemplates = new StackTemplates(customStack);
+    const custom = customTemplates.template(customStack);
     custom.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: 'THROTTLED',
       ResponseTemplates: { 'application/json': problemTemplate(gatewayProblems.THROTTLED, base) },
     });
     expect(problemTemplate(gatewayProblems.THROTTLED, base)).toContain(`"${base}/rate-limited"`);
-    custom.allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ PROBLEM_BASE_URL: base }) },
-    });
+    const functions = customTemplates.resources('AWS::Lambda::Function', customTemplates.serviceStacks);
+    expect(functions).toHaveLength(routes.length + 3 + scheduledFunctions.length);
+    for (const { resource } of functions) expect(resource.Properties.Environment.Variables.PROBLEM_BASE_URL).toBe(base);
   });
 });
 

@@ -12,21 +12,36 @@ import { summarizeUsage } from '../../shared/usage/summary';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalHost } from '../../lib/local/api-gateway';
 import { testCatalog, tomorrow } from '../support/catalog';
-import { httpClient, startTestHost, uniqueOperatorId } from '../support/fixtures';
+import { createTestOperator, freePort, httpClient, startTestHost, uniqueOperatorId } from '../support/fixtures';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
-/** Runs the real admin CLI against the test run's DynamoDB Local. */
-async function admin(...args: string[]): Promise<{ code: number; out: string }> {
+/** Runs the real admin CLI in an environment: exit code, stdout and stderr. */
+async function adminIn(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(TSX, ['bin/admin.ts', ...args], { cwd: ROOT, env: { ...process.env } });
-    return { code: 0, out: stdout + stderr };
+    const { stdout, stderr } = await run(TSX, ['bin/admin.ts', ...args], { cwd: ROOT, env });
+    return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, out: failed.stdout + failed.stderr };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
+}
+
+/** Runs the real admin CLI against the test run's DynamoDB Local. */
+async function admin(...args: string[]): Promise<{ code: number; out: string }> {
+  const { code, stdout, stderr } = await adminIn({ ...process.env }, ...args);
+  return { code, out: stdout + stderr };
+}
+
+/**
+ * The environment of a shell that ran `PORT=... DYNAMODB_LOCAL_PORT=... npm start`: those settings, and neither
+ * the DYNAMODB_ENDPOINT nor the metrics switch that the test run sets for itself.
+ */
+function asBesideNpmStart(settings: { PORT: number | string; DYNAMODB_LOCAL_PORT: number | string }): NodeJS.ProcessEnv {
+  const { DYNAMODB_ENDPOINT: _endpoint, POWERTOOLS_METRICS_DISABLED: _metrics, ...shell } = process.env;
+  return { ...shell, PORT: String(settings.PORT), DYNAMODB_LOCAL_PORT: String(settings.DYNAMODB_LOCAL_PORT) };
 }
 
 let host: LocalHost;
@@ -151,7 +166,7 @@ describe('admin CLI', () => {
     expect(imported).toEqual({
       code: 0,
       out: expect.stringMatching(
-        /^Imported 1 products and 5 timeslots into .*\nSkipped 1 scheduled start\(s\) at a time the clocks skip that day:\n {2}s_walk1 2027-03-28 01:30\n$/,
+        /^Imported 1 product and 5 timeslots into .*\nSkipped 1 scheduled start\(s\) at a time the clocks skip that day:\n {2}s_walk1 2027-03-28 01:30\n$/,
       ),
     });
 
@@ -205,6 +220,70 @@ describe('admin CLI', () => {
     expect(await admin('void-usage-entry', '--operator', tenant, '--id', '12345')).toEqual({
       code: 1,
       out: expect.stringMatching(/Usage entry 12345 does not exist/),
+    });
+  });
+});
+
+describe('admin CLI beside npm start', () => {
+  // The ports the test run's DynamoDB Local and local host listen on, as npm start would have been told them.
+  const running = () => ({ PORT: new URL(host.url).port, DYNAMODB_LOCAL_PORT: new URL(process.env.DYNAMODB_ENDPOINT as string).port });
+
+  it('reaches DynamoDB Local by DYNAMODB_LOCAL_PORT and the local host by PORT, the settings npm start takes', async () => {
+    const operator = await createTestOperator(undefined, { stem: 'cli-ports' });
+    const env = asBesideNpmStart(running());
+    const keys = await adminIn(env, 'list-keys', '--operator', operator.operatorId);
+    expect(keys).toEqual({ code: 0, stdout: expect.stringMatching(/^key_\w+\s+ACTIVE\s+ota,usage:read/), stderr: '' });
+    const sent = await adminIn(env, 'emit-event', '--operator', operator.operatorId, '--event', 'order-completed');
+    expect(sent).toEqual({ code: 0, stdout: expect.stringContaining(`(sent to http://127.0.0.1:${running().PORT})`), stderr: '' });
+  });
+
+  it('names the service it could not reach, at the address its settings give', async () => {
+    const [apiPort, dynamoPort] = [await freePort(), await freePort()];
+    const noApi = await adminIn(asBesideNpmStart({ ...running(), PORT: apiPort }), 'emit-event', '--operator', 'demo');
+    expect(noApi).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(
+        new RegExp(`^Error: The local host \\(npm start's API and event bus\\) is not reachable at http://127\\.0\\.0\\.1:${apiPort}: `),
+      ),
+    });
+    expect(noApi.stderr).not.toMatch(/DynamoDB/);
+    const noDynamo = await adminIn(asBesideNpmStart({ ...running(), DYNAMODB_LOCAL_PORT: dynamoPort }), 'list-keys', '--operator', 'demo');
+    expect(noDynamo).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(new RegExp(`^Error: DynamoDB Local is not reachable at http://127\\.0\\.0\\.1:${dynamoPort}: `)),
+    });
+  });
+
+  it('prints the result lines of record-booking and cancel-booking, and nothing else', async () => {
+    const operator = await createTestOperator(testCatalog({ days: 2 }), { stem: 'cli-out' });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'booking-')), 'booking.json');
+    const customer = { FirstName: 'Walk', LastName: 'In', Email: 'walk.in@example.com' };
+    writeFileSync(file, JSON.stringify({ ActivityID: 's_walk1', Date: tomorrow(), Time: '14:00', Participants: 2, Customer: customer }));
+    const env = asBesideNpmStart(running());
+    const recorded = await adminIn(env, 'record-booking', '--operator', operator.operatorId, '--channel', 'pos', '--file', file);
+    const reference = /^[A-Z0-9]{10}/.exec(recorded.stdout)?.[0] as string;
+    expect(recorded).toEqual({ code: 0, stdout: expect.any(String), stderr: '' });
+    expect(recorded.stdout.split('\n')).toEqual([
+      `${reference}  pos  s_walk1 ${tomorrow()} 14:00  x2`,
+      expect.stringMatching(/^Recorded 1 booking\(s\) in table /),
+      '',
+    ]);
+    const cancelled = await adminIn(
+      env,
+      'cancel-booking',
+      '--operator',
+      operator.operatorId,
+      '--reference',
+      reference,
+      '--reason',
+      'Storm',
+    );
+    expect(cancelled).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(new RegExp(`^${reference}  CANCELLED at \\S+  in table [^\\n]+\\n$`)),
+      stderr: '',
     });
   });
 });

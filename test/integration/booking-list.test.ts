@@ -153,10 +153,27 @@ describe('GET /api/v2/bookings', () => {
     expectProblem(await list('from=2025-03-01&to=2025-03-02&channel=phone'), 422, /'channel' must be one of ota, online, pos/);
     for (const limit of ['0', '201', '9999', '10000', 'ten', '1.5'])
       expectProblem(await list(`from=2025-03-01&to=2025-03-02&limit=${limit}`), 422, /'limit'/);
-    const outside = encodeCursor(`2025-04-01T00:00:00.000Z#${ref('2025-03-02T03:00:00.000Z')}`);
+    const outside = encodeCursor(`2025-04-01T00:00:00.000Z#${ref('2025-03-02T03:00:00.000Z')}`, { from: '2025-03-01', to: '2025-03-02' });
     const garbage = Buffer.from('{"PK":"OP#someone-else"}').toString('base64url');
     for (const cursor of [outside, garbage, 'AAAA', 'not+base64']) {
       expectProblem(await list(`from=2025-03-01&to=2025-03-02&cursor=${encodeURIComponent(cursor)}`), 422, /'cursor'/);
+    }
+  });
+
+  it('answers 422 for a cursor issued for another range or channel, as for one it did not issue', async () => {
+    // A cursor of the first page of 1..3 March, one booking a page: its position (3 March) lies in 2..3 March as well.
+    const issued = (await list('from=2025-03-01&to=2025-03-03&limit=1')).json.data.NextCursor;
+    expect((await list(`from=2025-03-01&to=2025-03-03&limit=1&cursor=${issued}`)).status).toBe(200);
+    for (const other of [
+      'from=2025-03-02&to=2025-03-03',
+      'from=2025-03-01&to=2025-03-04',
+      'from=2025-03-01&to=2025-03-03&channel=online',
+    ]) {
+      expectProblem(await list(`${other}&cursor=${issued}`), 422, /^Query parameter 'cursor' .*another range or channel/);
+    }
+    const online = (await list('from=2025-03-01&to=2025-03-03&channel=online&limit=1')).json.data.NextCursor;
+    for (const other of ['channel=pos&', '']) {
+      expectProblem(await list(`from=2025-03-01&to=2025-03-03&${other}cursor=${online}`), 422, /another range or channel/);
     }
   });
 

@@ -25,7 +25,8 @@ const get = (path: string, key = operator.key) => request('GET', `${OTA}${path}`
 function expectProblem(response: Awaited<ReturnType<HttpClient>>, status: number, path: string, detailPart?: RegExp, gateway = false) {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toBe('application/problem+json');
-  expect(response.json).toEqual({
+  const { errors, ...rest } = response.json;
+  expect(rest).toEqual({
     type: expect.stringMatching(/\/[a-z-]+$/),
     title: expect.any(String),
     status,
@@ -33,6 +34,8 @@ function expectProblem(response: Awaited<ReturnType<HttpClient>>, status: number
     instance: path,
     ...(gateway ? { error: expect.stringMatching(/^[A-Z_]+$/), errorMessage: response.json.detail } : {}),
   });
+  // Invalid fields are listed in `errors`, the first being the one `detail` names.
+  if (errors !== undefined) expect(response.json.detail).toContain(`'${errors[0].field}' ${errors[0].detail}`);
   if (detailPart) expect(response.json.detail).toMatch(detailPart);
 }
 

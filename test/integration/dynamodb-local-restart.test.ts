@@ -12,6 +12,7 @@ import { createApiKey, MAX_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import { addDays, wallClock } from '../../shared/core/calendar';
 import { configure } from '../../shared/core/config';
 import { attributeClient } from '../../shared/db/client';
+import { freePort } from '../support/fixtures';
 
 /**
  * `npm start` with its data on disk, whose DynamoDB Local (Java) is killed
@@ -31,15 +32,6 @@ const logLines = (output: string) =>
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, any>);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The processes whose parent is `pid`, from /proc. */
 const childrenOf = (pid: number): number[] =>

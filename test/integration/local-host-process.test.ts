@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
+import { freePort } from '../support/fixtures';
 import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../support/raw-http';
 
 /**
@@ -70,15 +71,6 @@ function npmStart(env: Record<string, string>): Started & { ready: () => Promise
       ]),
   };
   return started;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const connectionRefused = (port: number) =>

@@ -127,3 +127,53 @@ describe('POST /api/v2/ota/marketplace/booking', () => {
     expect(await vacancies()).toBe(before);
   });
 });
+
+describe('every fault of a body, listed', () => {
+  it('lists the numbers not read as written beside the faults the schema finds, and writes nothing', async () => {
+    const response = await post(
+      BATCH,
+      `{"Entries":[${entry('listed-0', '0.1000000000000000001')},{"Usage":1},${entry('listed-2', '1', ',"Colour":"red"')},${entry('listed-3', '"5"')}]}`,
+    );
+    expect(response.status).toBe(422);
+    expect(response.json.detail).toMatch(
+      /^Field 'Entries\[0\]\.Usage' must be a number .* \(and 3 more: Entries\[1\]\.Meter, Entries\[2\]\.Colour, Entries\[3\]\.Usage; see errors\)$/,
+    );
+    expect(response.json.errors).toEqual([
+      { field: 'Entries[0].Usage', detail: expect.stringMatching(/^must be a number greater than 0/) },
+      { field: 'Entries[1].Meter', detail: 'is required' },
+      { field: 'Entries[2].Colour', detail: 'is not allowed' },
+      { field: 'Entries[3].Usage', detail: expect.stringMatching(/^must be a number greater than 0/) },
+    ]);
+    expect((await meters())['listed-0']).toBeUndefined();
+  });
+
+  it('lists every field of a booking the schema refuses, a number not read as written among them', async () => {
+    const response = await post(
+      '/api/v2/ota/marketplace/booking',
+      `{"ActivityID":"s_walk1","Date":"someday","Time":"09:00","Participants":2.0000000000000001,
+        "Customer":{"FirstName":"Ana","LastName":"","Email":"ana"}}`,
+    );
+    expect(response.status).toBe(422);
+    expect(response.json.errors.map((error: any) => error.field)).toEqual(['Participants', 'Date', 'Customer.LastName', 'Customer.Email']);
+    expect(response.json.detail).toMatch(/^Field 'Participants' must be a whole number from 1 to 10000 \(and 3 more: /);
+  });
+
+  it('names one fault in errors too', async () => {
+    const response = await post(METERS, '{"Meter":"one-fault"}');
+    expect(response.status).toBe(422);
+    expect(response.json).toMatchObject({ detail: "Field 'Usage' is required", errors: [{ field: 'Usage', detail: 'is required' }] });
+  });
+
+  it("answers an OCTo route in OCTo's error body, every fault in its errorMessage", async () => {
+    const response = await post(
+      '/octo/bookings',
+      '{"productId":"s_walk1","optionId":"DEFAULT","unitItems":[{"unitId":"adult"}],"notes":5}',
+    );
+    expect(response.status).toBe(400);
+    expect(Object.keys(response.json).sort()).toEqual(['error', 'errorMessage']);
+    expect(response.json.error).toBe('BAD_REQUEST');
+    expect(response.json.errorMessage).toBe(
+      "Field 'availabilityId' is required; Field 'notes' must be text of at most 2000 characters, or null",
+    );
+  });
+});

@@ -57,6 +57,10 @@ const summaries = async (operatorId: string) =>
   Promise.all(QUERIES.map(async (query) => (await summarizeUsage(operatorId, query)).summary));
 
 describe('npm run admin -- rebuild-usage-aggregates', () => {
+  it('refuses an operator that does not exist, naming it, instead of reporting nothing rebuilt', async () => {
+    await expect(rebuild('no-such-operator')).rejects.toMatchObject({ stderr: expect.stringMatching(/no-such-operator/) });
+  });
+
   it('recomputes the aggregates and their totals per combination of dimensions from the entries: summaries afterwards equal those before', async () => {
     const operator = await createTestOperator(undefined, { stem: 'usage-rebuild' });
     const days = ['2026-01-01', '2026-02-14', '2026-03-29', '2026-03-31', '2026-04-01', '2026-06-30', '2026-12-31'];

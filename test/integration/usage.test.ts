@@ -223,7 +223,7 @@ describe('GET /api/v2/usage/meters', () => {
   });
 
   it('cuts days at the midnights of the zone given as tz', async () => {
-    // Given in any case, the zone is answered in its canonical spelling.
+    // Given in another case, a listed zone is answered as listed.
     // New York keeps UTC-4 from 8 March 2026, so its 9 March runs from 04:00Z on the 9th to 03:59:59Z on the 10th.
     const { json } = await summary(operator, `from=${addDays(day, -1)}&to=${addDays(day, -1)}&tz=america/new_york`);
     expect(json.data.Period).toEqual({
@@ -237,6 +237,19 @@ describe('GET /api/v2/usage/meters', () => {
       { Meter: 'outside', TotalUsage: 100, EventCount: 1 },
       { Meter: 'big', TotalUsage: 7, EventCount: 1 },
     ]);
+  });
+
+  it('names the zone as it was sent, an alias too, in the answer and in a refusal', async () => {
+    // Node's ICU calls these zones Europe/Kiev, America/New_York and Asia/Calcutta.
+    for (const zone of ['Europe/Kyiv', 'US/Eastern']) {
+      const { status, json } = await summary(operator, `from=${day}&to=${day}&tz=${zone}`);
+      expect({ status, zone: json.data.Period.TimeZone }).toEqual({ status: 200, zone });
+    }
+    expectProblem(
+      await summary(operator, `from=${day}&to=${day}&tz=Asia/Kolkata`),
+      422,
+      new RegExp(`^Query parameter 'tz' is Asia/Kolkata, where the day ${day} does not start on a whole UTC hour;`),
+    );
   });
 
   it('handles a 23-hour DST day in a zone', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { createApiKey, MAX_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import type { Scope } from '../../shared/accounts/scopes';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
@@ -54,3 +55,13 @@ export type HttpClient = ReturnType<typeof httpClient>;
 
 /** Starts the local host on a free port; tests that move time pass a clock. */
 export const startTestHost = (options: LocalHostOptions = {}) => startLocalHost(options);
+
+/** A port nothing listens on at the moment (the system's choice of a free one). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

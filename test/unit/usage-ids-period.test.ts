@@ -113,6 +113,23 @@ describe('summary periods', () => {
     expect(months[2].end).toBe(utc('2026-03-10T15:00:00Z'));
   });
 
+  it('take every zone Node knows, by its canonical name or an alias, and name it as sent', () => {
+    // Aliases of the IANA database that Node's ICU resolves to other names (Asia/Calcutta, Europe/Kiev, Asia/Saigon ...).
+    const aliases = ['Asia/Kolkata', 'Europe/Kyiv', 'Asia/Ho_Chi_Minh', 'America/Argentina/Buenos_Aires', 'US/Eastern', 'Etc/UTC', 'GMT'];
+    for (const zone of [...Intl.supportedValuesOf('timeZone'), ...aliases]) {
+      let named: string;
+      try {
+        named = summaryPeriod('2026-05-01', '2026-05-01', zone).timeZone;
+      } catch (error) {
+        named =
+          /^is (\S+), where the day 2026-05-01 does not start on a whole UTC hour/.exec((error as Error).message)?.[1] ?? String(error);
+      }
+      expect(named).toBe(zone);
+    }
+    // A listed name in another case is spelt as listed.
+    expect(summaryPeriod('2026-05-01', '2026-05-01', 'asia/tokyo').timeZone).toBe('Asia/Tokyo');
+  });
+
   it('refuse zones whose midnights fall between UTC hours, unknown zones, bad ranges and long hourly series', () => {
     for (const zone of ['Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Adelaide', 'Not/AZone']) {
       expect(() => summaryPeriod('2026-05-01', '2026-05-01', zone)).toThrow(ValidationError);

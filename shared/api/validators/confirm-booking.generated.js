@@ -7,36 +7,52 @@ const pattern0 = new RegExp("^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstu
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.BookingReference === undefined) && (missing0 = "BookingReference")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.BookingReference === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "BookingReference"},message:"must have required property '"+"BookingReference"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
+vErrors.push(err0);
+}
+errors++;
+}
 if(data.BookingReference !== undefined){
 let data0 = data.BookingReference;
-const _errs1 = errors;
-if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-validate0.errors = [{instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"},message:"must match pattern \""+"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"+"\""}];
-return false;
+const err1 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"},message:"must match pattern \""+"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err2 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
 }
+else {
+vErrors.push(err2);
 }
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
 }
+else {
+vErrors.push(err3);
+}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
@@ -51,315 +67,414 @@ const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "Customer") || (key0 === "PaymentReference")) || (key0 === "Answers"))){
-validate1.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
 }
 }
-if(_errs1 === errors){
 if(data.Customer !== undefined){
 let data0 = data.Customer;
-const _errs2 = errors;
-if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-let missing0;
-if((((data0.FirstName === undefined) && (missing0 = "FirstName")) || ((data0.LastName === undefined) && (missing0 = "LastName"))) || ((data0.Email === undefined) && (missing0 = "Email"))){
-validate1.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data0.FirstName === undefined){
+const err1 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "FirstName"},message:"must have required property '"+"FirstName"+"'"};
+if(vErrors === null){
+vErrors = [err1];
 }
 else {
-const _errs4 = errors;
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.LastName === undefined){
+const err2 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "LastName"},message:"must have required property '"+"LastName"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.Email === undefined){
+const err3 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "Email"},message:"must have required property '"+"Email"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
 for(const key1 in data0){
 if(!((((key1 === "FirstName") || (key1 === "LastName")) || (key1 === "Email")) || (key1 === "Phone"))){
-validate1.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
+const err4 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
 }
 }
-if(_errs4 === errors){
 if(data0.FirstName !== undefined){
 let data1 = data0.FirstName;
-const _errs5 = errors;
-if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func0(data1) > 100){
-validate1.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
+const err5 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err5];
 }
 else {
+vErrors.push(err5);
+}
+errors++;
+}
 if(func0(data1) < 1){
-validate1.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err6 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
 }
 else {
+vErrors.push(err6);
+}
+errors++;
+}
 if(!pattern1.test(data1)){
-validate1.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""}];
-return false;
+const err7 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
 }
+else {
+vErrors.push(err7);
 }
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs5 === errors;
+const err8 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
 }
 else {
-var valid1 = true;
+vErrors.push(err8);
 }
-if(valid1){
+errors++;
+}
+}
 if(data0.LastName !== undefined){
 let data2 = data0.LastName;
-const _errs7 = errors;
-if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func0(data2) > 100){
-validate1.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
+const err9 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err9];
 }
 else {
+vErrors.push(err9);
+}
+errors++;
+}
 if(func0(data2) < 1){
-validate1.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err10 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
 }
 else {
+vErrors.push(err10);
+}
+errors++;
+}
 if(!pattern1.test(data2)){
-validate1.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""}];
-return false;
+const err11 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
 }
+else {
+vErrors.push(err11);
 }
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs7 === errors;
+const err12 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
 }
 else {
-var valid1 = true;
+vErrors.push(err12);
 }
-if(valid1){
+errors++;
+}
+}
 if(data0.Email !== undefined){
 let data3 = data0.Email;
-const _errs9 = errors;
-if(errors === _errs9){
-if(errors === _errs9){
 if(typeof data3 === "string"){
 if(func0(data3) > 254){
-validate1.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
+const err13 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err13];
 }
 else {
+vErrors.push(err13);
+}
+errors++;
+}
 if(!(formats0.test(data3))){
-validate1.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
-return false;
+const err14 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err14];
 }
+else {
+vErrors.push(err14);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid1 = _errs9 === errors;
+const err15 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
 }
 else {
-var valid1 = true;
+vErrors.push(err15);
 }
-if(valid1){
+errors++;
+}
+}
 if(data0.Phone !== undefined){
 let data4 = data0.Phone;
-const _errs11 = errors;
-if(errors === _errs11){
 if(typeof data4 === "string"){
 if(!pattern3.test(data4)){
-validate1.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\""}];
-return false;
+const err16 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\""};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
+const err17 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
 }
 else {
-var valid1 = true;
+vErrors.push(err17);
 }
-}
-}
-}
+errors++;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
+const err18 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
 }
 else {
-var valid0 = true;
+vErrors.push(err18);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.PaymentReference !== undefined){
 let data5 = data.PaymentReference;
-const _errs13 = errors;
-if(errors === _errs13){
 if(typeof data5 === "string"){
 if(func0(data5) > 200){
-validate1.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err19 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err19];
 }
 else {
+vErrors.push(err19);
+}
+errors++;
+}
 if(func0(data5) < 1){
-validate1.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err20 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
 }
+else {
+vErrors.push(err20);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs13 === errors;
+const err21 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
 }
 else {
-var valid0 = true;
+vErrors.push(err21);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.Answers !== undefined){
 let data6 = data.Answers;
-const _errs15 = errors;
-if(errors === _errs15){
 if(Array.isArray(data6)){
 if(data6.length > 100){
-validate1.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
+const err22 = {instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err22];
 }
 else {
-var valid2 = true;
+vErrors.push(err22);
+}
+errors++;
+}
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
-const _errs17 = errors;
-if(errors === _errs17){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-let missing1;
-if(((data7.QuestionID === undefined) && (missing1 = "QuestionID")) || ((data7.Value === undefined) && (missing1 = "Value"))){
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
+if(data7.QuestionID === undefined){
+const err23 = {instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "QuestionID"},message:"must have required property '"+"QuestionID"+"'"};
+if(vErrors === null){
+vErrors = [err23];
 }
 else {
-const _errs19 = errors;
+vErrors.push(err23);
+}
+errors++;
+}
+if(data7.Value === undefined){
+const err24 = {instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "Value"},message:"must have required property '"+"Value"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
 for(const key2 in data7){
 if(!((key2 === "QuestionID") || (key2 === "Value"))){
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
+const err25 = {instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
 }
 }
-if(_errs19 === errors){
 if(data7.QuestionID !== undefined){
 let data8 = data7.QuestionID;
-const _errs20 = errors;
-if(errors === _errs20){
 if(typeof data8 === "string"){
 if(func0(data8) > 100){
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
+const err26 = {instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err26];
 }
 else {
+vErrors.push(err26);
+}
+errors++;
+}
 if(func0(data8) < 1){
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err27 = {instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err27];
 }
+else {
+vErrors.push(err27);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs20 === errors;
+const err28 = {instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
 }
 else {
-var valid3 = true;
+vErrors.push(err28);
 }
-if(valid3){
+errors++;
+}
+}
 if(data7.Value !== undefined){
 let data9 = data7.Value;
-const _errs22 = errors;
-if(errors === _errs22){
 if(typeof data9 === "string"){
 if(func0(data9) > 2000){
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
+const err29 = {instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+if(vErrors === null){
+vErrors = [err29];
 }
 else {
+vErrors.push(err29);
+}
+errors++;
+}
 if(func0(data9) < 1){
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err30 = {instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs22 === errors;
+const err32 = {instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
 }
 else {
-var valid3 = true;
+vErrors.push(err32);
 }
-}
+errors++;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err33 = {instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err33];
 }
+else {
+vErrors.push(err33);
 }
-var valid2 = _errs17 === errors;
-if(!valid2){
-break;
-}
+errors++;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/Answers",schemaPath:"#/properties/Answers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs15 === errors;
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
 }
 else {
-var valid0 = true;
+vErrors.push(err34);
 }
-}
-}
-}
-}
-else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
+errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;

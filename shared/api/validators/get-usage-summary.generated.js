@@ -12,167 +12,9 @@ const pattern2 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,39}$", "u");
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.from === undefined) && (missing0 = "from")) || ((data.to === undefined) && (missing0 = "to"))){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.from !== undefined){
-let data0 = data.from;
-const _errs1 = errors;
-if(errors === _errs1){
-if(errors === _errs1){
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-validate0.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to !== undefined){
-let data1 = data.to;
-const _errs3 = errors;
-if(errors === _errs3){
-if(errors === _errs3){
-if(typeof data1 === "string"){
-if(!(formats0.validate(data1))){
-validate0.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tz !== undefined){
-let data2 = data.tz;
-const _errs5 = errors;
-if(errors === _errs5){
-if(typeof data2 === "string"){
-if(func0(data2) > 64){
-validate0.errors = [{instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func0(data2) < 1){
-validate0.errors = [{instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.granularity !== undefined){
-let data3 = data.granularity;
-const _errs7 = errors;
-if(typeof data3 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data3 === "hour") || (data3 === "day")) || (data3 === "month"))){
-validate0.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/enum",keyword:"enum",params:{allowedValues: ["hour","day","month"]},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.groupBy !== undefined){
-let data4 = data.groupBy;
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data4 === "string"){
-if(!pattern0.test(data4)){
-validate0.errors = [{instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"+"\""}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.meter !== undefined){
-let data5 = data.meter;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data5 === "string"){
-if(func0(data5) > 1290){
-validate0.errors = [{instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/maxLength",keyword:"maxLength",params:{limit: 1290},message:"must NOT have more than 1290 characters"}];
-return false;
-}
-else {
-if(!pattern1.test(data5)){
-validate0.errors = [{instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.filter !== undefined){
-let data6 = data.filter;
-const _errs13 = errors;
-if(errors === _errs13){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(Object.keys(data6).length > 5){
-validate0.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"}];
-return false;
-}
-else {
-for(const key0 in data6){
-const _errs15 = errors;
-if(typeof key0 === "string"){
-if(!pattern2.test(key0)){
-const err0 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key0};
+if(data.from === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -181,10 +23,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid1 = _errs15 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+if(data.to === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -192,63 +32,271 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate0.errors = vErrors;
-return false;
-break;
+}
+if(data.from !== undefined){
+let data0 = data.from;
+if(typeof data0 === "string"){
+if(!(formats0.validate(data0))){
+const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
 }
 }
-if(valid1){
+else {
+const err3 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data1 = data.to;
+if(typeof data1 === "string"){
+if(!(formats0.validate(data1))){
+const err4 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.tz !== undefined){
+let data2 = data.tz;
+if(typeof data2 === "string"){
+if(func0(data2) > 64){
+const err6 = {instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(func0(data2) < 1){
+const err7 = {instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.granularity !== undefined){
+let data3 = data.granularity;
+if(typeof data3 !== "string"){
+const err9 = {instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(((data3 === "hour") || (data3 === "day")) || (data3 === "month"))){
+const err10 = {instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/enum",keyword:"enum",params:{allowedValues: ["hour","day","month"]},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.groupBy !== undefined){
+let data4 = data.groupBy;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err11 = {instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.meter !== undefined){
+let data5 = data.meter;
+if(typeof data5 === "string"){
+if(func0(data5) > 1290){
+const err13 = {instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/maxLength",keyword:"maxLength",params:{limit: 1290},message:"must NOT have more than 1290 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!pattern1.test(data5)){
+const err14 = {instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.filter !== undefined){
+let data6 = data.filter;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(Object.keys(data6).length > 5){
+const err16 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key0 in data6){
+const _errs15 = errors;
+if(typeof key0 === "string"){
+if(!pattern2.test(key0)){
+const err17 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key0};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+var valid1 = _errs15 === errors;
+if(!valid1){
+const err18 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
 for(const key1 in data6){
 let data7 = data6[key1];
-const _errs17 = errors;
-if(errors === _errs17){
 if(typeof data7 === "string"){
 if(func0(data7) > 100){
-validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
+const err19 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err19];
 }
 else {
+vErrors.push(err19);
+}
+errors++;
+}
 if(func0(data7) < 1){
-validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err20 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err22 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
 }
+else {
+vErrors.push(err22);
 }
-var valid2 = _errs17 === errors;
-if(!valid2){
-break;
-}
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs13 === errors;
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
 }
 else {
-var valid0 = true;
+vErrors.push(err23);
 }
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;

@@ -8,36 +8,52 @@ const pattern0 = new RegExp("^s_[A-Za-z0-9]{1,64}$", "u");
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.ActivityID === undefined) && (missing0 = "ActivityID")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.ActivityID === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"},message:"must have required property '"+"ActivityID"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
+vErrors.push(err0);
+}
+errors++;
+}
 if(data.ActivityID !== undefined){
 let data0 = data.ActivityID;
-const _errs1 = errors;
-if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-validate0.errors = [{instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""}];
-return false;
+const err1 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err2 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
 }
+else {
+vErrors.push(err2);
 }
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
 }
+else {
+vErrors.push(err3);
+}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
@@ -49,66 +65,87 @@ const formats0 = formats["supported-day"];
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.StartDate === undefined) && (missing0 = "StartDate")) || ((data.EndDate === undefined) && (missing0 = "EndDate"))){
-validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.StartDate === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "StartDate"},message:"must have required property '"+"StartDate"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.EndDate === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "EndDate"},message:"must have required property '"+"EndDate"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 if(data.StartDate !== undefined){
 let data0 = data.StartDate;
-const _errs1 = errors;
-if(errors === _errs1){
-if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-validate1.errors = [{instancePath:instancePath+"/StartDate",schemaPath:"#/properties/StartDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err2 = {instancePath:instancePath+"/StartDate",schemaPath:"#/properties/StartDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/StartDate",schemaPath:"#/properties/StartDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs1 === errors;
+const err3 = {instancePath:instancePath+"/StartDate",schemaPath:"#/properties/StartDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
 }
 else {
-var valid0 = true;
+vErrors.push(err3);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.EndDate !== undefined){
 let data1 = data.EndDate;
-const _errs3 = errors;
-if(errors === _errs3){
-if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-validate1.errors = [{instancePath:instancePath+"/EndDate",schemaPath:"#/properties/EndDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err4 = {instancePath:instancePath+"/EndDate",schemaPath:"#/properties/EndDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/EndDate",schemaPath:"#/properties/EndDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs3 === errors;
+const err5 = {instancePath:instancePath+"/EndDate",schemaPath:"#/properties/EndDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
 }
 else {
-var valid0 = true;
+vErrors.push(err5);
 }
+errors++;
 }
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
 }
+else {
+vErrors.push(err6);
+}
+errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;

@@ -12,176 +12,203 @@ const func0 = require("ajv/dist/runtime/ucs2length").default;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.from !== undefined){
 let data0 = data.from;
-const _errs1 = errors;
-if(errors === _errs1){
-if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-validate0.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err0 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs1 === errors;
+const err1 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
 }
 else {
-var valid0 = true;
+vErrors.push(err1);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.to !== undefined){
 let data1 = data.to;
-const _errs3 = errors;
-if(errors === _errs3){
-if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-validate0.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err2 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs3 === errors;
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
 }
 else {
-var valid0 = true;
+vErrors.push(err3);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.channel !== undefined){
 let data2 = data.channel;
-const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate0.errors = [{instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
 }
 if(!(((data2 === "ota") || (data2 === "online")) || (data2 === "pos"))){
-validate0.errors = [{instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/enum",keyword:"enum",params:{allowedValues: ["ota","online","pos"]},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs5 === errors;
+const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/enum",keyword:"enum",params:{allowedValues: ["ota","online","pos"]},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
 }
 else {
-var valid0 = true;
+vErrors.push(err5);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.limit !== undefined){
 let data3 = data.limit;
-const _errs7 = errors;
-if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!pattern0.test(data3)){
-validate0.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"},message:"must match pattern \""+"^[1-9][0-9]{0,3}$"+"\""}];
-return false;
+const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"},message:"must match pattern \""+"^[1-9][0-9]{0,3}$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs7 === errors;
+const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
 }
 else {
-var valid0 = true;
+vErrors.push(err7);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.cursor !== undefined){
 let data4 = data.cursor;
-const _errs9 = errors;
-if(errors === _errs9){
 if(typeof data4 === "string"){
 if(func0(data4) > 200){
-validate0.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err8 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err8];
 }
 else {
+vErrors.push(err8);
+}
+errors++;
+}
 if(!pattern1.test(data4)){
-validate0.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
-return false;
+const err9 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
 }
+else {
+vErrors.push(err9);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs9 === errors;
+const err10 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
 }
 else {
-var valid0 = true;
+vErrors.push(err10);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.date !== undefined){
 let data5 = data.date;
-const _errs11 = errors;
-if(errors === _errs11){
-if(errors === _errs11){
 if(typeof data5 === "string"){
 if(!(formats0.validate(data5))){
-validate0.errors = [{instancePath:instancePath+"/date",schemaPath:"#/properties/date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err11 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/date",schemaPath:"#/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs11 === errors;
+const err12 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
 }
 else {
-var valid0 = true;
+vErrors.push(err12);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.activity !== undefined){
 let data6 = data.activity;
-const _errs13 = errors;
-if(errors === _errs13){
 if(typeof data6 === "string"){
 if(!pattern2.test(data6)){
-validate0.errors = [{instancePath:instancePath+"/activity",schemaPath:"#/properties/activity/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""}];
-return false;
+const err13 = {instancePath:instancePath+"/activity",schemaPath:"#/properties/activity/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/activity",schemaPath:"#/properties/activity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs13 === errors;
+const err14 = {instancePath:instancePath+"/activity",schemaPath:"#/properties/activity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
 }
 else {
-var valid0 = true;
+vErrors.push(err14);
 }
-}
-}
-}
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
 }
+else {
+vErrors.push(err15);
+}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.query.errorMessages = {"#/properties/from":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/to":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/channel":"must be one of ota, online, pos","#/properties/limit":"must be a whole number from 1 to 200","#/properties/cursor":"must be a NextCursor returned by this list","#/properties/date":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/activity":"must be an ActivityID: 's_' followed by 1 to 64 letters or digits"};
+exports.query.errorMessages = {"#/properties/from":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/to":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/channel":"must be one of ota, online, pos","#/properties/limit":"must be a whole number from 1 to 200","#/properties/cursor":"must be a NextCursor this list returned for the same from, to and channel","#/properties/date":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/activity":"must be an ActivityID: 's_' followed by 1 to 64 letters or digits"};
 exports.validators = { route: "list-bookings", fields: {"path":[],"query":["from","to","channel","limit","cursor","date","activity"],"deepObjects":[]}, query: exports.query };

@@ -9,247 +9,333 @@ const formats0 = formats["supported-day"];
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.productId === undefined) && (missing0 = "productId")) || ((data.optionId === undefined) && (missing0 = "optionId"))) || ((data.localDateStart === undefined) && (missing0 = "localDateStart"))) || ((data.localDateEnd === undefined) && (missing0 = "localDateEnd"))){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.productId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productId"},message:"must have required property '"+"productId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.optionId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "optionId"},message:"must have required property '"+"optionId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.localDateStart === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "localDateStart"},message:"must have required property '"+"localDateStart"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.localDateEnd === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "localDateEnd"},message:"must have required property '"+"localDateEnd"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
 if(data.productId !== undefined){
 let data0 = data.productId;
-const _errs1 = errors;
-if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err4 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err4];
 }
 else {
+vErrors.push(err4);
+}
+errors++;
+}
 if(func0(data0) < 1){
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err5 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
 }
+else {
+vErrors.push(err5);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
+const err6 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
 }
 else {
-var valid0 = true;
+vErrors.push(err6);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.optionId !== undefined){
 let data1 = data.optionId;
-const _errs3 = errors;
-if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err7 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err7];
 }
 else {
+vErrors.push(err7);
+}
+errors++;
+}
 if(func0(data1) < 1){
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err8 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
 }
+else {
+vErrors.push(err8);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs3 === errors;
+const err9 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
 }
 else {
-var valid0 = true;
+vErrors.push(err9);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.localDateStart !== undefined){
 let data2 = data.localDateStart;
-const _errs5 = errors;
-if(errors === _errs5){
-if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err10 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs5 === errors;
+const err11 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
 }
 else {
-var valid0 = true;
+vErrors.push(err11);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.localDateEnd !== undefined){
 let data3 = data.localDateEnd;
-const _errs7 = errors;
-if(errors === _errs7){
-if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
-validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err12 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs7 === errors;
+const err13 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
 }
 else {
-var valid0 = true;
+vErrors.push(err13);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.units !== undefined){
 let data4 = data.units;
-const _errs9 = errors;
-if(errors === _errs9){
 if(Array.isArray(data4)){
 if(data4.length > 100){
-validate0.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
+const err14 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err14];
 }
 else {
-var valid1 = true;
+vErrors.push(err14);
+}
+errors++;
+}
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
-const _errs11 = errors;
-if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-let missing1;
-if(((data5.id === undefined) && (missing1 = "id")) || ((data5.quantity === undefined) && (missing1 = "quantity"))){
-validate0.errors = [{instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
+if(data5.id === undefined){
+const err15 = {instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err15];
 }
 else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data5.quantity === undefined){
+const err16 = {instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
 if(data5.id !== undefined){
 let data6 = data5.id;
-const _errs13 = errors;
-if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func0(data6) > 200){
-validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err17 = {instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err17];
 }
 else {
+vErrors.push(err17);
+}
+errors++;
+}
 if(func0(data6) < 1){
-validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err18 = {instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err18];
 }
+else {
+vErrors.push(err18);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs13 === errors;
+const err19 = {instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
 }
 else {
-var valid2 = true;
+vErrors.push(err19);
 }
-if(valid2){
+errors++;
+}
+}
 if(data5.quantity !== undefined){
 let data7 = data5.quantity;
-const _errs15 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err20 = {instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
 }
-if(errors === _errs15){
+else {
+vErrors.push(err20);
+}
+errors++;
+}
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 10000 || isNaN(data7)){
-validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
+const err21 = {instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err21];
 }
 else {
+vErrors.push(err21);
+}
+errors++;
+}
 if(data7 < 1 || isNaN(data7)){
-validate0.errors = [{instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs15 === errors;
+const err22 = {instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err22];
 }
 else {
-var valid2 = true;
+vErrors.push(err22);
+}
+errors++;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err23 = {instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
 }
+else {
+vErrors.push(err23);
 }
-var valid1 = _errs11 === errors;
-if(!valid1){
-break;
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs9 === errors;
+const err24 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err24];
 }
 else {
-var valid0 = true;
+vErrors.push(err24);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.currency !== undefined){
 let data8 = data.currency;
-const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err25 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err25];
 }
-if(errors === _errs17){
+else {
+vErrors.push(err25);
+}
+errors++;
+}
 if(typeof data8 === "string"){
 if(func0(data8) > 3){
-validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs17 === errors;
+const err26 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"};
+if(vErrors === null){
+vErrors = [err26];
 }
 else {
-var valid0 = true;
+vErrors.push(err26);
 }
-}
-}
-}
+errors++;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
 }
+else {
+vErrors.push(err27);
+}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;

@@ -9,329 +9,409 @@ const formats0 = formats["supported-day"];
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.productId === undefined) && (missing0 = "productId")) || ((data.optionId === undefined) && (missing0 = "optionId"))){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.productId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productId"},message:"must have required property '"+"productId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.optionId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "optionId"},message:"must have required property '"+"optionId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 if(data.productId !== undefined){
 let data0 = data.productId;
-const _errs1 = errors;
-if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err2 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err2];
 }
 else {
+vErrors.push(err2);
+}
+errors++;
+}
 if(func0(data0) < 1){
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err3 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
 }
+else {
+vErrors.push(err3);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
+const err4 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
 }
 else {
-var valid0 = true;
+vErrors.push(err4);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.optionId !== undefined){
 let data1 = data.optionId;
-const _errs3 = errors;
-if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err5 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err5];
 }
 else {
+vErrors.push(err5);
+}
+errors++;
+}
 if(func0(data1) < 1){
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err6 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
 }
+else {
+vErrors.push(err6);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs3 === errors;
+const err7 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
 }
 else {
-var valid0 = true;
+vErrors.push(err7);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.localDate !== undefined){
 let data2 = data.localDate;
-const _errs5 = errors;
-if(errors === _errs5){
-if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-validate0.errors = [{instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err8 = {instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs5 === errors;
+const err9 = {instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
 }
 else {
-var valid0 = true;
+vErrors.push(err9);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.localDateStart !== undefined){
 let data3 = data.localDateStart;
-const _errs7 = errors;
-if(errors === _errs7){
-if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
-validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err10 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs7 === errors;
+const err11 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
 }
 else {
-var valid0 = true;
+vErrors.push(err11);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.localDateEnd !== undefined){
 let data4 = data.localDateEnd;
-const _errs9 = errors;
-if(errors === _errs9){
-if(errors === _errs9){
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){
-validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err12 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs9 === errors;
+const err13 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
 }
 else {
-var valid0 = true;
+vErrors.push(err13);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.availabilityIds !== undefined){
 let data5 = data.availabilityIds;
-const _errs11 = errors;
-if(errors === _errs11){
 if(Array.isArray(data5)){
 if(data5.length > 100){
-validate0.errors = [{instancePath:instancePath+"/availabilityIds",schemaPath:"#/properties/availabilityIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
+const err14 = {instancePath:instancePath+"/availabilityIds",schemaPath:"#/properties/availabilityIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err14];
 }
 else {
+vErrors.push(err14);
+}
+errors++;
+}
 if(data5.length < 1){
-validate0.errors = [{instancePath:instancePath+"/availabilityIds",schemaPath:"#/properties/availabilityIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
+const err15 = {instancePath:instancePath+"/availabilityIds",schemaPath:"#/properties/availabilityIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err15];
 }
 else {
-var valid1 = true;
+vErrors.push(err15);
+}
+errors++;
+}
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
-const _errs13 = errors;
-if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func0(data6) > 200){
-validate0.errors = [{instancePath:instancePath+"/availabilityIds/" + i0,schemaPath:"#/properties/availabilityIds/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err16 = {instancePath:instancePath+"/availabilityIds/" + i0,schemaPath:"#/properties/availabilityIds/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err16];
 }
 else {
+vErrors.push(err16);
+}
+errors++;
+}
 if(func0(data6) < 1){
-validate0.errors = [{instancePath:instancePath+"/availabilityIds/" + i0,schemaPath:"#/properties/availabilityIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err17 = {instancePath:instancePath+"/availabilityIds/" + i0,schemaPath:"#/properties/availabilityIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/availabilityIds/" + i0,schemaPath:"#/properties/availabilityIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/availabilityIds/" + i0,schemaPath:"#/properties/availabilityIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
+const err19 = {instancePath:instancePath+"/availabilityIds",schemaPath:"#/properties/availabilityIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err19];
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/availabilityIds",schemaPath:"#/properties/availabilityIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
+vErrors.push(err19);
+}
+errors++;
 }
 }
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.units !== undefined){
 let data7 = data.units;
-const _errs15 = errors;
-if(errors === _errs15){
 if(Array.isArray(data7)){
 if(data7.length > 100){
-validate0.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
+const err20 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err20];
 }
 else {
-var valid2 = true;
+vErrors.push(err20);
+}
+errors++;
+}
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 let data8 = data7[i1];
-const _errs17 = errors;
-if(errors === _errs17){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-let missing1;
-if(((data8.id === undefined) && (missing1 = "id")) || ((data8.quantity === undefined) && (missing1 = "quantity"))){
-validate0.errors = [{instancePath:instancePath+"/units/" + i1,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
+if(data8.id === undefined){
+const err21 = {instancePath:instancePath+"/units/" + i1,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err21];
 }
 else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data8.quantity === undefined){
+const err22 = {instancePath:instancePath+"/units/" + i1,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
 if(data8.id !== undefined){
 let data9 = data8.id;
-const _errs19 = errors;
-if(errors === _errs19){
 if(typeof data9 === "string"){
 if(func0(data9) > 200){
-validate0.errors = [{instancePath:instancePath+"/units/" + i1+"/id",schemaPath:"#/properties/units/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err23 = {instancePath:instancePath+"/units/" + i1+"/id",schemaPath:"#/properties/units/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err23];
 }
 else {
+vErrors.push(err23);
+}
+errors++;
+}
 if(func0(data9) < 1){
-validate0.errors = [{instancePath:instancePath+"/units/" + i1+"/id",schemaPath:"#/properties/units/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err24 = {instancePath:instancePath+"/units/" + i1+"/id",schemaPath:"#/properties/units/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err24];
 }
+else {
+vErrors.push(err24);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/units/" + i1+"/id",schemaPath:"#/properties/units/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs19 === errors;
+const err25 = {instancePath:instancePath+"/units/" + i1+"/id",schemaPath:"#/properties/units/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
 }
 else {
-var valid3 = true;
+vErrors.push(err25);
 }
-if(valid3){
+errors++;
+}
+}
 if(data8.quantity !== undefined){
 let data10 = data8.quantity;
-const _errs21 = errors;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate0.errors = [{instancePath:instancePath+"/units/" + i1+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err26 = {instancePath:instancePath+"/units/" + i1+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err26];
 }
-if(errors === _errs21){
+else {
+vErrors.push(err26);
+}
+errors++;
+}
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 10000 || isNaN(data10)){
-validate0.errors = [{instancePath:instancePath+"/units/" + i1+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
+const err27 = {instancePath:instancePath+"/units/" + i1+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err27];
 }
 else {
+vErrors.push(err27);
+}
+errors++;
+}
 if(data10 < 1 || isNaN(data10)){
-validate0.errors = [{instancePath:instancePath+"/units/" + i1+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid3 = _errs21 === errors;
+const err28 = {instancePath:instancePath+"/units/" + i1+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err28];
 }
 else {
-var valid3 = true;
+vErrors.push(err28);
+}
+errors++;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/units/" + i1,schemaPath:"#/properties/units/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err29 = {instancePath:instancePath+"/units/" + i1,schemaPath:"#/properties/units/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
 }
+else {
+vErrors.push(err29);
 }
-var valid2 = _errs17 === errors;
-if(!valid2){
-break;
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs15 === errors;
+const err30 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err30];
 }
 else {
-var valid0 = true;
+vErrors.push(err30);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.currency !== undefined){
 let data11 = data.currency;
-const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err31 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err31];
 }
-if(errors === _errs23){
+else {
+vErrors.push(err31);
+}
+errors++;
+}
 if(typeof data11 === "string"){
 if(func0(data11) > 3){
-validate0.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs23 === errors;
+const err32 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"};
+if(vErrors === null){
+vErrors = [err32];
 }
 else {
-var valid0 = true;
+vErrors.push(err32);
 }
-}
-}
-}
-}
-}
+errors++;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
 }
+else {
+vErrors.push(err33);
+}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;

@@ -7,42 +7,62 @@ const func0 = require("ajv/dist/runtime/ucs2length").default;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.uuid === undefined) && (missing0 = "uuid")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.uuid === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"},message:"must have required property '"+"uuid"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
+vErrors.push(err0);
+}
+errors++;
+}
 if(data.uuid !== undefined){
 let data0 = data.uuid;
-const _errs1 = errors;
-if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err1 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err1];
 }
 else {
+vErrors.push(err1);
+}
+errors++;
+}
 if(func0(data0) < 1){
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+vErrors.push(err4);
 }
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
@@ -53,233 +73,268 @@ exports.body = validate1;
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fullName !== undefined){
 let data0 = data.fullName;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate2.errors = [{instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err0 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(errors === _errs1){
+else {
+vErrors.push(err0);
+}
+errors++;
+}
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-validate2.errors = [{instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs1 === errors;
+const err1 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err1];
 }
 else {
-var valid0 = true;
+vErrors.push(err1);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.firstName !== undefined){
 let data1 = data.firstName;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate2.errors = [{instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err2 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err2];
 }
-if(errors === _errs3){
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 if(typeof data1 === "string"){
 if(func0(data1) > 100){
-validate2.errors = [{instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs3 === errors;
+const err3 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err3];
 }
 else {
-var valid0 = true;
+vErrors.push(err3);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.lastName !== undefined){
 let data2 = data.lastName;
-const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate2.errors = [{instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err4 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err4];
 }
-if(errors === _errs5){
+else {
+vErrors.push(err4);
+}
+errors++;
+}
 if(typeof data2 === "string"){
 if(func0(data2) > 100){
-validate2.errors = [{instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs5 === errors;
+const err5 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err5];
 }
 else {
-var valid0 = true;
+vErrors.push(err5);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.emailAddress !== undefined){
 let data3 = data.emailAddress;
-const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate2.errors = [{instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err6 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err6];
 }
-if(errors === _errs7){
+else {
+vErrors.push(err6);
+}
+errors++;
+}
 if(typeof data3 === "string"){
 if(func0(data3) > 254){
-validate2.errors = [{instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs7 === errors;
+const err7 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err7];
 }
 else {
-var valid0 = true;
+vErrors.push(err7);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.phoneNumber !== undefined){
 let data4 = data.phoneNumber;
-const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate2.errors = [{instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err8 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err8];
 }
-if(errors === _errs9){
+else {
+vErrors.push(err8);
+}
+errors++;
+}
 if(typeof data4 === "string"){
 if(func0(data4) > 50){
-validate2.errors = [{instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs9 === errors;
+const err9 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+if(vErrors === null){
+vErrors = [err9];
 }
 else {
-var valid0 = true;
+vErrors.push(err9);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.locales !== undefined){
 let data5 = data.locales;
-const _errs11 = errors;
-if(errors === _errs11){
 if(Array.isArray(data5)){
 if(data5.length > 10){
-validate2.errors = [{instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
+const err10 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+if(vErrors === null){
+vErrors = [err10];
 }
 else {
-var valid1 = true;
+vErrors.push(err10);
+}
+errors++;
+}
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
-const _errs13 = errors;
-if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func0(data6) > 35){
-validate2.errors = [{instancePath:instancePath+"/locales/" + i0,schemaPath:"#/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
-return false;
+const err11 = {instancePath:instancePath+"/locales/" + i0,schemaPath:"#/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
 }
 }
 else {
-validate2.errors = [{instancePath:instancePath+"/locales/" + i0,schemaPath:"#/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err12 = {instancePath:instancePath+"/locales/" + i0,schemaPath:"#/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
 }
+else {
+vErrors.push(err12);
 }
-var valid1 = _errs13 === errors;
-if(!valid1){
-break;
-}
+errors++;
 }
 }
 }
 else {
-validate2.errors = [{instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs11 === errors;
+const err13 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err13];
 }
 else {
-var valid0 = true;
+vErrors.push(err13);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.postalCode !== undefined){
 let data7 = data.postalCode;
-const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate2.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err14 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err14];
 }
-if(errors === _errs15){
+else {
+vErrors.push(err14);
+}
+errors++;
+}
 if(typeof data7 === "string"){
 if(func0(data7) > 20){
-validate2.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs15 === errors;
+const err15 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"};
+if(vErrors === null){
+vErrors = [err15];
 }
 else {
-var valid0 = true;
+vErrors.push(err15);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.country !== undefined){
 let data8 = data.country;
-const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate2.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err16 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err16];
 }
-if(errors === _errs17){
+else {
+vErrors.push(err16);
+}
+errors++;
+}
 if(typeof data8 === "string"){
 if(func0(data8) > 100){
-validate2.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs17 === errors;
+const err17 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err17];
 }
 else {
-var valid0 = true;
+vErrors.push(err17);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.notes !== undefined){
 let data9 = data.notes;
-const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate2.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err18 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err18];
 }
-if(errors === _errs19){
+else {
+vErrors.push(err18);
+}
+errors++;
+}
 if(typeof data9 === "string"){
 if(func0(data9) > 2000){
-validate2.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs19 === errors;
+const err19 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+if(vErrors === null){
+vErrors = [err19];
 }
 else {
-var valid0 = true;
+vErrors.push(err19);
 }
-}
-}
-}
-}
-}
+errors++;
 }
 }
 }
 }
 else {
-validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
 }
+else {
+vErrors.push(err20);
+}
+errors++;
 }
 validate2.errors = vErrors;
 return errors === 0;
@@ -290,197 +345,212 @@ const pattern0 = new RegExp("^[0-9a-fA-F-]{36}$", "u");
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resellerReference !== undefined){
 let data0 = data.resellerReference;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs1){
-if(typeof data0 === "string"){
-if(func0(data0) > 100){
-validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs1 === errors;
+const err0 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
-var valid0 = true;
+vErrors.push(err0);
 }
-if(valid0){
+errors++;
+}
+if(typeof data0 === "string"){
+if(func0(data0) > 100){
+const err1 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
 if(data.contact !== undefined){
-const _errs3 = errors;
 if(!(validate2(data.contact, {instancePath:instancePath+"/contact",parentData:data,parentDataProperty:"contact",rootData}))){
 vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.unitItems !== undefined){
 let data2 = data.unitItems;
-const _errs4 = errors;
-if(errors === _errs4){
 if(Array.isArray(data2)){
 if(data2.length > 1000){
-validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
-return false;
+const err2 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
+if(vErrors === null){
+vErrors = [err2];
 }
 else {
-var valid1 = true;
+vErrors.push(err2);
+}
+errors++;
+}
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
-const _errs6 = errors;
-if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing0;
-if((data3.unitId === undefined) && (missing0 = "unitId")){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data3.unitId === undefined){
+const err3 = {instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: "unitId"},message:"must have required property '"+"unitId"+"'"};
+if(vErrors === null){
+vErrors = [err3];
 }
 else {
+vErrors.push(err3);
+}
+errors++;
+}
 if(data3.unitId !== undefined){
 let data4 = data3.unitId;
-const _errs8 = errors;
-if(errors === _errs8){
 if(typeof data4 === "string"){
 if(func0(data4) > 200){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err4 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err4];
 }
 else {
+vErrors.push(err4);
+}
+errors++;
+}
 if(func0(data4) < 1){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err5 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
 }
+else {
+vErrors.push(err5);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs8 === errors;
+const err6 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
 }
 else {
-var valid2 = true;
+vErrors.push(err6);
 }
-if(valid2){
+errors++;
+}
+}
 if(data3.uuid !== undefined){
 let data5 = data3.uuid;
-const _errs10 = errors;
-if(errors === _errs10){
 if(typeof data5 === "string"){
 if(func0(data5) > 36){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"}];
-return false;
+const err7 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
+if(vErrors === null){
+vErrors = [err7];
 }
 else {
+vErrors.push(err7);
+}
+errors++;
+}
 if(!pattern0.test(data5)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\""}];
-return false;
+const err8 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
 }
+else {
+vErrors.push(err8);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs10 === errors;
+const err9 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
 }
 else {
-var valid2 = true;
+vErrors.push(err9);
 }
-if(valid2){
+errors++;
+}
+}
 if(data3.resellerReference !== undefined){
 let data6 = data3.resellerReference;
-const _errs12 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data6 === "string"){
-if(func0(data6) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid2 = _errs12 === errors;
+const err10 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err10];
 }
 else {
-var valid2 = true;
+vErrors.push(err10);
 }
-if(valid2){
+errors++;
+}
+if(typeof data6 === "string"){
+if(func0(data6) > 100){
+const err11 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
 if(data3.contact !== undefined){
-const _errs14 = errors;
 if(!(validate2(data3.contact, {instancePath:instancePath+"/unitItems/" + i0+"/contact",parentData:data3,parentDataProperty:"contact",rootData}))){
 vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
 errors = vErrors.length;
 }
-var valid2 = _errs14 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err12 = {instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
 }
+else {
+vErrors.push(err12);
 }
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
+errors++;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
+const err13 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err13];
 }
 else {
-var valid0 = true;
+vErrors.push(err13);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.emailReceipt !== undefined){
-const _errs15 = errors;
 if(typeof data.emailReceipt !== "boolean"){
-validate1.errors = [{instancePath:instancePath+"/emailReceipt",schemaPath:"#/properties/emailReceipt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
+const err14 = {instancePath:instancePath+"/emailReceipt",schemaPath:"#/properties/emailReceipt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err14];
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+vErrors.push(err14);
 }
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;

@@ -9,195 +9,232 @@ const formats0 = formats["supported-day"];
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.supplierReference !== undefined){
 let data0 = data.supplierReference;
-const _errs1 = errors;
-if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 100){
-validate0.errors = [{instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
+const err0 = {instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
+vErrors.push(err0);
+}
+errors++;
+}
 if(func0(data0) < 1){
-validate0.errors = [{instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err1 = {instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
 }
+else {
+vErrors.push(err1);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
+const err2 = {instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
 }
 else {
-var valid0 = true;
+vErrors.push(err2);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.resellerReference !== undefined){
 let data1 = data.resellerReference;
-const _errs3 = errors;
-if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func0(data1) > 100){
-validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
+const err3 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err3];
 }
 else {
+vErrors.push(err3);
+}
+errors++;
+}
 if(func0(data1) < 1){
-validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err4 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
 }
+else {
+vErrors.push(err4);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs3 === errors;
+const err5 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
 }
 else {
-var valid0 = true;
+vErrors.push(err5);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.localDate !== undefined){
 let data2 = data.localDate;
-const _errs5 = errors;
-if(errors === _errs5){
-if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-validate0.errors = [{instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err6 = {instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs5 === errors;
+const err7 = {instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
 }
 else {
-var valid0 = true;
+vErrors.push(err7);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.localDateStart !== undefined){
 let data3 = data.localDateStart;
-const _errs7 = errors;
-if(errors === _errs7){
-if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
-validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err8 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs7 === errors;
+const err9 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
 }
 else {
-var valid0 = true;
+vErrors.push(err9);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.localDateEnd !== undefined){
 let data4 = data.localDateEnd;
-const _errs9 = errors;
-if(errors === _errs9){
-if(errors === _errs9){
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){
-validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""}];
-return false;
+const err10 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs9 === errors;
+const err11 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
 }
 else {
-var valid0 = true;
+vErrors.push(err11);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.productId !== undefined){
 let data5 = data.productId;
-const _errs11 = errors;
-if(errors === _errs11){
 if(typeof data5 === "string"){
 if(func0(data5) > 200){
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err12 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err12];
 }
 else {
+vErrors.push(err12);
+}
+errors++;
+}
 if(func0(data5) < 1){
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err13 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
 }
+else {
+vErrors.push(err13);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs11 === errors;
+const err14 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
 }
 else {
-var valid0 = true;
+vErrors.push(err14);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.optionId !== undefined){
 let data6 = data.optionId;
-const _errs13 = errors;
-if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func0(data6) > 200){
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err15 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err15];
 }
 else {
+vErrors.push(err15);
+}
+errors++;
+}
 if(func0(data6) < 1){
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err16 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs13 === errors;
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
 }
 else {
-var valid0 = true;
+vErrors.push(err18);
 }
-}
-}
-}
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;

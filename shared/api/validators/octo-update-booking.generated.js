@@ -7,42 +7,62 @@ const func0 = require("ajv/dist/runtime/ucs2length").default;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.uuid === undefined) && (missing0 = "uuid")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.uuid === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"},message:"must have required property '"+"uuid"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
+vErrors.push(err0);
+}
+errors++;
+}
 if(data.uuid !== undefined){
 let data0 = data.uuid;
-const _errs1 = errors;
-if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err1 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err1];
 }
 else {
+vErrors.push(err1);
+}
+errors++;
+}
 if(func0(data0) < 1){
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+vErrors.push(err4);
 }
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
@@ -54,233 +74,268 @@ const pattern0 = new RegExp("^[0-9a-fA-F-]{36}$", "u");
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fullName !== undefined){
 let data0 = data.fullName;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate2.errors = [{instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err0 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(errors === _errs1){
+else {
+vErrors.push(err0);
+}
+errors++;
+}
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-validate2.errors = [{instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs1 === errors;
+const err1 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err1];
 }
 else {
-var valid0 = true;
+vErrors.push(err1);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.firstName !== undefined){
 let data1 = data.firstName;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate2.errors = [{instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err2 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err2];
 }
-if(errors === _errs3){
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 if(typeof data1 === "string"){
 if(func0(data1) > 100){
-validate2.errors = [{instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs3 === errors;
+const err3 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err3];
 }
 else {
-var valid0 = true;
+vErrors.push(err3);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.lastName !== undefined){
 let data2 = data.lastName;
-const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate2.errors = [{instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err4 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err4];
 }
-if(errors === _errs5){
+else {
+vErrors.push(err4);
+}
+errors++;
+}
 if(typeof data2 === "string"){
 if(func0(data2) > 100){
-validate2.errors = [{instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs5 === errors;
+const err5 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err5];
 }
 else {
-var valid0 = true;
+vErrors.push(err5);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.emailAddress !== undefined){
 let data3 = data.emailAddress;
-const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate2.errors = [{instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err6 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err6];
 }
-if(errors === _errs7){
+else {
+vErrors.push(err6);
+}
+errors++;
+}
 if(typeof data3 === "string"){
 if(func0(data3) > 254){
-validate2.errors = [{instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs7 === errors;
+const err7 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err7];
 }
 else {
-var valid0 = true;
+vErrors.push(err7);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.phoneNumber !== undefined){
 let data4 = data.phoneNumber;
-const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate2.errors = [{instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err8 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err8];
 }
-if(errors === _errs9){
+else {
+vErrors.push(err8);
+}
+errors++;
+}
 if(typeof data4 === "string"){
 if(func0(data4) > 50){
-validate2.errors = [{instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs9 === errors;
+const err9 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+if(vErrors === null){
+vErrors = [err9];
 }
 else {
-var valid0 = true;
+vErrors.push(err9);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.locales !== undefined){
 let data5 = data.locales;
-const _errs11 = errors;
-if(errors === _errs11){
 if(Array.isArray(data5)){
 if(data5.length > 10){
-validate2.errors = [{instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
+const err10 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+if(vErrors === null){
+vErrors = [err10];
 }
 else {
-var valid1 = true;
+vErrors.push(err10);
+}
+errors++;
+}
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
-const _errs13 = errors;
-if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func0(data6) > 35){
-validate2.errors = [{instancePath:instancePath+"/locales/" + i0,schemaPath:"#/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"}];
-return false;
+const err11 = {instancePath:instancePath+"/locales/" + i0,schemaPath:"#/properties/locales/items/maxLength",keyword:"maxLength",params:{limit: 35},message:"must NOT have more than 35 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
 }
 }
 else {
-validate2.errors = [{instancePath:instancePath+"/locales/" + i0,schemaPath:"#/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err12 = {instancePath:instancePath+"/locales/" + i0,schemaPath:"#/properties/locales/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
 }
+else {
+vErrors.push(err12);
 }
-var valid1 = _errs13 === errors;
-if(!valid1){
-break;
-}
+errors++;
 }
 }
 }
 else {
-validate2.errors = [{instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs11 === errors;
+const err13 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err13];
 }
 else {
-var valid0 = true;
+vErrors.push(err13);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.postalCode !== undefined){
 let data7 = data.postalCode;
-const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate2.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err14 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err14];
 }
-if(errors === _errs15){
+else {
+vErrors.push(err14);
+}
+errors++;
+}
 if(typeof data7 === "string"){
 if(func0(data7) > 20){
-validate2.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs15 === errors;
+const err15 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"};
+if(vErrors === null){
+vErrors = [err15];
 }
 else {
-var valid0 = true;
+vErrors.push(err15);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.country !== undefined){
 let data8 = data.country;
-const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate2.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err16 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err16];
 }
-if(errors === _errs17){
+else {
+vErrors.push(err16);
+}
+errors++;
+}
 if(typeof data8 === "string"){
 if(func0(data8) > 100){
-validate2.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs17 === errors;
+const err17 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err17];
 }
 else {
-var valid0 = true;
+vErrors.push(err17);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.notes !== undefined){
 let data9 = data.notes;
-const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate2.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err18 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err18];
 }
-if(errors === _errs19){
+else {
+vErrors.push(err18);
+}
+errors++;
+}
 if(typeof data9 === "string"){
 if(func0(data9) > 2000){
-validate2.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs19 === errors;
+const err19 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+if(vErrors === null){
+vErrors = [err19];
 }
 else {
-var valid0 = true;
+vErrors.push(err19);
 }
-}
-}
-}
-}
-}
+errors++;
 }
 }
 }
 }
 else {
-validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
 }
+else {
+vErrors.push(err20);
+}
+errors++;
 }
 validate2.errors = vErrors;
 return errors === 0;
@@ -290,331 +345,377 @@ return errors === 0;
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.productId !== undefined){
 let data0 = data.productId;
-const _errs1 = errors;
-if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-validate1.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err0 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
+vErrors.push(err0);
+}
+errors++;
+}
 if(func0(data0) < 1){
-validate1.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err1 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
 }
+else {
+vErrors.push(err1);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
+const err2 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
 }
 else {
-var valid0 = true;
+vErrors.push(err2);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.optionId !== undefined){
 let data1 = data.optionId;
-const _errs3 = errors;
-if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-validate1.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err3 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err3];
 }
 else {
+vErrors.push(err3);
+}
+errors++;
+}
 if(func0(data1) < 1){
-validate1.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err4 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
 }
+else {
+vErrors.push(err4);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs3 === errors;
+const err5 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
 }
 else {
-var valid0 = true;
+vErrors.push(err5);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.availabilityId !== undefined){
 let data2 = data.availabilityId;
-const _errs5 = errors;
-if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func0(data2) > 200){
-validate1.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err6 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err6];
 }
 else {
+vErrors.push(err6);
+}
+errors++;
+}
 if(func0(data2) < 1){
-validate1.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err7 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err7];
 }
+else {
+vErrors.push(err7);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs5 === errors;
+const err8 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
 }
 else {
-var valid0 = true;
+vErrors.push(err8);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.unitItems !== undefined){
 let data3 = data.unitItems;
-const _errs7 = errors;
-if(errors === _errs7){
 if(Array.isArray(data3)){
 if(data3.length > 1000){
-validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
-return false;
+const err9 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
+if(vErrors === null){
+vErrors = [err9];
 }
 else {
-var valid1 = true;
+vErrors.push(err9);
+}
+errors++;
+}
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
-const _errs9 = errors;
-if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing0;
-if((data4.unitId === undefined) && (missing0 = "unitId")){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data4.unitId === undefined){
+const err10 = {instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: "unitId"},message:"must have required property '"+"unitId"+"'"};
+if(vErrors === null){
+vErrors = [err10];
 }
 else {
+vErrors.push(err10);
+}
+errors++;
+}
 if(data4.unitId !== undefined){
 let data5 = data4.unitId;
-const _errs11 = errors;
-if(errors === _errs11){
 if(typeof data5 === "string"){
 if(func0(data5) > 200){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err11 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err11];
 }
 else {
+vErrors.push(err11);
+}
+errors++;
+}
 if(func0(data5) < 1){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err12 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
 }
+else {
+vErrors.push(err12);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs11 === errors;
+const err13 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
 }
 else {
-var valid2 = true;
+vErrors.push(err13);
 }
-if(valid2){
+errors++;
+}
+}
 if(data4.uuid !== undefined){
 let data6 = data4.uuid;
-const _errs13 = errors;
-if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func0(data6) > 36){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"}];
-return false;
+const err14 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
+if(vErrors === null){
+vErrors = [err14];
 }
 else {
+vErrors.push(err14);
+}
+errors++;
+}
 if(!pattern0.test(data6)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\""}];
-return false;
+const err15 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F-]{36}$"},message:"must match pattern \""+"^[0-9a-fA-F-]{36}$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
 }
+else {
+vErrors.push(err15);
+}
+errors++;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs13 === errors;
+const err16 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
 }
 else {
-var valid2 = true;
+vErrors.push(err16);
 }
-if(valid2){
+errors++;
+}
+}
 if(data4.resellerReference !== undefined){
 let data7 = data4.resellerReference;
-const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs15){
-if(typeof data7 === "string"){
-if(func0(data7) > 100){
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid2 = _errs15 === errors;
+const err17 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err17];
 }
 else {
-var valid2 = true;
+vErrors.push(err17);
 }
-if(valid2){
+errors++;
+}
+if(typeof data7 === "string"){
+if(func0(data7) > 100){
+const err18 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
 if(data4.contact !== undefined){
-const _errs17 = errors;
 if(!(validate2(data4.contact, {instancePath:instancePath+"/unitItems/" + i0+"/contact",parentData:data4,parentDataProperty:"contact",rootData}))){
 vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
 errors = vErrors.length;
 }
-var valid2 = _errs17 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err19 = {instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
 }
+else {
+vErrors.push(err19);
 }
-var valid1 = _errs9 === errors;
-if(!valid1){
-break;
-}
+errors++;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs7 === errors;
+const err20 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
 }
 else {
-var valid0 = true;
+vErrors.push(err20);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.expirationMinutes !== undefined){
 let data9 = data.expirationMinutes;
-const _errs18 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err21 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
 }
-if(errors === _errs18){
+else {
+vErrors.push(err21);
+}
+errors++;
+}
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 > 10080 || isNaN(data9)){
-validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
-return false;
+const err22 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"};
+if(vErrors === null){
+vErrors = [err22];
 }
 else {
+vErrors.push(err22);
+}
+errors++;
+}
 if(data9 < 1 || isNaN(data9)){
-validate1.errors = [{instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
+const err23 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err23];
 }
 else {
-var valid0 = true;
+vErrors.push(err23);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.notes !== undefined){
 let data10 = data.notes;
-const _errs20 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate1.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
+const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err24];
 }
-if(errors === _errs20){
+else {
+vErrors.push(err24);
+}
+errors++;
+}
 if(typeof data10 === "string"){
 if(func0(data10) > 2000){
-validate1.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs20 === errors;
+const err25 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+if(vErrors === null){
+vErrors = [err25];
 }
 else {
-var valid0 = true;
+vErrors.push(err25);
 }
-if(valid0){
+errors++;
+}
+}
+}
 if(data.resellerReference !== undefined){
 let data11 = data.resellerReference;
-const _errs22 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs22){
-if(typeof data11 === "string"){
-if(func0(data11) > 100){
-validate1.errors = [{instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs22 === errors;
+const err26 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err26];
 }
 else {
-var valid0 = true;
+vErrors.push(err26);
 }
-if(valid0){
+errors++;
+}
+if(typeof data11 === "string"){
+if(func0(data11) > 100){
+const err27 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
 if(data.contact !== undefined){
-const _errs24 = errors;
 if(!(validate2(data.contact, {instancePath:instancePath+"/contact",parentData:data,parentDataProperty:"contact",rootData}))){
 vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs24 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.emailReceipt !== undefined){
-const _errs25 = errors;
 if(typeof data.emailReceipt !== "boolean"){
-validate1.errors = [{instancePath:instancePath+"/emailReceipt",schemaPath:"#/properties/emailReceipt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs25 === errors;
+const err28 = {instancePath:instancePath+"/emailReceipt",schemaPath:"#/properties/emailReceipt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err28];
 }
 else {
-var valid0 = true;
+vErrors.push(err28);
 }
-}
-}
-}
-}
-}
-}
+errors++;
 }
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
 }
+else {
+vErrors.push(err29);
+}
+errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;

@@ -7,46 +7,64 @@ const func0 = require("ajv/dist/runtime/ucs2length").default;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.Url === undefined) && (missing0 = "Url")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.Url === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Url"},message:"must have required property '"+"Url"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
-const _errs1 = errors;
+vErrors.push(err0);
+}
+errors++;
+}
 for(const key0 in data){
 if(!(key0 === "Url")){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
 }
 }
-if(_errs1 === errors){
 if(data.Url !== undefined){
 let data0 = data.Url;
-const _errs2 = errors;
-if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func0(data0) < 1){
-validate0.errors = [{instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err2 = {instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err3 = {instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
 }
+else {
+vErrors.push(err3);
 }
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
 }
+else {
+vErrors.push(err4);
+}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;

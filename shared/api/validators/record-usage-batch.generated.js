@@ -10,171 +10,9 @@ const func0 = require("ajv/dist/runtime/ucs2length").default;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.Entries === undefined) && (missing0 = "Entries")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "Entries")){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.Entries !== undefined){
-let data0 = data.Entries;
-const _errs2 = errors;
-if(errors === _errs2){
-if(Array.isArray(data0)){
-if(data0.length > 100){
-validate0.errors = [{instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-if(data0.length < 1){
-validate0.errors = [{instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-const _errs4 = errors;
-if(errors === _errs4){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-let missing1;
-if(((data1.Meter === undefined) && (missing1 = "Meter")) || ((data1.Usage === undefined) && (missing1 = "Usage"))){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs6 = errors;
-for(const key1 in data1){
-if(!((((((key1 === "Meter") || (key1 === "Usage")) || (key1 === "ExtraInfo")) || (key1 === "OccurredAt")) || (key1 === "Dimensions")) || (key1 === "Identifier"))){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs6 === errors){
-if(data1.Meter !== undefined){
-let data2 = data1.Meter;
-const _errs7 = errors;
-if(errors === _errs7){
-if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Meter",schemaPath:"#/properties/Entries/items/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"+"\""}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Meter",schemaPath:"#/properties/Entries/items/properties/Meter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs7 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data1.Usage !== undefined){
-let data3 = data1.Usage;
-const _errs9 = errors;
-if(errors === _errs9){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 1000000000000 || isNaN(data3)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000},message:"must be <= 1000000000000"}];
-return false;
-}
-else {
-if(data3 <= 0 || isNaN(data3)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
-return false;
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-var valid2 = _errs9 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data1.ExtraInfo !== undefined){
-let data4 = data1.ExtraInfo;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func0(data4) > 4096){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/ExtraInfo",schemaPath:"#/properties/Entries/items/properties/ExtraInfo/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/ExtraInfo",schemaPath:"#/properties/Entries/items/properties/ExtraInfo/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs11 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data1.OccurredAt !== undefined){
-let data5 = data1.OccurredAt;
-const _errs13 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs13){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 253370764799 || isNaN(data5)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253370764799},message:"must be <= 253370764799"}];
-return false;
-}
-else {
-if(data5 < 0 || isNaN(data5)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs13 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data1.Dimensions !== undefined){
-let data6 = data1.Dimensions;
-const _errs15 = errors;
-if(errors === _errs15){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(Object.keys(data6).length > 5){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"}];
-return false;
-}
-else {
-for(const key2 in data6){
-const _errs17 = errors;
-if(typeof key2 === "string"){
-if(!pattern1.test(key2)){
-const err0 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key2};
+if(data.Entries === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Entries"},message:"must have required property '"+"Entries"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -183,10 +21,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid3 = _errs17 === errors;
-if(!valid3){
-const err1 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+for(const key0 in data){
+if(!(key0 === "Entries")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -194,106 +31,332 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate0.errors = vErrors;
-return false;
-break;
 }
 }
-if(valid3){
+if(data.Entries !== undefined){
+let data0 = data.Entries;
+if(Array.isArray(data0)){
+if(data0.length > 100){
+const err2 = {instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.length < 1){
+const err3 = {instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.Meter === undefined){
+const err4 = {instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/required",keyword:"required",params:{missingProperty: "Meter"},message:"must have required property '"+"Meter"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1.Usage === undefined){
+const err5 = {instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/required",keyword:"required",params:{missingProperty: "Usage"},message:"must have required property '"+"Usage"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!((((((key1 === "Meter") || (key1 === "Usage")) || (key1 === "ExtraInfo")) || (key1 === "OccurredAt")) || (key1 === "Dimensions")) || (key1 === "Identifier"))){
+const err6 = {instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data1.Meter !== undefined){
+let data2 = data1.Meter;
+if(typeof data2 === "string"){
+if(!pattern0.test(data2)){
+const err7 = {instancePath:instancePath+"/Entries/" + i0+"/Meter",schemaPath:"#/properties/Entries/items/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/Entries/" + i0+"/Meter",schemaPath:"#/properties/Entries/items/properties/Meter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data1.Usage !== undefined){
+let data3 = data1.Usage;
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 1000000000000 || isNaN(data3)){
+const err9 = {instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000},message:"must be <= 1000000000000"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data3 <= 0 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.ExtraInfo !== undefined){
+let data4 = data1.ExtraInfo;
+if(typeof data4 === "string"){
+if(func0(data4) > 4096){
+const err12 = {instancePath:instancePath+"/Entries/" + i0+"/ExtraInfo",schemaPath:"#/properties/Entries/items/properties/ExtraInfo/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/Entries/" + i0+"/ExtraInfo",schemaPath:"#/properties/Entries/items/properties/ExtraInfo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data1.OccurredAt !== undefined){
+let data5 = data1.OccurredAt;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err14 = {instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 253370764799 || isNaN(data5)){
+const err15 = {instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253370764799},message:"must be <= 253370764799"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err16 = {instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data1.Dimensions !== undefined){
+let data6 = data1.Dimensions;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(Object.keys(data6).length > 5){
+const err17 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key2 in data6){
+const _errs17 = errors;
+if(typeof key2 === "string"){
+if(!pattern1.test(key2)){
+const err18 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key2};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+var valid4 = _errs17 === errors;
+if(!valid4){
+const err19 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
 for(const key3 in data6){
 let data7 = data6[key3];
-const _errs19 = errors;
-if(errors === _errs19){
 if(typeof data7 === "string"){
 if(func0(data7) > 100){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
+const err20 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err20];
 }
 else {
+vErrors.push(err20);
+}
+errors++;
+}
 if(func0(data7) < 1){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err21 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid4 = _errs19 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
+const err23 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+vErrors.push(err23);
+}
+errors++;
 }
 }
-var valid2 = _errs15 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
 if(data1.Identifier !== undefined){
 let data8 = data1.Identifier;
-const _errs21 = errors;
-if(errors === _errs21){
 if(typeof data8 === "string"){
 if(!pattern2.test(data8)){
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]{1,255}$"},message:"must match pattern \""+"^[\\x21-\\x7E]{1,255}$"+"\""}];
-return false;
+const err24 = {instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]{1,255}$"},message:"must match pattern \""+"^[\\x21-\\x7E]{1,255}$"+"\""};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs21 === errors;
+const err25 = {instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
 }
 else {
-var valid2 = true;
+vErrors.push(err25);
 }
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs4 === errors;
-if(!valid1){
-break;
-}
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
+const err26 = {instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
 }
+else {
+vErrors.push(err26);
 }
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+const err27 = {instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
 }
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;

@@ -9,134 +9,9 @@ const func0 = require("ajv/dist/runtime/ucs2length").default;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.Meter === undefined) && (missing0 = "Meter")) || ((data.Usage === undefined) && (missing0 = "Usage"))){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((key0 === "Meter") || (key0 === "Usage")) || (key0 === "ExtraInfo")) || (key0 === "OccurredAt")) || (key0 === "Dimensions"))){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.Meter !== undefined){
-let data0 = data.Meter;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!pattern0.test(data0)){
-validate0.errors = [{instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"+"\""}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Usage !== undefined){
-let data1 = data.Usage;
-const _errs4 = errors;
-if(errors === _errs4){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 1000000000000 || isNaN(data1)){
-validate0.errors = [{instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000},message:"must be <= 1000000000000"}];
-return false;
-}
-else {
-if(data1 <= 0 || isNaN(data1)){
-validate0.errors = [{instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
-return false;
-}
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ExtraInfo !== undefined){
-let data2 = data.ExtraInfo;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func0(data2) > 4096){
-validate0.errors = [{instancePath:instancePath+"/ExtraInfo",schemaPath:"#/properties/ExtraInfo/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-}
-else {
-validate0.errors = [{instancePath:instancePath+"/ExtraInfo",schemaPath:"#/properties/ExtraInfo/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.OccurredAt !== undefined){
-let data3 = data.OccurredAt;
-const _errs8 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate0.errors = [{instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 253370764799 || isNaN(data3)){
-validate0.errors = [{instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253370764799},message:"must be <= 253370764799"}];
-return false;
-}
-else {
-if(data3 < 0 || isNaN(data3)){
-validate0.errors = [{instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Dimensions !== undefined){
-let data4 = data.Dimensions;
-const _errs10 = errors;
-if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(Object.keys(data4).length > 5){
-validate0.errors = [{instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"}];
-return false;
-}
-else {
-for(const key1 in data4){
-const _errs12 = errors;
-if(typeof key1 === "string"){
-if(!pattern1.test(key1)){
-const err0 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key1};
+if(data.Meter === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Meter"},message:"must have required property '"+"Meter"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -145,10 +20,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(data.Usage === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Usage"},message:"must have required property '"+"Usage"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -156,62 +29,235 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate0.errors = vErrors;
-return false;
-break;
+}
+for(const key0 in data){
+if(!(((((key0 === "Meter") || (key0 === "Usage")) || (key0 === "ExtraInfo")) || (key0 === "OccurredAt")) || (key0 === "Dimensions"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
 }
 }
-if(valid1){
+if(data.Meter !== undefined){
+let data0 = data.Meter;
+if(typeof data0 === "string"){
+if(!pattern0.test(data0)){
+const err3 = {instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.Usage !== undefined){
+let data1 = data.Usage;
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 1000000000000 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000},message:"must be <= 1000000000000"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1 <= 0 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.ExtraInfo !== undefined){
+let data2 = data.ExtraInfo;
+if(typeof data2 === "string"){
+if(func0(data2) > 4096){
+const err8 = {instancePath:instancePath+"/ExtraInfo",schemaPath:"#/properties/ExtraInfo/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/ExtraInfo",schemaPath:"#/properties/ExtraInfo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.OccurredAt !== undefined){
+let data3 = data.OccurredAt;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err10 = {instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 253370764799 || isNaN(data3)){
+const err11 = {instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253370764799},message:"must be <= 253370764799"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data3 < 0 || isNaN(data3)){
+const err12 = {instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.Dimensions !== undefined){
+let data4 = data.Dimensions;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(Object.keys(data4).length > 5){
+const err13 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(!pattern1.test(key1)){
+const err14 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+const err15 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
 for(const key2 in data4){
 let data5 = data4[key2];
-const _errs14 = errors;
-if(errors === _errs14){
 if(typeof data5 === "string"){
 if(func0(data5) > 100){
-validate0.errors = [{instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
+const err16 = {instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err16];
 }
 else {
+vErrors.push(err16);
+}
+errors++;
+}
 if(func0(data5) < 1){
-validate0.errors = [{instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err17 = {instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+const err19 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
 }
+else {
+vErrors.push(err19);
 }
-var valid2 = _errs14 === errors;
-if(!valid2){
-break;
-}
-}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
 }
 else {
-var valid0 = true;
+vErrors.push(err20);
 }
-}
-}
-}
-}
-}
-}
-}
-else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;

@@ -8,61 +8,77 @@ const func0 = require("ajv/dist/runtime/ucs2length").default;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ID !== undefined){
 let data0 = data.ID;
-const _errs1 = errors;
-if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-validate0.errors = [{instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,14}$"},message:"must match pattern \""+"^[1-9][0-9]{0,14}$"+"\""}];
-return false;
+const err0 = {instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,14}$"},message:"must match pattern \""+"^[1-9][0-9]{0,14}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
+const err1 = {instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
 }
 else {
-var valid0 = true;
+vErrors.push(err1);
 }
-if(valid0){
+errors++;
+}
+}
 if(data.Name !== undefined){
 let data1 = data.Name;
-const _errs3 = errors;
-if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-validate0.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err2 = {instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err2];
 }
 else {
+vErrors.push(err2);
+}
+errors++;
+}
 if(func0(data1) < 1){
-validate0.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err3 = {instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
 }
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs3 === errors;
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
 }
 else {
-var valid0 = true;
+vErrors.push(err5);
 }
-}
-}
-else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
+errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
