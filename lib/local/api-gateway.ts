@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -19,7 +20,17 @@ import { startLocalTableStream, type LocalTableStream, type LocalTableStreamOpti
 import { serveDashboard, servesDashboard } from './dashboard';
 import { serveDocs, servesDocs } from './docs';
 import { authorizerCache } from './authorizer-cache';
-import { failSafely, gatewayResponse, guardServerEdge, missingHost, requestTarget, sendProblem, type RequestTarget } from './http-edge';
+import {
+  acceptedHosts,
+  failSafely,
+  gatewayResponse,
+  guardServerEdge,
+  misdirectedHost,
+  missingHost,
+  requestTarget,
+  sendProblem,
+  type RequestTarget,
+} from './http-edge';
 import { lambdaContext } from './lambda-context';
 import { BodyTooLarge, finishReading, readBody, utf8Text } from './request-body';
 import { LOCAL_ACCOUNT, LOCAL_HTTP_HOST, LOCAL_REGION } from './defaults';
@@ -282,17 +293,20 @@ function localGateway(options: LocalHostOptions, clock: Clock) {
 
 type LocalGateway = ReturnType<typeof localGateway>;
 
-/** Each request to the host's one port goes to the event bus, the dashboard, the API reference or the gateway. */
+/**
+ * Each request to the host's one port goes to the event bus, the dashboard,
+ * the API reference or the gateway, once its Host names this host.
+ */
 async function serveRequest(
-  { gateway, eventBus }: { gateway: LocalGateway; eventBus: LocalEventBus },
+  { gateway, eventBus, accepts }: { gateway: LocalGateway; eventBus: LocalEventBus; accepts: (host: string) => boolean },
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const noHost = missingHost(request);
+  const refused = missingHost(request) ?? misdirectedHost(request, accepts);
   // The event bus reads its own bodies, and reads what is left before it refuses (request-body.ts).
-  if (!noHost && eventBus.accepts(request)) return eventBus.serve(request, response);
-  const answer = noHost
-    ? () => sendProblem(response, noHost, { Connection: 'close' })
+  if (!refused && eventBus.accepts(request)) return eventBus.serve(request, response);
+  const answer = refused
+    ? () => sendProblem(response, refused, { Connection: 'close' })
     : servesDashboard(request)
       ? () => serveDashboard(request, response)
       : servesDocs(request)
@@ -320,14 +334,18 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   const clock = options.clock ?? systemClock;
   const gateway = localGateway(options, clock);
   const eventBus = createLocalEventBus({ ...options.eventBus, clock });
+  const bindAddress = options.host ?? LOCAL_HTTP_HOST;
+  // Set once the port is known; no request arrives before.
+  let accepts: (host: string) => boolean = () => false;
 
   // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.
   const server = createServer({ requireHostHeader: false }, (request, response) => {
-    serveRequest({ gateway, eventBus }, request, response).catch((error) => failSafely(request, response, error, 'Local host'));
+    serveRequest({ gateway, eventBus, accepts }, request, response).catch((error) => failSafely(request, response, error, 'Local host'));
   });
   guardServerEdge(server);
   server.keepAliveTimeout = 30_000;
-  const url = await listen(server, options.port ?? 0, options.host ?? LOCAL_HTTP_HOST);
+  const url = await listen(server, options.port ?? 0, bindAddress);
+  accepts = acceptedHosts(bindAddress, (server.address() as AddressInfo).port);
   const scheduler = createLocalScheduler(options.scheduler);
   const tableStream = startLocalTableStream(options.tableStream);
   return {

@@ -38,6 +38,9 @@ afterAll(async () => {
   await host.close();
 });
 
+/** The Host a request names: the host as it listens (another name is refused, local-host-names.test.ts). */
+const hostHeader = () => new URL(host.url).host;
+
 const fiveFields = (body: any) => ['type', 'title', 'status', 'detail', 'instance'].every((field) => body?.[field] !== undefined);
 
 function expectProblem(response: RawResponse, status: number, instance: string) {
@@ -63,7 +66,7 @@ const putEvents = (body: string | Buffer, authorization: string | null = sigV4Au
       'POST',
       '/',
       [
-        ['Host', 'localhost'],
+        ['Host', hostHeader()],
         ['X-Amz-Target', 'AWSEvents.PutEvents'],
         ['Content-Type', 'application/x-amz-json-1.1'],
         ['Connection', 'close'],
@@ -161,7 +164,7 @@ describe('names that objects inherit', () => {
     const [response] = await rawExchange(
       host.url,
       rawRequest('GET', PRODUCTS, [
-        ['Host', 'localhost'],
+        ['Host', hostHeader()],
         [name, '1'],
         ['Authorization', `Bearer ${operator.key}`],
         ['Connection', 'close'],
@@ -174,7 +177,7 @@ describe('names that objects inherit', () => {
         'POST',
         USAGE,
         [
-          ['Host', 'localhost'],
+          ['Host', hostHeader()],
           [name, '1'],
           ['Authorization', `Bearer ${operator.key}`],
           ['Content-Type', 'application/json'],
@@ -192,7 +195,7 @@ describe('request targets that are not plain paths', () => {
     const [response] = await rawExchange(
       host.url,
       rawRequest('GET', target, [
-        ['Host', 'localhost'],
+        ['Host', hostHeader()],
         ['Connection', 'close'],
       ]),
     );
@@ -204,7 +207,7 @@ describe('request targets that are not plain paths', () => {
       const [response] = await rawExchange(
         host.url,
         rawRequest('OPTIONS', target, [
-          ['Host', 'localhost'],
+          ['Host', hostHeader()],
           ['Connection', 'close'],
         ]),
       );
@@ -222,7 +225,7 @@ describe('a stray byte after a valid write on the same connection', () => {
         'POST',
         USAGE,
         [
-          ['Host', 'localhost'],
+          ['Host', hostHeader()],
           ['Authorization', `Bearer ${operator.key}`],
           ['Content-Type', 'application/json'],
         ],
@@ -247,7 +250,7 @@ describe('a stray byte after a valid write on the same connection', () => {
       'POST',
       BOOKING,
       [
-        ['Host', 'localhost'],
+        ['Host', hostHeader()],
         ['Authorization', `Bearer ${operator.key}`],
         ['Content-Type', 'application/json'],
       ],
@@ -265,7 +268,7 @@ describe("Node's own refusals are problems too", () => {
     const [response] = await rawExchange(
       host.url,
       rawRequest('GET', '/health', [
-        ['Host', 'localhost'],
+        ['Host', hostHeader()],
         ['Expect', 'junk'],
         ['Connection', 'close'],
       ]),
@@ -279,7 +282,7 @@ describe("Node's own refusals are problems too", () => {
   });
 
   it('a body with a broken chunk is a 400 problem, and nothing of it is written', async () => {
-    const head = `POST ${USAGE} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${operator.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const head = `POST ${USAGE} HTTP/1.1\r\nHost: ${hostHeader()}\r\nAuthorization: Bearer ${operator.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
     const [response] = await rawExchange(host.url, `${head}1b\r\n{"Meter":"chunk","Usage":1}\r\nzz\r\n`);
     expectProblem(response, 400, '/');
     expect(await usageEvents('chunk')).toBe(0);
@@ -301,7 +304,7 @@ describe('a body that is not UTF-8', () => {
         'POST',
         USAGE,
         [
-          ['Host', 'localhost'],
+          ['Host', hostHeader()],
           ['Authorization', `Bearer ${operator.key}`],
           ['Content-Type', 'application/json'],
           ['Connection', 'close'],
