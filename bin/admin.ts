@@ -13,6 +13,7 @@ import { configure } from '../shared/core/config';
 import { checkNumbersAsSent } from '../shared/core/json-numbers';
 import { attributeClient } from '../shared/db/client';
 import { rebuildUsageAggregates } from '../shared/usage/rebuild';
+import { voidUsageEntry } from '../shared/usage/void-entry';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { API_STAGE, usagePlanName } from '../shared/api/gateway';
 import { DEFAULT_KEY_LIMITS } from '../shared/accounts/api-keys';
@@ -43,8 +44,13 @@ Commands:
                     (one booking, or a list of them, as in the partner API's booking body)
   rebuild-usage-aggregates --operator ID
                     (recomputes the operator's hour, day and month usage aggregates from
-                    its stored entries: after an upgrade that adds aggregate levels, or to
-                    repair drift; run it while the operator records nothing)
+                    its stored entries, and registers the meters they name: after an
+                    upgrade that adds aggregate levels or counts meters, or to repair
+                    drift; run it while the operator records nothing)
+  void-usage-entry  --operator ID --id ENTRY_ID
+                    (takes one usage entry out of every total, built-in ones included: the
+                    API refuses to void an entry a platform event recorded; voiding again
+                    changes nothing)
   cancel-booking    --operator ID --reference REF --reason TEXT
                     (any booking of any channel; the places go back at once, and the partner
                     who sold it is sent booking.cancelled by the running service within two minutes)
@@ -238,7 +244,16 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     const report = await rebuildUsageAggregates(option('operator'));
     console.log(
       `Rebuilt usage aggregates of ${values.operator} in ${target}: ${report.entries} entries read (${report.voided} voided, not counted), ` +
-        `${report.aggregates} aggregates written, ${report.removed} stale ones removed`,
+        `${report.aggregates} aggregates written, ${report.removed} stale ones removed, ` +
+        `${report.meters} meters registered that were recorded before meters were counted`,
+    );
+  },
+  'void-usage-entry': async (target) => {
+    const { entry, voidedNow } = await voidUsageEntry(option('operator'), option('id'), { builtIn: true });
+    console.log(
+      voidedNow
+        ? `Voided usage entry ${entry.ID} of meter ${entry.Meter} (Usage ${entry.Usage}, at ${entry.OccurredAt}) at ${entry.VoidedAt} in ${target}`
+        : `Usage entry ${entry.ID} was already voided at ${entry.VoidedAt}; nothing changed in ${target}`,
     );
   },
   'emit-event': async (_target) => {

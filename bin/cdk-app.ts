@@ -1,6 +1,7 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { OtaUsageStack } from '../lib/aws/stack';
+import { parseWebhookPorts } from '../shared/core/config';
 
 const app = new App();
 new OtaUsageStack(app, 'OtaUsageService', {
@@ -11,6 +12,8 @@ new OtaUsageStack(app, 'OtaUsageService', {
   // `-c logLevel=DEBUG` for every function; `-c alarmEmail=ops@example.com` subscribes an address to the alarms.
   logLevel: app.node.tryGetContext('logLevel'),
   alarmEmail: app.node.tryGetContext('alarmEmail'),
+  // `-c webhookPorts=443,8443` lets partners register webhook URLs on those ports (443 alone otherwise).
+  webhookPorts: app.node.tryGetContext('webhookPorts') && parseWebhookPorts(String(app.node.tryGetContext('webhookPorts'))),
 });
 // AWS's own best-practice rules: synth fails on any finding not acknowledged in code with a reason.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

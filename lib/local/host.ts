@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { systemClock, type Clock } from '../../shared/core/clock';
 import { localGateway, type LocalGateway, type LocalGatewayOptions } from './api-gateway';
@@ -6,7 +7,7 @@ import { serveDashboard, servesDashboard } from './dashboard';
 import { LOCAL_HTTP_HOST } from './defaults';
 import { serveDocs, servesDocs } from './docs';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
-import { failSafely, guardServerEdge, missingHost, sendProblem } from './http-edge';
+import { acceptedHosts, failSafely, guardServerEdge, misdirectedHost, missingHost, sendProblem } from './http-edge';
 import { finishReading } from './request-body';
 import { createLocalScheduler, type LocalScheduler, type LocalSchedulerOptions } from './scheduler';
 import { startLocalTableStream, type LocalTableStream, type LocalTableStreamOptions } from './table-stream';
@@ -49,17 +50,20 @@ export interface LocalHost {
   close(): Promise<void>;
 }
 
-/** Each request to the host's one port goes to the event bus, the dashboard, the API reference or the gateway. */
+/**
+ * Each request to the host's one port goes to the event bus, the dashboard,
+ * the API reference or the gateway, once its Host names this host.
+ */
 async function serveRequest(
-  { gateway, eventBus }: { gateway: LocalGateway; eventBus: LocalEventBus },
+  { gateway, eventBus, accepts }: { gateway: LocalGateway; eventBus: LocalEventBus; accepts: (host: string) => boolean },
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const noHost = missingHost(request);
+  const refused = missingHost(request) ?? misdirectedHost(request, accepts);
   // The event bus reads its own bodies, and reads what is left before it refuses (request-body.ts).
-  if (!noHost && eventBus.accepts(request)) return eventBus.serve(request, response);
-  const answer = noHost
-    ? () => sendProblem(response, noHost, { Connection: 'close' })
+  if (!refused && eventBus.accepts(request)) return eventBus.serve(request, response);
+  const answer = refused
+    ? () => sendProblem(response, refused, { Connection: 'close' })
     : servesDashboard(request)
       ? () => serveDashboard(request, response)
       : servesDocs(request)
@@ -87,14 +91,18 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   const clock = options.clock ?? systemClock;
   const gateway = localGateway(options, clock);
   const eventBus = createLocalEventBus({ ...options.eventBus, clock });
+  const bindAddress = options.host ?? LOCAL_HTTP_HOST;
+  // Set once the port is known; no request arrives before.
+  let accepts: (host: string) => boolean = () => false;
 
   // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.
   const server = createServer({ requireHostHeader: false }, (request, response) => {
-    serveRequest({ gateway, eventBus }, request, response).catch((error) => failSafely(request, response, error, 'Local host'));
+    serveRequest({ gateway, eventBus, accepts }, request, response).catch((error) => failSafely(request, response, error, 'Local host'));
   });
   guardServerEdge(server);
   server.keepAliveTimeout = 30_000;
-  const url = await listen(server, options.port ?? 0, options.host ?? LOCAL_HTTP_HOST);
+  const url = await listen(server, options.port ?? 0, bindAddress);
+  accepts = acceptedHosts(bindAddress, (server.address() as AddressInfo).port);
   const scheduler = createLocalScheduler(options.scheduler);
   const tableStream = startLocalTableStream(options.tableStream);
   return {

@@ -1,4 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { isIPv6 } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Duplex } from 'node:stream';
 import { gatewayProblems, type GatewayResponseType } from '../../shared/api/gateway';
@@ -12,8 +14,8 @@ import { discardRest, finishReading } from './request-body';
  * What the local host does at the edge of HTTP, before a route is chosen, so
  * that every answer is a problem+json that matches what happened: requests
  * Node refuses itself (broken HTTP, headers over 16 KB, `Expect` other than
- * 100-continue), a request without Host, a request target that is not a path,
- * and any failure of a request's own handling.
+ * 100-continue), a request without Host or naming another host, a request
+ * target that is not a path, and any failure of a request's own handling.
  */
 
 export interface RequestTarget {
@@ -161,3 +163,44 @@ export const missingHost = (request: IncomingMessage): Problem | undefined =>
   request.httpVersion === '1.1' && request.headers.host === undefined
     ? gatewayProblem(400, 'bad-request', 'An HTTP/1.1 request needs a Host header', requestPath(request))
     : undefined;
+
+/** The names of this machine that every request may use, whatever HOST says. */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+/** A HOST that listens on every interface: then each interface's address is a name of the host too. */
+const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::']);
+
+const hostName = (address: string) => (isIPv6(address) ? `[${address}]` : address).toLowerCase();
+
+/**
+ * Which Host headers the host answers: a loopback name or its HOST, with the
+ * port it listens on (a name alone only on port 80, where clients leave the
+ * port out). A page a developer opens can rebind its own name to 127.0.0.1
+ * and then post to the host as a same-origin page; its requests still carry
+ * the page's name in Host, and that name is none of these.
+ */
+export function acceptedHosts(bindAddress: string, port: number): (host: string) => boolean {
+  const withPort = (names: string[]) => names.flatMap((name) => (port === 80 ? [name, `${name}:80`] : [`${name}:${port}`]));
+  const fixed = new Set(withPort([...LOOPBACK_NAMES, hostName(bindAddress)]));
+  const interfaces = () =>
+    withPort(
+      Object.values(networkInterfaces())
+        .flat()
+        .flatMap((entry) => (entry ? [hostName(entry.address)] : [])),
+    );
+  return (host) => {
+    const name = host.toLowerCase();
+    return fixed.has(name) || (WILDCARD_ADDRESSES.has(bindAddress) && interfaces().includes(name));
+  };
+}
+
+/** A request whose Host names another host is refused, as RFC 9110 (15.5.20) says: 421, this server does not answer for that name. */
+export function misdirectedHost(request: IncomingMessage, accepts: (host: string) => boolean): Problem | undefined {
+  const host = request.headers.host;
+  if (host === undefined || accepts(host)) return undefined;
+  return gatewayProblem(
+    421,
+    'misdirected-request',
+    `The local host answers only requests addressed to it as localhost, 127.0.0.1 or [::1] (or its HOST) with its port, not as '${host.slice(0, 100)}'`,
+    requestPath(request),
+  );
+}

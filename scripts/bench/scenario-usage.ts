@@ -1,7 +1,7 @@
 import { RETRY, retrying } from '../../shared/core/retry';
 import { transactionCancellation } from '../../shared/db/transaction-errors';
 import type { UsageInput } from '../../shared/usage/schemas';
-import { AGGREGATE_SHARDS } from '../../shared/usage/model';
+import { AGGREGATE_SHARDS, MAX_SUMMARY_ITEMS } from '../../shared/usage/model';
 import { newUsageIds, randomShard } from '../../shared/usage/ids';
 import { writeTransaction } from '../../shared/usage/repository';
 import { readCells, summaryPlan } from '../../shared/usage/summary';
@@ -40,5 +40,11 @@ export const usageSummaryScenario: Scenario = {
   name: `GET usage summary (${USAGE_DAYS} days)`,
   service: ({ get }) => get(`${METERS_PATH}?from=${range.from}&to=${range.to}`),
   bare: ({ operatorId }) =>
-    readCells(operatorId, summaryPlan(range).runs, { queries: 0, itemsRead: 0, capacityUnits: 0, combinationsRead: 0 }),
+    readCells(operatorId, summaryPlan(range).reading, {
+      queries: 0,
+      itemsRead: 0,
+      capacityUnits: 0,
+      combinationsRead: 0,
+      maxItems: MAX_SUMMARY_ITEMS,
+    }),
 };

@@ -198,7 +198,7 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
     const before = await operator('usage-before');
     clients.push(before.http);
     const scratch: ReadCost = { queries: 0, itemsRead: 0, capacityUnits: 0, combinationsRead: 0 };
-    for (const run of summaryPlan(month).runs) {
+    for (const run of summaryPlan(month).reading.runs) {
       for (let shard = 0; shard < AGGREGATE_SHARDS; shard += 1) {
         const range = { firstBucket: run.first, lastBucket: run.last, combinations: false };
         await putAggregates(before.operatorId, shard, await queryAggregates(scale.operatorId, shard, run.level, range, scratch));
@@ -284,7 +284,7 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
     );
     console.log(`p50 ratio, 366 days × 10 meters / 31 days × 5 meters: ${ratio(annual.stats.p50 / plain.stats.p50)} (aim ≤ 2x)`);
 
-    const sizes = await aggregateSizes(scale.operatorId, summaryPlan(month).runs);
+    const sizes = await aggregateSizes(scale.operatorId, summaryPlan(month).reading.runs);
     console.log(`\nAggregate items the 31-day summary reads (DynamoDB's item size: attribute names and values)`);
     printTable(
       ['level', 'items', 'combinations, mean', 'combinations, most', 'bytes, mean', 'bytes, most', 'write units, most (in a transaction)'],

@@ -35,9 +35,9 @@ function target(op: Operation, path: Record<string, string>, query: [string, str
   return search ? `${filled}?${search}` : filled;
 }
 
-const bytesOf = (parts: Parts) =>
+const bytesOf = (host: string, parts: Parts) =>
   Buffer.concat([
-    rawRequest(parts.method, parts.target, [['Host', 'localhost'], ...parts.headers, ['Connection', 'close']], parts.body),
+    rawRequest(parts.method, parts.target, [['Host', host], ...parts.headers, ['Connection', 'close']], parts.body),
     Buffer.from(parts.tail ?? '', 'latin1'),
   ]);
 
@@ -81,7 +81,7 @@ export function apiCases(op: Operation, context: FuzzContext, rng: ReturnType<ty
     cases.push({
       kind: 'api',
       label: `${op.method} ${op.path} ${label}`,
-      bytes: bytesOf(parts),
+      bytes: bytesOf(context.host, parts),
       write,
       head: parts.method === 'HEAD',
       octo: op.path.startsWith('/octo/'),

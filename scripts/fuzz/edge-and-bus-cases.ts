@@ -5,21 +5,44 @@ import { deep, HOSTILE_JSON_VALUES, HOSTILE_STRINGS, PROTOTYPE_NAMES, type FuzzC
 
 const FIVE_MB = Buffer.alloc(5 * 1024 * 1024, 'a');
 
-export function edgeCases(): FuzzCase[] {
-  const raw = (label: string, text: string | Buffer): FuzzCase => ({ kind: 'edge', label, bytes: Buffer.from(text) });
+/** `host` is the Host every request names (the host's own address and port), unless the case is about Host. */
+export function edgeCases(host: string): FuzzCase[] {
+  const raw = (label: string, text: string | Buffer, mustRefuse?: string): FuzzCase => ({
+    kind: 'edge',
+    label,
+    bytes: Buffer.from(text),
+    mustRefuse,
+  });
   return [
     raw('not HTTP', 'HELLO\r\n\r\n'),
     raw('no Host', 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n'),
     raw('HTTP/1.0 without Host', 'GET /api/v2/ota/marketplace/products HTTP/1.0\r\n\r\n'),
+    raw('forged Host', 'GET /health HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n', 'a forged Host'),
+    raw(
+      'forged Host on the event bus',
+      rawRequest(
+        'POST',
+        '/',
+        [
+          ['Host', `attacker.example:${host.split(':').pop()}`],
+          ['X-Amz-Target', 'AWSEvents.PutEvents'],
+          ['Content-Type', 'application/x-amz-json-1.1'],
+          ['Authorization', sigV4Authorization()],
+          ['Connection', 'close'],
+        ],
+        '{"Entries":[{"Source":"platform.orders","DetailType":"Order Completed","Detail":"{}"}]}',
+      ),
+      'a forged Host',
+    ),
     raw('HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'),
-    raw('header overflow', `GET /health HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`),
-    raw('bad header name', 'GET /health HTTP/1.1\r\nHost: a\r\nBad Header: 1\r\nConnection: close\r\n\r\n'),
-    raw('bad Content-Length', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n'),
-    raw('two Content-Lengths', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n{}'),
-    raw('bad chunk', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'),
-    raw('Expect: junk', 'GET /health HTTP/1.1\r\nHost: a\r\nExpect: junk\r\nConnection: close\r\n\r\n'),
-    raw('asterisk', 'OPTIONS * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'),
-    raw('absolute URL', 'GET http://evil.example/health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'),
+    raw('header overflow', `GET /health HTTP/1.1\r\nHost: ${host}\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`),
+    raw('bad header name', `GET /health HTTP/1.1\r\nHost: ${host}\r\nBad Header: 1\r\nConnection: close\r\n\r\n`),
+    raw('bad Content-Length', `POST /api/v2/usage/meters HTTP/1.1\r\nHost: ${host}\r\nContent-Length: -1\r\n\r\n`),
+    raw('two Content-Lengths', `POST /api/v2/usage/meters HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n{}`),
+    raw('bad chunk', `POST /api/v2/usage/meters HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`),
+    raw('Expect: junk', `GET /health HTTP/1.1\r\nHost: ${host}\r\nExpect: junk\r\nConnection: close\r\n\r\n`),
+    raw('asterisk', `OPTIONS * HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
+    raw('absolute URL', `GET http://evil.example/health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
     ...[
       '//[',
       '//x:99999/',
@@ -30,25 +53,25 @@ export function edgeCases(): FuzzCase[] {
       '/dashboard/%zz',
       '/api/v2/openapi.json?x=%zz',
       '/docs?constructor=1',
-    ].map((t) => raw(`target ${t}`, `GET ${t} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`)),
-    raw('NUL in path', Buffer.from('GET /he\u0000alth HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', 'latin1')),
-    raw('8-bit path', Buffer.from('GET /h\u00e9alth HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', 'latin1')),
+    ].map((t) => raw(`target ${t}`, `GET ${t} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)),
+    raw('NUL in path', Buffer.from(`GET /he\u0000alth HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, 'latin1')),
+    raw('8-bit path', Buffer.from(`GET /h\u00e9alth HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, 'latin1')),
     // Refused before the body is read, with megabytes still to come: the answer must arrive whole, not be reset away.
     ...[
-      ['obs-fold', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nX-Folded: a\r\n b\r\n'],
-      ['bare LF', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\nX-Bare: lf\r\n'],
-      ['header overflow', `POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(20_000)}\r\n`],
+      ['obs-fold', `POST /api/v2/usage/meters HTTP/1.1\r\nHost: ${host}\r\nX-Folded: a\r\n b\r\n`],
+      ['bare LF', `POST /api/v2/usage/meters HTTP/1.1\r\nHost: ${host}\nX-Bare: lf\r\n`],
+      ['header overflow', `POST /api/v2/usage/meters HTTP/1.1\r\nHost: ${host}\r\nX: ${'a'.repeat(20_000)}\r\n`],
       ['no Host', 'POST /api/v2/usage/meters HTTP/1.1\r\n'],
-      ['no route', 'POST /api/v2/nothing HTTP/1.1\r\nHost: a\r\n'],
-      ['bad percent-encoding', 'POST /api/v2/usage/meters/%zz/void HTTP/1.1\r\nHost: a\r\n'],
-      ['Expect: junk', 'POST /api/v2/usage/meters HTTP/1.1\r\nHost: a\r\nExpect: junk\r\n'],
+      ['no route', `POST /api/v2/nothing HTTP/1.1\r\nHost: ${host}\r\n`],
+      ['bad percent-encoding', `POST /api/v2/usage/meters/%zz/void HTTP/1.1\r\nHost: ${host}\r\n`],
+      ['Expect: junk', `POST /api/v2/usage/meters HTTP/1.1\r\nHost: ${host}\r\nExpect: junk\r\n`],
     ].map(([label, head]) =>
       raw(`${label} with a 5 MB body`, Buffer.concat([Buffer.from(`${head}Content-Length: ${FIVE_MB.length}\r\n\r\n`), FIVE_MB])),
     ),
   ];
 }
 
-export function busCases(rng: ReturnType<typeof random>, count: number, operatorId: string): FuzzCase[] {
+export function busCases(rng: ReturnType<typeof random>, count: number, operatorId: string, host: string): FuzzCase[] {
   const entry = (fields: Record<string, unknown>) => ({
     Source: 'platform.orders',
     DetailType: 'Order Completed',
@@ -85,13 +108,7 @@ export function busCases(rng: ReturnType<typeof random>, count: number, operator
       bytes: rawRequest(
         'POST',
         '/',
-        [
-          ['Host', 'localhost'],
-          ['X-Amz-Target', target],
-          ['Content-Type', 'application/x-amz-json-1.1'],
-          ['Connection', 'close'],
-          ...headers,
-        ],
+        [['Host', host], ['X-Amz-Target', target], ['Content-Type', 'application/x-amz-json-1.1'], ['Connection', 'close'], ...headers],
         body,
       ),
     });

@@ -27,6 +27,8 @@ export interface Operation {
 }
 
 export interface FuzzContext {
+  /** The Host every request names: the host's own address and port. */
+  host: string;
   key: string;
   /** A key with usage:read only, for 403s. */
   narrowKey: string;

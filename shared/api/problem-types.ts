@@ -15,6 +15,7 @@ const titles: Record<number, string> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   417: 'Expectation Failed',
+  421: 'Misdirected Request',
   422: 'Unprocessable Content',
   431: 'Request Header Fields Too Large',
   429: 'Too Many Requests',

@@ -23,6 +23,13 @@ export interface Config {
    * only `configure` can set it, never the environment.
    */
   webhookTargets: WebhookTargets;
+  /**
+   * The ports partners' webhook URLs may use: WEBHOOK_PORTS, comma-separated
+   * (`443,8443`), 443 alone unless set. A receiver on another port of a
+   * public host is as reachable as a service an attacker wants probed; the
+   * operator opens the ones its partners need.
+   */
+  webhookPorts: readonly number[];
   /** Least severe log level written; LOG_LEVEL, INFO unless set. */
   logLevel: LogLevel;
 }
@@ -41,6 +48,20 @@ function logLevelFromEnvironment(): LogLevel {
   }
   return value as LogLevel;
 }
+
+export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443];
+
+/** The ports of a WEBHOOK_PORTS value (`443,8443`); a value that is not such a list fails at once. */
+export function parseWebhookPorts(value: string): readonly number[] {
+  const ports = value.split(',').map((port) => port.trim());
+  if (!ports.every((port) => /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65_535)) {
+    throw new Error(`WEBHOOK_PORTS must be port numbers from 1 to 65535, comma-separated, not '${value}'`);
+  }
+  return [...new Set(ports.map(Number))];
+}
+
+const webhookPortsFromEnvironment = () =>
+  process.env.WEBHOOK_PORTS ? parseWebhookPorts(process.env.WEBHOOK_PORTS) : DEFAULT_WEBHOOK_PORTS;
 
 export const WEBHOOK_TARGETS = ['public-https', 'loopback-http'] as const;
 export type WebhookTargets = (typeof WEBHOOK_TARGETS)[number];
@@ -61,6 +82,7 @@ const environmentDefaults = (): Omit<Config, 'tableName'> => ({
   clock: systemClock,
   // Never from the environment: loopback targets exist only where `configure` says so (the local host).
   webhookTargets: 'public-https',
+  webhookPorts: webhookPortsFromEnvironment(),
 });
 
 function fromEnvironment(): Config {

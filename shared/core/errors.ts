@@ -79,6 +79,15 @@ export class ConflictError extends DomainError {
   readonly reason: string = 'conflict';
 }
 
+/**
+ * The caller may not do this to this thing, whatever its request and its
+ * key's scopes say: it is reserved to another actor (an administrator).
+ * Nothing was changed; `reason` tells which refusal.
+ */
+export class ForbiddenError extends DomainError {
+  readonly reason: string = 'forbidden';
+}
+
 /** A timeslot has fewer places left than asked for; nothing was written. */
 export class CapacityError extends ConflictError {
   override readonly reason = 'insufficient-capacity';

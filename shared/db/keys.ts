@@ -199,6 +199,12 @@ export const usageKeys = {
     SKPrefix: `${USAGE_LEVELS[level].prefix}#`,
   }),
   /**
+   * The custom meters of an operator, in one partition written only when a
+   * meter is met for the first time: the count, and an item per meter.
+   */
+  meterCount: (operatorId: string): ItemKey => ({ PK: `${operatorPartition(operatorId)}#USAGE#METERS`, SK: 'COUNT' }),
+  meter: (operatorId: string, meter: string): ItemKey => ({ PK: `${operatorPartition(operatorId)}#USAGE#METERS`, SK: `METER#${meter}` }),
+  /**
    * The Dimensions combinations of an operator's meters, in one partition
    * written only when a meter meets a combination for the first time: per
    * meter a count, and per combination its number (found by the SHA-256 of

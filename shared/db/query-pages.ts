@@ -2,11 +2,12 @@ import { QueryCommand, type AttributeValue, type QueryCommandOutput } from '@aws
 import { attributeClient, tableName } from './client';
 import type { Projection } from './batch';
 
-/** What reads cost DynamoDB, added up by the reads that are given one. */
+/** What reads cost DynamoDB, added up by the reads that are given one; with `maxItems`, a budget they stop at. */
 export interface QueryCost {
   queries: number;
   itemsRead: number;
   capacityUnits: number;
+  maxItems?: number;
 }
 
 /** A key range of one partition: from one sort key to another (both included), or every sort key that begins with a prefix. */
@@ -15,7 +16,8 @@ export type KeyRange = { PK: string; SKFrom?: string; SKTo?: string; SKPrefix?: 
 /**
  * Every page of one key range, read with the low-level client (numbers stay
  * DynamoDB's decimal text, never a JavaScript float), each page's items
- * handed to `each`; `cost` adds up what the reads cost.
+ * handed to `each`; `cost` adds up what the reads cost, and once its
+ * `maxItems` are passed (by this read or another sharing it) reading stops.
  */
 export async function queryPages(
   range: KeyRange,
@@ -33,7 +35,10 @@ export async function queryPages(
     Object.assign(values, { ':from': { S: range.SKFrom as string }, ':to': { S: range.SKTo as string } });
   }
   let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
+  // With a budget, no page reads past the first item over it, and no page is asked for once it is spent (by any reader sharing `cost`).
+  const left = () => (cost?.maxItems === undefined ? undefined : cost.maxItems + 1 - cost.itemsRead);
   do {
+    if ((left() ?? 1) <= 0) return;
     const page: QueryCommandOutput = await attributeClient().send(
       new QueryCommand({
         TableName: tableName(),
@@ -42,6 +47,7 @@ export async function queryPages(
         ExpressionAttributeNames: projection?.names,
         ExpressionAttributeValues: values,
         ReturnConsumedCapacity: cost ? 'TOTAL' : undefined,
+        Limit: left(),
         ExclusiveStartKey,
       }),
     );

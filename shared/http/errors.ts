@@ -1,4 +1,12 @@
-import { ConflictError, DomainError, IdempotencyKeyReusedError, InvalidRequestError, NotFoundError, ValidationError } from '../core/errors';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  IdempotencyKeyReusedError,
+  InvalidRequestError,
+  NotFoundError,
+  ValidationError,
+} from '../core/errors';
 
 /**
  * The one place where errors become HTTP: each domain error class gets its
@@ -49,6 +57,7 @@ function statusAndKind(error: DomainError, location: ReturnType<typeof fieldLoca
   if (error instanceof ValidationError) return location === 'path' ? [400, 'bad-request'] : [422, 'validation'];
   if (error instanceof IdempotencyKeyReusedError) return [422, 'validation'];
   if (error instanceof InvalidRequestError) return [400, 'bad-request'];
+  if (error instanceof ForbiddenError) return [403, error.reason];
   if (error instanceof NotFoundError) return [404, 'not-found'];
   if (error instanceof ConflictError) return [409, error.reason];
   return [500, 'internal'];

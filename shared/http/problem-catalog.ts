@@ -6,6 +6,7 @@ import { customerSchema } from '../booking/schemas';
 import { activityNotFound } from '../catalog/products';
 import { ACTIVITY_ID_RULE } from '../catalog/constants';
 import { ValidationError } from '../core/errors';
+import { BuiltInEntryError } from '../usage/void-entry';
 import { MalformedJsonError, clientProblemFor, UnsupportedMediaTypeError } from './errors';
 
 /**
@@ -37,7 +38,11 @@ const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
       'A malformed path parameter, parameters that contradict each other (resolve-product without exactly one of ID and Name), or a body that is not JSON (`malformed-json`).',
   },
   401: { name: 'Unauthorized', description: 'No API key, a malformed Authorization header, or an unknown or revoked key.' },
-  403: { name: 'Forbidden', description: "A valid API key without the route's scope." },
+  403: {
+    name: 'Forbidden',
+    description:
+      "A valid API key without the route's scope (`forbidden`), or an act no key may do: voiding an entry of a built-in meter (`built-in-entry`), which only the admin CLI does. Nothing is changed.",
+  },
   404: { name: 'NotFound', description: "An unknown (or hidden, or another operator's or partner's) product, activity or booking." },
   409: {
     name: 'Conflict',
@@ -49,7 +54,7 @@ const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
   422: {
     name: 'ValidationFailed',
     description:
-      'A missing or invalid query parameter, body field or Idempotency-Key (also a key sent again with a different request); `detail` names it. Nothing is written.',
+      "A missing or invalid query parameter, body field or Idempotency-Key (also a key sent again with a different request), or a limit passed (a new meter past the operator's 50, a summary past 30,000 aggregates); `detail` names the field and the rule. Nothing is written.",
   },
   429: { name: 'TooManyRequests', description: "Over the stage's throttle." },
   500: { name: 'InternalError', description: 'Anything unexpected; safe to retry.' },
@@ -62,6 +67,7 @@ export function problemCatalog(): Record<number, ProblemStatus> {
     errorExample(new MalformedJsonError()),
     gatewayExample('UNAUTHORIZED'),
     gatewayExample('ACCESS_DENIED'),
+    errorExample(BuiltInEntryError.of({ ...example.usageEntry, Meter: 'order-completed' })),
     errorExample(activityNotFound('s_kayak99')),
     errorExample(insufficientCapacity({ Date: example.booking.Date, Time: example.booking.Time, Participants: 2 }, 1)),
     errorExample(HoldExpiredError.of(example.heldBooking)),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from '../core/errors';
 import { canonicalJson } from '../core/idempotency';
+import { oneAtATime } from '../core/one-at-a-time';
 import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
 import { MAX_DIMENSION_COMBINATIONS } from './model';
@@ -135,26 +136,8 @@ async function registerAll(operatorId: string, fresh: Wanted[]): Promise<void> {
   }
 }
 
-/**
- * Registrations of an operator in flight in this process: a request waits
- * for another's to end, then finds what it registered, instead of racing it
- * for the same count items (when one process serves many requests, as the
- * local host does).
- */
-const registering = new Map<string, Promise<void>>();
-
-async function register(operatorId: string, fresh: Wanted[]): Promise<void> {
-  for (let running = registering.get(operatorId); running; running = registering.get(operatorId)) {
-    await running.catch(() => undefined);
-  }
-  const mine = registerAll(operatorId, fresh);
-  registering.set(operatorId, mine);
-  try {
-    await mine;
-  } finally {
-    registering.delete(operatorId);
-  }
-}
+/** An operator's registrations in this process take turns (see oneAtATime). */
+const register = oneAtATime();
 
 /**
  * The combination number of each request's dimensions, registering the
@@ -172,7 +155,7 @@ export async function combinationNumbers(operatorId: string, requests: Combinati
   ];
   if (unknown.length) await readByDimensions(operatorId, unknown);
   const fresh = unknown.filter((one) => !isKnown(operatorId)(one));
-  if (fresh.length) await register(operatorId, fresh);
+  if (fresh.length) await register(operatorId, () => registerAll(operatorId, fresh));
   return wanted.map((one) => numbers.get(byDimensionsKey(operatorId, one.meter, one.canonical)) as number);
 }
 

@@ -26,6 +26,28 @@ export const MAX_HOURLY_DAYS = 7;
 export const GRANULARITIES = ['hour', 'day', 'month'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
+/**
+ * The custom meters one operator may have, over all time; the built-in
+ * meters of platform events (three) are not counted, so a tenant's meters
+ * can never refuse a platform event. A meter is a named product measure
+ * (API calls, storage, seats), created deliberately, not one per customer or
+ * request (those are Dimensions or ExtraInfo). With the built-in ones, a
+ * summary without a series reads at most 69 cells × 53 meters × 8 shards =
+ * 29,256 aggregates for any range and zone, within MAX_SUMMARY_ITEMS
+ * (docs/usage.md, "Limits of meters and summaries"). Below 99, so that one transaction
+ * registers a request's new meters with the count.
+ */
+export const MAX_METERS = 50;
+
+/**
+ * The aggregates one summary may read. Past it the summary is refused (422:
+ * narrow the range, drop the series, or name the meters), so a summary's
+ * time is bounded whatever an operator has recorded.
+ */
+export const MAX_SUMMARY_ITEMS = 30_000;
+/** A summary's `meter` names at most this many meters. */
+export const MAX_SUMMARY_METERS = 10;
+
 /** Entries of one batch request. */
 export const MAX_BATCH_ENTRIES = 100;
 

@@ -47,6 +47,7 @@ export async function recordUsageBatch(
     const input = normalisedInput(entry);
     return {
       input,
+      meterField: `Entries[${i}].Meter`,
       dimensionsField: `Entries[${i}].Dimensions`,
       idempotency:
         entry.Identifier === undefined ? undefined : idempotencyOf(entry.Identifier, input, 'client', `Entries[${i}].Identifier`),

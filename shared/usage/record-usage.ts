@@ -7,6 +7,7 @@ import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
 import type { IdempotencyOrigin } from '../db/keys';
 import { canonicalDimensions, combinationNumbers } from './combinations';
+import { registerNewMeters } from './meters';
 import { newUsageIds, randomShard } from './ids';
 import type { UsageEntry, UsageInput } from './schemas';
 import { AGGREGATE_SHARDS } from './model';
@@ -23,6 +24,8 @@ export interface RecordedUsage {
 /** An entry on its way in: its input, its idempotency key, and once settled, what it recorded or replayed. */
 export interface PendingEntry {
   input: UsageInput;
+  /** The field its Meter came in (`Meter`, `Entries[3].Meter`), named if its meter is refused. */
+  meterField: string;
   /** The field its Dimensions came in (`Dimensions`, `Entries[3].Dimensions`), named if its combination is refused. */
   dimensionsField: string;
   idempotency?: IdempotencyKeyRef & { requestHash: string; field: string };
@@ -151,14 +154,19 @@ async function writeGroup(operatorId: string, group: PendingEntry[], now: Date):
 
 /**
  * Records entries (already validated, their inputs normalised), in as few
- * transactions as DynamoDB allows, written side by side, once the
- * combinations of their dimensions are known (registering new ones, within
- * each meter's limit). An entry without OccurredAt happened when it arrived;
+ * transactions as DynamoDB allows, written side by side, once their meters
+ * are registered (new ones within the operator's limit) and the
+ * combinations of their dimensions are known (new ones within each meter's limit). An entry without OccurredAt happened when it arrived;
  * its idempotency key was fingerprinted with the fields as sent.
  */
 export async function writeEntries(operatorId: string, entries: PendingEntry[], now: Date): Promise<void> {
   const arrivedAt = unixSeconds(now);
   for (const pending of entries) pending.input = { ...pending.input, OccurredAt: pending.input.OccurredAt ?? arrivedAt };
+  await registerNewMeters(
+    operatorId,
+    entries.map((pending) => ({ meter: pending.input.Meter, field: pending.meterField })),
+    now,
+  );
   const dimensioned = entries.filter((pending) => pending.input.Dimensions);
   const numbers = await combinationNumbers(
     operatorId,
@@ -188,7 +196,7 @@ export async function recordUsage(
 ): Promise<RecordedUsage> {
   const [violation] = usageInputViolations(input, options);
   if (violation) throw new ValidationError(violation.message, { field: violation.field });
-  const pending: PendingEntry = { input: normalisedInput(input), dimensionsField: 'Dimensions' };
+  const pending: PendingEntry = { input: normalisedInput(input), meterField: 'Meter', dimensionsField: 'Dimensions' };
   if (options.idempotencyKey !== undefined) {
     checkIdempotencyKey(options.idempotencyKey);
     const idempotency = idempotencyOf(

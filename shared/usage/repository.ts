@@ -44,6 +44,32 @@ export async function getIdempotencyRecords(operatorId: string, refs: Idempotenc
   return found;
 }
 
+/** Which of `meters` the operator has registered (consistent reads). */
+export async function getRegisteredMeters(operatorId: string, meters: string[]): Promise<string[]> {
+  const found: string[] = [];
+  await batchGet(
+    'Reading registered meters',
+    meters.map((meter) => usageKeys.meter(operatorId, meter)),
+    { expression: '#meter', names: { '#meter': 'Meter' } },
+    (item) => found.push(item.Meter as string),
+  );
+  return found;
+}
+
+/** How many custom meters the operator has registered (a consistent read). */
+export async function getMeterCount(operatorId: string): Promise<number> {
+  const { Item } = await documentClient().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: usageKeys.meterCount(operatorId),
+      ConsistentRead: true,
+      ProjectionExpression: '#count',
+      ExpressionAttributeNames: { '#count': 'Count' },
+    }),
+  );
+  return Number(Item?.Count ?? 0);
+}
+
 /** A combination of dimensions of one meter, as registered: its number and its dimensions. */
 export interface CombinationItem {
   Meter: string;
@@ -149,16 +175,16 @@ const numberText = (value: AttributeValue | undefined): string => {
   return value.N;
 };
 
-const AGGREGATE_PROJECTION = { expression: 'SK, TotalUsage, EventCount' };
+export const AGGREGATE_PROJECTION = { expression: 'SK, TotalUsage, EventCount' };
 
 /** The sort key `<LEVEL>#<bucket>#<meter>` read back; meter names cannot contain '#'. */
-function aggregateRow(level: UsageLevel, item: Record<string, AttributeValue>): AggregateRow {
+export function aggregateRow(level: UsageLevel, item: Record<string, AttributeValue>): AggregateRow {
   const [, bucket, meter] = (item.SK.S as string).split('#');
   return { level, bucket, meter, usage: numberText(item.TotalUsage), events: Number(numberText(item.EventCount)) };
 }
 
 /** An aggregate read whole: its totals and those of every combination of dimensions it holds. */
-function aggregateRowWithCombinations(level: UsageLevel, item: Record<string, AttributeValue>): AggregateRow {
+export function aggregateRowWithCombinations(level: UsageLevel, item: Record<string, AttributeValue>): AggregateRow {
   const byNumber = new Map<number, CombinationRow>();
   for (const name in item) {
     const combination = combinationOfAttribute(name);
@@ -176,7 +202,8 @@ function aggregateRowWithCombinations(level: UsageLevel, item: Record<string, At
  * last, every meter: at most (buckets × meters) items, however many entries
  * they sum up. With `combinations`, each is read whole, with the totals of
  * every combination of dimensions it holds: the same items, larger. `cost`
- * adds up what the reads cost.
+ * adds up what the reads cost; once its `maxItems` are passed (by this read
+ * or another sharing it), reading stops there, and the rows are incomplete.
  */
 export async function queryAggregates(
   operatorId: string,

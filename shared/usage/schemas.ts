@@ -14,6 +14,7 @@ import {
   MAX_GROUP_BY,
   MAX_EXTRA_INFO_LENGTH,
   MAX_OCCURRED_AT,
+  MAX_SUMMARY_METERS,
   MAX_USAGE,
   METER_PATTERN,
   METER_RULE,
@@ -43,6 +44,10 @@ export type Dimensions = FromSchema<typeof dimensionsSchema>;
 /** One or two dimension keys, comma-separated. */
 const KEY = DIMENSION_KEY_PATTERN.slice(1, -1);
 export const GROUP_BY_PATTERN = `^${KEY}(,${KEY}){0,${MAX_GROUP_BY - 1}}$`;
+
+/** One to MAX_SUMMARY_METERS meter names, comma-separated (a meter name holds no comma). */
+const METER = METER_PATTERN.slice(1, -1);
+export const SUMMARY_METERS_PATTERN = `^${METER}(,${METER}){0,${MAX_SUMMARY_METERS - 1}}$`;
 
 /** The fields of one usage entry, as the single-entry route and every entry of a batch take them. */
 const entryProperties = {
@@ -125,6 +130,12 @@ export const usageSummaryQuery = {
       type: 'string',
       pattern: GROUP_BY_PATTERN,
       errorMessage: `must be one or two dimension keys separated by a comma (such as Region or Region,Plan), each 1 to 40 letters, digits and '_', starting with a letter`,
+    },
+    meter: {
+      type: 'string',
+      maxLength: MAX_SUMMARY_METERS * 129,
+      pattern: SUMMARY_METERS_PATTERN,
+      errorMessage: `must be one to ${MAX_SUMMARY_METERS} meter names separated by commas (such as api-calls or api-calls,storage-gb)`,
     },
     // OpenAPI's deepObject style, `filter[Plan]=pro`: the HTTP layer gathers the `filter[Key]` parameters into this object.
     filter: {

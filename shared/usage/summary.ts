@@ -5,7 +5,8 @@ import { dimensionsOfCombinations, dimensionValue } from './combinations';
 import { decimalToNumber, microsToDecimal, parseMicros } from './decimal';
 import { summaryPeriod, type Interval, type SeriesPoint } from './period';
 import type { Dimensions, UsageSummary, UsageSummaryMeter, UsageSummaryRequest } from './schemas';
-import { AGGREGATE_SHARDS } from './model';
+import { getAggregates } from './aggregates-by-key';
+import { AGGREGATE_SHARDS, MAX_SUMMARY_ITEMS, MAX_SUMMARY_METERS } from './model';
 import { queryAggregates, type AggregateRow, type ReadCost } from './repository';
 
 /** A total of usage (in millionths: exact, see `parseMicros`) and of entries. */
@@ -49,20 +50,57 @@ function runsOf(cells: Cell[]): Run[] {
 /** Queries in flight at once: a daily series in a zone off UTC reads a few hours at every midnight. */
 const MAX_PARALLEL_QUERIES = 32;
 
-/** Every shard's aggregates of every run; with `combinations`, each with the totals of its combinations of dimensions. */
-async function readRows(operatorId: string, runs: Run[], cost: ReadCost, combinations: boolean): Promise<AggregateRow[]> {
+/** What a summary reads: the runs of its cells, and the meters it names (every meter when none). */
+interface Reading {
+  runs: Run[];
+  cells: Cell[];
+  meters?: string[];
+}
+
+/** The cost of a summary's reads so far, and the most items it may read. */
+export type Budgeted = ReadCost & { maxItems: number };
+
+const tooLarge = (items: string) =>
+  new ValidationError(
+    `This summary would read ${items} usage aggregates, over the limit of ${MAX_SUMMARY_ITEMS}: narrow the range (from, to), ` +
+      `ask for a coarser granularity or none, or name the meters it covers (meter=api-calls,storage-gb, up to ${MAX_SUMMARY_METERS})`,
+  );
+
+/**
+ * Every shard's aggregates of every run, of every meter, read by Query, up
+ * to the budget: past it, the summary is refused rather than read on.
+ */
+async function queryRows(operatorId: string, runs: Run[], cost: Budgeted, combinations: boolean): Promise<AggregateRow[]> {
   const rows: AggregateRow[] = [];
   const queries = runs.flatMap((run) => Array.from({ length: AGGREGATE_SHARDS }, (_, shard) => ({ run, shard })));
   let next = 0;
   const worker = async () => {
-    while (next < queries.length) {
+    while (next < queries.length && cost.itemsRead <= cost.maxItems) {
       const { run, shard } = queries[next++];
       const range = { firstBucket: run.first, lastBucket: run.last, combinations };
       rows.push(...(await queryAggregates(operatorId, shard, run.level, range, cost)));
     }
   };
   await Promise.all(Array.from({ length: Math.min(MAX_PARALLEL_QUERIES, queries.length) }, worker));
+  if (cost.itemsRead > cost.maxItems) throw tooLarge(`more than ${cost.maxItems}`);
   return rows;
+}
+
+/**
+ * The aggregates a summary reads; with `combinations`, each with the totals
+ * of its combinations of dimensions. Of named meters, each cell's aggregate
+ * is read by its key in every shard: their number is known before anything
+ * is read, and refused at once past the budget.
+ */
+async function readRows(operatorId: string, reading: Reading, cost: Budgeted, combinations: boolean): Promise<AggregateRow[]> {
+  if (!reading.meters) return queryRows(operatorId, reading.runs, cost, combinations);
+  const cells = [...new Map(reading.cells.map((cell) => [`${cell.level}|${cell.bucket}`, cell])).values()];
+  const keys = cells.length * reading.meters.length * AGGREGATE_SHARDS;
+  if (keys > cost.maxItems) throw tooLarge(String(keys));
+  const refs = cells.flatMap(({ level, bucket }) =>
+    reading.meters!.flatMap((meter) => Array.from({ length: AGGREGATE_SHARDS }, (_, shard) => ({ shard, level, bucket, meter }))),
+  );
+  return getAggregates(operatorId, refs, combinations, cost);
 }
 
 /** One item of the answer: a meter, or with groupBy a meter and one group's values (null where entries lack the key). */
@@ -88,9 +126,10 @@ function add(amounts: Map<string, Amount>, line: string, usage: bigint, events: 
 }
 
 /** Summed over the shards, by meter: what the summary without groupBy and filter reads. */
-export async function readCells(operatorId: string, runs: Run[], cost: ReadCost): Promise<Cells> {
+export async function readCells(operatorId: string, reading: Reading, cost: Budgeted): Promise<Cells> {
   const cells: Cells = new Map();
-  for (const row of await readRows(operatorId, runs, cost, false)) add(cellOf(cells, row), row.meter, parseMicros(row.usage), row.events);
+  for (const row of await readRows(operatorId, reading, cost, false))
+    add(cellOf(cells, row), row.meter, parseMicros(row.usage), row.events);
   return cells;
 }
 
@@ -109,12 +148,12 @@ interface Selection {
  */
 async function readSelectedCells(
   operatorId: string,
-  runs: Run[],
-  cost: ReadCost,
+  reading: Reading,
+  cost: Budgeted,
   selection: Selection,
   lines: Map<string, Line>,
 ): Promise<Cells> {
-  const rows = await readRows(operatorId, runs, cost, true);
+  const rows = await readRows(operatorId, reading, cost, true);
   const refs = new Map<string, { meter: string; combination: number }>();
   for (const row of rows)
     for (const { combination } of row.combinations!) refs.set(`${row.meter}\n${combination}`, { meter: row.meter, combination });
@@ -194,13 +233,19 @@ function selectionOf(request: UsageSummaryRequest): Selection | undefined {
   return { groupBy, filter };
 }
 
-/** What a summary reads: the cover of each span asked for (the period, or each point of its series), in runs of buckets. */
+/**
+ * What a summary reads: the cover of each span asked for (the period, or
+ * each point of its series), in runs of buckets, of the meters it names
+ * (each once), or of every meter.
+ */
 export function summaryPlan(request: UsageSummaryRequest) {
   const period = summaryPeriod(request.from, request.to, request.tz, request.granularity);
   // The points of a series make up the whole period, so its totals are their sums and need no cells of their own.
   const spans: Interval[] = period.points.length ? period.points : [period];
   const covers = spans.map(cover);
-  return { period, covers, runs: runsOf(covers.flat()) };
+  const cells = covers.flat();
+  const meters = request.meter ? [...new Set(request.meter.split(','))] : undefined;
+  return { period, covers, reading: { runs: runsOf(cells), cells, meters } };
 }
 
 /**
@@ -214,10 +259,12 @@ export function summaryPlan(request: UsageSummaryRequest) {
  */
 export async function summarizeUsage(operatorId: string, request: UsageSummaryRequest): Promise<UsageSummaryResult> {
   const selection = selectionOf(request);
-  const { period, covers, runs } = summaryPlan(request);
-  const cost: ReadCost = { queries: 0, itemsRead: 0, capacityUnits: 0, combinationsRead: 0 };
+  const { period, covers, reading } = summaryPlan(request);
+  const cost: Budgeted = { queries: 0, itemsRead: 0, capacityUnits: 0, combinationsRead: 0, maxItems: MAX_SUMMARY_ITEMS };
   const lines = new Map<string, Line>();
-  const cells = selection ? await readSelectedCells(operatorId, runs, cost, selection, lines) : await readCells(operatorId, runs, cost);
+  const cells = selection
+    ? await readSelectedCells(operatorId, reading, cost, selection, lines)
+    : await readCells(operatorId, reading, cost);
   const spanSums = covers.map((spanCover) => sumCells(spanCover, cells));
 
   const totals = new Map<string, Amount>();
@@ -253,6 +300,11 @@ export async function summarizeUsage(operatorId: string, request: UsageSummaryRe
       Totals: { Usage: usageNumber(totalUsage), Events: sorted.reduce((sum, [, total]) => sum + total.events, 0) },
       Meters: meters,
     },
-    readCost: cost,
+    readCost: {
+      queries: cost.queries,
+      itemsRead: cost.itemsRead,
+      capacityUnits: cost.capacityUnits,
+      combinationsRead: cost.combinationsRead,
+    },
   };
 }

@@ -13,7 +13,8 @@ import type { IdempotencyKeyRef } from './repository';
 
 /**
  * The transactions of usage metering, built as plain inputs (the unit tests
- * read them): recording entries of one shard, and voiding one entry. In both
+ * read them): recording entries of one shard, voiding one entry, and
+ * registering new meters and combinations of dimensions. In both
  * the entries and every aggregate they add to change together or not at all,
  * so totals never disagree with the entries.
  */
@@ -245,4 +246,37 @@ export function registerCombinationsTransaction(
     });
   }
   return { TransactItems: items };
+}
+
+/**
+ * Registers an operator's new meters: the count moves from `count` on, only
+ * if no other request changed it meanwhile (item 0), and each meter's item is
+ * written only if the meter is not registered yet.
+ */
+export function registerMetersTransaction(operatorId: string, count: number, meters: string[], now: Date): TransactWriteCommandInput {
+  return {
+    TransactItems: [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: usageKeys.meterCount(operatorId),
+          UpdateExpression: 'SET Entity = :entity, #count = :next',
+          ConditionExpression: count === 0 ? 'attribute_not_exists(PK)' : '#count = :count',
+          ExpressionAttributeNames: { '#count': 'Count' },
+          ExpressionAttributeValues: {
+            ':entity': 'UsageMeterCount',
+            ':next': count + meters.length,
+            ...(count === 0 ? {} : { ':count': count }),
+          },
+        },
+      },
+      ...meters.map((meter) => ({
+        Put: {
+          TableName: tableName(),
+          Item: { ...usageKeys.meter(operatorId, meter), Entity: 'UsageMeter', Meter: meter, RegisteredAt: now.toISOString() },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      })),
+    ],
+  };
 }

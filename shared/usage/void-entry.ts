@@ -1,9 +1,10 @@
 import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
-import { NotFoundError } from '../core/errors';
+import { ForbiddenError, NotFoundError } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
+import { isBuiltInMeter } from './built-in-meters';
 import { shardOf } from './ids';
 import type { VoidedUsageEntry } from './schemas';
 import { AGGREGATE_SHARDS } from './model';
@@ -11,13 +12,41 @@ import { getEntry, writeTransaction } from './repository';
 import { voidEntryTransaction } from './usage-writes';
 
 /**
+ * An entry of a built-in meter counts a platform event (an order, a
+ * notification) that the platform bills for: the operator can no more take
+ * it out than record it. Only an administrator voids one (the admin CLI),
+ * for an event sent by mistake.
+ */
+export class BuiltInEntryError extends ForbiddenError {
+  override readonly reason = 'built-in-entry';
+
+  static of(entry: { ID: number; Meter: string }): BuiltInEntryError {
+    return new BuiltInEntryError(
+      `Usage entry ${entry.ID} is of the built-in meter '${entry.Meter}', recorded from a platform event: only the admin CLI voids it (void-usage-entry); nothing was changed`,
+    );
+  }
+}
+
+export interface VoidedEntry {
+  entry: VoidedUsageEntry;
+  /** False when it had been voided before: nothing changed. */
+  voidedNow: boolean;
+}
+
+/**
  * Voids one entry of an operator: in one transaction the entry is marked
  * VoidedAt (kept, for audit) and taken back out of its hour, day and month
  * aggregates, the totals of its dimensions included. The transaction's
  * condition lets only one void through, so voiding again, or twice at once,
- * answers the entry as voided and takes nothing out twice.
+ * answers the entry as voided and takes nothing out twice. An entry of a
+ * built-in meter is refused unless `builtIn` says an administrator asks.
  */
-export async function voidUsageEntry(operatorId: string, idText: string, now: Date = config().clock()): Promise<VoidedUsageEntry> {
+export async function voidUsageEntry(
+  operatorId: string,
+  idText: string,
+  options: { builtIn?: boolean } = {},
+  now: Date = config().clock(),
+): Promise<VoidedEntry> {
   const id = Number(idText);
   // IDs are safe integers: a larger number names no entry (and would round onto another ID).
   if (!Number.isSafeInteger(id)) throw new NotFoundError(`Usage entry ${idText} does not exist`);
@@ -26,6 +55,7 @@ export async function voidUsageEntry(operatorId: string, idText: string, now: Da
     const stored = await getEntry(operatorId, shard, id);
     // Another operator's entry lives under that operator's keys: it does not exist for this one.
     if (!stored) throw new NotFoundError(`Usage entry ${id} does not exist`);
+    if (!options.builtIn && isBuiltInMeter(stored.Meter)) throw BuiltInEntryError.of(stored);
     const entry = {
       ID: stored.ID,
       Meter: stored.Meter,
@@ -33,13 +63,13 @@ export async function voidUsageEntry(operatorId: string, idText: string, now: Da
       OccurredAt: stored.OccurredAt,
       ...(stored.Dimensions ? { Dimensions: stored.Dimensions } : {}),
     };
-    if (stored.VoidedAt !== undefined) return { ...entry, VoidedAt: stored.VoidedAt };
+    if (stored.VoidedAt !== undefined) return { entry: { ...entry, VoidedAt: stored.VoidedAt }, voidedNow: false };
     const voidedAt = unixSeconds(now);
     try {
       // Out of every total it was in: its meter's, and its dimensions' combination's.
       await writeTransaction(voidEntryTransaction(operatorId, shard, { ...entry, Combination: stored.Combination }, voidedAt));
       countBusinessEvent('UsageEntries', 'voided', operatorId);
-      return { ...entry, VoidedAt: voidedAt };
+      return { entry: { ...entry, VoidedAt: voidedAt }, voidedNow: true };
     } catch (error) {
       const cancellation = transactionCancellation(error);
       // Voided meanwhile, or an item held by a racing transaction: read again.

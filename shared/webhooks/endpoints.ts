@@ -23,7 +23,7 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const publicForm = (item: WebhookEndpointItem): WebhookEndpoint => ({ Url: item.Url, CreatedAt: item.CreatedAt });
 
 export async function registerWebhook(partner: PartnerKey, url: string, now: Date = config().clock()): Promise<IssuedWebhookEndpoint> {
-  const problem = webhookUrlProblem(url, config().webhookTargets);
+  const problem = webhookUrlProblem(url, config());
   if (problem) throw new ValidationError(problem, { field: 'Url' });
   const item: WebhookEndpointItem = {
     OperatorID: partner.operatorId,

@@ -1,13 +1,14 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import type { WebhookTargets } from '../core/config';
-import { isAllowedAddress } from './targets';
+import { connectionRefusal, isAllowedAddress, type WebhookRule } from './targets';
 
 /**
  * The sender's one outbound call: a POST that connects only to addresses
- * the SSRF rule allows (checked on the connection itself, after DNS),
+ * and ports the SSRF rule allows (the URL's literal and port checked again
+ * before each attempt, every resolved address on the connection itself),
  * follows no redirects, sends only the headers it is given, and gives up
  * after `timeoutMs` for the whole exchange.
  */
@@ -32,13 +33,13 @@ export function post(
   url: string,
   body: string,
   headers: Record<string, string>,
-  targets: WebhookTargets,
+  rule: WebhookRule,
   timeoutMs: number,
 ): Promise<PostOutcome> {
   const target = new URL(url);
-  const literal = target.hostname.replace(/^\[|\]$/g, '');
-  // An IP literal is connected to without a lookup, so it is checked here.
-  if (isIP(literal) && !isAllowedAddress(literal, targets)) return Promise.resolve({ ok: false, error: `${literal} is a refused address` });
+  // An IP literal is connected to without a lookup, so it is checked here, with the port.
+  const refusal = connectionRefusal(target, rule);
+  if (refusal) return Promise.resolve({ ok: false, error: refusal });
   const transport = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     const request = transport.request(
@@ -46,7 +47,7 @@ export function post(
       {
         method: 'POST',
         headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-        lookup: guardedLookup(targets),
+        lookup: guardedLookup(rule.webhookTargets),
         signal: AbortSignal.timeout(timeoutMs),
         agent: false,
       },

@@ -58,13 +58,7 @@ export async function attemptDelivery(message: DeliveryMessage, now: Date = conf
   const queuedAt = message.QueuedAt;
   const endpoint = await getEndpoint(delivery.OperatorID, delivery.KeyID);
   if (!endpoint) return settle(delivery, queuedAt, 'FAILED', now, 'the partner removed its webhook endpoint');
-  const outcome = await post(
-    endpoint.Url,
-    delivery.Payload,
-    signedHeaders(delivery, endpoint.Secret, now),
-    config().webhookTargets,
-    ATTEMPT_TIMEOUT_MS,
-  );
+  const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, endpoint.Secret, now), config(), ATTEMPT_TIMEOUT_MS);
   if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, queuedAt, 'DELIVERED', now);
   const lastError = outcome.ok ? `answered ${outcome.status}` : outcome.error;
   const next = nextAttemptAfterFailure(new Date(delivery.CreatedAt), delivery.Attempts + 1, now);

@@ -3,6 +3,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { scheduledFunctions, webhookSender } from '../../shared/api/background';
 import { GSI3 } from '../../shared/db/table-design';
+import type { ServiceFunction } from '../../lib/aws/service-function';
 import { StackTemplates, type Resource } from '../support/stack-templates';
 
 // Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
@@ -85,6 +86,31 @@ describe('schedules', () => {
         { AttributeName: 'GSI3SK', KeyType: 'RANGE' },
       ],
       Projection: { ProjectionType: 'ALL' },
+    });
+  });
+});
+
+describe('webhook ports', () => {
+  /** Every function told WEBHOOK_PORTS, in the root and nested stacks, by its stack and logical ID. */
+  const portsOf = (templates: StackTemplates) =>
+    Object.fromEntries(
+      templates
+        .resources('AWS::Lambda::Function')
+        .filter(({ resource }) => resource.Properties.Environment?.Variables?.WEBHOOK_PORTS !== undefined)
+        .map(({ stack, id, resource }) => [`${stack.node.id}/${id}`, resource.Properties.Environment.Variables.WEBHOOK_PORTS]),
+    );
+
+  test('are 443 alone by default: no function is told otherwise', () => {
+    expect(portsOf(all)).toEqual({});
+  });
+
+  test('that the deployment configures reach the functions that register webhook URLs and send to them', () => {
+    const configured = new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Ports', { webhookPorts: [443, 8443] });
+    const templates = new StackTemplates(configured);
+    const named = (fn: ServiceFunction) => `${Stack.of(fn).node.id}/${templates.logicalId(fn)}`;
+    expect(portsOf(templates)).toEqual({
+      [named(configured.routeFunctions.get('put-webhook')!)]: '443,8443',
+      [named(configured.background.sender)]: '443,8443',
     });
   });
 });

@@ -6,6 +6,9 @@ import { promisify } from 'node:util';
 import { queryTimeslots } from '../../shared/catalog/repository';
 import { documentClient, tableName } from '../../shared/db/client';
 import { keys } from '../../shared/db/keys';
+import { createOperator } from '../../shared/accounts/operators';
+import { recordUsage } from '../../shared/usage/record-usage';
+import { summarizeUsage } from '../../shared/usage/summary';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalHost } from '../../lib/local/host';
 import { testCatalog, tomorrow } from '../support/catalog';
@@ -189,6 +192,35 @@ describe('admin CLI', () => {
     writeFileSync(file, JSON.stringify(clash));
     const result = await admin('import-catalog', '--operator', operatorId, '--file', file);
     expect(result).toEqual({ code: 1, out: expect.stringMatching(/ProductID 501 already belongs to activity s_walk1/) });
+  });
+
+  it('voids an entry of a built-in meter, which the API refuses to, once', async () => {
+    const tenant = uniqueOperatorId('cli-void');
+    await createOperator({ OperatorID: tenant, Name: 'Voids', TimeZone: 'UTC' });
+    const day = '2026-06-20';
+    const occurredAt = Date.parse(`${day}T10:00:00Z`) / 1000;
+    const { entry } = await recordUsage(
+      tenant,
+      { Meter: 'waitlist-notified', Usage: 1, OccurredAt: occurredAt },
+      { builtIn: true, idempotencyKey: 'evt-cli-void' },
+    );
+    const events = async () => (await summarizeUsage(tenant, { from: day, to: day })).summary.Totals.Events;
+    expect(await events()).toBe(1);
+    const voided = await admin('void-usage-entry', '--operator', tenant, '--id', String(entry.ID));
+    expect(voided).toEqual({
+      code: 0,
+      out: expect.stringMatching(
+        new RegExp(`Voided usage entry ${entry.ID} of meter waitlist-notified \\(Usage 1, at ${occurredAt}\\) at \\d+ in `),
+      ),
+    });
+    expect(await events()).toBe(0);
+    const again = await admin('void-usage-entry', '--operator', tenant, '--id', String(entry.ID));
+    expect(again.out).toMatch(new RegExp(`Usage entry ${entry.ID} was already voided at \\d+`));
+    expect(await events()).toBe(0);
+    expect(await admin('void-usage-entry', '--operator', tenant, '--id', '12345')).toEqual({
+      code: 1,
+      out: expect.stringMatching(/Usage entry 12345 does not exist/),
+    });
   });
 });
 

@@ -39,6 +39,9 @@ afterAll(async () => {
   await host.close();
 });
 
+/** The Host a request names: the host as it listens (another name is refused, local-host-names.test.ts). */
+const hostHeader = () => new URL(host.url).host;
+
 async function usageEvents(meter: string): Promise<number> {
   const day = new Date(clock().getTime()).toISOString().slice(0, 10);
   const today = new Date().toISOString().slice(0, 10);
@@ -55,7 +58,7 @@ const putEvents = (body: string | Buffer, authorization: string | null = sigV4Au
       'POST',
       '/',
       [
-        ['Host', 'localhost'],
+        ['Host', hostHeader()],
         ['X-Amz-Target', 'AWSEvents.PutEvents'],
         ['Content-Type', 'application/x-amz-json-1.1'],
         ['Connection', 'close'],
@@ -153,7 +156,7 @@ describe('names that objects inherit', () => {
     const [response] = await rawExchange(
       host.url,
       rawRequest('GET', PRODUCTS, [
-        ['Host', 'localhost'],
+        ['Host', hostHeader()],
         [name, '1'],
         ['Authorization', `Bearer ${operator.key}`],
         ['Connection', 'close'],
@@ -166,7 +169,7 @@ describe('names that objects inherit', () => {
         'POST',
         USAGE,
         [
-          ['Host', 'localhost'],
+          ['Host', hostHeader()],
           [name, '1'],
           ['Authorization', `Bearer ${operator.key}`],
           ['Content-Type', 'application/json'],
@@ -184,7 +187,7 @@ describe('request targets that are not plain paths', () => {
     const [response] = await rawExchange(
       host.url,
       rawRequest('GET', target, [
-        ['Host', 'localhost'],
+        ['Host', hostHeader()],
         ['Connection', 'close'],
       ]),
     );
@@ -196,7 +199,7 @@ describe('request targets that are not plain paths', () => {
       const [response] = await rawExchange(
         host.url,
         rawRequest('OPTIONS', target, [
-          ['Host', 'localhost'],
+          ['Host', hostHeader()],
           ['Connection', 'close'],
         ]),
       );
@@ -214,7 +217,7 @@ describe('a stray byte after a valid write on the same connection', () => {
         'POST',
         USAGE,
         [
-          ['Host', 'localhost'],
+          ['Host', hostHeader()],
           ['Authorization', `Bearer ${operator.key}`],
           ['Content-Type', 'application/json'],
         ],
@@ -239,7 +242,7 @@ describe('a stray byte after a valid write on the same connection', () => {
       'POST',
       BOOKING,
       [
-        ['Host', 'localhost'],
+        ['Host', hostHeader()],
         ['Authorization', `Bearer ${operator.key}`],
         ['Content-Type', 'application/json'],
       ],
@@ -257,7 +260,7 @@ describe("Node's own refusals are problems too", () => {
     const [response] = await rawExchange(
       host.url,
       rawRequest('GET', '/health', [
-        ['Host', 'localhost'],
+        ['Host', hostHeader()],
         ['Expect', 'junk'],
         ['Connection', 'close'],
       ]),
@@ -271,7 +274,7 @@ describe("Node's own refusals are problems too", () => {
   });
 
   it('a body with a broken chunk is a 400 problem, and nothing of it is written', async () => {
-    const head = `POST ${USAGE} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${operator.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const head = `POST ${USAGE} HTTP/1.1\r\nHost: ${hostHeader()}\r\nAuthorization: Bearer ${operator.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
     const [response] = await rawExchange(host.url, `${head}1b\r\n{"Meter":"chunk","Usage":1}\r\nzz\r\n`);
     expectProblem(response, 400, { instance: '/', octo: true });
     expect(await usageEvents('chunk')).toBe(0);
@@ -293,7 +296,7 @@ describe('a body that is not UTF-8', () => {
         'POST',
         USAGE,
         [
-          ['Host', 'localhost'],
+          ['Host', hostHeader()],
           ['Authorization', `Bearer ${operator.key}`],
           ['Content-Type', 'application/json'],
           ['Connection', 'close'],

@@ -155,7 +155,7 @@ describe('npm start', () => {
         'POST',
         '/',
         [
-          ['Host', 'localhost'],
+          ['Host', new URL(started.url).host],
           ['X-Amz-Target', 'AWSEvents.PutEvents'],
           ['Authorization', sigV4Authorization()],
           ['Connection', 'close'],
@@ -177,23 +177,28 @@ describe('a refusal before the body is read', () => {
   // Past the limit, and past what the sockets' buffers hold, so that the host must read on for the upload to end.
   const SIXTEEN_MB = Buffer.alloc(16 * 1024 * 1024, 'a');
   type Connection = 'close' | 'keep-alive';
-  /** A request written from its head, up to where its framing headers and body go. */
+  /** A request written from its head (given the Host it names), up to where its framing headers and body go. */
   const fromHead =
-    (head: string, payload = FIVE_MB) =>
-    (connection: Connection) =>
-      Buffer.concat([Buffer.from(`${head}Content-Length: ${payload.length}\r\nConnection: ${connection}\r\n\r\n`, 'latin1'), payload]);
+    (head: (host: string) => string, payload = FIVE_MB) =>
+    (connection: Connection, host: string) =>
+      Buffer.concat([
+        Buffer.from(`${head(host)}Content-Length: ${payload.length}\r\nConnection: ${connection}\r\n\r\n`, 'latin1'),
+        payload,
+      ]);
+  /** A POST written with headers; it names the host as it listens unless `namedHost` says otherwise. */
   const post =
-    (target: string, headers: [string, string][], payload = FIVE_MB) =>
-    (connection: Connection) =>
-      rawRequest('POST', target, [['Host', 'localhost'], ...headers, ['Connection', connection]], payload);
-  const refusals: [string, (connection: Connection) => Buffer, number, string][] = [
-    ['an obs-folded header', fromHead(`POST ${USAGE} HTTP/1.1\r\nHost: localhost\r\nX-Folded: a\r\n b\r\n`), 400, '/'],
-    ['a header line ended by a bare LF', fromHead(`POST ${USAGE} HTTP/1.1\r\nHost: localhost\nX-Bare: lf\r\n`), 400, '/'],
-    ['headers over 16 KB', fromHead(`POST ${USAGE} HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'x'.repeat(17_000)}\r\n`), 431, '/'],
+    (target: string, headers: [string, string][], payload = FIVE_MB, namedHost?: string) =>
+    (connection: Connection, host: string) =>
+      rawRequest('POST', target, [['Host', namedHost ?? host], ...headers, ['Connection', connection]], payload);
+  const refusals: [string, (connection: Connection, host: string) => Buffer, number, string][] = [
+    ['an obs-folded header', fromHead((host) => `POST ${USAGE} HTTP/1.1\r\nHost: ${host}\r\nX-Folded: a\r\n b\r\n`), 400, '/'],
+    ['a header line ended by a bare LF', fromHead((host) => `POST ${USAGE} HTTP/1.1\r\nHost: ${host}\nX-Bare: lf\r\n`), 400, '/'],
+    ['headers over 16 KB', fromHead((host) => `POST ${USAGE} HTTP/1.1\r\nHost: ${host}\r\nX-Big: ${'x'.repeat(17_000)}\r\n`), 431, '/'],
     ['a path that is not valid percent-encoding', post(`${USAGE}/%zz/void`, []), 400, `${USAGE}/%zz/void`],
     ['a body over 6 MB', post(USAGE, [['Content-Type', 'application/json']], SIXTEEN_MB), 413, USAGE],
     ['a path of no route', post('/api/v2/nothing', []), 404, '/api/v2/nothing'],
-    ['no Host', fromHead(`POST ${USAGE} HTTP/1.1\r\n`), 400, USAGE],
+    ['no Host', fromHead(() => `POST ${USAGE} HTTP/1.1\r\n`), 400, USAGE],
+    ['a Host that names another host', post(USAGE, [], FIVE_MB, 'attacker.example'), 421, USAGE],
     ['an Expect other than 100-continue', post(USAGE, [['Expect', 'junk']]), 417, USAGE],
   ];
   /**
@@ -218,7 +223,10 @@ describe('a refusal before the body is read', () => {
   it.each(refusals)('answers %s in full, every time, to a client still sending megabytes', async (_, request, status, instance) => {
     for (let i = 0; i < REPETITIONS; i += 1) {
       const { connection, readAfterWriting } = modes(i);
-      const responses: RawResponse[] = await rawExchange(started.url, request(connection), { endAfter: 1, readAfterWriting });
+      const responses: RawResponse[] = await rawExchange(started.url, request(connection, new URL(started.url).host), {
+        endAfter: 1,
+        readAfterWriting,
+      });
       expect(responses).toHaveLength(1);
       expect(responses[0].status).toBe(status);
       expect(responses[0].headers['content-type']).toBe('application/problem+json');
@@ -235,7 +243,7 @@ describe('a refusal before the body is read', () => {
   it('answers an unsigned PutEvents call with a large body in full, every time', async () => {
     for (let i = 0; i < REPETITIONS; i += 1) {
       const { connection, readAfterWriting } = modes(i);
-      const request = post('/', [['X-Amz-Target', 'AWSEvents.PutEvents']])(connection);
+      const request = post('/', [['X-Amz-Target', 'AWSEvents.PutEvents']])(connection, new URL(started.url).host);
       const [response] = await rawExchange(started.url, request, { endAfter: 1, readAfterWriting });
       expect(response.status).toBe(400);
       expect(response.json.__type).toBe('MissingAuthenticationTokenException');

@@ -4,7 +4,13 @@ import { promisify } from 'node:util';
 import { LEVELS } from '../../shared/db/usage-levels';
 import { AGGREGATE_SHARDS } from '../../shared/usage/model';
 import { recordUsageBatch } from '../../shared/usage/record-batch';
-import { deleteAggregates, listAggregates, putAggregates } from '../../shared/usage/repository';
+import { deleteAggregates, getMeterCount, listAggregates, putAggregates, writeTransaction } from '../../shared/usage/repository';
+import { newUsageIds, randomShard } from '../../shared/usage/ids';
+import { recordUsage } from '../../shared/usage/record-usage';
+import { recordEntriesTransaction } from '../../shared/usage/usage-writes';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '../../shared/db/client';
+import { usageKeys } from '../../shared/db/keys';
 import type { UsageSummaryRequest } from '../../shared/usage/schemas';
 import { summarizeUsage } from '../../shared/usage/summary';
 import { voidUsageEntry } from '../../shared/usage/void-entry';
@@ -12,6 +18,17 @@ import { createTestOperator } from '../support/fixtures';
 import { at } from '../support/usage';
 
 const run = promisify(execFile);
+
+/** Entries written as the service wrote them before it counted meters: the entry and its aggregates, no registration. */
+async function putEntriesOfUnregisteredMeters(operatorId: string, meters: string[]): Promise<void> {
+  const now = new Date();
+  for (const Meter of meters) {
+    const shard = randomShard(AGGREGATE_SHARDS);
+    const [ID] = newUsageIds(now.getTime(), shard, AGGREGATE_SHARDS, 1);
+    const { input } = recordEntriesTransaction(operatorId, shard, [{ entry: { ID, Meter, Usage: 1, OccurredAt: at('2026-05-05') } }], now);
+    await writeTransaction(input);
+  }
+}
 const ROOT = path.resolve(__dirname, '../..');
 
 /** `npm run admin -- rebuild-usage-aggregates` as an operator runs it, against the test run's DynamoDB Local. */
@@ -102,5 +119,34 @@ describe('npm run admin -- rebuild-usage-aggregates', () => {
     const { summary } = await summarizeUsage(operator.operatorId, { from: '2026-05-05', to: '2026-05-06' });
     expect(summary.Meters).toEqual([{ Meter: 'only', TotalUsage: 2, EventCount: 1 }]);
     expect(entry.Replayed).toBe(false);
+  });
+
+  it('registers the meters that entries recorded before meters were counted name, so they go on within the limit', async () => {
+    const operator = await createTestOperator(undefined, { stem: 'usage-rebuild-meters' });
+    const legacy = Array.from({ length: 52 }, (_, i) => `legacy-${i}`);
+    await recordUsageBatch(
+      operator.operatorId,
+      legacy.slice(0, 50).map((Meter) => ({ Meter, Usage: 1, OccurredAt: at('2026-05-05') })),
+    );
+    // As before meters were counted: entries without registrations, 52 meters of them (two past today's limit).
+    const { entry } = await recordUsage(
+      operator.operatorId,
+      { Meter: 'order-completed', Usage: 1, OccurredAt: at('2026-05-05') },
+      { builtIn: true, idempotencyKey: 'evt-legacy' },
+    );
+    expect(entry.Meter).toBe('order-completed');
+    await putEntriesOfUnregisteredMeters(operator.operatorId, legacy.slice(50));
+    await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: usageKeys.meterCount(operator.operatorId) }));
+    for (const meter of legacy.slice(0, 50)) {
+      await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: usageKeys.meter(operator.operatorId, meter) }));
+    }
+    expect(await rebuild(operator.operatorId)).toMatch(/, 52 meters registered that were recorded before meters were counted/);
+    expect(await getMeterCount(operator.operatorId)).toBe(52);
+    expect(await rebuild(operator.operatorId)).toMatch(/, 0 meters registered/);
+    // Every recorded meter goes on; a new one is past the limit.
+    await expect(recordUsage(operator.operatorId, { Meter: 'legacy-51', Usage: 1, OccurredAt: at('2026-05-06') })).resolves.toBeDefined();
+    await expect(recordUsage(operator.operatorId, { Meter: 'brand-new', Usage: 1, OccurredAt: at('2026-05-06') })).rejects.toThrow(
+      "names the new meter 'brand-new', which would be this operator's meter number 53",
+    );
   });
 });

@@ -1,5 +1,8 @@
 import type { LocalHost } from '../../lib/local/host';
+import { shardOf } from '../../shared/usage/ids';
+import { AGGREGATE_SHARDS } from '../../shared/usage/model';
 import { recordUsage } from '../../shared/usage/record-usage';
+import { getEntry } from '../../shared/usage/repository';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { at, expectSummaryInvariants, usageClient, voidPath } from '../support/usage';
 
@@ -119,16 +122,31 @@ describe('POST /api/v2/usage/meters/{ID}/void', () => {
     expectSummaryInvariants(without);
   });
 
-  it('voids built-in entries too', async () => {
+  it('refuses to void an entry of a built-in meter (403 built-in-entry), and changes nothing', async () => {
     const day = '2026-06-13';
     const { entry } = await recordUsage(
       operator.operatorId,
       { Meter: 'order-completed', Usage: 1, OccurredAt: at(day) },
       { builtIn: true, idempotencyKey: 'evt-void-1' },
     );
-    expect((await usage.summary(`from=${day}&to=${day}`)).Totals.Events).toBe(1);
-    expect((await usage.voidEntry(entry.ID)).status).toBe(200);
-    expect((await usage.summary(`from=${day}&to=${day}`)).Meters).toEqual([]);
+    const before = await usage.summary(`from=${day}&to=${day}&granularity=hour`);
+    expect(before.Meters).toMatchObject([{ Meter: 'order-completed', TotalUsage: 1, EventCount: 1 }]);
+    // Twice, and at once: no attempt takes it out.
+    const refusals = await Promise.all([usage.voidEntry(entry.ID), usage.voidEntry(entry.ID), usage.voidEntry(entry.ID)]);
+    for (const refused of refusals) {
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('content-type')).toBe('application/problem+json');
+      expect(refused.json).toMatchObject({
+        type: '/problems/built-in-entry',
+        title: 'Forbidden',
+        status: 403,
+        instance: voidPath(entry.ID),
+        detail: `Usage entry ${entry.ID} is of the built-in meter 'order-completed', recorded from a platform event: only the admin CLI voids it (void-usage-entry); nothing was changed`,
+      });
+    }
+    expect(await usage.summary(`from=${day}&to=${day}&granularity=hour`)).toEqual(before);
+    const stored = await getEntry(operator.operatorId, shardOf(entry.ID, AGGREGATE_SHARDS), entry.ID);
+    expect(stored?.VoidedAt).toBeUndefined();
   });
 
   it('answers 404 for an unknown entry or another operator’s, 400 for a malformed ID, 403 without usage:write', async () => {

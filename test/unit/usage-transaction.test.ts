@@ -3,7 +3,12 @@ import { configure } from '../../shared/core/config';
 import { requestHash } from '../../shared/core/idempotency';
 import { idempotencyOf, transactionGroups, type PendingEntry } from '../../shared/usage/record-usage';
 import { aggregateKeysOf } from '../../shared/usage/usage-writes';
-import { recordEntriesTransaction, registerCombinationsTransaction, voidEntryTransaction } from '../../shared/usage/usage-writes';
+import {
+  recordEntriesTransaction,
+  registerCombinationsTransaction,
+  registerMetersTransaction,
+  voidEntryTransaction,
+} from '../../shared/usage/usage-writes';
 import { MAX_BATCH_ENTRIES } from '../../shared/usage/model';
 
 const utc = (iso: string) => Date.parse(iso) / 1000;
@@ -175,6 +180,28 @@ describe('the transactions of usage metering', () => {
     ]);
   });
 
+  it("register new meters only if the operator's count has not moved and none of them exists yet", () => {
+    const shape = (count: number) =>
+      (registerMetersTransaction('acme', count, ['api-calls', 'storage'], now).TransactItems ?? []).map(({ Put, Update }) => [
+        Put?.Item?.SK ?? Update?.Key?.SK,
+        Put?.ConditionExpression ?? Update?.ConditionExpression,
+        Update?.ExpressionAttributeValues?.[':next'],
+      ]);
+    expect(shape(0)).toEqual([
+      ['COUNT', 'attribute_not_exists(PK)', 2],
+      ['METER#api-calls', 'attribute_not_exists(PK)', undefined],
+      ['METER#storage', 'attribute_not_exists(PK)', undefined],
+    ]);
+    expect(shape(48)[0]).toEqual(['COUNT', '#count = :count', 50]);
+    const [count] = registerMetersTransaction('acme', 48, ['api-calls'], now).TransactItems ?? [];
+    expect(count.Update).toEqual(
+      expect.objectContaining({
+        Key: { PK: 'OP#acme#USAGE#METERS', SK: 'COUNT' },
+        ExpressionAttributeValues: expect.objectContaining({ ':count': 48 }),
+      }),
+    );
+  });
+
   it('fingerprint an entry by its fields as sent, in any order, without its key', () => {
     const a = idempotencyOf('k', { Meter: 'm', Usage: 1, OccurredAt: 5 }, 'client', 'Identifier');
     expect(a.requestHash).toBe(requestHash({ OccurredAt: 5, Usage: 1, Meter: 'm' }));
@@ -192,6 +219,7 @@ describe('the transactions of usage metering', () => {
       const input = { Meter: `meter-${i % 5}`, Usage: 1, OccurredAt: utc('2026-06-01T09:00:00Z') + i };
       return {
         input,
+        meterField: `Entries[${i}].Meter`,
         dimensionsField: `Entries[${i}].Dimensions`,
         idempotency: idempotencyOf(`k-${i}`, input, 'client', `Entries[${i}].Identifier`),
       };

@@ -51,9 +51,9 @@ export const usageOperations = {
       tag: 'Usage',
       summary: 'Void a usage entry',
       description:
-        "Takes one entry of the calling operator (built-in ones included) back out of every total, in one transaction, and marks it `VoidedAt`; the entry is kept. Voiding a voided entry answers it unchanged. Takes no body. An ID that is not one of the operator's entries is 404.",
+        "Takes one entry of the calling operator back out of every total, in one transaction, and marks it `VoidedAt`; the entry is kept. Voiding a voided entry answers it unchanged. Takes no body. An ID that is not one of the operator's entries is 404. An entry of a built-in meter (recorded from a platform event) is 403 `built-in-entry` with nothing changed: only the admin CLI voids those.",
       success: { status: 200, description: 'The voided entry', data: 'VoidedUsageEntry', example: { ...usageEntry, VoidedAt: 1773150000 } },
-      errors: [404],
+      errors: [403, 404],
     },
   },
   'get-usage-summary': {
@@ -62,7 +62,7 @@ export const usageOperations = {
       tag: 'Usage',
       summary: 'Usage summary per meter',
       description:
-        "Exact per-meter totals over whole days from `from` to `to` (both included, at most 366 days) in the zone `tz` (default UTC; zones whose midnight is not on a whole UTC hour are refused). `granularity` adds a series to every meter: `hour` (`Hours`, ranges of at most 7 days), `day` (`Days`) or `month` (`Months`, calendar months of the zone, the first and last cut to the range). `groupBy=Region` or `groupBy=Region,Plan` splits every meter into one item per group, its `Dimensions` giving the group's values (null for entries without the key); `filter[Plan]=pro` (up to 5, combined with AND, exact match) counts only matching entries, in the items and the Totals. Series split the same way. Voided entries are not counted. The items read depend on the range and the meters, never on the number of entries; grouping or filtering reads the same items.",
+        "Exact per-meter totals over whole days from `from` to `to` (both included, at most 366 days) in the zone `tz` (default UTC; zones whose midnight is not on a whole UTC hour are refused). `granularity` adds a series to every meter: `hour` (`Hours`, ranges of at most 7 days), `day` (`Days`) or `month` (`Months`, calendar months of the zone, the first and last cut to the range). `groupBy=Region` or `groupBy=Region,Plan` splits every meter into one item per group, its `Dimensions` giving the group's values (null for entries without the key); `filter[Plan]=pro` (up to 5, combined with AND, exact match) counts only matching entries, in the items and the Totals. Series split the same way. Voided entries are not counted. `meter=api-calls,storage-gb` (up to 10) reads and answers only those meters. The items read depend on the range and the meters, never on the number of entries; grouping or filtering reads the same items. A summary that would read more than 30,000 aggregates is 422: narrow the range, drop the series, or name the meters.",
       success: {
         status: 200,
         description: 'The summary',

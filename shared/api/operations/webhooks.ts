@@ -11,7 +11,7 @@ export const webhookOperations = {
       tag: 'Webhooks',
       summary: "Register the key's webhook endpoint",
       description:
-        'One endpoint per API key; registering again replaces it and issues a new signing secret. The answer shows the secret (`whsec_...`) this once. The URL must be https to a public host: private, loopback, link-local and reserved addresses are refused, here and again on every delivery after DNS. Deliveries carry `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` as Standard Webhooks specifies; a 2xx within 10 seconds counts as delivered, anything else is retried with exponential backoff for 24 hours.',
+        'One endpoint per API key; registering again replaces it and issues a new signing secret. The answer shows the secret (`whsec_...`) this once. The URL must be https to a public host on port 443 (or a port the operator allows): only global unicast addresses are connected to (private, loopback, link-local, reserved addresses and IPv6 forms that embed an IPv4 address are refused), here and again on every delivery after DNS. Deliveries carry `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` as Standard Webhooks specifies; a 2xx within 10 seconds counts as delivered, anything else is retried with exponential backoff for 24 hours.',
       success: {
         status: 200,
         description: 'The endpoint, with its secret shown this once',

@@ -6,7 +6,8 @@ exports.query = validate0;
 const formats0 = formats["supported-day"];
 const func0 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$", "u");
-const pattern1 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,39}$", "u");
+const pattern1 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$", "u");
+const pattern2 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,39}$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -165,11 +166,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.filter !== undefined){
-let data5 = data.filter;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(Object.keys(data5).length > 5){
-const err13 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"};
+if(data.meter !== undefined){
+let data5 = data.meter;
+if(typeof data5 === "string"){
+if(func0(data5) > 1290){
+const err13 = {instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/maxLength",keyword:"maxLength",params:{limit: 1290},message:"must NOT have more than 1290 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -178,11 +179,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-for(const key0 in data5){
-const _errs13 = errors;
-if(typeof key0 === "string"){
-if(!pattern1.test(key0)){
-const err14 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key0};
+if(!pattern1.test(data5)){
+const err14 = {instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -192,9 +190,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-var valid1 = _errs13 === errors;
-if(!valid1){
-const err15 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+else {
+const err15 = {instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -204,11 +201,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-for(const key1 in data5){
-let data6 = data5[key1];
-if(typeof data6 === "string"){
-if(func0(data6) > 100){
-const err16 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(data.filter !== undefined){
+let data6 = data.filter;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(Object.keys(data6).length > 5){
+const err16 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -217,8 +214,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func0(data6) < 1){
-const err17 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key0 in data6){
+const _errs15 = errors;
+if(typeof key0 === "string"){
+if(!pattern2.test(key0)){
+const err17 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key0};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -228,8 +228,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var valid1 = _errs15 === errors;
+if(!valid1){
+const err18 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -239,9 +240,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 === "string"){
+if(func0(data7) > 100){
+const err19 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -250,10 +253,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(func0(data7) < 1){
+const err20 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -262,8 +263,43 @@ vErrors.push(err20);
 }
 errors++;
 }
+}
+else {
+const err21 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.query.errorMessages = {"#/properties/from":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/to":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/tz":"must be an IANA time zone name such as Europe/Lisbon","#/properties/granularity":"must be one of 'hour', 'day', 'month' when given","#/properties/groupBy":"must be one or two dimension keys separated by a comma (such as Region or Region,Plan), each 1 to 40 letters, digits and '_', starting with a letter","#/properties/filter":"must be given as filter[Key]=value, at most 5 of them, each Key a dimension key and each value a string of 1 to 100 characters","#/properties/filter/propertyNames":"must be a dimension key: 1 to 40 letters, digits and '_', starting with a letter","#/properties/filter/additionalProperties":"must be a string of 1 to 100 characters"};
-exports.validators = { route: "get-usage-summary", fields: {"path":[],"query":["from","to","tz","granularity","groupBy","filter"],"deepObjects":["filter"]}, query: exports.query };
+exports.query.errorMessages = {"#/properties/from":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/to":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31","#/properties/tz":"must be an IANA time zone name such as Europe/Lisbon","#/properties/granularity":"must be one of 'hour', 'day', 'month' when given","#/properties/groupBy":"must be one or two dimension keys separated by a comma (such as Region or Region,Plan), each 1 to 40 letters, digits and '_', starting with a letter","#/properties/meter":"must be one to 10 meter names separated by commas (such as api-calls or api-calls,storage-gb)","#/properties/filter":"must be given as filter[Key]=value, at most 5 of them, each Key a dimension key and each value a string of 1 to 100 characters","#/properties/filter/propertyNames":"must be a dimension key: 1 to 40 letters, digits and '_', starting with a letter","#/properties/filter/additionalProperties":"must be a string of 1 to 100 characters"};
+exports.validators = { route: "get-usage-summary", fields: {"path":[],"query":["from","to","tz","granularity","groupBy","meter","filter"],"deepObjects":["filter"]}, query: exports.query };
