@@ -1,6 +1,6 @@
 import { LOCAL_CREDENTIALS, LOCAL_DATA_DIR, localSettings } from '../lib/local/defaults';
 import { awaitCommits, localClient, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local';
-import { startLocalHost } from '../lib/local/api-gateway';
+import { startLocalHost } from '../lib/local/host';
 import { ensureTable } from '../lib/local/table';
 import { seedDemo } from '../lib/local/demo-data';
 import { configure } from '../shared/core/config';

@@ -9,8 +9,8 @@ import { configure } from '../shared/core/config';
 import { DEMO_OPERATOR } from '../lib/local/demo-data';
 import { addDays, wallClock } from '../shared/core/calendar';
 import { availabilityIdOf } from '../shared/octo/render';
-import { octoErrorSchema } from '../shared/octo/schemas';
-import { rawExchange, type RawResponse } from '../test/support/raw-http';
+import { octoErrorSchema } from '../shared/octo/schemas/answers';
+import { rawExchange, type RawResponse } from './fuzz/raw-http';
 import { apiCases } from './fuzz/api-cases';
 import { busCases, edgeCases } from './fuzz/edge-and-bus-cases';
 import { random, type FuzzCase, type Operation } from './fuzz/hostile-values';
@@ -125,9 +125,10 @@ const isOctoError = (response: RawResponse) =>
 /**
  * A refusal as the route's face gives it: on /octo, OCTo's body from the
  * function (400, JSON) or the gateway's problem that carries OCTo's fields too;
- * elsewhere a problem.
+ * elsewhere a problem; for a path no route has, a problem without OCTo's fields.
  */
 function isRefusal(fuzzCase: FuzzCase, response: RawResponse): boolean {
+  if (response.status === 404) return isProblem(response) && response.json.error === undefined;
   if (!fuzzCase.octo) return isProblem(response);
   if (response.headers['content-type'] === 'application/json') return response.status === 400 && isOctoError(response);
   return isProblem(response) && isOctoError(response);

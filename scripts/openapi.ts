@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openApiDocument } from '../shared/http/openapi';
+import { octoDocument } from '../shared/octo/openapi';
 
 /**
  * Writes the OpenAPI document to a file (default build/openapi.json, git-ignored)
@@ -8,5 +9,5 @@ import { openApiDocument } from '../shared/http/openapi';
  */
 const target = path.resolve(process.argv[2] ?? 'build/openapi.json');
 mkdirSync(path.dirname(target), { recursive: true });
-writeFileSync(target, `${JSON.stringify(openApiDocument(), null, 2)}\n`);
+writeFileSync(target, `${JSON.stringify(openApiDocument({ octo: octoDocument }), null, 2)}\n`);
 console.log(`OpenAPI document written to ${path.relative(process.cwd(), target)}`);

@@ -173,7 +173,7 @@ const routeTargets = (): Target[] =>
     const request: RequestSchemas = operations[route.id].request ?? {};
     return {
       module: `${ROUTE_VALIDATORS_DIR}/${route.id}.generated`,
-      source: `the route '${route.id}' (shared/api/operations.ts)`,
+      source: `the route '${route.id}' (shared/api/operations/)`,
       schemas: Object.fromEntries(Object.entries(request).filter(([, schema]) => schema !== undefined)) as Record<string, SchemaObject>,
       // The names of path and query parameters say where a field the domain names was sent.
       route: {

@@ -1,6 +1,6 @@
 import { validators } from '../../shared/api/validators/octo-availability-calendar.generated';
 import { httpHandler } from '../../shared/http/handler';
 import { octoFace } from '../../shared/octo/face';
-import { availabilityCalendar } from '../../shared/octo/operations';
+import { octoAvailabilityCalendar } from '../../shared/octo/operations';
 
-export const handler = httpHandler(validators, availabilityCalendar, octoFace);
+export const handler = httpHandler(validators, octoAvailabilityCalendar, octoFace);

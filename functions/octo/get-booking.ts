@@ -1,6 +1,6 @@
 import { validators } from '../../shared/api/validators/octo-get-booking.generated';
 import { httpHandler } from '../../shared/http/handler';
 import { octoFace } from '../../shared/octo/face';
-import { getBooking } from '../../shared/octo/operations';
+import { octoGetBooking } from '../../shared/octo/operations';
 
-export const handler = httpHandler(validators, getBooking, octoFace);
+export const handler = httpHandler(validators, octoGetBooking, octoFace);

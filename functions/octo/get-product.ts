@@ -1,6 +1,6 @@
 import { validators } from '../../shared/api/validators/octo-get-product.generated';
 import { httpHandler } from '../../shared/http/handler';
 import { octoFace } from '../../shared/octo/face';
-import { getProduct } from '../../shared/octo/operations';
+import { octoGetProduct } from '../../shared/octo/operations';
 
-export const handler = httpHandler(validators, getProduct, octoFace);
+export const handler = httpHandler(validators, octoGetProduct, octoFace);

@@ -1,6 +1,6 @@
 import { validators } from '../../shared/api/validators/octo-get-supplier.generated';
 import { httpHandler } from '../../shared/http/handler';
 import { octoFace } from '../../shared/octo/face';
-import { getSupplier } from '../../shared/octo/operations';
+import { octoGetSupplier } from '../../shared/octo/operations';
 
-export const handler = httpHandler(validators, getSupplier, octoFace);
+export const handler = httpHandler(validators, octoGetSupplier, octoFace);

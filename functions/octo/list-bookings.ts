@@ -1,6 +1,6 @@
 import { validators } from '../../shared/api/validators/octo-list-bookings.generated';
 import { httpHandler } from '../../shared/http/handler';
 import { octoFace } from '../../shared/octo/face';
-import { listBookings } from '../../shared/octo/operations';
+import { octoListBookings } from '../../shared/octo/operations';
 
-export const handler = httpHandler(validators, listBookings, octoFace);
+export const handler = httpHandler(validators, octoListBookings, octoFace);

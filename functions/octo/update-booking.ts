@@ -1,6 +1,6 @@
 import { validators } from '../../shared/api/validators/octo-update-booking.generated';
 import { httpHandler } from '../../shared/http/handler';
 import { octoFace } from '../../shared/octo/face';
-import { updateBooking } from '../../shared/octo/operations';
+import { octoUpdateBooking } from '../../shared/octo/operations';
 
-export const handler = httpHandler(validators, updateBooking, octoFace);
+export const handler = httpHandler(validators, octoUpdateBooking, octoFace);

@@ -7,6 +7,7 @@ import type { Construct } from 'constructs';
 import { gatewayProblems } from '../../shared/api/gateway';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/api/problem-types';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
+import { octoDocument } from '../../shared/octo/openapi';
 import { acknowledgeFileDeployment, buildOutputBucket } from './file-deployment';
 import { problemTemplate } from './problem-gateway-responses';
 
@@ -30,7 +31,7 @@ export class ApiReference extends NestedStack {
     // The deployment below deletes its object with the stack, so the bucket is empty when it goes.
     this.bucket = new Bucket(this, 'Bucket', buildOutputBucket);
     new BucketDeployment(this, 'Document', {
-      sources: [Source.jsonData(DOCUMENT_KEY, openApiDocument({ problemBaseUrl: props.problemBaseUrl }))],
+      sources: [Source.jsonData(DOCUMENT_KEY, openApiDocument({ octo: octoDocument }, { problemBaseUrl: props.problemBaseUrl }))],
       destinationBucket: this.bucket,
       contentType: 'application/json',
       retainOnDelete: false,

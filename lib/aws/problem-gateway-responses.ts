@@ -1,11 +1,12 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { PROBLEM_CONTENT_TYPE, problemTypeUri, statusTitle } from '../../shared/api/problem-types';
-import { gatewayErrorCode, gatewayProblems, type GatewayProblem, type GatewayResponseType } from '../../shared/api/gateway';
+import { gatewayProblems, type GatewayProblem, type GatewayResponseType } from '../../shared/api/gateway';
+import { octoMembersOf } from '../../shared/octo/gateway-errors';
 
 /**
  * The body of a gateway response: the same RFC 7807 problem a function would
  * answer with, and OCTo's `error` and `errorMessage` beside it, since a
- * gateway response is the API's, not a route's (shared/api/gateway.ts). API
+ * gateway response is the API's, not a route's (shared/octo/gateway-errors.ts). API
  * Gateway substitutes $context variables in gateway response templates, so
  * the instance is filled in per request.
  */
@@ -16,8 +17,7 @@ export function problemTemplate(problem: GatewayProblem, problemBaseUrl: string)
     status: problem.status,
     detail: problem.detail,
     instance: '$context.path',
-    error: gatewayErrorCode(problem.status),
-    errorMessage: problem.detail,
+    ...octoMembersOf(problem.status, problem.detail),
   });
 }
 

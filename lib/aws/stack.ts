@@ -53,7 +53,7 @@ const routeStackId = (group: string) => `${group.replace(/(^|-)(\w)/g, (_, __, l
  * the dashboard, in this stack; the functions in nested stacks, one per group
  * of routes (lib/aws/route-functions.ts), one for the background work and one
  * for platform events; the dashboard site in one more. Adding a route is a
- * row in shared/api/routes.ts (and its operation in shared/api/operations.ts);
+ * row in shared/api/routes.ts (and its operation in shared/api/operations/);
  * nothing here names a route or a group.
  */
 export class OtaUsageStack extends Stack {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -9,39 +8,30 @@ import type {
   Context,
 } from 'aws-lambda';
 import { policyAllows } from '../../shared/http/authorizer-policy';
-import { gatewayProblem, problemResponse } from '../../shared/http/problem';
-import { systemClock, type Clock } from '../../shared/core/clock';
+import { problemResponse } from '../../shared/http/problem';
+import type { Clock } from '../../shared/core/clock';
 import { AUTHORIZER_CACHE_TTL_SECONDS, MAX_REQUEST_BODY_BYTES } from '../../shared/api/gateway';
 import { authorizerEntry, routes, type Route } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
-import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
-import { createLocalScheduler, type LocalScheduler, type LocalSchedulerOptions } from './scheduler';
-import { startLocalTableStream, type LocalTableStream, type LocalTableStreamOptions } from './table-stream';
-import { serveDashboard, servesDashboard } from './dashboard';
-import { serveDocs, servesDocs } from './docs';
 import { authorizerCache } from './authorizer-cache';
-import {
-  acceptedHosts,
-  failSafely,
-  gatewayResponse,
-  guardServerEdge,
-  misdirectedHost,
-  missingHost,
-  requestTarget,
-  sendProblem,
-  type RequestTarget,
-} from './http-edge';
+import { gatewayProblem, gatewayResponse, requestTarget, type RequestTarget } from './http-edge';
 import { lambdaContext } from './lambda-context';
-import { BodyTooLarge, finishReading, readBody, utf8Text } from './request-body';
-import { LOCAL_ACCOUNT, LOCAL_HTTP_HOST, LOCAL_REGION } from './defaults';
+import { BodyTooLarge, readBody, utf8Text } from './request-body';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from './defaults';
 import { createRateLimiter, rateLimited, withRateLimitHeaders } from './rate-limit';
 
 /**
  * Plays API Gateway on one machine: matches requests against the route
  * table, runs the very same authorizer (with a bounded result cache) and
  * handlers, and answers with the same gateway problems the stack configures.
- * EventBridge PutEvents calls to the same port go to the local event bus.
+ * The host (host.ts) hands it every request that is not for the event bus,
+ * the dashboard or the API reference.
  */
+
+export interface LocalGatewayOptions {
+  authorizerCacheTtlSeconds?: number;
+  authorizerCacheMaxEntries?: number;
+}
 
 const STAGE = 'local';
 const ARN_PREFIX = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:local/${STAGE}`;
@@ -95,39 +85,6 @@ function headerEntries(request: IncomingMessage): [string, string][] {
   const entries: [string, string][] = [];
   for (let i = 0; i < request.rawHeaders.length; i += 2) entries.push([request.rawHeaders[i], request.rawHeaders[i + 1]]);
   return entries;
-}
-
-function send(response: ServerResponse, result: APIGatewayProxyResult): void {
-  const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
-  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
-  response.writeHead(result.statusCode, headers);
-  response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
-}
-
-export interface LocalHostOptions {
-  port?: number;
-  host?: string;
-  authorizerCacheTtlSeconds?: number;
-  authorizerCacheMaxEntries?: number;
-  /** The host's "now": authorizer cache expiry, the per-key token buckets (rate-limit.ts), request times and the functions' remaining time. */
-  clock?: Clock;
-  eventBus?: LocalEventBusOptions;
-  scheduler?: LocalSchedulerOptions;
-  tableStream?: LocalTableStreamOptions;
-}
-
-export interface LocalHost {
-  url: string;
-  server: Server;
-  /** EventBridge's PutEvents on the same port (see event-bus.ts). */
-  eventBus: LocalEventBus;
-  /** How many authorizer results are cached now. */
-  authorizerCacheSize(): number;
-  /** The table's stream, read for the webhook sender as its event source mapping would (see table-stream.ts). */
-  tableStream: LocalTableStream;
-  /** The scheduled functions (see scheduler.ts). */
-  scheduler: LocalScheduler;
-  close(): Promise<void>;
 }
 
 const HEALTHY: APIGatewayProxyResult = {
@@ -234,7 +191,7 @@ async function gatewayBody(request: IncomingMessage, requestPath: string): Promi
 }
 
 /** The API Gateway part of the host: routes, the authorizer and its cache, the per-key token buckets, and the functions. */
-function localGateway(options: LocalHostOptions, clock: Clock) {
+export function localGateway(options: LocalGatewayOptions, clock: Clock) {
   const compiled = routes.map(compile);
   const cache = authorizerCache<APIGatewayAuthorizerResult>({
     ttlMs: (options.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000,
@@ -291,79 +248,4 @@ function localGateway(options: LocalHostOptions, clock: Clock) {
   return { handle, authorizerCacheSize: () => cache.size };
 }
 
-type LocalGateway = ReturnType<typeof localGateway>;
-
-/**
- * Each request to the host's one port goes to the event bus, the dashboard,
- * the API reference or the gateway, once its Host names this host.
- */
-async function serveRequest(
-  { gateway, eventBus, accepts }: { gateway: LocalGateway; eventBus: LocalEventBus; accepts: (host: string) => boolean },
-  request: IncomingMessage,
-  response: ServerResponse,
-): Promise<void> {
-  const refused = missingHost(request) ?? misdirectedHost(request, accepts);
-  // The event bus reads its own bodies, and reads what is left before it refuses (request-body.ts).
-  if (!refused && eventBus.accepts(request)) return eventBus.serve(request, response);
-  const answer = refused
-    ? () => sendProblem(response, refused, { Connection: 'close' })
-    : servesDashboard(request)
-      ? () => serveDashboard(request, response)
-      : servesDocs(request)
-        ? () => serveDocs(request, response)
-        : await gateway.handle(request).then((result) => () => send(response, result));
-  // An answer decided before the body was read (no route, a refused path, a body over the limit) waits for the rest of it.
-  await finishReading(request, response);
-  await answer();
-}
-
-/** Listens on `host` and `port` (0 picks a free one), and resolves with the host's URL. */
-async function listen(server: Server, port: number, host: string): Promise<string> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port: bound } = server.address() as { port: number };
-  return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
-}
-
-export async function startLocalHost(options: LocalHostOptions = {}): Promise<LocalHost> {
-  const clock = options.clock ?? systemClock;
-  const gateway = localGateway(options, clock);
-  const eventBus = createLocalEventBus({ ...options.eventBus, clock });
-  const bindAddress = options.host ?? LOCAL_HTTP_HOST;
-  // Set once the port is known; no request arrives before.
-  let accepts: (host: string) => boolean = () => false;
-
-  // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.
-  const server = createServer({ requireHostHeader: false }, (request, response) => {
-    serveRequest({ gateway, eventBus, accepts }, request, response).catch((error) => failSafely(request, response, error, 'Local host'));
-  });
-  guardServerEdge(server);
-  server.keepAliveTimeout = 30_000;
-  const url = await listen(server, options.port ?? 0, bindAddress);
-  accepts = acceptedHosts(bindAddress, (server.address() as AddressInfo).port);
-  const scheduler = createLocalScheduler(options.scheduler);
-  const tableStream = startLocalTableStream(options.tableStream);
-  return {
-    url,
-    server,
-    eventBus,
-    authorizerCacheSize: gateway.authorizerCacheSize,
-    tableStream,
-    scheduler,
-    close: async () => {
-      await scheduler.stop();
-      // Events already accepted and stream records already read are handled before the host goes away, as AWS would.
-      await eventBus.idle();
-      await tableStream.stop();
-      await new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      });
-    },
-  };
-}
+export type LocalGateway = ReturnType<typeof localGateway>;

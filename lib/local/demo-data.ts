@@ -3,7 +3,7 @@ import { SCOPES, type Scope } from '../../shared/accounts/scopes';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator, getOperator } from '../../shared/accounts/operators';
 import { addDays, wallClock } from '../../shared/core/calendar';
-import { DAY_TICKET_TIME } from '../../shared/catalog/model';
+import { DAY_TICKET_TIME } from '../../shared/catalog/constants';
 import { config } from '../../shared/core/config';
 import { seedDemoHistory, type DemoActivity, type DemoHistory } from './demo-history';
 

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../../shared/core/config';
 import { problem } from '../../shared/http/problem';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
+import { octoDocument } from '../../shared/octo/openapi';
 import { SECURITY_HEADERS } from './dashboard';
 import { requestPath, sendProblem } from './http-edge';
 import { logError } from '../../shared/core/observability';
@@ -70,7 +71,7 @@ const assets = new Map<string, Asset>([
     OPENAPI_PATH,
     {
       contentType: 'application/json',
-      body: once(() => JSON.stringify(openApiDocument({ problemBaseUrl: config().problemBaseUrl }))),
+      body: once(() => JSON.stringify(openApiDocument({ octo: octoDocument }, { problemBaseUrl: config().problemBaseUrl }))),
     },
   ],
   [DOCS_PATH, { contentType: 'text/html; charset=utf-8', body: page }],

@@ -5,7 +5,8 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Duplex } from 'node:stream';
 import { gatewayProblems, type GatewayResponseType } from '../../shared/api/gateway';
 import { statusTitle } from '../../shared/api/problem-types';
-import { PROBLEM_CONTENT_TYPE, gatewayProblem, problemResponse, type Problem } from '../../shared/http/problem';
+import { PROBLEM_CONTENT_TYPE, problem, problemResponse, type Problem } from '../../shared/http/problem';
+import { octoMembersOf } from '../../shared/octo/gateway-errors';
 import { logError } from '../../shared/core/observability';
 import { discardRest, finishReading } from './request-body';
 
@@ -38,6 +39,10 @@ export function requestTarget(url: string | undefined): RequestTarget | undefine
 
 /** The request's path as sent (a problem's `instance`): the path of its target when it has one, else `/`. */
 export const requestPath = (request: IncomingMessage): string => requestTarget(request.url)?.path ?? '/';
+
+/** A refusal the gateway answers by itself, for every route alike: the problem, with OCTo's `error` and `errorMessage` too. */
+export const gatewayProblem = (status: number, kind: string, detail: string, instance: string): Problem =>
+  problem(status, kind, detail, instance, octoMembersOf(status, detail));
 
 /** The problem of one of the gateway responses the stack configures (shared/api/gateway.ts). */
 export function gatewayResponseProblem(type: GatewayResponseType, instance: string): Problem {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingItem } from '../../shared/booking/model';
-import { reserve } from '../../shared/booking/uuid-bookings';
+import { reserve } from '../../shared/booking/reservations';
 import { addDays } from '../../shared/core/calendar';
 import { availabilityIdOf } from '../../shared/octo/render';
 import { compare, fixed, printTable, ratio, type LoadOptions, type Stats } from './harness';

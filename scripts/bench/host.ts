@@ -1,4 +1,4 @@
-import { startLocalHost } from '../../lib/local/api-gateway';
+import { startLocalHost } from '../../lib/local/host';
 
 /**
  * The local host in a process of its own, so that the load generator does not

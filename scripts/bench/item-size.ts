@@ -1,6 +1,7 @@
 import { QueryCommand, type AttributeValue, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
 import { attributeClient, tableName } from '../../shared/db/client';
-import { usageKeys, type UsageLevel } from '../../shared/db/keys';
+import { usageKeys } from '../../shared/db/keys';
+import type { UsageLevel } from '../../shared/db/usage-levels';
 import { AGGREGATE_SHARDS, COMBINATION_ATTRIBUTE } from '../../shared/usage/model';
 
 /**

@@ -1,7 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { BookingItem } from '../../shared/booking/model';
 import { createBooking } from '../../shared/booking/create-booking';
-import { confirmable } from '../../shared/booking/holds';
+import { confirm } from '../../shared/booking/lifecycle';
 import { changeTransaction, changed } from '../../shared/booking/transactions';
 import { getProduct } from '../../shared/catalog/repository';
 import { documentClient } from '../../shared/db/client';
@@ -65,9 +65,11 @@ export function confirmScenario(callsPerSide: number): Scenario {
     service: (context) => context.postAction(`${BOOKING_PATH}/${take('service').BookingReference}/confirm`, {}),
     bare: () => {
       const hold = take('bare');
-      const at = new Date().toISOString();
-      const next = changed(hold, { ...hold, Status: 'CONFIRMED', ConfirmedAt: at }, at);
-      return documentClient().send(new TransactWriteCommand(changeTransaction(hold, next, confirmable(at)).input));
+      const now = new Date();
+      const decision = confirm(hold, now);
+      if ('stay' in decision) throw new Error(`The bench's hold ${hold.BookingReference} is confirmed already`);
+      const next = changed(hold, { ...hold, Status: decision.to, ConfirmedAt: now.toISOString() }, now.toISOString());
+      return documentClient().send(new TransactWriteCommand(changeTransaction(hold, next, decision.change).input));
     },
     bareNote:
       'bare = the conditional TransactWriteItems alone (the booking Update); the service first also reads the booking and ' +

@@ -1,4 +1,4 @@
-import { rawRequest } from '../../test/support/raw-http';
+import { rawRequest } from './raw-http';
 import {
   deep,
   HOSTILE_JSON_VALUES,

@@ -1,4 +1,4 @@
-import { rawRequest, sigV4Authorization } from '../../test/support/raw-http';
+import { rawRequest, sigV4Authorization } from './raw-http';
 import { deep, HOSTILE_JSON_VALUES, HOSTILE_STRINGS, PROTOTYPE_NAMES, type FuzzCase, type random } from './hostile-values';
 
 /** The hostile requests of `npm run fuzz` at the edge of HTTP, and the PutEvents calls to the local bus. */

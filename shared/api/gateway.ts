@@ -1,5 +1,3 @@
-import type { OctoErrorCode } from '../octo/schemas';
-
 /** Settings of the API front door, shared by the CDK stack and the local host. */
 
 /** How long a key's authorizer result is reused; a revoked key stops working within this time. */
@@ -66,17 +64,3 @@ export const gatewayProblems: Record<GatewayResponseType, GatewayProblem> = {
   DEFAULT_4XX: { status: 400, kind: 'bad-request', detail: 'The request could not be accepted' },
   DEFAULT_5XX: { status: 500, kind: 'internal', detail: 'The server could not complete the request; it is safe to retry' },
 };
-
-/**
- * OCTo's `error` code of a refusal the gateway (or the local host in its
- * place) answers by itself. A gateway response cannot tell the OCTo routes
- * from the others, so each of its bodies is an RFC 7807 problem that also
- * carries OCTo's `error` and `errorMessage` (RFC 7807 allows extension
- * members): a reseller's client reads OCTo's fields, every other client its problem.
- */
-export function gatewayErrorCode(status: number): OctoErrorCode {
-  if (status === 401) return 'UNAUTHORIZED';
-  if (status === 403) return 'FORBIDDEN';
-  if (status === 429) return 'TOO_MANY_REQUESTS';
-  return status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST';
-}

@@ -1,5 +1,5 @@
 import { keyOperatorSchema } from '../accounts/schemas';
-import { customerSchema } from '../booking/customer-schema';
+import { customerSchema } from '../booking/schemas';
 import { answersSchema, bookingListSchema, bookingSchema, manifestSchema, manifestTimeslotSchema } from '../booking/schemas';
 import {
   activityQuestionsSchema,
@@ -21,7 +21,7 @@ import {
   productSchema as octoProductSchema,
   supplierSchema,
   unitPricingSchema,
-} from '../octo/schemas';
+} from '../octo/schemas/answers';
 
 /**
  * What the API answers, by name: the records inside `{ "data": ... }`, each
@@ -97,7 +97,7 @@ export const responseSchemas = {
     required: [...Problem.required, 'error', 'errorMessage'],
     properties: { ...Problem.properties, ...octoErrorSchema.properties },
     description:
-      "API Gateway's own refusals (no key, a key without the scope, throttling, an unknown route, a body too large, a timeout): an RFC 7807 problem that also carries OCTo's `error` and `errorMessage`, since the gateway answers every route alike",
+      "API Gateway's own refusals (no key, a key without the scope, throttling, a body too large, a timeout): an RFC 7807 problem that also carries OCTo's `error` and `errorMessage`, since the gateway answers every route alike (an unknown route is a plain Problem: it is no OCTo request)",
   },
 } as const;
 

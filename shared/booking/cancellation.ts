@@ -1,52 +1,61 @@
+import type { Caller } from '../core/caller';
 import { config } from '../core/config';
 import { NotFoundError, ValidationError } from '../core/errors';
+import { cancel, type Canceller } from './lifecycle';
 import type { BookingItem } from './model';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
-import { cancellationReasonSchema } from './cancellation-reason';
-import type { Booking, CancelledBy } from './schemas';
-import { changeBooking, type TransitionResult } from './transition';
+import { CANCELLATION_REASON, VISIBLE_TEXT_PATTERN } from './constants';
+import type { Booking } from './schemas';
+import { transitionBooking, type TransitionResult } from './transition';
 
 /**
  * Cancelling, by a partner or by the operator: one transaction moves the
  * booking (held or confirmed) to CANCELLED and gives its places back. A
  * cancelled booking, or a hold that has already expired, is answered as it
- * is: its places are already back.
+ * is: its places are already back (lifecycle.ts decides).
  */
 export interface CancelOptions {
-  by: CancelledBy;
+  canceller: Canceller;
   reason?: string;
   now: Date;
   /** Reads the booking afresh (after a lost race), with the caller's own visibility rules. */
   read: () => Promise<BookingItem>;
-  /** A rule this caller's cancellation must meet (a partner's: the timeslot has not started). */
-  check?: (item: BookingItem) => void;
 }
 
 export function cancelBooking(item: BookingItem, options: CancelOptions): Promise<TransitionResult> {
-  const at = options.now.toISOString();
-  return changeBooking(item, {
+  const { canceller, now } = options;
+  return transitionBooking(item, {
     what: 'The cancellation',
     outcome: 'cancelled',
     // The partner who sold it hears of a cancellation it did not make itself.
-    event: options.by === 'operator' ? 'booking.cancelled' : undefined,
-    now: options.now,
+    event: canceller.by === 'operator' ? 'booking.cancelled' : undefined,
+    now,
     reread: options.read,
     step: (current) => {
-      if (current.Status === 'CANCELLED' || current.Status === 'EXPIRED') return { answer: current };
-      options.check?.(current);
+      const decision = cancel(current, now, canceller);
+      if ('stay' in decision) return { answer: current };
       return {
         next: {
           ...current,
-          Status: 'CANCELLED',
-          CancelledAt: at,
-          CancelledBy: options.by,
+          Status: decision.to,
+          CancelledAt: now.toISOString(),
+          CancelledBy: canceller.by,
           ...(options.reason ? { CancellationReason: options.reason } : {}),
         },
-        change: { condition: '#status IN (:held, :confirmed)', values: { ':held': 'ON_HOLD', ':confirmed': 'CONFIRMED' }, at },
+        change: decision.change,
       };
     },
   });
+}
+
+/** A partner's cancellation of one of its bookings, until its timeslot starts; `reason` when the partner gave one. */
+export function cancelPartnerItem(
+  caller: Pick<Caller, 'timeZone'>,
+  item: BookingItem,
+  options: { now: Date; read: () => Promise<BookingItem>; reason?: string },
+): Promise<TransitionResult> {
+  return cancelBooking(item, { ...options, canceller: { by: 'partner', timeZone: caller.timeZone } });
 }
 
 /**
@@ -54,7 +63,7 @@ export function cancelBooking(item: BookingItem, options: CancelOptions): Promis
  * any time (a storm, a broken boat, a no-show), with a reason the partner
  * sees. The partner who sold an `ota` booking is sent `booking.cancelled`.
  */
-const reasonPattern = new RegExp(cancellationReasonSchema.pattern);
+const reasonPattern = new RegExp(VISIBLE_TEXT_PATTERN);
 
 export async function cancelOperatorBooking(
   operatorId: string,
@@ -63,13 +72,13 @@ export async function cancelOperatorBooking(
   now: Date = config().clock(),
 ): Promise<Booking> {
   // The HTTP body's schema says the same; the admin CLI has no schema in front of it.
-  if (reason.length > cancellationReasonSchema.maxLength || !reasonPattern.test(reason)) {
-    throw new ValidationError(cancellationReasonSchema.errorMessage, { field: 'Reason' });
+  if (reason.length > CANCELLATION_REASON.maxLength || !reasonPattern.test(reason)) {
+    throw new ValidationError(CANCELLATION_REASON.rule, { field: 'Reason' });
   }
   const read = async () => {
     const item = await getBooking(operatorId, normaliseReference(reference));
     if (!item) throw new NotFoundError(`No booking has reference '${reference}'`);
     return item;
   };
-  return (await cancelBooking(await read(), { by: 'operator', reason, now, read })).booking;
+  return (await cancelBooking(await read(), { canceller: { by: 'operator' }, reason, now, read })).booking;
 }

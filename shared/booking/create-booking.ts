@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ProductItem } from '../catalog/model';
 import { getTimeslot } from '../catalog/repository';
 import type { OpeningHours } from '../catalog/schemas';
@@ -11,19 +10,12 @@ import { RETRY, retrying } from '../core/retry';
 import { closingTime, slotEnd, slotStart, timeslotStarted } from '../catalog/timeslot-start';
 import { checkAnswers } from './answers';
 import type { Booking, BookingRequest, Contact } from './schemas';
-import {
-  HOLD_MINUTES,
-  IDEMPOTENCY_TTL_SECONDS,
-  REFERENCE_ALPHABET,
-  REFERENCE_LENGTH,
-  toBooking,
-  type BookingItem,
-  type Channel,
-  type IdempotencyRecord,
-  type UnitItem,
-} from './model';
+import { IDEMPOTENCY_TTL_SECONDS, type Channel } from './constants';
+import { holdExpiry, madeStatus } from './lifecycle';
+import { toBooking, type BookingItem, type IdempotencyRecord, type UnitItem } from './model';
 import { newBookingReference } from './reference';
-import { getBooking, getIdempotencyRecord, writeBooking } from './repository';
+import { getIdempotencyRecord, writeBooking } from './repository';
+import { lookUpUuid, referenceForUuid, UUID_REFERENCE_ATTEMPTS, uuidUnusable } from './uuid-lookup';
 
 export interface BookingResult {
   booking: Booking;
@@ -146,12 +138,11 @@ export const insufficientCapacity = (request: Pick<BookingRequest, 'Date' | 'Tim
 
 export function bookingItem(newBooking: NewBooking, reference: string, waiverStatus: Booking['WaiverStatus']): BookingItem {
   const { request, product, timeZone, now, units, openingHours, uuidBooking } = newBooking;
-  const holdMinutes = request.Hold ? (request.Hold.ExpiresInMinutes ?? HOLD_MINUTES.default) : undefined;
   const currency = product.PricePerParticipant.Currency;
   return {
     OperatorID: newBooking.operatorId,
     BookingReference: reference,
-    Status: holdMinutes === undefined ? 'CONFIRMED' : 'ON_HOLD',
+    Status: madeStatus(request.Hold !== undefined),
     Channel: newBooking.channel,
     ...(newBooking.partnerKeyId ? { PartnerKeyID: newBooking.partnerKeyId } : {}),
     ...(request.PaymentReference ? { PaymentReference: request.PaymentReference } : {}),
@@ -170,7 +161,7 @@ export function bookingItem(newBooking: NewBooking, reference: string, waiverSta
     WaiverStatus: waiverStatus,
     ...(request.Answers ? { Answers: request.Answers } : {}),
     CreatedAt: now.toISOString(),
-    ...(holdMinutes === undefined ? {} : { HoldExpiresAt: new Date(now.getTime() + holdMinutes * 60_000).toISOString() }),
+    ...(request.Hold ? { HoldExpiresAt: holdExpiry(now, request.Hold.ExpiresInMinutes) } : {}),
     ...(openingHours ? { OpeningHours: openingHours } : {}),
     EndsAt: slotEnd({ ...request, OpeningHours: openingHours }, product.DurationMinutes, timeZone),
     ...(uuidBooking
@@ -186,43 +177,6 @@ export function bookingItem(newBooking: NewBooking, reference: string, waiverSta
     UpdatedAt: now.toISOString(),
     Version: 1,
   };
-}
-
-/**
- * The reference of a UUID booking: drawn from the SHA-256 of the operator,
- * the partner key, the UUID and an attempt number, as newBookingReference
- * draws from random bytes. The first attempt is taken unless another booking
- * already has that reference (about one chance in 10^14 per booking made);
- * then the next. Bookings are never deleted, so the UUID's booking is the
- * first of its attempts that is not another booking's.
- */
-export function referenceForUuid(operatorId: string, keyId: string, uuid: string, attempt: number): string {
-  let reference = '';
-  for (let block = 0; reference.length < REFERENCE_LENGTH; block += 1) {
-    const bytes = createHash('sha256').update(`${operatorId}\n${keyId}\n${uuid}\n${attempt}\n${block}`, 'utf8').digest();
-    for (const byte of bytes) {
-      if (byte < UNBIASED_LIMIT && reference.length < REFERENCE_LENGTH) reference += REFERENCE_ALPHABET[byte % REFERENCE_ALPHABET.length];
-    }
-  }
-  return reference;
-}
-
-const UNBIASED_LIMIT = 256 - (256 % REFERENCE_ALPHABET.length);
-
-/** Reference attempts tried for one UUID before giving up: each further one is needed one time in about 10^14. */
-export const UUID_REFERENCE_ATTEMPTS = 4;
-
-export type UuidLookup = { found: BookingItem } | { free: string } | { exhausted: true };
-
-/** The booking a partner key's UUID names, or the first reference free for it, reading the attempts in turn. */
-export async function lookUpUuid(operatorId: string, keyId: string, uuid: string, from = 0): Promise<UuidLookup> {
-  for (let attempt = from; attempt < UUID_REFERENCE_ATTEMPTS; attempt += 1) {
-    const reference = referenceForUuid(operatorId, keyId, uuid, attempt);
-    const item = await getBooking(operatorId, reference);
-    if (!item) return { free: reference };
-    if (item.UUID === uuid && item.PartnerKeyID === keyId) return { found: item };
-  }
-  return { exhausted: true };
 }
 
 /** What a key remembers of the booking it made: the request's hash and the original response. */
@@ -244,10 +198,6 @@ export async function replay(operatorId: string, idempotency: IdempotencyContext
   );
   return record && { booking: JSON.parse(record.Response) as Booking, replayed: true };
 }
-
-/** A UUID whose every reference attempt is another booking's: not seen in practice, and answered as a UUID to replace. */
-export const uuidUnusable = (uuid: string) =>
-  new IdempotencyKeyReusedError('cannot be used for a new booking; send another UUID', { field: 'UUID', subject: 'booking', value: uuid });
 
 /** An Idempotency-Key answered again, counted as such. */
 export function countedReplay(result: BookingResult, operatorId: string): BookingResult {

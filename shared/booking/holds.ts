@@ -4,12 +4,12 @@ import { ValidationError } from '../core/errors';
 import type { Caller } from '../core/caller';
 import { partnerListens } from '../webhooks/events';
 import { checkAnswers } from './answers';
-import { BookingCancelledError, HoldExpiredError } from './errors';
+import { confirm, expire } from './lifecycle';
 import type { Booking, ConfirmationRequest } from './schemas';
 import type { BookingItem } from './model';
 import { requireOwnBooking } from './partner-bookings';
 import { queryExpiredHolds } from './repository';
-import { changeBooking, transitionBooking } from './transition';
+import { transitionBooking } from './transition';
 
 /**
  * Holds (OCTo's reserve → confirm). A hold takes its places like any
@@ -21,13 +21,6 @@ import { changeBooking, transitionBooking } from './transition';
 
 /** What a confirmation sets: the hold's details, completed by the confirmation. */
 type Confirmation = Pick<BookingItem, 'WaiverStatus' | 'Customer' | 'Answers' | 'PaymentReference'> & { ConfirmedAt: string };
-
-/** ON_HOLD → CONFIRMED, only while the hold has not expired at `at`. */
-export const confirmable = (at: string) => ({
-  condition: '#status = :held AND HoldExpiresAt > :now',
-  values: { ':held': 'ON_HOLD', ':now': at },
-  at,
-});
 
 /** The hold's details completed by the confirmation: what it gives replaces what the hold had. */
 async function confirmationOf(item: BookingItem, request: ConfirmationRequest, now: Date): Promise<Confirmation> {
@@ -56,7 +49,7 @@ export async function confirmHold(
 ): Promise<Booking> {
   // The partner's endpoint is read beside the booking, not after it: the confirmation waits on one read, not two.
   const [item, listens] = await Promise.all([requireOwnBooking(caller, reference), partnerListens(caller)]);
-  return transitionBooking(item, {
+  const result = await transitionBooking(item, {
     what: 'The confirmation',
     outcome: 'confirmed',
     event: 'booking.confirmed',
@@ -64,13 +57,13 @@ export async function confirmHold(
     now,
     reread: () => requireOwnBooking(caller, reference),
     step: async (current) => {
-      if (current.Status === 'CONFIRMED') return { answer: current };
-      if (current.Status === 'CANCELLED') throw BookingCancelledError.of(current);
-      if (current.Status === 'EXPIRED' || new Date(current.HoldExpiresAt as string) <= now) throw HoldExpiredError.of(current);
+      const decision = confirm(current, now);
+      if ('stay' in decision) return { answer: current };
       const confirmation = await confirmationOf(current, request, now);
-      return { next: { ...current, ...confirmation, Status: 'CONFIRMED' }, change: confirmable(now.toISOString()) };
+      return { next: { ...current, ...confirmation, Status: decision.to }, change: decision.change };
     },
   });
+  return result.booking;
 }
 
 /** Holds expired per sweep at most; what is left is due on the next sweep, a minute later. */
@@ -78,21 +71,18 @@ const PAGE = 100;
 const MAX_PAGES = 50;
 
 /** A hold due at `now` expires and gives its places back; one confirmed or cancelled meanwhile is refused by the status condition. */
-const expire = (hold: BookingItem, now: Date) =>
-  changeBooking(hold, {
+const expireHold = (hold: BookingItem, now: Date) =>
+  transitionBooking(hold, {
     what: 'The expiry',
     outcome: 'expired',
     event: 'hold.expired',
     now,
     // No reread: a hold moved or contended meanwhile is due again on the next sweep if it still is one.
-    step: (current) => ({
-      next: { ...current, Status: 'EXPIRED', ExpiredAt: now.toISOString() },
-      change: {
-        condition: '#status = :held AND HoldExpiresAt <= :now',
-        values: { ':held': 'ON_HOLD', ':now': now.toISOString() },
-        at: now.toISOString(),
-      },
-    }),
+    step: (current) => {
+      const decision = expire(current, now);
+      if ('stay' in decision) return { answer: current };
+      return { next: { ...current, Status: decision.to, ExpiredAt: now.toISOString() }, change: decision.change };
+    },
   });
 
 /** The one-minute sweep: expires every hold due at `now` and gives its places back. Returns how many it expired. */
@@ -100,7 +90,7 @@ export async function expireDueHolds(now: Date = config().clock()): Promise<numb
   let count = 0;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const due = await queryExpiredHolds(now.toISOString(), PAGE);
-    const expired = (await Promise.all(due.map((hold) => expire(hold, now)))).filter((result) => result.moved);
+    const expired = (await Promise.all(due.map((hold) => expireHold(hold, now)))).filter((result) => result.moved);
     count += expired.length;
     // A short page is the end; a page of nothing expirable is the index catching up with moves already made.
     if (due.length < PAGE || expired.length === 0) break;

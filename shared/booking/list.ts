@@ -3,7 +3,8 @@ import type { Caller } from '../core/caller';
 import { ValidationError } from '../core/errors';
 import { addDays, zonedInstant } from '../core/calendar';
 import { checkDayRange } from '../core/day-range';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, REFERENCE_ALPHABET, REFERENCE_LENGTH, toBooking, type BookingItem } from './model';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, REFERENCE_ALPHABET, REFERENCE_LENGTH } from './constants';
+import { toBooking, type BookingItem } from './model';
 import type { BookingList, BookingsQuery } from './schemas';
 import { queryBookingsCreatedBetween } from './repository';
 

@@ -1,40 +1,7 @@
 import type { OpeningHours } from '../catalog/schemas';
 import type { Booking, Contact } from './schemas';
 
-/** Stored shapes of bookings and their constants; the public shapes are in schemas.ts. */
-
-/**
- * Booking references: 10 characters from an alphabet without look-alikes
- * (no 0/O, 1/I/L), so a reference survives being read over the phone.
- * 31^10 ≈ 8 × 10^14 values (about 49 bits) drawn from the OS's CSPRNG make
- * references unguessable; the booking is written with attribute_not_exists,
- * so a collision is retried with a new reference and can never overwrite.
- */
-export const REFERENCE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-export const REFERENCE_LENGTH = 10;
-/** Accepts lower case too: a reference typed from a phone call is upper-cased before use. */
-export const REFERENCE_PATTERN = `^[${REFERENCE_ALPHABET}${REFERENCE_ALPHABET.toLowerCase().replace(/[0-9]/g, '')}]{${REFERENCE_LENGTH}}$`;
-
-/** Pages of the operator's list: `limit` defaults to this ... */
-export const DEFAULT_PAGE_SIZE = 50;
-/** ... and may be at most this. */
-export const MAX_PAGE_SIZE = 200;
-
-export const CHANNELS = ['ota', 'online', 'pos'] as const;
-export type Channel = (typeof CHANNELS)[number];
-/** Channels the operator records itself (admin CLI or import); `ota` bookings come only through the partner API. */
-export type OperatorChannel = Exclude<Channel, 'ota'>;
-
-/**
- * A booking's life: ON_HOLD → CONFIRMED → CANCELLED, ON_HOLD → CANCELLED,
- * ON_HOLD → EXPIRED. Held and confirmed bookings take places; moving to
- * CANCELLED or EXPIRED gives them back, once, in the same transaction.
- */
-export const BOOKING_STATUSES = ['ON_HOLD', 'CONFIRMED', 'CANCELLED', 'EXPIRED'] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
-
-/** Hold lengths a partner may ask for, in minutes; a hold without ExpiresInMinutes lasts the default. */
-export const HOLD_MINUTES = { min: 1, max: 60, default: 15 } as const;
+/** Stored shapes of bookings, on the public shapes of schemas.ts; the constants are in constants.ts. */
 
 /** One unit item of a booking a partner addresses by UUID (OCTo): each booked unit, one by one, with its own UUID. */
 export interface UnitItem {
@@ -108,6 +75,3 @@ export interface IdempotencyRecord {
   /** Unix seconds. */
   ExpiresAt: number;
 }
-
-/** Idempotency records of bookings live this long (DynamoDB TTL on ExpiresAt). */
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;

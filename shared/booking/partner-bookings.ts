@@ -1,12 +1,10 @@
 import { requireActivity } from '../catalog/products';
-import { ACTIVITY_ID_PATTERN } from '../catalog/model';
-import { timeslotStarted } from '../catalog/timeslot-start';
+import { ACTIVITY_ID_PATTERN, ACTIVITY_ID_RULE } from '../catalog/constants';
 import { config } from '../core/config';
 import { InvalidRequestError, NotFoundError, ValidationError } from '../core/errors';
 import { checkIdempotencyKey, hashIdempotencyKey, requestHash } from '../core/idempotency';
 import type { Caller } from '../core/caller';
-import { cancelBooking } from './cancellation';
-import { TimeslotStartedError } from './errors';
+import { cancelPartnerItem } from './cancellation';
 import type { Booking, BookingRequest } from './schemas';
 import { toBooking, type BookingItem } from './model';
 import {
@@ -21,7 +19,7 @@ import {
 } from './create-booking';
 import { normaliseReference } from './reference';
 import { getBooking } from './repository';
-import type { TransitionResult } from './transition';
+import { PARTNER_CHANNEL } from './constants';
 
 /** The partner API's bookings: made, held, read and cancelled by one partner key, which sees only its own. */
 
@@ -30,7 +28,7 @@ const activityIdPattern = new RegExp(ACTIVITY_ID_PATTERN);
 /** A malformed ActivityID is a bad address (400), unlike a missing one (422 from the schema). */
 export function checkActivityId(activityId: string): void {
   if (!activityIdPattern.test(activityId)) {
-    throw new InvalidRequestError("Field 'ActivityID' must be 's_' followed by 1 to 64 letters or digits");
+    throw new InvalidRequestError(ACTIVITY_ID_RULE, { field: 'ActivityID' });
   }
 }
 
@@ -59,7 +57,7 @@ export async function createPartnerBooking(
   return createBooking({
     operatorId: caller.operatorId,
     timeZone: caller.timeZone,
-    channel: 'ota',
+    channel: PARTNER_CHANNEL,
     partnerKeyId: caller.keyId,
     product,
     request,
@@ -73,7 +71,7 @@ export async function createPartnerBooking(
 /** A partner sees its own bookings only: another key's, another channel's and another operator's are unknown to it. */
 export async function requireOwnBooking(caller: Caller, reference: string): Promise<BookingItem> {
   const item = await getBooking(caller.operatorId, normaliseReference(reference));
-  if (!item || item.Channel !== 'ota' || item.PartnerKeyID !== caller.keyId) {
+  if (!item || item.Channel !== PARTNER_CHANNEL || item.PartnerKeyID !== caller.keyId) {
     throw new NotFoundError(`No booking has reference '${reference}'`);
   }
   return item;
@@ -91,24 +89,4 @@ export async function cancelPartnerBooking(caller: Caller, reference: string, no
   return (
     await cancelPartnerItem(caller, await requireOwnBooking(caller, reference), { now, read: () => requireOwnBooking(caller, reference) })
   ).booking;
-}
-
-/** A partner's cancellation of one of its bookings, until its timeslot closes; `reason` when the partner gave one. */
-export function cancelPartnerItem(
-  caller: Caller,
-  item: BookingItem,
-  options: { now: Date; read: () => Promise<BookingItem>; reason?: string },
-): Promise<TransitionResult> {
-  const { now } = options;
-  return cancelBooking(item, {
-    by: 'partner',
-    now,
-    reason: options.reason,
-    read: options.read,
-    check: (current) => {
-      if (timeslotStarted(current, caller.timeZone, now)) {
-        throw TimeslotStartedError.of(current);
-      }
-    },
-  });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from './model';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from './constants';
 
 /** Draws new references from the OS's CSPRNG (the rules of a reference are in model.ts). */
 

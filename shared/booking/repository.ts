@@ -1,11 +1,13 @@
-import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
 import { bookingKeys, keys } from '../db/keys';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { GSI1, GSI2, GSI4 } from '../db/table-design';
 import { rawNumber, transactionCancellation } from '../db/transaction-errors';
-import type { BookingItem, Channel, IdempotencyRecord } from './model';
+import type { Channel } from './constants';
+import type { BookingItem, IdempotencyRecord } from './model';
 import {
   BOOKING_TRANSACTION_ITEMS,
   TRANSITION_BOOKING_ITEM,
@@ -171,13 +173,13 @@ export async function queryResellerReference(operatorId: string, keyId: string, 
 }
 
 /** A partner key's UUID bookings whose timeslot day is from `firstDate` to `lastDate`, optionally of one activity, up to `limit`. */
-export async function queryResellerDays(
+export async function queryPartnerDays(
   operatorId: string,
   keyId: string,
   range: { firstDate: string; lastDate: string; activityId?: string },
   limit: number,
 ): Promise<BookingItem[]> {
-  const { GSI4PK, SKFrom, SKTo } = bookingKeys.resellerDayRange(operatorId, keyId, range.firstDate, range.lastDate);
+  const { GSI4PK, SKFrom, SKTo } = bookingKeys.partnerDayRange(operatorId, keyId, range.firstDate, range.lastDate);
   const items: BookingItem[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -219,31 +221,20 @@ export async function getReservationItems(
   };
   const byKey = new Map(Object.entries(wanted).map(([name, key]) => [`${key.PK}|${key.SK}`, name]));
   const found: Record<string, unknown> = {};
-  let pending: Record<string, unknown>[] | undefined = Object.values(wanted).map((key) => ({ ...key }));
-  while (pending?.length) {
-    const page: BatchGetCommandOutput = await documentClient().send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    for (const item of page.Responses?.[tableName()] ?? []) found[byKey.get(`${item.PK}|${item.SK}`) as string] = item;
-    pending = page.UnprocessedKeys?.[tableName()]?.Keys;
-  }
+  await batchGet("Reading a reservation's product, timeslot and booking", Object.values(wanted), undefined, (item) => {
+    found[byKey.get(`${item.PK}|${item.SK}`) as string] = item;
+  });
   return found as { product?: ProductItem; timeslot?: TimeslotItem; booking?: BookingItem };
 }
 
 /** Bookings by reference, strongly consistent, in no particular order; missing ones are left out. */
 export async function getBookings(operatorId: string, references: string[]): Promise<BookingItem[]> {
   const items: BookingItem[] = [];
-  for (let start = 0; start < references.length; start += 100) {
-    let keys: Record<string, unknown>[] | undefined = references
-      .slice(start, start + 100)
-      .map((reference) => ({ ...bookingKeys.booking(operatorId, reference) }));
-    while (keys?.length) {
-      const page: BatchGetCommandOutput = await documentClient().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }),
-      );
-      items.push(...((page.Responses?.[tableName()] ?? []) as BookingItem[]));
-      keys = page.UnprocessedKeys?.[tableName()]?.Keys;
-    }
-  }
+  await batchGet(
+    'Reading bookings',
+    references.map((reference) => bookingKeys.booking(operatorId, reference)),
+    undefined,
+    (item) => items.push(item as unknown as BookingItem),
+  );
   return items;
 }

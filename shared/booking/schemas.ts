@@ -1,10 +1,23 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { ACTIVITY_ID_PATTERN, TIME_PATTERN } from '../catalog/model';
-import { activityIdSchema, moneySchema, startsAtSchema, timeSchema, UNIT_ID_PATTERN } from '../catalog/schemas';
+import { ACTIVITY_ID_PATTERN, TIME_PATTERN, UNIT_ID_PATTERN } from '../catalog/constants';
+import { activityIdSchema, moneySchema, startsAtSchema, timeSchema } from '../catalog/schemas';
 import { dayRangeQuery, isoDate } from '../core/day-schemas';
-import { BOOKING_STATUSES, CHANNELS, HOLD_MINUTES, MAX_PAGE_SIZE, REFERENCE_ALPHABET, REFERENCE_LENGTH, REFERENCE_PATTERN } from './model';
-import { cancellationReasonSchema } from './cancellation-reason';
-import { customerSchema } from './customer-schema';
+import {
+  BOOKING_STATUSES,
+  CANCELLATION_REASON,
+  CHANNELS,
+  E164_PATTERN,
+  EMAIL_MAX_LENGTH,
+  EMAIL_PATTERN,
+  HOLD_MINUTES,
+  MAX_PARTICIPANTS,
+  MAX_PAGE_SIZE,
+  NAME_MAX_LENGTH,
+  REFERENCE_ALPHABET,
+  REFERENCE_LENGTH,
+  REFERENCE_PATTERN,
+  VISIBLE_TEXT_PATTERN,
+} from './constants';
 
 /**
  * Bookings on the wire, each schema written once: requests are validated
@@ -17,8 +30,44 @@ import { customerSchema } from './customer-schema';
  * while a missing or non-string one is a 422.
  */
 
-/** The largest party the schema lets through; the activity's own maximum is checked against the product. */
-export const MAX_PARTICIPANTS = 10_000;
+const name = {
+  type: 'string',
+  minLength: 1,
+  maxLength: NAME_MAX_LENGTH,
+  pattern: VISIBLE_TEXT_PATTERN,
+  errorMessage: 'must be 1 to 100 characters, not all blank, without control characters',
+} as const;
+
+/**
+ * A booking's customer: what the operator's lists, manifest and exports show.
+ * Its rules are the constants it is written on, which the customer derived
+ * from an OCTo contact is held to as well (contacts.ts).
+ */
+export const customerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['FirstName', 'LastName', 'Email'],
+  properties: {
+    FirstName: name,
+    LastName: name,
+    Email: {
+      type: 'string',
+      maxLength: EMAIL_MAX_LENGTH,
+      pattern: EMAIL_PATTERN,
+      errorMessage: 'must be an email address such as ana@example.com',
+    },
+    Phone: { type: 'string', pattern: E164_PATTERN, errorMessage: 'must be in E.164 format, such as +351912345678' },
+  },
+} as const;
+export type Customer = FromSchema<typeof customerSchema>;
+
+export const cancellationReasonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: CANCELLATION_REASON.maxLength,
+  pattern: VISIBLE_TEXT_PATTERN,
+  errorMessage: CANCELLATION_REASON.rule,
+} as const;
 
 export const answersSchema = {
   type: 'array',
@@ -241,7 +290,10 @@ export const bookingSchema = {
     ExpiredAt: { ...instant, description: 'When an unconfirmed hold expired' },
     CancelledAt: { ...instant, description: 'When cancelled' },
     CancelledBy: { type: 'string', enum: ['partner', 'operator'], description: 'Who cancelled' },
-    CancellationReason: { type: 'string', description: 'The reason given with the cancellation: the operator’s, or an OCTo reseller’s' },
+    CancellationReason: {
+      type: 'string',
+      description: 'The reason given with the cancellation: the operator’s, or the partner’s (through OCTo)',
+    },
     ResellerReference: { type: 'string', description: 'OCTo bookings: the reseller’s own reference, when it gave one' },
   },
 } as const;
@@ -251,7 +303,7 @@ export type WaiverStatus = Booking['WaiverStatus'];
 export type CancelledBy = NonNullable<Booking['CancelledBy']>;
 
 /**
- * The contact of a booking made through OCTo, as the reseller gave it
+ * The contact of a booking made through OCTo, as the partner gave it
  * (every field optional). When it names a first and last name and a valid
  * email, the booking's Customer is derived from it, so the operator's lists
  * show the name.

@@ -5,6 +5,7 @@ import { tableName } from '../db/client';
 import { bookingKeys, dueKeys, keys } from '../db/keys';
 import type { DeliveryItem } from '../webhooks/model';
 import { deliveryPut } from '../webhooks/repository';
+import type { Change } from './lifecycle';
 import type { BookingItem, IdempotencyRecord } from './model';
 
 /**
@@ -42,9 +43,9 @@ const holdEntry = (booking: BookingItem) =>
     : undefined;
 
 /** A partner's UUID booking (OCTo) is listed by its key and timeslot day for its whole life. */
-const resellerDayEntry = (booking: BookingItem) =>
+const partnerDayEntry = (booking: BookingItem) =>
   booking.UUID && booking.PartnerKeyID
-    ? bookingKeys.resellerDay(
+    ? bookingKeys.partnerDay(
         booking.OperatorID,
         booking.PartnerKeyID,
         booking.Date,
@@ -114,7 +115,7 @@ export function bookingTransaction({ booking, idempotency }: BookingWrite): Tran
           ...bookingKeys.bookingListEntry(operatorId, booking.CreatedAt, booking.BookingReference),
           ...manifestEntry(booking),
           ...holdEntry(booking),
-          ...resellerDayEntry(booking),
+          ...partnerDayEntry(booking),
           Entity: 'Booking',
           ...booking,
         },
@@ -180,14 +181,6 @@ export const changed = (current: BookingItem, next: Omit<BookingItem, 'Version' 
   UpdatedAt: at,
 });
 
-export interface Change {
-  /** What the booking must still be for the change, besides its version: e.g. `#status = :held AND HoldExpiresAt > :now`. */
-  condition: string;
-  values: Record<string, unknown>;
-  /** When the change is made (UpdatedAt). */
-  at: string;
-}
-
 /** Where a change's transaction may fail on a timeslot that had too few places, to read the outcome by. */
 export interface ChangeTransaction {
   input: TransactWriteCommandInput;
@@ -231,7 +224,7 @@ export function changeTransaction(current: BookingItem, next: BookingItem, chang
   };
   indexEntries(isLive(next) ? manifestEntry(next) : undefined, isLive(current) ? manifestEntry(current) : undefined);
   indexEntries(holdEntry(next), holdEntry(current));
-  indexEntries(resellerDayEntry(next), resellerDayEntry(current));
+  indexEntries(partnerDayEntry(next), partnerDayEntry(current));
 
   const versionGuard = current.Version === undefined ? 'attribute_not_exists(Version)' : 'Version = :readVersion';
   if (current.Version !== undefined) values[':readVersion'] = current.Version;

@@ -5,12 +5,15 @@ import type { DeliveryItem, WebhookEventType } from '../webhooks/model';
 import type { Booking } from './schemas';
 import { toBooking, type BookingItem } from './model';
 import { writeTransition } from './repository';
-import { changeTransaction, changed, type Change } from './transactions';
+import type { Change } from './lifecycle';
+import { changeTransaction, changed } from './transactions';
+import { PARTNER_CHANNEL } from './constants';
 
 /**
  * The one way a booking changes once it exists (confirmed, cancelled,
  * expired, extended, moved to another timeslot or product, given other
- * units, ...): one conditional transaction (transactions.ts) that changes
+ * units, ...), as its lifecycle decides (lifecycle.ts): one conditional
+ * transaction (transactions.ts) that changes
  * the booking, gives back, takes or moves its places, and writes the event
  * its partner hears of, all or nothing. The booking's version condition lets
  * each change happen once however many requests and sweeps race; a change
@@ -56,7 +59,7 @@ export interface TransitionResult {
 
 /** The partner who sold a booking (through the partner API or OCTo) hears of what happens to it. */
 const sellerOf = (item: BookingItem) =>
-  item.Channel === 'ota' && item.PartnerKeyID ? { operatorId: item.OperatorID, keyId: item.PartnerKeyID } : undefined;
+  item.Channel === PARTNER_CHANNEL && item.PartnerKeyID ? { operatorId: item.OperatorID, keyId: item.PartnerKeyID } : undefined;
 
 async function eventFor(transition: Transition, moved: BookingItem): Promise<DeliveryItem | undefined> {
   const seller = sellerOf(moved);
@@ -66,7 +69,7 @@ async function eventFor(transition: Transition, moved: BookingItem): Promise<Del
 }
 
 /** Runs a transition, writing its event's delivery with it; the result keeps the booking item, for faces that render more of it. */
-export async function changeBooking(item: BookingItem, transition: Transition): Promise<TransitionResult> {
+export async function transitionBooking(item: BookingItem, transition: Transition): Promise<TransitionResult> {
   let current = item;
   return retrying(transition.what, async () => {
     const step = await transition.step(current);
@@ -87,9 +90,4 @@ export async function changeBooking(item: BookingItem, transition: Transition): 
     current = await transition.reread();
     return RETRY;
   });
-}
-
-/** Runs a transition: the booking as the request's answer. */
-export async function transitionBooking(item: BookingItem, transition: Transition): Promise<Booking> {
-  return (await changeBooking(item, transition)).booking;
 }

@@ -3,7 +3,8 @@ import { ValidationError } from '../core/errors';
 import { checkedBy } from '../core/validation';
 import { MAX_SCHEDULE_DAYS, WEEKDAYS, type CatalogFile, type CatalogProduct } from './catalog-file';
 import { catalogFile } from './catalog-file.generated';
-import { DAY_TICKET_TIME, type ProductItem } from './model';
+import { DAY_TICKET_TIME } from './constants';
+import type { ProductItem } from './model';
 import type { OpeningHours, Question } from './schemas';
 import { checkTimeslotTime } from './timeslot-start';
 

@@ -1,27 +1,7 @@
+import type { AvailabilityType } from './constants';
 import type { Money, OpeningHours, Product, Question, Unit } from './schemas';
 
-/** Stored shapes of the catalogue (products, timeslots) and its constants; the public shapes are in schemas.ts. */
-
-export const ACTIVITY_ID_PATTERN = '^s_[A-Za-z0-9]{1,64}$';
-export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
-
-export const QUESTION_TYPES = ['TEXT', 'YES_NO', 'SINGLE_CHOICE', 'DATE', 'FILE_UPLOAD'] as const;
-
-/** How a product is sold: at start times (a departure), or as a day ticket for the opening hours of a day. */
-export const AVAILABILITY_TYPES = ['START_TIME', 'OPENING_HOURS'] as const;
-export type AvailabilityType = (typeof AVAILABILITY_TYPES)[number];
-
-/** The kinds of unit (ticket type) a product sells, as OCTo names them. */
-export const UNIT_TYPES = ['ADULT', 'YOUTH', 'CHILD', 'INFANT', 'FAMILY', 'SENIOR', 'STUDENT', 'MILITARY', 'OTHER'] as const;
-
-/**
- * A day ticket's timeslot: one per day, stored at this time, whatever its
- * opening hours (so a change of hours updates the same slot and keeps its bookings).
- */
-export const DAY_TICKET_TIME = '00:00';
-
-/** Every product has one option; OCTo addresses it by this ID. */
-export const DEFAULT_OPTION_ID = 'DEFAULT';
+/** Stored shapes of the catalogue (products, timeslots), on the public shapes of schemas.ts; the constants are in constants.ts. */
 
 export interface ProductItem {
   ProductID: number;

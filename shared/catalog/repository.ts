@@ -1,12 +1,5 @@
-import {
-  BatchGetCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  type BatchGetCommandOutput,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { GSI1 } from '../db/table-design';
@@ -128,20 +121,15 @@ export async function getTimeslots(
     }),
   );
   const found = new Map<string, TimeslotItem>();
-  const distinct = [...byKey.values()];
-  for (let start = 0; start < distinct.length; start += 100) {
-    let pending: Record<string, unknown>[] | undefined = distinct.slice(start, start + 100).map(({ key }) => ({ ...key }));
-    while (pending?.length) {
-      const page: BatchGetCommandOutput = await documentClient().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
-      );
-      for (const item of page.Responses?.[tableName()] ?? []) {
-        const name = byKey.get(`${item.PK}|${item.SK}`)?.name;
-        if (name) found.set(name, item as TimeslotItem);
-      }
-      pending = page.UnprocessedKeys?.[tableName()]?.Keys;
-    }
-  }
+  await batchGet(
+    'Reading timeslots',
+    [...byKey.values()].map(({ key }) => key),
+    undefined,
+    (item) => {
+      const name = byKey.get(`${item.PK}|${item.SK}`)?.name;
+      if (name) found.set(name, item as unknown as TimeslotItem);
+    },
+  );
   return found;
 }
 

@@ -1,6 +1,14 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { isoDate } from '../core/day-schemas';
-import { ACTIVITY_ID_PATTERN, AVAILABILITY_TYPES, QUESTION_TYPES, TIME_PATTERN, UNIT_TYPES } from './model';
+import {
+  ACTIVITY_ID_PATTERN,
+  ACTIVITY_ID_RULE,
+  AVAILABILITY_TYPES,
+  QUESTION_TYPES,
+  TIME_PATTERN,
+  UNIT_ID_PATTERN,
+  UNIT_TYPES,
+} from './constants';
 
 /**
  * The catalogue on the wire, each schema written once: what requests are
@@ -8,8 +16,6 @@ import { ACTIVITY_ID_PATTERN, AVAILABILITY_TYPES, QUESTION_TYPES, TIME_PATTERN, 
  * (`description`) and, through `FromSchema`, the TypeScript types, all from
  * the same objects.
  */
-
-export const ACTIVITY_ID_RULE = "must be 's_' followed by 1 to 64 letters or digits";
 
 export const activityIdSchema = { type: 'string', pattern: ACTIVITY_ID_PATTERN, errorMessage: ACTIVITY_ID_RULE } as const;
 
@@ -36,9 +42,6 @@ export const moneySchema = {
   },
 } as const;
 export type Money = FromSchema<typeof moneySchema>;
-
-/** What a unit's ID may be: it names the unit in bookings (OCTo `unitId`, the marketplace's `Units[].UnitID`). */
-export const UNIT_ID_PATTERN = '^[a-z0-9_-]{1,64}$';
 
 /**
  * A unit (ticket type) of a product: what one of it costs, who may use it,

@@ -5,7 +5,7 @@ import type { OpeningHours } from './schemas';
 /**
  * A timeslot's local date and time is one instant (calendar.ts's rule: a
  * time that happens twice is its first occurrence); its start as shown to
- * partners and resellers, its end, the moment it closes for sale and every
+ * partners (through either API), its end, the moment it closes for sale and every
  * "has it started" check derive from that instant. A day ticket's `00:00`
  * is the day's first instant, where the clock resumes on a day whose
  * midnight the clocks skip.

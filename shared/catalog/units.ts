@@ -1,5 +1,6 @@
 import { NotFoundError, UnprocessableError, ValidationError } from '../core/errors';
-import { DEFAULT_OPTION_ID, toUnit, type ProductItem } from './model';
+import { DEFAULT_OPTION_ID } from './constants';
+import { toUnit, type ProductItem } from './model';
 import type { Money, Unit } from './schemas';
 
 /**
@@ -106,7 +107,7 @@ export function paxOf(product: Pick<ProductItem, 'ActivityID' | 'Units' | 'Price
     const unit = known.get(request.UnitID);
     if (!unit) {
       throw new ValidationError(`'${request.UnitID}' is not a unit of activity ${product.ActivityID}`, {
-        field: 'units',
+        field: 'Units',
         subject: 'unit',
         value: request.UnitID,
       });

@@ -1,3 +1,5 @@
+import { USAGE_LEVELS, type UsageLevel } from './usage-levels';
+
 /**
  * Every key of the single table is built here and nowhere else.
  * Entity prefixes keep item types apart inside shared partitions.
@@ -105,17 +107,17 @@ export const bookingKeys = {
     SKPrefix: 'BOOKING#',
   }),
   /**
-   * GSI4 entry of a partner's UUID booking (OCTo), for its whole life: its
+   * GSI4 entry of a partner's reservation (OCTo), for its whole life: its
    * timeslot's day, activity and time, so the partner can list its bookings
    * of a day or range, cancelled and expired ones included.
    */
-  resellerDay: (operatorId: string, keyId: string, date: string, activityId: string, time: string, reference: string) => ({
-    GSI4PK: resellerDaysPartition(operatorId, keyId),
+  partnerDay: (operatorId: string, keyId: string, date: string, activityId: string, time: string, reference: string) => ({
+    GSI4PK: partnerDaysPartition(operatorId, keyId),
     GSI4SK: `${date}#${activityId}#${time}#${reference}`,
   }),
   /** Inclusive GSI4SK bounds of the days from `firstDate` to `lastDate`. */
-  resellerDayRange: (operatorId: string, keyId: string, firstDate: string, lastDate: string) => ({
-    GSI4PK: resellerDaysPartition(operatorId, keyId),
+  partnerDayRange: (operatorId: string, keyId: string, firstDate: string, lastDate: string) => ({
+    GSI4PK: partnerDaysPartition(operatorId, keyId),
     SKFrom: `${firstDate}#`,
     SKTo: `${lastDate}#~`,
   }),
@@ -125,7 +127,8 @@ function resellerReferencePartition(operatorId: string, keyId: string, reference
   return `${operatorPartition(operatorId)}#APIKEY#${keyId}#RESELLERREF#${referenceHash}`;
 }
 
-function resellerDaysPartition(operatorId: string, keyId: string): string {
+/** The segment keeps the name it was written with: stored keys do not change with the code's words. */
+function partnerDaysPartition(operatorId: string, keyId: string): string {
   return `${operatorPartition(operatorId)}#APIKEY#${keyId}#RESELLERDAYS`;
 }
 
@@ -167,15 +170,6 @@ export const webhookKeys = {
  * each level of aggregate has a partition of its own per shard, so one entry
  * writes to four partitions, each at most once.
  */
-export type UsageLevel = 'hour' | 'day' | 'month';
-
-const USAGE_LEVEL_SEGMENT: Record<UsageLevel, { partition: string; prefix: string }> = {
-  // The hour aggregates keep the partition name they had before day and month roll-ups existed.
-  hour: { partition: 'AGGREGATES', prefix: 'HOUR' },
-  day: { partition: 'DAYS', prefix: 'DAY' },
-  month: { partition: 'MONTHS', prefix: 'MONTH' },
-};
-
 const usageShardPartition = (operatorId: string, kind: string, shard: number) => `${operatorPartition(operatorId)}#USAGE#${kind}#${shard}`;
 
 export type IdempotencyOrigin = 'client' | 'platform-event';
@@ -189,20 +183,20 @@ export const usageKeys = {
   entryPrefix: (operatorId: string, shard: number) => ({ PK: usageShardPartition(operatorId, 'ENTRIES', shard), SKPrefix: 'ENTRY#' }),
   /** `bucket` is the UTC hour `YYYY-MM-DDTHH`, day `YYYY-MM-DD` or month `YYYY-MM`. */
   aggregate: (operatorId: string, shard: number, level: UsageLevel, bucket: string, meter: string): ItemKey => ({
-    PK: usageShardPartition(operatorId, USAGE_LEVEL_SEGMENT[level].partition, shard),
-    SK: `${USAGE_LEVEL_SEGMENT[level].prefix}#${bucket}#${meter}`,
+    PK: usageShardPartition(operatorId, USAGE_LEVELS[level].partition, shard),
+    SK: `${USAGE_LEVELS[level].prefix}#${bucket}#${meter}`,
   }),
   /** Inclusive SK bounds covering every meter's aggregate of one level from the first bucket to the last. */
   aggregateRange: (operatorId: string, shard: number, level: UsageLevel, firstBucket: string, lastBucket: string) => ({
-    PK: usageShardPartition(operatorId, USAGE_LEVEL_SEGMENT[level].partition, shard),
-    SKFrom: `${USAGE_LEVEL_SEGMENT[level].prefix}#${firstBucket}#`,
+    PK: usageShardPartition(operatorId, USAGE_LEVELS[level].partition, shard),
+    SKFrom: `${USAGE_LEVELS[level].prefix}#${firstBucket}#`,
     // '~' sorts after every character a meter name can contain, so every meter of the last bucket is included.
-    SKTo: `${USAGE_LEVEL_SEGMENT[level].prefix}#${lastBucket}#~`,
+    SKTo: `${USAGE_LEVELS[level].prefix}#${lastBucket}#~`,
   }),
   /** Every aggregate of one level in one shard (the rebuild's view). */
   aggregatePrefix: (operatorId: string, shard: number, level: UsageLevel) => ({
-    PK: usageShardPartition(operatorId, USAGE_LEVEL_SEGMENT[level].partition, shard),
-    SKPrefix: `${USAGE_LEVEL_SEGMENT[level].prefix}#`,
+    PK: usageShardPartition(operatorId, USAGE_LEVELS[level].partition, shard),
+    SKPrefix: `${USAGE_LEVELS[level].prefix}#`,
   }),
   /**
    * The custom meters of an operator, in one partition written only when a

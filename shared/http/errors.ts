@@ -63,10 +63,15 @@ function statusAndKind(error: DomainError, location: ReturnType<typeof fieldLoca
   return [500, 'internal'];
 }
 
-/** A domain error's words for the client: the field it names, said where the request carried it, then the rule it broke. */
-export function describeError(error: DomainError, fields: RequestFields = {}): string {
-  const location = error.field === undefined ? undefined : fieldLocation(error.field, fields);
-  return location ? `${LABELS[location]} '${error.field}' ${error.message}` : error.message;
+/**
+ * A domain error's words for the client: the field it names, said where the
+ * request carried it, then the rule it broke. `nameOf` says the domain's name
+ * of a field as the route's requests name it (OCTo's, by shared/octo/face.ts).
+ */
+export function describeError(error: DomainError, fields: RequestFields = {}, nameOf = (field: string) => field): string {
+  const field = error.field === undefined ? undefined : nameOf(error.field);
+  const location = field === undefined ? undefined : fieldLocation(field, fields);
+  return location ? `${LABELS[location]} '${field}' ${error.message}` : error.message;
 }
 
 /** The problem an error is answered with; undefined for errors that are not the client's (a 500). */

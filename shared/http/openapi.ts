@@ -4,8 +4,6 @@ import { DEFAULT_PROBLEM_BASE_URL } from '../core/config';
 import { responseSchemas } from '../api/response-schemas';
 import { operations, type OperationDocs, type RequestSchemas } from '../api/operations';
 import { ANY_KEY, routes, type Route, type RouteId } from '../api/routes';
-import { gatewayErrorCode, gatewayProblems } from '../api/gateway';
-import { octoExamples } from '../octo/examples';
 import { problemCatalog, type ProblemStatus } from './problem-catalog';
 
 /**
@@ -14,7 +12,8 @@ import { problemCatalog, type ProblemStatus } from './problem-catalog';
  * request is validated with: the handlers' validators are generated from the
  * very same objects), so a route or a request field cannot exist in one and
  * not the other. Response records come from response-schemas.ts,
- * which the contract test holds real responses to.
+ * which the contract test holds real responses to. The marketplace's
+ * answers are described here; another face's by its own module (FaceDocument).
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document that tools and tests read by path
@@ -24,12 +23,10 @@ export type OpenApiDocument = Record<string, any>;
 export const OPENAPI_PATH = '/api/v2/openapi.json';
 
 const SECURITY_SCHEME = 'bearerAuth';
-const JSON_CONTENT_TYPE = 'application/json';
+export const JSON_CONTENT_TYPE = 'application/json';
 
 /** Every route may be refused by the gateway (key, scope, throttle, timeout) or fail unexpectedly. */
 const GATEWAY_STATUSES = [401, 403, 429, 500, 504];
-/** The gateway's own refusals of an OCTo route, and a body over the limit; every other client fault of OCTo is 400. */
-const OCTO_GATEWAY_STATUSES = [401, 403, 413, 429, 504] as const;
 /** A route that takes a body may also get one that is not JSON, too large, or not sent as JSON. */
 const BODY_STATUSES = [400, 413, 415];
 
@@ -43,7 +40,7 @@ function errorStatuses(route: Route, schemas: RequestSchemas, notes: Pick<Operat
 }
 
 const componentNames = new Map<object, string>(Object.entries(responseSchemas).map(([name, schema]) => [schema, name]));
-const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -93,7 +90,7 @@ function parameters(schema: RequestSchemas['query'], location: 'path' | 'query')
   });
 }
 
-function dataSchema(data: NonNullable<OperationDocs['success']['data']>) {
+export function dataSchema(data: NonNullable<OperationDocs['success']['data']>) {
   if (typeof data === 'string') return schemaRef(data);
   if ('listOf' in data) return { type: 'array', items: schemaRef(data.listOf) };
   return { oneOf: data.oneOf.map(schemaRef) };
@@ -106,47 +103,36 @@ const dataEnvelope = (data: NonNullable<OperationDocs['success']['data']>) => ({
   properties: { data: dataSchema(data) },
 });
 
-/** An OCTo route's answers: the bare OCTo body, OCTo's error body, and the gateway's refusals (problems that carry OCTo's fields too). */
-function octoResponses(route: Route & { id: RouteId }) {
-  const { success } = operations[route.id].docs;
-  const data = success.data as NonNullable<OperationDocs['success']['data']>;
-  const name = typeof data === 'string' ? data : 'listOf' in data ? data.listOf : undefined;
-  const example = name && (typeof data === 'string' ? octoExamples[name] : [octoExamples[name]]);
-  return {
-    200: {
-      description: success.description,
-      headers: { 'Octo-Capabilities': { $ref: '#/components/headers/Octo-Capabilities' } },
-      content: { [JSON_CONTENT_TYPE]: { schema: dataSchema(data), example } },
-    },
-    400: { $ref: '#/components/responses/OctoBadRequest' },
-    ...Object.fromEntries(
-      OCTO_GATEWAY_STATUSES.filter((status) => status !== 413 || operations[route.id].request?.body).map((status) => [
-        status,
-        { $ref: `#/components/responses/${OCTO_GATEWAY_RESPONSES[status]}` },
-      ]),
-    ),
-    500: { $ref: '#/components/responses/OctoInternalError' },
-  };
+/**
+ * What a face other than this one (the marketplace's: `{ data }` and RFC 7807
+ * problems) adds to the document: its tag, a sentence on how its routes
+ * answer, a note on each of its operations, its routes' responses and the
+ * components they refer to. Each face's own module describes it; this
+ * builder knows none.
+ */
+export interface FaceDocument {
+  tag: { name: OperationDocs['tag']; description: string };
+  about: string;
+  note: string;
+  /** Whether a route of the face that takes a body must be sent one. */
+  bodyRequired: boolean;
+  responses(route: Route & { id: RouteId }): Record<string, unknown>;
+  components(problemBaseUrl: string): { responses: Record<string, unknown>; headers: Record<string, unknown> };
 }
 
-const OCTO_GATEWAY_RESPONSES: Record<(typeof OCTO_GATEWAY_STATUSES)[number], string> = {
-  401: 'OctoUnauthorized',
-  403: 'OctoForbidden',
-  413: 'OctoPayloadTooLarge',
-  429: 'OctoTooManyRequests',
-  504: 'OctoGatewayTimeout',
-};
+/** The document of every face the route table names. */
+export type FaceDocuments = Record<NonNullable<Route['face']>, FaceDocument>;
 
-function operation(route: Route & { id: RouteId }, problems: Record<number, ProblemStatus>) {
+function operation(route: Route & { id: RouteId }, problems: Record<number, ProblemStatus>, faces: FaceDocuments) {
   const notes = operations[route.id].docs;
   const schemas = operations[route.id].request ?? {};
   const { success } = notes;
-  const octo = route.face === 'octo';
+  const face = route.face && faces[route.face];
   return {
     operationId: route.id,
     tags: [notes.tag],
     summary: notes.summary,
-    description: `${notes.description}\n\n${route.scope === ANY_KEY ? 'Any valid API key may call it.' : `Requires an API key with the scope \`${route.scope}\`.`}${octo ? OCTO_NOTE : ''}`,
+    description: `${notes.description}\n\n${route.scope === ANY_KEY ? 'Any valid API key may call it.' : `Requires an API key with the scope \`${route.scope}\`.`}${face ? ` ${face.note}` : ''}`,
     ...(route.scope === ANY_KEY ? {} : { 'x-required-scope': route.scope }),
     security: [{ [SECURITY_SCHEME]: [] }],
     parameters: [
@@ -157,13 +143,13 @@ function operation(route: Route & { id: RouteId }, problems: Record<number, Prob
     ...(schemas.body
       ? {
           requestBody: {
-            required: !octo,
+            required: face ? face.bodyRequired : true,
             content: { [JSON_CONTENT_TYPE]: { schema: documentSchema(schemas.body), example: notes.requestExample } },
           },
         }
       : {}),
-    responses: octo
-      ? octoResponses(route)
+    responses: face
+      ? face.responses(route)
       : {
           [success.status]: {
             description: success.description,
@@ -178,77 +164,6 @@ function operation(route: Route & { id: RouteId }, problems: Record<number, Prob
             errorStatuses(route, schemas, notes).map((status) => [status, { $ref: `#/components/responses/${problems[status].name}` }]),
           ),
         },
-  };
-}
-
-const OCTO_NOTE =
-  " An OCTo route: the answer is the OCTo object itself (no `data` envelope), `Octo-Capabilities: octo/pricing` adds prices, unknown body fields are ignored, and every client fault is a 400 with OCTo's error body (an unknown ID is `INVALID_*_ID`, never a 404).";
-
-/** The OCTo routes' own error responses, and the gateway's refusals every route shares (with OCTo's fields beside the problem). */
-function octoErrorResponses(problemBaseUrl: string) {
-  const gateway = (type: keyof typeof gatewayProblems, description: string) => {
-    const { status, kind, detail } = gatewayProblems[type];
-    return {
-      description,
-      content: {
-        [PROBLEM_CONTENT_TYPE]: {
-          schema: schemaRef('GatewayError'),
-          example: {
-            type: problemTypeUri(problemBaseUrl, kind),
-            title: statusTitle(status),
-            status,
-            detail,
-            instance: '/octo/bookings',
-            error: gatewayErrorCode(status),
-            errorMessage: detail,
-          },
-        },
-      },
-    };
-  };
-  const octoExample = (error: string, errorMessage: string, echo: Record<string, string> = {}) => ({
-    value: { error, errorMessage, ...echo },
-  });
-  return {
-    OctoBadRequest: {
-      description:
-        "Any client fault, in OCTo's error body: an unknown product, option, unit, availability or booking uuid (`INVALID_*_ID`, with the ID as sent), a request OCTo's schema refuses (`BAD_REQUEST`), or one the state of things refuses: sold out, a unit over its limits, an expired reservation, a closed availability (`UNPROCESSABLE_ENTITY`).",
-      content: {
-        [JSON_CONTENT_TYPE]: {
-          schema: schemaRef('OctoError'),
-          examples: {
-            INVALID_PRODUCT_ID: octoExample(
-              'INVALID_PRODUCT_ID',
-              "The productId 's_nothing' is not a product of this supplier: No activity has ActivityID 's_nothing'",
-              { productId: 's_nothing' },
-            ),
-            BAD_REQUEST: octoExample('BAD_REQUEST', "Field 'productId' is required"),
-            UNPROCESSABLE_ENTITY: octoExample(
-              'UNPROCESSABLE_ENTITY',
-              'The timeslot 2026-07-01 10:00 has 1 place(s) left; 2 were requested',
-            ),
-          },
-        },
-      },
-    },
-    OctoInternalError: {
-      description: "Anything unexpected: OCTo's body from the function, a problem (with OCTo's fields) from the gateway. Safe to retry.",
-      content: {
-        [JSON_CONTENT_TYPE]: {
-          schema: schemaRef('OctoError'),
-          example: { error: 'INTERNAL_SERVER_ERROR', errorMessage: 'The server could not complete the request; it is safe to retry' },
-        },
-        [PROBLEM_CONTENT_TYPE]: gateway('DEFAULT_5XX', '').content[PROBLEM_CONTENT_TYPE],
-      },
-    },
-    OctoUnauthorized: gateway('UNAUTHORIZED', 'No API key, a malformed Authorization header, or an unknown or revoked key (the gateway).'),
-    OctoForbidden: gateway('ACCESS_DENIED', 'A valid API key without the scope `ota` (the gateway).'),
-    OctoPayloadTooLarge: gateway('REQUEST_TOO_LARGE', 'A request body over 6 MB (the gateway).'),
-    OctoTooManyRequests: gateway(
-      'THROTTLED',
-      "Over the API key's rate limit or the stage's throttle; retry after `Retry-After` (the gateway).",
-    ),
-    OctoGatewayTimeout: gateway('INTEGRATION_TIMEOUT', 'The function did not answer in time; safe to retry (the gateway).'),
   };
 }
 
@@ -290,11 +205,14 @@ function problemResponses(problems: Record<number, ProblemStatus>, problemBaseUr
   );
 }
 
-export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+/** The document of every route of the table, each in its face: this module's own, or one of `faces`. */
+export function openApiDocument(faces: FaceDocuments, options: OpenApiOptions = {}): OpenApiDocument {
   const problems = problemCatalog();
+  const problemBaseUrl = options.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL;
+  const others = Object.values(faces).map((face) => ({ face, components: face.components(problemBaseUrl) }));
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, problems);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, problems, faces);
   }
 
   return {
@@ -304,8 +222,9 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
       version: '2.0.0',
       description:
         "Sell an operator's activities (products, availability, waiver questions, bookings) and meter usage (record entries, read exact summaries). " +
-        'Success bodies are `{ "data": ... }` with PascalCase fields; every error is an RFC 7807 `application/problem+json` (the OCTo routes under `/octo` speak OCTo instead: see the OCTo tag). ' +
-        "Dates and times of products and availability are the operator's local time. Unknown query parameters are ignored; unknown body fields are refused (422).",
+        'Success bodies are `{ "data": ... }` with PascalCase fields; every error is an RFC 7807 `application/problem+json`. ' +
+        "Dates and times of products and availability are the operator's local time. Unknown query parameters are ignored; unknown body fields are refused (422)." +
+        others.map(({ face }) => ` ${face.about}`).join(''),
     },
     servers: [
       { url: 'http://127.0.0.1:3000', description: 'Local host (`npm start`)' },
@@ -330,11 +249,7 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
           'A partner key registers one endpoint (scope `ota`) and is sent `booking.confirmed`, `booking.cancelled` (by the operator) and `hold.expired` for the bookings it made, signed as Standard Webhooks specifies.',
       },
       { name: 'Usage', description: 'Usage entries against named meters (`usage:write`) and their summaries (`usage:read`).' },
-      {
-        name: 'OCTo',
-        description:
-          "The same catalogue, capacity and bookings for OCTo resellers (docs.octo.travel), under `/octo` with the same keys (scope `ota`): the key's operator is the supplier, the key is the reseller. Bare OCTo bodies, OCTo's error body, capability `octo/pricing`.",
-      },
+      ...others.map(({ face }) => face.tag),
     ],
     paths,
     components: {
@@ -370,14 +285,11 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
           description: 'Present (`true`) when an Idempotency-Key matched and the original response was answered again',
           schema: { type: 'string', const: 'true' },
         },
-        'Octo-Capabilities': {
-          description: 'The capabilities applied to the answer (`octo/pricing`, or empty)',
-          schema: { type: 'string' },
-        },
+        ...Object.assign({}, ...others.map(({ components }) => components.headers)),
       },
       responses: {
-        ...problemResponses(problems, options.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL),
-        ...octoErrorResponses(options.problemBaseUrl ?? DEFAULT_PROBLEM_BASE_URL),
+        ...problemResponses(problems, problemBaseUrl),
+        ...Object.assign({}, ...others.map(({ components }) => components.responses)),
       },
     },
   };

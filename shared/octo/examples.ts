@@ -1,7 +1,7 @@
 import type { BookingItem } from '../booking/model';
 import type { TimeslotItem } from '../catalog/model';
 import { booking, product } from '../api/examples';
-import { toAvailability, toBooking, toCalendar, toProduct, toSupplier, type ShopfrontProduct } from './render';
+import { octoAvailability, octoBooking, octoCalendar, octoProduct, octoSupplier, type ShopfrontProduct } from './render';
 
 /**
  * The OCTo answers the OpenAPI document shows, rendered by the code that
@@ -50,9 +50,9 @@ const options = { timeZone: TIME_ZONE, withPricing: true };
 const before = new Date('2026-06-20T09:21:41Z');
 
 export const octoExamples: Record<string, unknown> = {
-  OctoSupplier: toSupplier({ OperatorID: 'demo', Name: 'Atlantic Coast Adventures' }, 'https://api.example.com/v1/octo'),
-  OctoProduct: toProduct(kayak, TIME_ZONE, true),
-  OctoCalendarDay: toCalendar([slot], kayak, options)[0],
-  OctoAvailability: toAvailability(slot, kayak, options),
-  OctoBooking: toBooking({ item: reservation, slot }, { ...options, now: before }),
+  OctoSupplier: octoSupplier({ OperatorID: 'demo', Name: 'Atlantic Coast Adventures' }, 'https://api.example.com/v1/octo'),
+  OctoProduct: octoProduct(kayak, TIME_ZONE, true),
+  OctoCalendarDay: octoCalendar([slot], kayak, options)[0],
+  OctoAvailability: octoAvailability(slot, kayak, options),
+  OctoBooking: octoBooking({ item: reservation, slot }, { ...options, now: before }),
 };

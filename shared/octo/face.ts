@@ -10,7 +10,7 @@ import {
 } from '../core/errors';
 import { describeError, MalformedJsonError, UnsupportedMediaTypeError } from '../http/errors';
 import type { HttpFace } from '../http/handler';
-import type { OctoErrorBody } from './schemas';
+import type { OctoErrorBody } from './schemas/answers';
 
 /**
  * How the OCTo routes speak: every success is 200 with the bare OCTo
@@ -45,6 +45,23 @@ const ECHO: Record<Subject, { code: OctoErrorBody['error']; field: 'productId' |
   timeslot: { code: 'INVALID_AVAILABILITY_ID', field: 'availabilityId' },
   booking: { code: 'INVALID_BOOKING_UUID', field: 'uuid' },
 };
+
+/** The domain's names of what a request carries, as OCTo's requests name them (a party's size is its unit items). */
+const OCTO_NAMES: Record<string, string> = {
+  UUID: 'uuid',
+  ActivityID: 'productId',
+  OptionID: 'optionId',
+  Timeslot: 'availabilityId',
+  UnitItems: 'unitItems',
+  UnitID: 'unitId',
+  Participants: 'unitItems',
+  HoldMinutes: 'expirationMinutes',
+  Days: 'localDateEnd',
+  Units: 'units',
+};
+
+/** A field the domain names (`UnitItems[2].UnitID`), as OCTo names it (`unitItems[2].unitId`). */
+export const octoField = (field: string): string => field.replace(/[A-Za-z]+/g, (name) => OCTO_NAMES[name] ?? name);
 
 const UNKNOWN: Record<Subject, (id: string) => string> = {
   product: (id) => `The productId '${id}' is not a product of this supplier`,
@@ -89,8 +106,8 @@ export function octoBodyOf(error: unknown, request: Parameters<HttpFace['failure
   const violations = violationsOf(error);
   const errorMessage =
     violations.length > 1
-      ? violations.map(({ field, message }) => describeError(new ValidationError(message, { field }), request.fields)).join('; ')
-      : describeError(error, request.fields);
+      ? violations.map(({ field, message }) => describeError(new ValidationError(message, { field }), request.fields, octoField)).join('; ')
+      : describeError(error, request.fields, octoField);
   return { status: 400, body: { error: code, errorMessage } };
 }
 

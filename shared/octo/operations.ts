@@ -2,17 +2,17 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { requireOperator } from '../accounts/operators';
 import type { RequestOf } from '../api/operations';
 import type { RouteId } from '../api/routes';
+import { listReservations } from '../booking/reservation-list';
 import {
-  cancelUuidBooking,
-  changeUuidBooking,
+  cancelReservation,
+  changeReservation,
   confirmReservation,
   extendReservation,
-  listUuidBookings,
-  readUuidBooking,
+  readReservation,
   reserve,
-  type RequestedUnitItem,
-  type UuidBookingState,
-} from '../booking/uuid-bookings';
+  type ReservationState,
+} from '../booking/reservations';
+import type { RequestedUnitItem } from '../booking/unit-items';
 import { namedTimeslots, openTimeslots } from '../catalog/availability';
 import type { ProductItem } from '../catalog/model';
 import { activityNotFound, requireActivity, shopfrontItems } from '../catalog/products';
@@ -26,11 +26,11 @@ import {
   fromContact,
   hasOctoAvailability,
   slotOfAvailabilityId,
-  toAvailability,
-  toBooking,
-  toCalendar,
-  toProduct,
-  toSupplier,
+  octoAvailability,
+  octoBooking,
+  octoCalendar,
+  octoProduct,
+  octoSupplier,
   type ShopfrontProduct,
 } from './render';
 
@@ -55,16 +55,16 @@ function endpointOf(request: Request<'octo-get-supplier'>): string {
   return `${headers['x-forwarded-proto'] ?? 'http'}://${headers.host ?? 'localhost'}${base}`;
 }
 
-export async function getSupplier(request: Request<'octo-get-supplier'>): Promise<APIGatewayProxyResult> {
+export async function octoGetSupplier(request: Request<'octo-get-supplier'>): Promise<APIGatewayProxyResult> {
   const operator = await requireOperator(request.caller.operatorId);
-  return answer(request, toSupplier(operator, endpointOf(request)));
+  return answer(request, octoSupplier(operator, endpointOf(request)));
 }
 
-export async function listProducts(request: Request<'octo-list-products'>): Promise<APIGatewayProxyResult> {
+export async function octoListProducts(request: Request<'octo-list-products'>): Promise<APIGatewayProxyResult> {
   const products = (await shopfrontItems(request.caller)).filter(hasOctoAvailability);
   return answer(
     request,
-    products.map((product) => toProduct(product, request.caller.timeZone, pricingOn(request))),
+    products.map((product) => octoProduct(product, request.caller.timeZone, pricingOn(request))),
   );
 }
 
@@ -75,9 +75,9 @@ async function requireOctoProduct(request: AnyRequest, productId: string): Promi
   return product;
 }
 
-export async function getProduct(request: Request<'octo-get-product'>): Promise<APIGatewayProxyResult> {
+export async function octoGetProduct(request: Request<'octo-get-product'>): Promise<APIGatewayProxyResult> {
   const product = await requireOctoProduct(request, request.path.productId);
-  return answer(request, toProduct(product, request.caller.timeZone, pricingOn(request)));
+  return answer(request, octoProduct(product, request.caller.timeZone, pricingOn(request)));
 }
 
 /** The product's option, the request's currency (with pricing: the product's own), and the places its `units` take. */
@@ -98,7 +98,7 @@ const placesOf = (product: ShopfrontProduct, units: { id: string; quantity: numb
       )
     : undefined;
 
-export async function availabilityCalendar(request: Request<'octo-availability-calendar'>): Promise<APIGatewayProxyResult> {
+export async function octoAvailabilityCalendar(request: Request<'octo-availability-calendar'>): Promise<APIGatewayProxyResult> {
   const { body, caller } = request;
   const { product, slots } = await openTimeslots(
     caller,
@@ -107,10 +107,10 @@ export async function availabilityCalendar(request: Request<'octo-availability-c
     { check: checkSelection(request, body) },
   );
   const options = { timeZone: caller.timeZone, withPricing: pricingOn(request), places: placesOf(product, body.units) };
-  return answer(request, toCalendar(slots, product, options));
+  return answer(request, octoCalendar(slots, product, options));
 }
 
-export async function checkAvailability(request: Request<'octo-check-availability'>): Promise<APIGatewayProxyResult> {
+export async function octoCheckAvailability(request: Request<'octo-check-availability'>): Promise<APIGatewayProxyResult> {
   const { body, caller } = request;
   const forms = [
     body.localDate !== undefined,
@@ -135,18 +135,18 @@ export async function checkAvailability(request: Request<'octo-check-availabilit
   const options = { timeZone: caller.timeZone, withPricing: pricingOn(request), places: placesOf(found.product, body.units) };
   return answer(
     request,
-    found.slots.map((slot) => toAvailability(slot, found.product, options)),
+    found.slots.map((slot) => octoAvailability(slot, found.product, options)),
   );
 }
 
-const bookingAnswer = (request: AnyRequest, state: UuidBookingState) =>
-  answer(request, toBooking(state, { timeZone: request.caller.timeZone, withPricing: pricingOn(request), now: config().clock() }));
+const bookingAnswer = (request: AnyRequest, state: ReservationState) =>
+  answer(request, octoBooking(state, { timeZone: request.caller.timeZone, withPricing: pricingOn(request), now: config().clock() }));
 
 type SentUnitItems = { unitId: string; uuid?: string }[] | undefined;
 const unitItemsOf = (items: SentUnitItems): RequestedUnitItem[] | undefined =>
   items?.map((item) => ({ UnitID: item.unitId, ...(item.uuid ? { UUID: item.uuid } : {}) }));
 
-export async function reserveBooking(request: Request<'octo-reserve-booking'>): Promise<APIGatewayProxyResult> {
+export async function octoReserveBooking(request: Request<'octo-reserve-booking'>): Promise<APIGatewayProxyResult> {
   const { body, caller } = request;
   const state = await reserve(caller, {
     uuid: body.uuid,
@@ -164,7 +164,7 @@ export async function reserveBooking(request: Request<'octo-reserve-booking'>): 
   return bookingAnswer(request, state);
 }
 
-export async function confirmBooking(request: Request<'octo-confirm-booking'>): Promise<APIGatewayProxyResult> {
+export async function octoConfirmBooking(request: Request<'octo-confirm-booking'>): Promise<APIGatewayProxyResult> {
   const { body, caller, path } = request;
   const state = await confirmReservation(caller, path.uuid, {
     contact: fromContact(body.contact),
@@ -174,13 +174,13 @@ export async function confirmBooking(request: Request<'octo-confirm-booking'>): 
   return bookingAnswer(request, state);
 }
 
-export async function extendBooking(request: Request<'octo-extend-booking'>): Promise<APIGatewayProxyResult> {
+export async function octoExtendBooking(request: Request<'octo-extend-booking'>): Promise<APIGatewayProxyResult> {
   return bookingAnswer(request, await extendReservation(request.caller, request.path.uuid, request.body.expirationMinutes));
 }
 
-export async function updateBooking(request: Request<'octo-update-booking'>): Promise<APIGatewayProxyResult> {
+export async function octoUpdateBooking(request: Request<'octo-update-booking'>): Promise<APIGatewayProxyResult> {
   const { body, caller, path } = request;
-  const state = await changeUuidBooking(caller, path.uuid, {
+  const state = await changeReservation(caller, path.uuid, {
     activityId: body.productId,
     optionId: body.optionId,
     ...(body.availabilityId === undefined ? {} : { slot: { value: slotOfAvailabilityId(body.availabilityId, caller.timeZone) } }),
@@ -193,20 +193,20 @@ export async function updateBooking(request: Request<'octo-update-booking'>): Pr
   return bookingAnswer(request, state);
 }
 
-export async function cancelBooking(request: Request<'octo-cancel-booking'>): Promise<APIGatewayProxyResult> {
+export async function octoCancelBooking(request: Request<'octo-cancel-booking'>): Promise<APIGatewayProxyResult> {
   const reason = request.body.reason?.trim() || undefined;
-  return bookingAnswer(request, await cancelUuidBooking(request.caller, request.path.uuid, reason));
+  return bookingAnswer(request, await cancelReservation(request.caller, request.path.uuid, reason));
 }
 
-export async function deleteBooking(request: Request<'octo-delete-booking'>): Promise<APIGatewayProxyResult> {
-  return bookingAnswer(request, await cancelUuidBooking(request.caller, request.path.uuid, undefined));
+export async function octoDeleteBooking(request: Request<'octo-delete-booking'>): Promise<APIGatewayProxyResult> {
+  return bookingAnswer(request, await cancelReservation(request.caller, request.path.uuid, undefined));
 }
 
-export async function getBooking(request: Request<'octo-get-booking'>): Promise<APIGatewayProxyResult> {
-  return bookingAnswer(request, await readUuidBooking(request.caller, request.path.uuid));
+export async function octoGetBooking(request: Request<'octo-get-booking'>): Promise<APIGatewayProxyResult> {
+  return bookingAnswer(request, await readReservation(request.caller, request.path.uuid));
 }
 
-export async function listBookings(request: Request<'octo-list-bookings'>): Promise<APIGatewayProxyResult> {
+export async function octoListBookings(request: Request<'octo-list-bookings'>): Promise<APIGatewayProxyResult> {
   const { query, caller } = request;
   if (query.localDate !== undefined && (query.localDateStart !== undefined || query.localDateEnd !== undefined)) {
     throw new InvalidRequestError('Give localDate, or localDateStart with localDateEnd, not both');
@@ -218,7 +218,7 @@ export async function listBookings(request: Request<'octo-list-bookings'>): Prom
   if (query.optionId !== undefined) requireOption(query.optionId);
   const from = query.localDate ?? query.localDateStart;
   const to = query.localDate ?? query.localDateEnd;
-  const states = await listUuidBookings(caller, {
+  const states = await listReservations(caller, {
     reference: query.supplierReference,
     resellerReference: query.resellerReference,
     ...(from !== undefined && to !== undefined ? { days: { from, to } } : {}),
@@ -227,6 +227,6 @@ export async function listBookings(request: Request<'octo-list-bookings'>): Prom
   const options = { timeZone: caller.timeZone, withPricing: pricingOn(request), now: config().clock() };
   return answer(
     request,
-    states.map((state) => toBooking(state, options)),
+    states.map((state) => octoBooking(state, options)),
   );
 }

@@ -1,5 +1,6 @@
 import { availabilityStatus, vacanciesOf } from '../catalog/availability';
-import { DEFAULT_OPTION_ID, TIME_PATTERN, type ProductItem, type TimeslotItem } from '../catalog/model';
+import { DEFAULT_OPTION_ID, TIME_PATTERN } from '../catalog/constants';
+import type { ProductItem, TimeslotItem } from '../catalog/model';
 import type { OpeningHours } from '../catalog/schemas';
 import { closesAt, slotEnd, slotStart, timeslotStarted } from '../catalog/timeslot-start';
 import { unitsOf } from '../catalog/units';
@@ -7,7 +8,7 @@ import type { BookingItem } from '../booking/model';
 import type { Contact as StoredContact } from '../booking/schemas';
 import type { Money } from '../catalog/schemas';
 import { isSupportedDay, zonedIsoAsWritten } from '../core/calendar';
-import type { Availability, Booking, CalendarDay, Contact, Pricing, Product, Supplier, UnitPricing } from './schemas';
+import type { Availability, Booking, CalendarDay, Contact, Pricing, Product, Supplier, UnitPricing } from './schemas/answers';
 
 /**
  * Records in OCTo's shapes: products with their one option and units,
@@ -63,7 +64,7 @@ export const pricing = (money: Money): Pricing => ({
 const unitPricing = (product: Pick<ProductItem, 'Units' | 'PricePerParticipant'>): UnitPricing[] =>
   unitsOf(product).map((unit) => ({ ...pricing(unit.Price), unitId: unit.UnitID }));
 
-export function toSupplier(operator: { OperatorID: string; Name: string }, endpoint: string): Supplier {
+export function octoSupplier(operator: { OperatorID: string; Name: string }, endpoint: string): Supplier {
   return {
     id: operator.OperatorID,
     name: operator.Name,
@@ -76,7 +77,7 @@ export function toSupplier(operator: { OperatorID: string; Name: string }, endpo
 export const hasOctoAvailability = (product: ShopfrontProduct): boolean =>
   product.AvailabilityType === 'OPENING_HOURS' || (product.StartTimes?.length ?? 0) > 0;
 
-export function toProduct(product: ShopfrontProduct, timeZone: string, withPricing: boolean): Product {
+export function octoProduct(product: ShopfrontProduct, timeZone: string, withPricing: boolean): Product {
   const dayTicket = product.AvailabilityType === 'OPENING_HOURS';
   const units = unitsOf(product);
   const cheapest = units.reduce((low, unit) => (unit.Price.Amount < low.Price.Amount ? unit : low));
@@ -147,7 +148,7 @@ export interface AvailabilityOptions {
 }
 
 /** A timeslot as an OCTo availability of a product. */
-export const toAvailability = (slot: TimeslotItem, product: ShopfrontProduct, options: AvailabilityOptions): Availability => ({
+export const octoAvailability = (slot: TimeslotItem, product: ShopfrontProduct, options: AvailabilityOptions): Availability => ({
   ...availabilityOf(slot, slotEnd(slot, product.DurationMinutes, options.timeZone), options),
   ...(options.withPricing ? { unitPricing: unitPricing(product) } : {}),
 });
@@ -173,7 +174,7 @@ function availabilityOf(slot: TimeslotItem, end: string, options: AvailabilityOp
 }
 
 /** The days of some open timeslots as OCTo's calendar: per day its best availability (the most places left). */
-export function toCalendar(slots: TimeslotItem[], product: ShopfrontProduct, options: AvailabilityOptions): CalendarDay[] {
+export function octoCalendar(slots: TimeslotItem[], product: ShopfrontProduct, options: AvailabilityOptions): CalendarDay[] {
   const days = new Map<string, TimeslotItem[]>();
   for (const slot of slots) days.set(slot.Date, [...(days.get(slot.Date) ?? []), slot]);
   return [...days].map(([date, daySlots]) => {
@@ -192,7 +193,7 @@ export function toCalendar(slots: TimeslotItem[], product: ShopfrontProduct, opt
 }
 
 /** A stored contact in OCTo's shape: every field present, null when unknown. */
-export function toContact(contact: StoredContact | undefined): Contact {
+export function octoContact(contact: StoredContact | undefined): Contact {
   return {
     fullName: contact?.FullName ?? null,
     firstName: contact?.FirstName ?? null,
@@ -232,7 +233,7 @@ export interface BookingView {
 }
 
 /** A UUID booking as OCTo's Booking, its prices the sum of its unit items (with octo/pricing). */
-export function toBooking({ item, slot }: BookingView, options: { timeZone: string; withPricing: boolean; now: Date }): Booking {
+export function octoBooking({ item, slot }: BookingView, options: { timeZone: string; withPricing: boolean; now: Date }): Booking {
   const { timeZone, withPricing, now } = options;
   const status = item.Status;
   const live = status === 'ON_HOLD' || status === 'CONFIRMED';
@@ -273,7 +274,7 @@ export function toBooking({ item, slot }: BookingView, options: { timeZone: stri
     freesale: false,
     availabilityId,
     availability: availabilityOf(timeslot, item.EndsAt ?? slotStart(item, timeZone), { timeZone, withPricing: false }),
-    contact: toContact(item.Contact),
+    contact: octoContact(item.Contact),
     notes: item.Notes ?? null,
     deliveryMethods: ['VOUCHER'],
     voucher: {
@@ -288,7 +289,7 @@ export function toBooking({ item, slot }: BookingView, options: { timeZone: stri
       unitId: unitItem.UnitID,
       status,
       utcRedeemedAt: null,
-      contact: toContact(undefined),
+      contact: octoContact(undefined),
       ticket: null,
       ...(withPricing ? { pricing: pricing(itemPrice(unitItem.UnitID)) } : {}),
     })),

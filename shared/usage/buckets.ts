@@ -1,40 +1,28 @@
-import type { UsageLevel } from '../db/keys';
+import { LEVELS, USAGE_LEVELS, type UsageLevel } from '../db/usage-levels';
 import type { Interval } from './period';
 
 /**
- * The aggregate buckets: UTC hours (`YYYY-MM-DDTHH`), days (`YYYY-MM-DD`)
- * and months (`YYYY-MM`). Every entry is added to one bucket of each level,
- * so a span of time can be summed from few large buckets and, at its
- * ragged edges, a few small ones.
+ * The aggregate buckets of each level (shared/db/usage-levels.ts: UTC hours
+ * `YYYY-MM-DDTHH`, days `YYYY-MM-DD` and months `YYYY-MM`). Every entry is
+ * added to one bucket of each level, so a span of time can be summed from
+ * few large buckets and, at its ragged edges, a few small ones.
  */
-export const LEVELS: readonly UsageLevel[] = ['hour', 'day', 'month'];
-
-const HOUR = 3600;
-const DAY = 86_400;
-const NAME_LENGTH: Record<UsageLevel, number> = { hour: 13, day: 10, month: 7 };
-
 /** The bucket of a level that an instant (Unix seconds) falls in; names sort as they order. */
 export const bucketOf = (level: UsageLevel, unixSeconds: number): string =>
-  new Date(unixSeconds * 1000).toISOString().slice(0, NAME_LENGTH[level]);
+  new Date(unixSeconds * 1000).toISOString().slice(0, USAGE_LEVELS[level].nameLength);
 
 /** Unix seconds of a bucket's start. */
-export const bucketStart = (level: UsageLevel, bucket: string): number =>
-  Date.parse(level === 'hour' ? `${bucket}:00:00Z` : level === 'day' ? `${bucket}T00:00:00Z` : `${bucket}-01T00:00:00Z`) / 1000;
+export const bucketStart = (level: UsageLevel, bucket: string): number => Date.parse(`${bucket}${USAGE_LEVELS[level].startSuffix}`) / 1000;
 
-const floorTo = (level: 'day' | 'month', t: number): number => bucketStart(level, bucketOf(level, t));
+/** The start of the bucket after the one starting at `start`. */
+export const nextStart = (level: UsageLevel, start: number): number => USAGE_LEVELS[level].next(start);
 
-const ceilTo = (level: 'day' | 'month', t: number): number => {
+const floorTo = (level: UsageLevel, t: number): number => bucketStart(level, bucketOf(level, t));
+
+const ceilTo = (level: UsageLevel, t: number): number => {
   const floor = floorTo(level, t);
   return floor === t ? t : nextStart(level, floor);
 };
-
-/** The start of the bucket after the one starting at `start`. */
-export function nextStart(level: UsageLevel, start: number): number {
-  if (level === 'hour') return start + HOUR;
-  if (level === 'day') return start + DAY;
-  const date = new Date(start * 1000);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / 1000;
-}
 
 /** One aggregate bucket to add (sign 1) or take away (sign -1). */
 export interface Cell {
@@ -53,8 +41,6 @@ function run(level: UsageLevel, start: number, end: number, sign: 1 | -1): Cell[
 /** [from, to) when from < to, or minus [to, from) when to < from: what moving an interval's edge from `from` to `to` adds. */
 const edge = (level: UsageLevel, from: number, to: number): Cell[] => (from < to ? run(level, from, to, 1) : run(level, to, from, -1));
 
-const FINER: Record<'day' | 'month', UsageLevel> = { day: 'hour', month: 'day' };
-
 /**
  * The fewest buckets whose signed sum is [start, end): the interval's own
  * units, or its edges moved to the nearest boundaries of the next coarser
@@ -65,16 +51,17 @@ const FINER: Record<'day' | 'month', UsageLevel> = { day: 'hour', month: 'day' }
  * before its midnight minus the last hour of its UTC day.
  */
 export function cover({ start, end }: Interval): Cell[] {
-  return coverAt('day', start, end);
+  return coverAt(1, start, end);
 }
 
-function coverAt(coarse: 'day' | 'month', start: number, end: number): Cell[] {
-  const fine = FINER[coarse];
+/** The cover of [start, end) by buckets of the level at `index` and those finer than it. */
+function coverAt(index: number, start: number, end: number): Cell[] {
+  const [fine, coarse] = [LEVELS[index - 1], LEVELS[index]];
   let best = run(fine, start, end, 1);
   for (const coarseStart of new Set([floorTo(coarse, start), ceilTo(coarse, start)])) {
     for (const coarseEnd of new Set([floorTo(coarse, end), ceilTo(coarse, end)])) {
       if (coarseStart >= coarseEnd) continue;
-      const inside = coarse === 'day' ? coverAt('month', coarseStart, coarseEnd) : run('month', coarseStart, coarseEnd, 1);
+      const inside = index + 1 < LEVELS.length ? coverAt(index + 1, coarseStart, coarseEnd) : run(coarse, coarseStart, coarseEnd, 1);
       const cells = [...edge(fine, start, coarseStart), ...inside, ...edge(fine, coarseEnd, end)];
       if (cells.length < best.length) best = cells;
     }

@@ -1,5 +1,5 @@
 import { config } from '../core/config';
-import { LEVELS } from './buckets';
+import { LEVELS } from '../db/usage-levels';
 import { formatDecimal } from './decimal';
 import { registerRecordedMeters } from './meters';
 import { AGGREGATE_SHARDS } from './model';

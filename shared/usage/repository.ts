@@ -1,15 +1,10 @@
-import { QueryCommand, type AttributeValue, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  GetCommand,
-  NumberValue,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
-import { RETRY, retrying } from '../core/retry';
-import { attributeClient, documentClient, tableName } from '../db/client';
-import { usageKeys, type IdempotencyOrigin, type ItemKey, type UsageLevel } from '../db/keys';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { GetCommand, NumberValue, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGet, batchWrite } from '../db/batch';
+import { documentClient, tableName } from '../db/client';
+import { queryPages, type QueryCost } from '../db/query-pages';
+import { usageKeys, type IdempotencyOrigin, type ItemKey } from '../db/keys';
+import type { UsageLevel } from '../db/usage-levels';
 import { combinationAttributes, combinationOfAttribute } from './model';
 import type { Dimensions, UsageEntry } from './schemas';
 
@@ -34,41 +29,6 @@ export interface IdempotencyKeyRef {
 /** Writes one transaction (recording or voiding); cancellations reach the caller untouched. */
 export async function writeTransaction(input: TransactWriteCommandInput): Promise<void> {
   await documentClient().send(new TransactWriteCommand(input));
-}
-
-const BATCH_GET_LIMIT = 100;
-const BATCH_WRITE_LIMIT = 25;
-
-const chunks = <T>(items: T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
-
-/** Many items by key at once (consistent reads), each handed to `each`; keys without an item are left out. */
-async function batchGet(
-  what: string,
-  keys: ItemKey[],
-  projection: { expression: string; names?: Record<string, string> },
-  each: (item: Record<string, unknown>) => void,
-): Promise<void> {
-  for (const part of chunks(keys, BATCH_GET_LIMIT)) {
-    let pending: Record<string, unknown>[] = part.map((key) => ({ ...key }));
-    await retrying(what, async () => {
-      const output = await documentClient().send(
-        new BatchGetCommand({
-          RequestItems: {
-            [tableName()]: {
-              Keys: pending,
-              ConsistentRead: true,
-              ProjectionExpression: projection.expression,
-              ExpressionAttributeNames: projection.names,
-            },
-          },
-        }),
-      );
-      (output.Responses?.[tableName()] ?? []).forEach(each);
-      pending = output.UnprocessedKeys?.[tableName()]?.Keys ?? [];
-      return pending.length ? RETRY : true;
-    });
-  }
 }
 
 /** The idempotency records of many keys at once (consistent reads), by key hash; keys without a record are absent. */
@@ -205,10 +165,7 @@ export interface CombinationRow {
   events: number;
 }
 
-export interface ReadCost {
-  queries: number;
-  itemsRead: number;
-  capacityUnits: number;
+export interface ReadCost extends QueryCost {
   /** Registry items read to name combinations of dimensions (grouped or filtered summaries, by a process that had not seen them). */
   combinationsRead: number;
 }
@@ -217,49 +174,6 @@ const numberText = (value: AttributeValue | undefined): string => {
   if (value?.N === undefined) throw new Error('Usage item without a number attribute');
   return value.N;
 };
-
-/** Pages of one key range read with the low-level client, each page's items handed to `each`. */
-async function queryAll(
-  condition: { PK: string; SKFrom?: string; SKTo?: string; SKPrefix?: string },
-  projection: { expression: string; names?: Record<string, string> } | undefined,
-  each: (item: Record<string, AttributeValue>) => void,
-  cost?: ReadCost & { maxItems?: number },
-): Promise<void> {
-  const values: Record<string, AttributeValue> = { ':pk': { S: condition.PK } };
-  let keyCondition: string;
-  if (condition.SKPrefix !== undefined) {
-    keyCondition = 'PK = :pk AND begins_with(SK, :prefix)';
-    values[':prefix'] = { S: condition.SKPrefix };
-  } else {
-    keyCondition = 'PK = :pk AND SK BETWEEN :from AND :to';
-    Object.assign(values, { ':from': { S: condition.SKFrom as string }, ':to': { S: condition.SKTo as string } });
-  }
-  let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
-  // With a budget, no page reads past the first item over it, and no page is asked for once it is spent (by any reader sharing `cost`).
-  const left = () => (cost?.maxItems === undefined ? undefined : cost.maxItems + 1 - cost.itemsRead);
-  do {
-    if ((left() ?? 1) <= 0) return;
-    const page: QueryCommandOutput = await attributeClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: keyCondition,
-        ProjectionExpression: projection?.expression,
-        ExpressionAttributeNames: projection?.names,
-        ExpressionAttributeValues: values,
-        ReturnConsumedCapacity: cost ? 'TOTAL' : undefined,
-        Limit: left(),
-        ExclusiveStartKey,
-      }),
-    );
-    (page.Items ?? []).forEach(each);
-    if (cost) {
-      cost.queries += 1;
-      cost.itemsRead += page.ScannedCount ?? 0;
-      cost.capacityUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-}
 
 export const AGGREGATE_PROJECTION = { expression: 'SK, TotalUsage, EventCount' };
 
@@ -296,10 +210,10 @@ export async function queryAggregates(
   shard: number,
   level: UsageLevel,
   range: { firstBucket: string; lastBucket: string; combinations: boolean },
-  cost: ReadCost & { maxItems?: number },
+  cost: ReadCost,
 ): Promise<AggregateRow[]> {
   const rows: AggregateRow[] = [];
-  await queryAll(
+  await queryPages(
     usageKeys.aggregateRange(operatorId, shard, level, range.firstBucket, range.lastBucket),
     range.combinations ? undefined : AGGREGATE_PROJECTION,
     (item) => rows.push(range.combinations ? aggregateRowWithCombinations(level, item) : aggregateRow(level, item)),
@@ -311,7 +225,9 @@ export async function queryAggregates(
 /** Every aggregate of one level in one shard (for the rebuild). */
 export async function listAggregates(operatorId: string, shard: number, level: UsageLevel): Promise<AggregateRow[]> {
   const rows: AggregateRow[] = [];
-  await queryAll(usageKeys.aggregatePrefix(operatorId, shard, level), AGGREGATE_PROJECTION, (item) => rows.push(aggregateRow(level, item)));
+  await queryPages(usageKeys.aggregatePrefix(operatorId, shard, level), AGGREGATE_PROJECTION, (item) =>
+    rows.push(aggregateRow(level, item)),
+  );
   return rows;
 }
 
@@ -327,7 +243,7 @@ export interface EntryRow {
 
 /** Every entry of one shard, in recording order, voided ones included. */
 export async function listEntries(operatorId: string, shard: number, each: (entry: EntryRow) => void): Promise<void> {
-  await queryAll(usageKeys.entryPrefix(operatorId, shard), { expression: ENTRY_PROJECTION, names: ENTRY_NAMES }, (item) =>
+  await queryPages(usageKeys.entryPrefix(operatorId, shard), { expression: ENTRY_PROJECTION, names: ENTRY_NAMES }, (item) =>
     each({
       id: Number(numberText(item.ID)),
       meter: item.Meter.S as string,
@@ -339,20 +255,10 @@ export async function listEntries(operatorId: string, shard: number, each: (entr
   );
 }
 
-async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
-  for (const part of chunks(requests, BATCH_WRITE_LIMIT)) {
-    let pending = part;
-    await retrying('Writing usage aggregates', async () => {
-      const output = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (output.UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
-      return pending.length ? RETRY : true;
-    });
-  }
-}
-
 /** Sets aggregates to the given totals (the rebuild's puts). */
 export async function putAggregates(operatorId: string, shard: number, rows: AggregateRow[]): Promise<void> {
   await batchWrite(
+    'Writing usage aggregates',
     rows.map((row) => ({
       PutRequest: {
         Item: {
@@ -378,6 +284,7 @@ export async function putAggregates(operatorId: string, shard: number, rows: Agg
 
 export async function deleteAggregates(operatorId: string, shard: number, rows: AggregateRow[]): Promise<void> {
   await batchWrite(
+    'Writing usage aggregates',
     rows.map((row) => ({
       DeleteRequest: { Key: usageKeys.aggregate(operatorId, shard, row.level, row.bucket, row.meter) satisfies ItemKey },
     })),

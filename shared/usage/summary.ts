@@ -1,5 +1,5 @@
 import { ValidationError } from '../core/errors';
-import type { UsageLevel } from '../db/keys';
+import { LEVELS, USAGE_LEVELS, type UsageLevel } from '../db/usage-levels';
 import { bucketStart, cover, nextStart, type Cell } from './buckets';
 import { dimensionsOfCombinations, dimensionValue } from './combinations';
 import { decimalToNumber, microsToDecimal, parseMicros } from './decimal';
@@ -36,7 +36,7 @@ interface Run {
 /** The cells needed, grouped into runs of consecutive buckets of each level. */
 function runsOf(cells: Cell[]): Run[] {
   const runs: Run[] = [];
-  for (const level of ['hour', 'day', 'month'] as const) {
+  for (const level of LEVELS) {
     const buckets = [...new Set(cells.filter((cell) => cell.level === level).map((cell) => cell.bucket))].sort();
     for (const bucket of buckets) {
       const last = runs[runs.length - 1];
@@ -233,8 +233,6 @@ function selectionOf(request: UsageSummaryRequest): Selection | undefined {
   return { groupBy, filter };
 }
 
-const SERIES_FIELD = { hour: 'Hours', day: 'Days', month: 'Months' } as const;
-
 /**
  * What a summary reads: the cover of each span asked for (the period, or
  * each point of its series), in runs of buckets, of the meters it names
@@ -291,7 +289,7 @@ export async function summarizeUsage(operatorId: string, request: UsageSummaryRe
       ...(values ? { Dimensions: Object.fromEntries(selection!.groupBy.map((key, i) => [key, values[i]])) } : {}),
       TotalUsage: usageNumber(total.usage),
       EventCount: total.events,
-      ...(request.granularity ? { [SERIES_FIELD[request.granularity]]: series(line) } : {}),
+      ...(request.granularity ? { [USAGE_LEVELS[request.granularity].seriesField]: series(line) } : {}),
     };
   });
   const totalUsage = sorted.reduce((sum, [, total]) => sum + total.usage, 0n);

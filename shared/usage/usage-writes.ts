@@ -2,8 +2,10 @@ import { NumberValue, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamo
 import { unixSeconds } from '../core/clock';
 import { expiresAt } from '../core/idempotency';
 import { tableName } from '../db/client';
-import { usageKeys, type UsageLevel } from '../db/keys';
-import { bucketOf, LEVELS } from './buckets';
+import { usageKeys } from '../db/keys';
+import type { UsageLevel } from '../db/usage-levels';
+import { LEVELS } from '../db/usage-levels';
+import { bucketOf } from './buckets';
 import { addDecimals, formatDecimal, negateDecimal, parseDecimal, ZERO, type Decimal } from './decimal';
 import type { Dimensions, UsageEntry } from './schemas';
 import { combinationAttributes, IDEMPOTENCY_TTL_SECONDS } from './model';

@@ -1,5 +1,5 @@
 import { chromium, type Browser } from 'playwright-core';
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { CHROMIUM_ARGS, chromiumPath } from '../support/chromium';
 import { startTestHost } from '../support/fixtures';
 

@@ -1,13 +1,15 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { Resource } from '../support/stack-templates';
-import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING, gatewayErrorCode, gatewayProblems } from '../../shared/api/gateway';
+import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING, gatewayProblems } from '../../shared/api/gateway';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApiReference, DOCUMENT_KEY } from '../../lib/aws/api-reference';
 import { problemTemplate } from '../../lib/aws/problem-gateway-responses';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
+import { gatewayErrorCode } from '../../shared/octo/gateway-errors';
+import { octoDocument } from '../../shared/octo/openapi';
 import { routes } from '../../shared/api/routes';
 import { scheduledFunctions } from '../../shared/api/background';
 import { tableDesign } from '../../shared/db/table-design';
@@ -163,7 +165,9 @@ describe('API', () => {
     expect(deployment.Properties).toMatchObject({ DestinationBucketName: { Ref: all.logicalId(reference.bucket) }, Prune: true });
     const [assetZip] = deployment.Properties.SourceObjectKeys;
     const staged = path.join(app.outdir, `asset.${assetZip.replace(/\.zip$/, '')}`, DOCUMENT_KEY);
-    expect(JSON.parse(readFileSync(staged, 'utf8'))).toEqual(openApiDocument({ problemBaseUrl: DEFAULT_PROBLEM_BASE_URL }));
+    expect(JSON.parse(readFileSync(staged, 'utf8'))).toEqual(
+      openApiDocument({ octo: octoDocument }, { problemBaseUrl: DEFAULT_PROBLEM_BASE_URL }),
+    );
   });
 
   test('the authorizer is a cached REQUEST authorizer on the Authorization header, backed by its function', () => {
@@ -208,17 +212,16 @@ describe('API', () => {
         detail: problem.detail,
         instance: '/v1/some/path',
         // A gateway response is the API's, not a route's: a reseller on /octo reads OCTo's fields, every other client its problem.
-        error: gatewayErrorCode(problem.status),
-        errorMessage: problem.detail,
+        ...(problem.status === 404 ? {} : { error: gatewayErrorCode(problem.status), errorMessage: problem.detail }),
       });
     },
   );
 
-  test("OCTo's codes of the gateway's refusals", () => {
+  test("OCTo's codes of the gateway's refusals, none for an unknown route (no OCTo request)", () => {
     expect(Object.fromEntries(Object.entries(gatewayProblems).map(([type, problem]) => [type, gatewayErrorCode(problem.status)]))).toEqual({
       UNAUTHORIZED: 'UNAUTHORIZED',
       ACCESS_DENIED: 'FORBIDDEN',
-      MISSING_AUTHENTICATION_TOKEN: 'BAD_REQUEST',
+      MISSING_AUTHENTICATION_TOKEN: undefined,
       THROTTLED: 'TOO_MANY_REQUESTS',
       REQUEST_TOO_LARGE: 'BAD_REQUEST',
       INTEGRATION_TIMEOUT: 'INTERNAL_SERVER_ERROR',

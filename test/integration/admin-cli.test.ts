@@ -10,7 +10,7 @@ import { createOperator } from '../../shared/accounts/operators';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { summarizeUsage } from '../../shared/usage/summary';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, freePort, httpClient, startTestHost, uniqueOperatorId } from '../support/fixtures';
 

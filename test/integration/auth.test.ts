@@ -1,4 +1,4 @@
-import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
+import { startLocalHost, type LocalHost } from '../../lib/local/host';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../shared/api/gateway';
 import { manualClock } from '../../shared/core/clock';
 import { revokeApiKey, listApiKeys } from '../../shared/accounts/api-keys';

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { documentClient, tableName } from '../../shared/db/client';
 import { keys } from '../../shared/db/keys';

@@ -1,102 +1,22 @@
-// Long because it is one table: an accepted and a refused request for every deployed bundle, compared with the sources.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, EventBridgeEvent } from 'aws-lambda';
-import { build } from 'esbuild';
-import { esbuildOptions } from '../../lib/aws/bundling';
-import { scheduledFunctions, webhookSender } from '../../shared/api/background';
-import { recordPlatformEventEntry } from '../../shared/api/event-rules';
-import { authorizerEntry, entryPath, PROJECT_ROOT, routes, type Route } from '../../shared/api/routes';
-import { loadHandler } from '../../functions/load-handler';
-import { createPartnerBooking, getPartnerBooking } from '../../shared/booking/partner-bookings';
-import { reserve } from '../../shared/booking/uuid-bookings';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { routes, type Route } from '../../shared/api/routes';
+import { createPartnerBooking } from '../../shared/booking/partner-bookings';
+import { reserve } from '../../shared/booking/reservations';
 import { zonedIso } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
+import { bundle, invokeBundle, invokeSources, type Outcome, bundledBooking } from '../support/bundles';
 import { createTestOperator, type TestOperator } from '../support/fixtures';
 
 /**
  * The bundles `cdk deploy` ships, proven: every function is bundled with the
  * stack's own esbuild options (lib/aws/bundling.ts) and its `handler` invoked
  * in a fresh Node process configured only by its environment, as on Lambda,
- * against DynamoDB Local: one accepted and one refused request per route, the
- * authorizer and the platform-event recorder. Each answer must equal what the
- * TypeScript sources answer. A dynamic require or a missing external fails here.
+ * against DynamoDB Local: one accepted and one refused request per route (the
+ * functions that are not routes: bundles-background.test.ts). Each answer must
+ * equal what the TypeScript sources answer. A dynamic require or a missing
+ * external fails here.
  */
-const execute = promisify(execFile);
-const outDir = mkdtempSync(path.join(tmpdir(), 'bundles-'));
 const date = tomorrow();
-
-interface Invocation {
-  name: string;
-  event: unknown;
-}
-type Outcome = { result: unknown } | { error: string };
-
-/** Runs in the fresh process: loads the bundle, invokes its handler with each event in turn, writes the outcomes. */
-const RUNNER = `
-const [bundle, eventsFile, outFile] = process.argv.slice(1);
-const { readFileSync, writeFileSync } = require('node:fs');
-(async () => {
-  const { handler } = require(bundle);
-  const outcomes = [];
-  for (const { name, event } of JSON.parse(readFileSync(eventsFile, 'utf8'))) {
-    const context = { awsRequestId: name, functionName: name, getRemainingTimeInMillis: () => 10000 };
-    try { outcomes.push({ result: await handler(event, context) }); } catch (error) { outcomes.push({ error: error.message }); }
-  }
-  writeFileSync(outFile, JSON.stringify(outcomes));
-})().catch((error) => { console.error(error); process.exit(1); });`;
-
-async function bundle(name: string, entry: string): Promise<string> {
-  const outfile = path.join(outDir, name, 'index.js');
-  await build({ entryPoints: [entryPath(entry)], outfile, ...esbuildOptions(), logLevel: 'error' });
-  return outfile;
-}
-
-/** What the bundle answers and logs, from a process that has only a function's environment (and DynamoDB Local's address). */
-async function runBundle(file: string, invocations: Invocation[], environment: Record<string, string> = {}) {
-  const eventsFile = `${file}.events.json`;
-  const outFile = `${file}.outcomes.json`;
-  writeFileSync(eventsFile, JSON.stringify(invocations));
-  const { stdout, stderr } = await execute(process.execPath, ['-e', RUNNER, file, eventsFile, outFile], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      LOG_LEVEL: 'ERROR',
-      ...Object.fromEntries(
-        ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'].map((name) => [
-          name,
-          process.env[name] ?? '',
-        ]),
-      ),
-      ...environment,
-    },
-  });
-  // Powertools writes ERROR lines to stderr, the others to stdout.
-  const lines = `${stdout}\n${stderr}`
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, any>);
-  return { outcomes: JSON.parse(readFileSync(outFile, 'utf8')) as Outcome[], lines };
-}
-
-const invokeBundle = async (file: string, invocations: Invocation[]): Promise<Outcome[]> => (await runBundle(file, invocations)).outcomes;
-
-/** What the TypeScript sources answer, in this process. */
-async function invokeSources(entry: string, invocations: Invocation[]): Promise<Outcome[]> {
-  const handler = loadHandler<(event: unknown, context: Context) => Promise<unknown>>(entry);
-  const outcomes: Outcome[] = [];
-  for (const { name, event } of invocations) {
-    try {
-      outcomes.push({ result: JSON.parse(JSON.stringify((await handler(event, { awsRequestId: name } as Context)) ?? null)) });
-    } catch (error) {
-      outcomes.push({ error: (error as Error).message });
-    }
-  }
-  return outcomes;
-}
-
 let operator: TestOperator;
 /** Bookings the routes that move one act on: a hold to confirm, a booking the operator cancels. */
 const made = new Map<string, string>();
@@ -171,13 +91,7 @@ function apiEvent(route: Route, parts: RequestParts): APIGatewayProxyEvent {
   } as unknown as APIGatewayProxyEvent;
 }
 
-const booking = (participants: number) => ({
-  ActivityID: 's_walk1',
-  Date: date,
-  Time: '09:00',
-  Participants: participants,
-  Customer: { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com', Phone: '+351912345678' },
-});
+const booking = (participants: number) => bundledBooking(date, participants);
 
 /**
  * One accepted and one refused request per route. Writes carry an
@@ -408,170 +322,5 @@ describe('the deployed bundles', () => {
     if (route.id === 'create-booking')
       references.set(route.id, JSON.parse((acceptedAnswer as APIGatewayProxyResult).body).data.BookingReference);
     if (route.id === 'record-usage') references.set(route.id, String(JSON.parse((acceptedAnswer as APIGatewayProxyResult).body).data.ID));
-  });
-
-  it('authorizer: allows a real key with its usage plan identifier and refuses an unknown one', async () => {
-    const event = (key: string) => ({
-      type: 'REQUEST',
-      methodArn: 'arn:aws:execute-api:eu-west-1:000000000000:api/v1/GET/api/v2/ota/marketplace/products',
-      headers: { Authorization: `Bearer ${key}` },
-    });
-    const invocations = [
-      { name: 'accepted', event: event(operator.key) },
-      { name: 'refused', event: event('ak_never-issued') },
-    ];
-    const fromBundle = await invokeBundle(await bundle('authorizer', authorizerEntry), invocations);
-    expect(fromBundle[0]).toMatchObject({
-      result: {
-        principalId: expect.stringMatching(/^key_/),
-        usageIdentifierKey: expect.stringMatching(/^uk_/),
-        policyDocument: { Statement: [{ Effect: 'Allow' }] },
-        context: { operatorId: operator.operatorId },
-      },
-    });
-    expect(fromBundle[1]).toEqual({ error: 'Unauthorized' });
-    expect(await invokeSources(authorizerEntry, invocations)).toEqual(fromBundle);
-  });
-
-  it('send-webhooks: takes a batch of stream records, passing over a delivery that is not queued, and reports a record it cannot read as that record alone', async () => {
-    const record = (sequenceNumber: string, image: Record<string, string>) => ({
-      eventName: 'INSERT',
-      eventSource: 'aws:dynamodb',
-      dynamodb: {
-        SequenceNumber: sequenceNumber,
-        StreamViewType: 'NEW_IMAGE',
-        NewImage: Object.fromEntries(Object.entries(image).map(([name, value]) => [name, { S: value }])),
-      },
-    });
-    const queued = (deliveryId: string) => ({
-      OperatorID: operator.operatorId,
-      DeliveryID: deliveryId,
-      QueuedAt: new Date(0).toISOString(),
-    });
-    const invocations = [
-      { name: 'accepted', event: { Records: [record('1', queued('dlv_none'))] } },
-      { name: 'refused', event: { Records: [record('2', { Entity: 'WebhookDelivery' }), record('3', queued('dlv_other'))] } },
-    ];
-    const fromBundle = await invokeBundle(await bundle(webhookSender.id, webhookSender.entry), invocations);
-    expect(fromBundle[0]).toEqual({ result: { batchItemFailures: [] } });
-    expect(fromBundle[1]).toEqual({ result: { batchItemFailures: [{ itemIdentifier: '2' }] } });
-    expect(await invokeSources(webhookSender.entry, invocations)).toEqual(fromBundle);
-  });
-
-  it('expire-holds: the bundled sweep expires a hold that is due', async () => {
-    // Placed two hours ago for 30 minutes: due now.
-    const caller = { operatorId: operator.operatorId, keyId: 'key_bundled', scopes: ['ota'], timeZone: 'Europe/Lisbon' };
-    const placedAt = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    const { booking: hold } = await createPartnerBooking(caller, { ...booking(1), Hold: { ExpiresInMinutes: 30 } }, undefined, placedAt);
-    expect(hold.Status).toBe('ON_HOLD');
-
-    const sweep = scheduledFunctions.find((row) => row.id === 'expire-holds')!;
-    const [fromBundle] = await invokeBundle(await bundle(sweep.id, sweep.entry), [{ name: 'scheduled', event: {} }]);
-    expect(fromBundle).toEqual({ result: { expired: expect.any(Number) } });
-    expect((fromBundle as { result: { expired: number } }).result.expired).toBeGreaterThanOrEqual(1);
-    expect((await getPartnerBooking(caller, hold.BookingReference)).Status).toBe('EXPIRED');
-  });
-
-  it('record-platform-event: records an EventBridge event, and fails on one it can never record', async () => {
-    const event = (id: string, detail: Record<string, unknown>): EventBridgeEvent<string, unknown> => ({
-      version: '0',
-      id,
-      'detail-type': 'Order Completed',
-      source: 'platform.orders',
-      account: '000000000000',
-      time: `${date}T10:00:00Z`,
-      region: 'eu-west-1',
-      resources: [],
-      detail,
-    });
-    const invocations = [
-      {
-        name: 'accepted',
-        event: event('5b0c1d2e-0000-4000-8000-00000000b001', { OperatorID: operator.operatorId, BasketID: 'b_bundled' }),
-      },
-      { name: 'refused', event: event('5b0c1d2e-0000-4000-8000-00000000b002', { OperatorID: operator.operatorId }) },
-    ];
-    const fromBundle = await invokeBundle(await bundle('record-platform-event', recordPlatformEventEntry), invocations);
-    expect(fromBundle[0]).toMatchObject({ result: { outcome: 'recorded', meter: 'order-completed', operatorId: operator.operatorId } });
-    expect(fromBundle[1]).toEqual({ error: expect.stringMatching(/BasketID/) });
-    // The sources see the same event again: the same entry, as a replay.
-    const fromSources = await invokeSources(recordPlatformEventEntry, invocations);
-    expect(fromSources[0]).toEqual({ result: { ...(fromBundle[0] as { result: object }).result, outcome: 'replayed' } });
-    expect(fromSources[1]).toEqual(fromBundle[1]);
-  });
-});
-
-describe("Node's web streams are loaded when first used, not with a bundle", () => {
-  it("a bundle that imports them (through @middy/core) loads the stand-in, and the stand-in answers every name with Node's own class", async () => {
-    const file = await bundle('confirm-booking-streams', routes.find((route) => route.id === 'confirm-booking')!.entry);
-    const source = readFileSync(file, 'utf8');
-    expect(source).not.toMatch(/require\("node:stream\/web"\)/);
-    expect(source).toContain('TextDecoderStream');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the stand-in, as the bundles load it
-    const standIn = require(path.join(PROJECT_ROOT, 'lib/aws/web-streams-on-demand.cjs'));
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- what it stands in for
-    const webStreams = require('node:stream/web');
-    expect(Object.keys(standIn)).toEqual(Object.keys(webStreams));
-    for (const name of Object.keys(webStreams)) expect({ name, same: standIn[name] === webStreams[name] }).toEqual({ name, same: true });
-  });
-});
-
-describe('stack traces of the deployed bundles point at the sources', () => {
-  /** The line of `text` in a source file, 1-based, as a mapped stack names it. */
-  const lineOf = (file: string, text: string) =>
-    readFileSync(entryPath(file), 'utf8')
-      .split('\n')
-      .findIndex((line) => line.includes(text)) + 1;
-
-  it('a 5xx logged by a bundle names file.ts:line, mapped with the map beside it when (and only when) the error is logged', async () => {
-    const file = await bundle('list-products-failing', 'functions/ota/list-products.ts');
-    const event = {
-      httpMethod: 'GET',
-      resource: '/api/v2/ota/marketplace/products',
-      path: '/api/v2/ota/marketplace/products',
-      headers: {},
-      requestContext: { requestId: 'bundle-5xx', authorizer: { operatorId: 'op-x', keyId: 'key_x', scopes: 'ota', timeZone: 'UTC' } },
-    };
-    // A table that does not exist: DynamoDB refuses the query, the function answers 500 and logs why.
-    const { outcomes, lines } = await runBundle(file, [{ name: 'failing', event }], { TABLE_NAME: 'no-such-table' });
-    expect(outcomes[0]).toMatchObject({ result: { statusCode: 500 } });
-    const [line] = lines.filter((candidate) => candidate.level === 'ERROR');
-    expect(line).toMatchObject({ message: 'Request', route: 'list-products', status: 500, error: { name: 'ResourceNotFoundException' } });
-    // The query that failed, at its line in the sources (and the SDK's frames at theirs).
-    const query = lineOf('shared/catalog/repository.ts', 'await documentClient().send(new QueryCommand');
-    expect(line.error.stack).toContain(`shared/catalog/repository.ts:${query}:`);
-    expect(line.error.stack).toMatch(/node_modules\/@aws-sdk\/[^:]+\.js:\d+:\d+/);
-    // No frame of the service's own code is left in the minified bundle.
-    expect(line.error.stack).not.toMatch(/list-products-failing\/index\.js:\d+/);
-  });
-
-  it("npm run map-stack maps a stack copied from elsewhere with the asset's map", async () => {
-    const outfile = path.join(outDir, 'throwing', 'index.js');
-    await build({
-      stdin: {
-        contents:
-          "import { checkActivityId } from './shared/booking/partner-bookings';" +
-          "try { checkActivityId('not-an-activity'); } catch (error) { process.stdout.write(String(error.stack)); }",
-        resolveDir: entryPath('.'),
-        loader: 'ts',
-      },
-      outfile,
-      ...esbuildOptions(),
-      logLevel: 'error',
-    });
-    const { stdout: raw } = await execute(process.execPath, [outfile], { env: { PATH: process.env.PATH ?? '', TABLE_NAME: 't' } });
-    expect(raw).toMatch(/throwing\/index\.js:\d+:\d+/);
-    const stackFile = `${outfile}.stack.txt`;
-    writeFileSync(stackFile, raw);
-    const { stdout: mapped } = await execute(
-      process.execPath,
-      ['--import', 'tsx', entryPath('scripts/map-stack.ts'), `${outfile}.map`, stackFile],
-      {
-        env: { PATH: process.env.PATH ?? '' },
-      },
-    );
-    const throwing = lineOf('shared/booking/partner-bookings.ts', "throw new InvalidRequestError(\"Field 'ActivityID'");
-    expect(mapped).toContain(`shared/booking/partner-bookings.ts:${throwing}:`);
-    expect(mapped).not.toMatch(/throwing\/index\.js:\d+:\d+/);
   });
 });

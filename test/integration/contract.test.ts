@@ -1,8 +1,9 @@
 // Long because it is one table: a real request for every documented status of every route, checked against the OpenAPI document.
 import { readFileSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
+import { octoDocument } from '../../shared/octo/openapi';
 import { ANY_KEY, routes, type Route } from '../../shared/api/routes';
 import type { Scope } from '../../shared/accounts/scopes';
 import { config } from '../../shared/core/config';
@@ -21,7 +22,7 @@ import { documentValidator, documentedResponse } from '../support/openapi';
  * against the documented schema.
  */
 
-const document = openApiDocument({ problemBaseUrl: config().problemBaseUrl });
+const document = openApiDocument({ octo: octoDocument }, { problemBaseUrl: config().problemBaseUrl });
 const errorsOf = documentValidator(document);
 /** The OCTo routes have a table of their own, in OCTo's terms: octo-contract.test.ts. */
 const marketplaceRoutes = routes.filter((route) => route.face !== 'octo');

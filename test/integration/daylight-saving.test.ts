@@ -1,4 +1,4 @@
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { ensureTable } from '../../lib/local/table';
 import { createOperator } from '../../shared/accounts/operators';
 import { queryTimeslots } from '../../shared/catalog/repository';

@@ -1,4 +1,4 @@
-import { rawExchange, rawRequest, sigV4Authorization } from '../support/raw-http';
+import { rawExchange, rawRequest, sigV4Authorization } from '../../scripts/fuzz/raw-http';
 import { commandLineOf, listeningSocketsOf, processListeningOn } from '../support/listening-sockets';
 
 /**

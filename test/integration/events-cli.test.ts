@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { addDays } from '../../shared/core/calendar';
 import { createTestOperator, httpClient, startTestHost } from '../support/fixtures';
 

@@ -1,12 +1,13 @@
 // Long because it holds one regression per hostile request found against the local host, each over a real socket.
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
+import { startLocalHost, type LocalHost } from '../../lib/local/host';
 import { listApiKeys, revokeApiKey } from '../../shared/accounts/api-keys';
 import { manualClock } from '../../shared/core/clock';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
-import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../support/raw-http';
+import { rawExchange, rawRequest, sigV4Authorization } from '../../scripts/fuzz/raw-http';
 import { logsDuring } from '../support/logs';
+import { expectProblem } from '../support/problems';
 
 /**
  * Hostile requests against the local host, each over a real socket: what an
@@ -40,15 +41,6 @@ afterAll(async () => {
 
 /** The Host a request names: the host as it listens (another name is refused, local-host-names.test.ts). */
 const hostHeader = () => new URL(host.url).host;
-
-const fiveFields = (body: any) => ['type', 'title', 'status', 'detail', 'instance'].every((field) => body?.[field] !== undefined);
-
-function expectProblem(response: RawResponse, status: number, instance: string) {
-  expect(response.status).toBe(status);
-  expect(response.headers['content-type']).toBe('application/problem+json');
-  expect(fiveFields(response.json)).toBe(true);
-  expect(response.json).toMatchObject({ status, instance });
-}
 
 async function usageEvents(meter: string): Promise<number> {
   const day = new Date(clock().getTime()).toISOString().slice(0, 10);
@@ -199,7 +191,7 @@ describe('request targets that are not plain paths', () => {
         ['Connection', 'close'],
       ]),
     );
-    expectProblem(response, 404, target);
+    expectProblem(response, 404, { instance: target });
   });
 
   it('an asterisk or an absolute URL is a 400 problem', async () => {
@@ -211,7 +203,7 @@ describe('request targets that are not plain paths', () => {
           ['Connection', 'close'],
         ]),
       );
-      expectProblem(response, 400, '/');
+      expectProblem(response, 400, { instance: '/', octo: true });
     }
   });
 });
@@ -273,24 +265,24 @@ describe("Node's own refusals are problems too", () => {
         ['Connection', 'close'],
       ]),
     );
-    expectProblem(response, 417, '/health');
+    expectProblem(response, 417, { instance: '/health', octo: true });
   });
 
   it('an HTTP/1.1 request without Host is a 400 problem', async () => {
     const [response] = await rawExchange(host.url, 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n');
-    expectProblem(response, 400, '/health');
+    expectProblem(response, 400, { instance: '/health', octo: true });
   });
 
   it('a body with a broken chunk is a 400 problem, and nothing of it is written', async () => {
     const head = `POST ${USAGE} HTTP/1.1\r\nHost: ${hostHeader()}\r\nAuthorization: Bearer ${operator.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
     const [response] = await rawExchange(host.url, `${head}1b\r\n{"Meter":"chunk","Usage":1}\r\nzz\r\n`);
-    expectProblem(response, 400, '/');
+    expectProblem(response, 400, { instance: '/', octo: true });
     expect(await usageEvents('chunk')).toBe(0);
   });
 
   it('a request line that is not HTTP is a 400 problem', async () => {
     const [response] = await rawExchange(host.url, 'HELLO\r\n\r\n');
-    expectProblem(response, 400, '/');
+    expectProblem(response, 400, { instance: '/', octo: true });
   });
 });
 
@@ -312,7 +304,7 @@ describe('a body that is not UTF-8', () => {
         body,
       ),
     );
-    expectProblem(response, 400, USAGE);
+    expectProblem(response, 400, { instance: USAGE, octo: true });
     expect(response.json.type).toMatch(/malformed-json$/);
     expect(await usageEvents(meter)).toBe(0);
   });

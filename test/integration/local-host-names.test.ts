@@ -1,6 +1,6 @@
-import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
+import { startLocalHost, type LocalHost } from '../../lib/local/host';
 import { createTestOperator, type TestOperator } from '../support/fixtures';
-import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../support/raw-http';
+import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../../scripts/fuzz/raw-http';
 
 /**
  * A page a developer opens can rebind its own name to 127.0.0.1 and then

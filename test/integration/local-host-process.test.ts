@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { freePort } from '../support/fixtures';
-import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../support/raw-http';
+import { rawExchange, rawRequest, sigV4Authorization, type RawResponse } from '../../scripts/fuzz/raw-http';
 
 /**
  * `npm start` as a process: what happens to DynamoDB Local when the host is

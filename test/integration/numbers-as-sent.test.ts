@@ -1,4 +1,4 @@
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { BATCH, METERS } from '../support/usage';

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent, Context, EventBridgeEvent, DynamoDBStreamEve
 import { handler as expireHolds } from '../../functions/bookings/expire-holds';
 import { handler as sendWebhooks } from '../../functions/webhooks/send-webhooks';
 import { handler as recordPlatformEvent } from '../../functions/events/record-platform-event';
-import { startLocalHost, type LocalHost } from '../../lib/local/api-gateway';
+import { startLocalHost, type LocalHost } from '../../lib/local/host';
 import { httpHandler } from '../../shared/http/handler';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { expireDueHolds } from '../../shared/booking/holds';
 import { addDays, zonedIso } from '../../shared/core/calendar';
 import { manualClock } from '../../shared/core/clock';
@@ -198,6 +198,39 @@ describe('one set of bookings', () => {
     expect(cancelled.json.data).toMatchObject({ Status: 'CANCELLED', CancelledBy: 'operator' });
     expect((await octo('GET', `/bookings/${held.uuid}`)).json).toMatchObject({ status: 'CANCELLED', cancellation: { reason: 'Storm' } });
     expect(await booked('s_boat1', day(8), '10:00')).toBe(0);
+  });
+
+  test("a contact is held to the marketplace's rule of a customer: a control character is refused by both APIs, an address that is not an email makes no Customer", async () => {
+    const contact = { firstName: 'Ana\u0007', lastName: 'Silva', emailAddress: 'ana@example.com' };
+    const refused = await octo('POST', '/bookings', reservation(day(8), '15:00', ['adult'], { contact }));
+    expect({ status: refused.status, body: refused.json }).toEqual({
+      status: 400,
+      body: {
+        error: 'BAD_REQUEST',
+        errorMessage: "Field 'contact.firstName' must be text of at most 100 characters without control characters, or null",
+      },
+    });
+    const customer = { FirstName: 'Ana\u0007', LastName: 'Silva', Email: 'ana@example.com' };
+    const marketplace = await request('POST', '/api/v2/ota/marketplace/booking', {
+      key: operator.key,
+      body: { ActivityID: 's_boat1', Date: day(8), Time: '15:00', Participants: 1, Customer: customer },
+    });
+    expect({ status: marketplace.status, detail: marketplace.json.detail }).toEqual({
+      status: 422,
+      detail: "Field 'Customer.FirstName' must be 1 to 100 characters, not all blank, without control characters",
+    });
+    const customerOf = async (emailAddress: string) => {
+      const held = (
+        await octo(
+          'POST',
+          '/bookings',
+          reservation(day(8), '15:00', ['adult'], { contact: { ...contact, firstName: 'Ana', emailAddress } }),
+        )
+      ).json;
+      return (await request('GET', `/api/v2/ota/marketplace/booking/${held.id}`, { key: operator.key })).json.data.Customer;
+    };
+    expect(await customerOf('ana@example')).toBeUndefined();
+    expect(await customerOf('ana@example.com')).toEqual({ FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com' });
   });
 
   test("a reseller's cancellation reason is kept, and a booking is another key's or operator's to nobody else", async () => {

@@ -1,4 +1,3 @@
-// Long because it is one table: a real request for every answer of every OCTo route, held to the OpenAPI document and to OCTo's own types.
 import {
   zAvailability,
   zAvailabilityCalendar,
@@ -13,15 +12,13 @@ import {
   zProduct,
   zSupplier,
 } from '@octocloud/types';
-import type { LocalHost } from '../../lib/local/api-gateway';
 import { operations } from '../../shared/api/operations';
 import { routes, type Route } from '../../shared/api/routes';
-import { addDays } from '../../shared/core/calendar';
 import { config } from '../../shared/core/config';
 import { openApiDocument } from '../../shared/http/openapi';
-import { tomorrow } from '../support/catalog';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
-import { availabilityId, OCTO, octoCatalog, octoClient, releaseHolds, reservation, type OctoClient } from '../support/octo';
+import { octoDocument } from '../../shared/octo/openapi';
+import { type HttpClient } from '../support/fixtures';
+import { availabilityId, OCTO, reservation, octoWorld } from '../support/octo';
 import { documentValidator, documentedResponse } from '../support/openapi';
 
 /**
@@ -30,34 +27,16 @@ import { documentValidator, documentedResponse } from '../support/openapi';
  * UNPROCESSABLE_ENTITY), the gateway's 401, 403 and 413. Each real answer is
  * held twice: to the OpenAPI document (status, Content-Type, schema; our
  * schemas are closed, so an undocumented field fails) and to the zod schemas
- * of @octocloud/types, OCTo's own published types. And pricing: a booking's
- * price is the exact sum of its unit items, in the product's currency.
+ * of @octocloud/types, OCTo's own published types (pricing: octo-pricing.test.ts).
  */
 
-const document = openApiDocument({ problemBaseUrl: config().problemBaseUrl });
+const document = openApiDocument({ octo: octoDocument }, { problemBaseUrl: config().problemBaseUrl });
 const errorsOf = documentValidator(document);
 const octoRoutes = routes.filter((route) => route.face === 'octo');
 
 type Response = Awaited<ReturnType<HttpClient>>;
 
-let host: LocalHost;
-let request: HttpClient;
-let operator: TestOperator;
-let octo: OctoClient;
-const start = tomorrow();
-const day = (offset: number) => addDays(start, offset);
-
-beforeAll(async () => {
-  operator = await createTestOperator(octoCatalog({ start, days: 10, capacity: 20 }));
-  host = await startTestHost();
-  request = httpClient(host);
-  octo = octoClient(request, operator.key);
-});
-
-afterAll(async () => {
-  await releaseHolds(octo, day(0), day(30));
-  await host.close();
-});
+const { world, day } = octoWorld();
 
 /** Reservations spread over the days and both start times, so that no availability fills. */
 let spread = 0;
@@ -65,7 +44,7 @@ let spread = 0;
 /** A reservation of the boat trip, as the OCTo answer. */
 async function reserved(units = ['adult', 'child'], offset?: number, extra: Record<string, unknown> = {}) {
   spread += 1;
-  const response = await octo(
+  const response = await world.octo(
     'POST',
     '/bookings',
     reservation(day(offset ?? 1 + (spread % 9)), spread % 2 ? '10:00' : '15:00', units, extra),
@@ -76,7 +55,7 @@ async function reserved(units = ['adult', 'child'], offset?: number, extra: Reco
 
 async function confirmed(units = ['adult', 'child'], offset = 1) {
   const { uuid } = await reserved(units, offset);
-  const response = await octo('POST', `/bookings/${uuid}/confirm`, {
+  const response = await world.octo('POST', `/bookings/${uuid}/confirm`, {
     resellerReference: `R-${uuid.slice(0, 8)}`,
     contact: { fullName: 'Ana Silva', firstName: 'Ana', lastName: 'Silva', emailAddress: 'ana@example.com' },
   });
@@ -89,161 +68,184 @@ const tooLarge = 'x'.repeat(6 * 1024 * 1024 + 1);
 
 /** How to provoke each answer of each OCTo route, named by status and OCTo error code. */
 const cases: Record<string, Record<string, () => Promise<Response>>> = {
-  'octo-get-supplier': { '200': () => octo('GET', '/supplier') },
-  'octo-list-products': { '200': () => octo('GET', '/products') },
+  'octo-get-supplier': { '200': () => world.octo('GET', '/supplier') },
+  'octo-list-products': { '200': () => world.octo('GET', '/products') },
   'octo-get-product': {
-    '200': () => octo('GET', '/products/s_museum1'),
-    '400 INVALID_PRODUCT_ID': () => octo('GET', '/products/s_hidden1'),
+    '200': () => world.octo('GET', '/products/s_museum1'),
+    '400 INVALID_PRODUCT_ID': () => world.octo('GET', '/products/s_hidden1'),
   },
   'octo-availability-calendar': {
     '200': () =>
-      octo('POST', '/availability/calendar', { productId: 's_boat1', optionId: 'DEFAULT', localDateStart: day(0), localDateEnd: day(6) }),
+      world.octo('POST', '/availability/calendar', {
+        productId: 's_boat1',
+        optionId: 'DEFAULT',
+        localDateStart: day(0),
+        localDateEnd: day(6),
+      }),
     '400 INVALID_PRODUCT_ID': () =>
-      octo('POST', '/availability/calendar', {
+      world.octo('POST', '/availability/calendar', {
         productId: 'invalidProductId',
         optionId: 'DEFAULT',
         localDateStart: day(0),
         localDateEnd: day(6),
       }),
     '400 INVALID_OPTION_ID': () =>
-      octo('POST', '/availability/calendar', {
+      world.octo('POST', '/availability/calendar', {
         productId: 's_boat1',
         optionId: 'invalidOptionId',
         localDateStart: day(0),
         localDateEnd: day(6),
       }),
     '400 INVALID_UNIT_ID': () =>
-      octo('POST', '/availability/calendar', {
+      world.octo('POST', '/availability/calendar', {
         productId: 's_boat1',
         optionId: 'DEFAULT',
         localDateStart: day(0),
         localDateEnd: day(6),
         units: [{ id: 'invalidUnitId', quantity: 1 }],
       }),
-    '400 BAD_REQUEST': () => octo('POST', '/availability/calendar', { productId: 's_boat1', optionId: 'DEFAULT', localDateEnd: day(6) }),
+    '400 BAD_REQUEST': () =>
+      world.octo('POST', '/availability/calendar', { productId: 's_boat1', optionId: 'DEFAULT', localDateEnd: day(6) }),
     '413': () =>
-      request('POST', `${OCTO}/availability/calendar`, {
-        key: operator.key,
+      world.request('POST', `${OCTO}/availability/calendar`, {
+        key: world.operator.key,
         rawBody: tooLarge,
         headers: { 'Content-Type': 'application/json' },
       }),
   },
   'octo-check-availability': {
-    '200': () => octo('POST', '/availability', { productId: 's_museum1', optionId: 'DEFAULT', localDate: day(2) }),
-    '400 INVALID_PRODUCT_ID': () => octo('POST', '/availability', { productId: 's_nothing', optionId: 'DEFAULT', localDate: day(2) }),
-    '400 INVALID_OPTION_ID': () => octo('POST', '/availability', { productId: 's_boat1', optionId: 'OTHER', localDate: day(2) }),
+    '200': () => world.octo('POST', '/availability', { productId: 's_museum1', optionId: 'DEFAULT', localDate: day(2) }),
+    '400 INVALID_PRODUCT_ID': () => world.octo('POST', '/availability', { productId: 's_nothing', optionId: 'DEFAULT', localDate: day(2) }),
+    '400 INVALID_OPTION_ID': () => world.octo('POST', '/availability', { productId: 's_boat1', optionId: 'OTHER', localDate: day(2) }),
     '400 INVALID_AVAILABILITY_ID': () =>
-      octo('POST', '/availability', { productId: 's_boat1', optionId: 'DEFAULT', availabilityIds: [availabilityId(day(2), '11:11')] }),
+      world.octo('POST', '/availability', {
+        productId: 's_boat1',
+        optionId: 'DEFAULT',
+        availabilityIds: [availabilityId(day(2), '11:11')],
+      }),
     '400 BAD_REQUEST': () =>
-      octo('POST', '/availability', {
+      world.octo('POST', '/availability', {
         productId: 's_boat1',
         optionId: 'DEFAULT',
         localDate: day(2),
         availabilityIds: [availabilityId(day(2), '10:00')],
       }),
     '413': () =>
-      request('POST', `${OCTO}/availability`, { key: operator.key, rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
+      world.request('POST', `${OCTO}/availability`, {
+        key: world.operator.key,
+        rawBody: tooLarge,
+        headers: { 'Content-Type': 'application/json' },
+      }),
   },
   'octo-reserve-booking': {
-    '200': () => octo('POST', '/bookings', reservation(day(0), '10:00', ['adult', 'child', 'infant'])),
+    '200': () => world.octo('POST', '/bookings', reservation(day(0), '10:00', ['adult', 'child', 'infant'])),
     '400 INVALID_PRODUCT_ID': () =>
-      octo('POST', '/bookings', { ...reservation(day(1), '10:00', ['adult']), productId: 'invalidProductId' }),
-    '400 INVALID_OPTION_ID': () => octo('POST', '/bookings', { ...reservation(day(1), '10:00', ['adult']), optionId: 'invalidOptionId' }),
+      world.octo('POST', '/bookings', { ...reservation(day(1), '10:00', ['adult']), productId: 'invalidProductId' }),
+    '400 INVALID_OPTION_ID': () =>
+      world.octo('POST', '/bookings', { ...reservation(day(1), '10:00', ['adult']), optionId: 'invalidOptionId' }),
     '400 INVALID_AVAILABILITY_ID': () =>
-      octo('POST', '/bookings', { ...reservation(day(1), '10:00', ['adult']), availabilityId: 'invalidAvailabilityId' }),
-    '400 INVALID_UNIT_ID': () => octo('POST', '/bookings', reservation(day(1), '10:00', ['adult', 'invalidUnitId'])),
+      world.octo('POST', '/bookings', { ...reservation(day(1), '10:00', ['adult']), availabilityId: 'invalidAvailabilityId' }),
+    '400 INVALID_UNIT_ID': () => world.octo('POST', '/bookings', reservation(day(1), '10:00', ['adult', 'invalidUnitId'])),
     '400 INVALID_BOOKING_UUID': async () => {
       const { uuid } = await reserved(['adult'], 2);
-      return octo('POST', '/bookings', reservation(day(2), '10:00', ['adult', 'adult'], { uuid }));
+      return world.octo('POST', '/bookings', reservation(day(2), '10:00', ['adult', 'adult'], { uuid }));
     },
-    '400 UNPROCESSABLE_ENTITY': () => octo('POST', '/bookings', reservation(day(1), '10:00', ['infant'])),
-    '400 BAD_REQUEST': () => octo('POST', '/bookings', { productId: 's_boat1', optionId: 'DEFAULT' }),
+    '400 UNPROCESSABLE_ENTITY': () => world.octo('POST', '/bookings', reservation(day(1), '10:00', ['infant'])),
+    '400 BAD_REQUEST': () => world.octo('POST', '/bookings', { productId: 's_boat1', optionId: 'DEFAULT' }),
     '413': () =>
-      request('POST', `${OCTO}/bookings`, { key: operator.key, rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
+      world.request('POST', `${OCTO}/bookings`, {
+        key: world.operator.key,
+        rawBody: tooLarge,
+        headers: { 'Content-Type': 'application/json' },
+      }),
   },
   'octo-list-bookings': {
-    '200': async () => octo('GET', `/bookings?resellerReference=${(await confirmed()).resellerReference}`),
-    '400 INVALID_PRODUCT_ID': () => octo('GET', `/bookings?localDate=${day(1)}&productId=s_nothing`),
-    '400 INVALID_OPTION_ID': () => octo('GET', `/bookings?localDate=${day(1)}&optionId=OTHER`),
-    '400 BAD_REQUEST': () => octo('GET', '/bookings'),
+    '200': async () => world.octo('GET', `/bookings?resellerReference=${(await confirmed()).resellerReference}`),
+    '400 INVALID_PRODUCT_ID': () => world.octo('GET', `/bookings?localDate=${day(1)}&productId=s_nothing`),
+    '400 INVALID_OPTION_ID': () => world.octo('GET', `/bookings?localDate=${day(1)}&optionId=OTHER`),
+    '400 BAD_REQUEST': () => world.octo('GET', '/bookings'),
   },
   'octo-get-booking': {
-    '200': async () => octo('GET', `/bookings/${(await reserved()).uuid}`),
-    '400 INVALID_BOOKING_UUID': () => octo('GET', '/bookings/invalidUUID'),
+    '200': async () => world.octo('GET', `/bookings/${(await reserved()).uuid}`),
+    '400 INVALID_BOOKING_UUID': () => world.octo('GET', '/bookings/invalidUUID'),
   },
   'octo-update-booking': {
     '200': async () =>
-      octo('PATCH', `/bookings/${(await reserved()).uuid}`, { availabilityId: availabilityId(day(3), '15:00'), notes: 'Window seats' }),
-    '400 INVALID_PRODUCT_ID': async () => octo('PATCH', `/bookings/${(await reserved()).uuid}`, { productId: 's_nothing' }),
-    '400 INVALID_OPTION_ID': async () => octo('PATCH', `/bookings/${(await reserved()).uuid}`, { optionId: 'OTHER' }),
-    '400 INVALID_UNIT_ID': async () => octo('PATCH', `/bookings/${(await reserved()).uuid}`, { unitItems: [{ unitId: 'invalidUnitId' }] }),
+      world.octo('PATCH', `/bookings/${(await reserved()).uuid}`, {
+        availabilityId: availabilityId(day(3), '15:00'),
+        notes: 'Window seats',
+      }),
+    '400 INVALID_PRODUCT_ID': async () => world.octo('PATCH', `/bookings/${(await reserved()).uuid}`, { productId: 's_nothing' }),
+    '400 INVALID_OPTION_ID': async () => world.octo('PATCH', `/bookings/${(await reserved()).uuid}`, { optionId: 'OTHER' }),
+    '400 INVALID_UNIT_ID': async () =>
+      world.octo('PATCH', `/bookings/${(await reserved()).uuid}`, { unitItems: [{ unitId: 'invalidUnitId' }] }),
     '400 INVALID_AVAILABILITY_ID': async () =>
-      octo('PATCH', `/bookings/${(await reserved()).uuid}`, { availabilityId: availabilityId(day(30), '10:00') }),
-    '400 INVALID_BOOKING_UUID': () => octo('PATCH', `/bookings/${INVALID_UUID}`, { notes: 'x' }),
+      world.octo('PATCH', `/bookings/${(await reserved()).uuid}`, { availabilityId: availabilityId(day(30), '10:00') }),
+    '400 INVALID_BOOKING_UUID': () => world.octo('PATCH', `/bookings/${INVALID_UUID}`, { notes: 'x' }),
     '400 UNPROCESSABLE_ENTITY': async () => {
       const { uuid } = await reserved();
-      await octo('POST', `/bookings/${uuid}/cancel`, {});
-      return octo('PATCH', `/bookings/${uuid}`, { notes: 'too late' });
+      await world.octo('POST', `/bookings/${uuid}/cancel`, {});
+      return world.octo('PATCH', `/bookings/${uuid}`, { notes: 'too late' });
     },
-    '400 BAD_REQUEST': async () => octo('PATCH', `/bookings/${(await reserved()).uuid}`, { notes: 7 }),
+    '400 BAD_REQUEST': async () => world.octo('PATCH', `/bookings/${(await reserved()).uuid}`, { notes: 7 }),
     '413': () =>
-      request('PATCH', `${OCTO}/bookings/${INVALID_UUID}`, {
-        key: operator.key,
+      world.request('PATCH', `${OCTO}/bookings/${INVALID_UUID}`, {
+        key: world.operator.key,
         rawBody: tooLarge,
         headers: { 'Content-Type': 'application/json' },
       }),
   },
   'octo-delete-booking': {
-    '200': async () => octo('DELETE', `/bookings/${(await reserved()).uuid}`),
-    '400 INVALID_BOOKING_UUID': () => octo('DELETE', '/bookings/invalidUUID'),
+    '200': async () => world.octo('DELETE', `/bookings/${(await reserved()).uuid}`),
+    '400 INVALID_BOOKING_UUID': () => world.octo('DELETE', '/bookings/invalidUUID'),
   },
   'octo-confirm-booking': {
     '200': async () =>
-      octo('POST', `/bookings/${(await reserved()).uuid}/confirm`, {
+      world.octo('POST', `/bookings/${(await reserved()).uuid}/confirm`, {
         resellerReference: 'VOUCHER-1',
         contact: { fullName: 'Ana Silva', emailAddress: 'ana@example.com' },
         unitItems: [{ unitId: 'adult' }, { unitId: 'adult' }, { unitId: 'child' }],
       }),
     '400 INVALID_UNIT_ID': async () =>
-      octo('POST', `/bookings/${(await reserved()).uuid}/confirm`, { unitItems: [{ unitId: 'invalidUnitId' }] }),
-    '400 INVALID_BOOKING_UUID': () => octo('POST', '/bookings/invalidUUID/confirm', {}),
+      world.octo('POST', `/bookings/${(await reserved()).uuid}/confirm`, { unitItems: [{ unitId: 'invalidUnitId' }] }),
+    '400 INVALID_BOOKING_UUID': () => world.octo('POST', '/bookings/invalidUUID/confirm', {}),
     '400 UNPROCESSABLE_ENTITY': async () => {
       const { uuid } = await reserved();
-      await octo('DELETE', `/bookings/${uuid}`);
-      return octo('POST', `/bookings/${uuid}/confirm`, {});
+      await world.octo('DELETE', `/bookings/${uuid}`);
+      return world.octo('POST', `/bookings/${uuid}/confirm`, {});
     },
-    '400 BAD_REQUEST': async () => octo('POST', `/bookings/${(await reserved()).uuid}/confirm`, { contact: { notes: 5 } }),
+    '400 BAD_REQUEST': async () => world.octo('POST', `/bookings/${(await reserved()).uuid}/confirm`, { contact: { notes: 5 } }),
     '413': () =>
-      request('POST', `${OCTO}/bookings/${INVALID_UUID}/confirm`, {
-        key: operator.key,
+      world.request('POST', `${OCTO}/bookings/${INVALID_UUID}/confirm`, {
+        key: world.operator.key,
         rawBody: tooLarge,
         headers: { 'Content-Type': 'application/json' },
       }),
   },
   'octo-extend-booking': {
-    '200': async () => octo('POST', `/bookings/${(await reserved()).uuid}/extend`, { expirationMinutes: 31 }),
-    '400 INVALID_BOOKING_UUID': () => octo('POST', '/bookings/invalidUUID/extend', { expirationMinutes: 31 }),
-    '400 UNPROCESSABLE_ENTITY': async () => octo('POST', `/bookings/${(await confirmed()).uuid}/extend`, {}),
-    '400 BAD_REQUEST': async () => octo('POST', `/bookings/${(await reserved()).uuid}/extend`, { expirationMinutes: 0 }),
+    '200': async () => world.octo('POST', `/bookings/${(await reserved()).uuid}/extend`, { expirationMinutes: 31 }),
+    '400 INVALID_BOOKING_UUID': () => world.octo('POST', '/bookings/invalidUUID/extend', { expirationMinutes: 31 }),
+    '400 UNPROCESSABLE_ENTITY': async () => world.octo('POST', `/bookings/${(await confirmed()).uuid}/extend`, {}),
+    '400 BAD_REQUEST': async () => world.octo('POST', `/bookings/${(await reserved()).uuid}/extend`, { expirationMinutes: 0 }),
     '413': () =>
-      request('POST', `${OCTO}/bookings/${INVALID_UUID}/extend`, {
-        key: operator.key,
+      world.request('POST', `${OCTO}/bookings/${INVALID_UUID}/extend`, {
+        key: world.operator.key,
         rawBody: tooLarge,
         headers: { 'Content-Type': 'application/json' },
       }),
   },
   'octo-cancel-booking': {
-    '200': async () => octo('POST', `/bookings/${(await confirmed()).uuid}/cancel`, { reason: 'Customer changed plans' }),
-    '400 INVALID_BOOKING_UUID': () => octo('POST', '/bookings/invalidUUID/cancel', { reason: 'x' }),
+    '200': async () => world.octo('POST', `/bookings/${(await confirmed()).uuid}/cancel`, { reason: 'Customer changed plans' }),
+    '400 INVALID_BOOKING_UUID': () => world.octo('POST', '/bookings/invalidUUID/cancel', { reason: 'x' }),
     '400 BAD_REQUEST': () =>
-      request('POST', `${OCTO}/bookings/${INVALID_UUID}/cancel`, {
-        key: operator.key,
+      world.request('POST', `${OCTO}/bookings/${INVALID_UUID}/cancel`, {
+        key: world.operator.key,
         rawBody: '{"reason":',
         headers: { 'Content-Type': 'application/json' },
       }),
     '413': () =>
-      request('POST', `${OCTO}/bookings/${INVALID_UUID}/cancel`, {
-        key: operator.key,
+      world.request('POST', `${OCTO}/bookings/${INVALID_UUID}/cancel`, {
+        key: world.operator.key,
         rawBody: tooLarge,
         headers: { 'Content-Type': 'application/json' },
       }),
@@ -256,8 +258,8 @@ for (const route of octoRoutes) {
   const body = operations[route.id].request?.body ? {} : undefined;
   cases[route.id] = {
     ...cases[route.id],
-    '401': () => request(route.method, path, { body }),
-    '403': async () => request(route.method, path, { key: await operator.keyWith(['usage:read']), body }),
+    '401': () => world.request(route.method, path, { body }),
+    '403': async () => world.request(route.method, path, { key: await world.operator.keyWith(['usage:read']), body }),
   };
 }
 
@@ -357,78 +359,10 @@ describe.each(octoRoutes.map((route: Route) => ({ id: route.id, route })))('$id'
   );
 });
 
-describe('pricing (octo/pricing)', () => {
-  const sum = (booking: any) => booking.unitItems.reduce((total: number, item: any) => total + item.pricing.retail, 0);
-
-  test('a booking costs exactly the sum of its unit items, in the product currency, after reserving, confirming with other units and moving', async () => {
-    const held = await reserved(['adult', 'child', 'infant'], 4);
-    expect(held.pricing).toEqual({ original: 6500, retail: 6500, net: null, currency: 'EUR', currencyPrecision: 2, includedTaxes: [] });
-    expect(sum(held)).toBe(6500);
-    const confirmedWithUnits = (
-      await octo('POST', `/bookings/${held.uuid}/confirm`, { unitItems: [{ unitId: 'adult' }, { unitId: 'adult' }, { unitId: 'child' }] })
-    ).json;
-    expect(confirmedWithUnits.unitItems.map((item: any) => [item.unitId, item.pricing.retail])).toEqual([
-      ['adult', 4000],
-      ['adult', 4000],
-      ['child', 2500],
-    ]);
-    expect(confirmedWithUnits.pricing.retail).toBe(10500);
-    expect(sum(confirmedWithUnits)).toBe(confirmedWithUnits.pricing.retail);
-    const moved = (
-      await octo('PATCH', `/bookings/${held.uuid}`, {
-        productId: 's_museum1',
-        availabilityId: availabilityId(day(4), '00:00'),
-        unitItems: [{ unitId: 'senior' }, { unitId: 'adult' }],
-      })
-    ).json;
-    expect(moved).toMatchObject({ productId: 's_museum1', pricing: { retail: 2500, currency: 'EUR' } });
-    expect(sum(moved)).toBe(2500);
-  });
-
-  test('units, options, availabilities and calendar days carry their prices; without the capability no price appears', async () => {
-    const product = (await octo('GET', '/products/s_boat1')).json;
-    expect(product).toMatchObject({ defaultCurrency: 'EUR', availableCurrencies: ['EUR'], pricingPer: 'UNIT' });
-    expect(product.options[0].units.map((unit: any) => [unit.id, unit.pricingFrom[0].retail])).toEqual([
-      ['adult', 4000],
-      ['child', 2500],
-      ['infant', 0],
-    ]);
-    expect(product.options[0].pricingFrom[0].retail).toBe(0);
-    const [slot] = (await octo('POST', '/availability', { productId: 's_boat1', optionId: 'DEFAULT', localDate: day(5) })).json;
-    expect(slot.unitPricing.map((price: any) => price.unitId)).toEqual(['adult', 'child', 'infant']);
-    const [calendarDay] = (
-      await octo('POST', '/availability/calendar', {
-        productId: 's_boat1',
-        optionId: 'DEFAULT',
-        localDateStart: day(5),
-        localDateEnd: day(5),
-      })
-    ).json;
-    expect(calendarDay.unitPricingFrom).toHaveLength(3);
-    const plain = octoClient(request, operator.key, { pricing: false });
-    const noPricing = await plain('GET', '/products/s_boat1');
-    expect(noPricing.headers.get('octo-capabilities')).toBe('');
-    expect(JSON.stringify(noPricing.json)).not.toMatch(/pricing|Currency/);
-    const booking = (await plain('POST', '/bookings', reservation(day(5), '15:00', ['adult']))).json;
-    expect(booking.pricing).toBeUndefined();
-    expect(booking.unitItems[0].pricing).toBeUndefined();
-  });
-
-  test('capabilities the service lacks are ignored', async () => {
-    const response = await request('GET', `${OCTO}/products/s_boat1`, {
-      key: operator.key,
-      headers: { 'Octo-Capabilities': 'octo/content, octo/pricing,octo/pickups' },
-    });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('octo-capabilities')).toBe('octo/pricing');
-    expect(response.json.pricingPer).toBe('UNIT');
-  });
-});
-
-describe("the gateway's refusals carry both shapes, on every route", () => {
-  test('401, 403 and an unknown route answer a problem with OCTo error and errorMessage, under /octo and elsewhere alike', async () => {
+describe("the gateway's refusals carry both shapes, on every route, but for an unknown route", () => {
+  test('401 and 403 answer a problem with OCTo error and errorMessage, under /octo and elsewhere alike; an unknown route a plain not-found', async () => {
     for (const path of [`${OCTO}/products`, '/api/v2/ota/marketplace/products']) {
-      const unauthorized = await request('GET', path);
+      const unauthorized = await world.request('GET', path);
       expect(unauthorized.status).toBe(401);
       expect(unauthorized.headers.get('content-type')).toBe('application/problem+json');
       expect(unauthorized.headers.get('www-authenticate')).toBe('Bearer');
@@ -441,12 +375,20 @@ describe("the gateway's refusals carry both shapes, on every route", () => {
         error: 'UNAUTHORIZED',
         errorMessage: 'A valid API key is required, sent as Authorization: Bearer <key>',
       });
-      const forbidden = await request('GET', path, { key: await operator.keyWith(['usage:write']) });
+      const forbidden = await world.request('GET', path, { key: await world.operator.keyWith(['usage:write']) });
       expect(forbidden.json).toMatchObject({ status: 403, error: 'FORBIDDEN', errorMessage: forbidden.json.detail });
     }
-    const unknown = await request('GET', `${OCTO}/capabilities/nothing`, { key: operator.key });
-    expect(unknown.status).toBe(404);
-    expect(unknown.json).toMatchObject({ status: 404, error: 'BAD_REQUEST', errorMessage: 'No route matches this method and path' });
-    expect(errorsOf(['components', 'schemas', 'GatewayError'], unknown.json)).toEqual([]);
+    // An unknown route, under /octo or elsewhere, is no OCTo request: a not-found problem without OCTo's members.
+    for (const path of [`${OCTO}/capabilities/nothing`, '/api/v2/nothing']) {
+      const unknown = await world.request('GET', path, { key: world.operator.key });
+      expect(unknown.json).toEqual({
+        type: `${config().problemBaseUrl}/not-found`,
+        title: 'Not Found',
+        status: 404,
+        detail: 'No route matches this method and path',
+        instance: path,
+      });
+      expect(errorsOf(['components', 'schemas', 'Problem'], unknown.json)).toEqual([]);
+    }
   });
 });

@@ -1,5 +1,5 @@
-import type { LocalHost } from '../../lib/local/api-gateway';
-import { startLocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
+import { startLocalHost } from '../../lib/local/host';
 import { createApiKey, setApiKeyLimits } from '../../shared/accounts/api-keys';
 import { manualClock } from '../../shared/core/clock';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';

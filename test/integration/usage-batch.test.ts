@@ -1,4 +1,4 @@
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { documentClient } from '../../shared/db/client';
 import { manualClock } from '../../shared/core/clock';
 import { IDEMPOTENCY_TTL_SECONDS, MAX_BATCH_ENTRIES } from '../../shared/usage/model';
@@ -7,6 +7,7 @@ import { recordUsage } from '../../shared/usage/record-usage';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { at, BATCH, expectSummaryInvariants, usageClient } from '../support/usage';
 import { logsDuring } from '../support/logs';
+import { expectProblem } from '../support/problems';
 
 let host: LocalHost;
 let request: HttpClient;
@@ -25,12 +26,6 @@ const entries = (day: string, count: number, stem: string) =>
     OccurredAt: at(day, `${String(i % 24).padStart(2, '0')}:30:00`),
     Identifier: `${stem}-${i}`,
   }));
-
-function expectProblem(response: Awaited<ReturnType<HttpClient>>, status: number, detail: RegExp) {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toBe('application/problem+json');
-  expect(response.json).toEqual(expect.objectContaining({ status, instance: BATCH, detail: expect.stringMatching(detail) }));
-}
 
 describe('POST /api/v2/usage/meters/batch', () => {
   let operator: TestOperator;
@@ -99,7 +94,10 @@ describe('POST /api/v2/usage/meters/batch', () => {
     const day = '2026-05-04';
     const valid = (i: number) => ({ Meter: 'bad', Usage: 1, OccurredAt: at(day), Identifier: `bad-${i}` });
     const several = await usage.batch([valid(0), { ...valid(1), Usage: 0.0000001 }, valid(2), { ...valid(3), Meter: 'Order-Completed' }]);
-    expectProblem(several, 422, /^Field 'Entries\[1\]\.Usage' must be a number .* \(and 1 more: Entries\[3\]\.Meter; see errors\)$/);
+    expectProblem(several, 422, {
+      instance: BATCH,
+      detail: /^Field 'Entries\[1\]\.Usage' must be a number .* \(and 1 more: Entries\[3\]\.Meter; see errors\)$/,
+    });
     expect(several.json.errors).toEqual([
       { field: 'Entries[1].Usage', detail: expect.stringMatching(/6 decimal places/) },
       { field: 'Entries[3].Meter', detail: expect.stringMatching(/built-in meter/) },
@@ -121,23 +119,24 @@ describe('POST /api/v2/usage/meters/batch', () => {
         /'Entries\[2\]\.Identifier' repeats the Identifier of Entries\[0\] with different fields/,
       ],
     ];
-    for (const [body, detail] of cases) expectProblem(await request('POST', BATCH, { key: operator.key, body }), 422, detail);
+    for (const [body, detail] of cases)
+      expectProblem(await request('POST', BATCH, { key: operator.key, body }), 422, { instance: BATCH, detail });
 
     const tooLarge = JSON.stringify({ Entries: [{ ...valid(0), ExtraInfo: 'x'.repeat(6 * 1024 * 1024) }] });
     expectProblem(
       await request('POST', BATCH, { key: operator.key, rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
       413,
-      /too large/,
+      { instance: BATCH, detail: /too large/, octo: true },
     );
     expectProblem(
       await request('POST', BATCH, { key: operator.key, rawBody: '{"Entries":[', headers: { 'Content-Type': 'application/json' } }),
       400,
-      /not valid JSON/,
+      { instance: BATCH, detail: /not valid JSON/ },
     );
     expectProblem(
       await request('POST', BATCH, { key: operator.key, rawBody: '{"Entries":[]}', headers: { 'Content-Type': 'text/plain' } }),
       415,
-      /Content-Type/,
+      { instance: BATCH, detail: /Content-Type/ },
     );
 
     expect((await usage.summary(`from=${day}&to=${day}`)).Meters).toEqual([]);
@@ -150,7 +149,10 @@ describe('POST /api/v2/usage/meters/batch', () => {
       { Meter: 'reuse', Usage: 5, OccurredAt: at(day), Identifier: 'reuse-2' },
       { Meter: 'reuse', Usage: 2, OccurredAt: at(day), Identifier: 'reuse-1' },
     ]);
-    expectProblem(response, 422, /^Field 'Entries\[1\]\.Identifier' was already used for usage entry \d+ with a different request/);
+    expectProblem(response, 422, {
+      instance: BATCH,
+      detail: /^Field 'Entries\[1\]\.Identifier' was already used for usage entry \d+ with a different request/,
+    });
     expect((await usage.summary(`from=${day}&to=${day}`)).Meters).toEqual([{ Meter: 'reuse', TotalUsage: 1, EventCount: 1 }]);
   });
 

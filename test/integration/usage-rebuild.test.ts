@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { LEVELS } from '../../shared/usage/buckets';
+import { LEVELS } from '../../shared/db/usage-levels';
 import { AGGREGATE_SHARDS } from '../../shared/usage/model';
 import { recordUsageBatch } from '../../shared/usage/record-batch';
 import { deleteAggregates, getMeterCount, listAggregates, putAggregates, writeTransaction } from '../../shared/usage/repository';

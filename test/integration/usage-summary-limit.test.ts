@@ -1,4 +1,4 @@
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { ensureTable } from '../../lib/local/table';
 import { config, configure } from '../../shared/core/config';

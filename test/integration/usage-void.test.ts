@@ -1,4 +1,4 @@
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { shardOf } from '../../shared/usage/ids';
 import { AGGREGATE_SHARDS } from '../../shared/usage/model';
 import { recordUsage } from '../../shared/usage/record-usage';

@@ -1,9 +1,10 @@
 // Long because it is the single-entry usage API end to end (recording, idempotency, summaries, limits), over one shared operator.
-import type { LocalHost } from '../../lib/local/api-gateway';
+import type { LocalHost } from '../../lib/local/host';
 import { AGGREGATE_SHARDS, MAX_SUMMARY_DAYS } from '../../shared/usage/model';
 import { summarizeUsage } from '../../shared/usage/summary';
 import { addDays } from '../../shared/core/calendar';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
+import { expectProblem } from '../support/problems';
 
 const METERS = '/api/v2/usage/meters';
 
@@ -24,12 +25,6 @@ const record = (operator: TestOperator, body: unknown, headers: Record<string, s
   request('POST', METERS, { key: operator.key, body, headers });
 
 const summary = (operator: TestOperator, query: string) => request('GET', `${METERS}?${query}`, { key: operator.key });
-
-function expectProblem(response: Awaited<ReturnType<HttpClient>>, status: number, detailPart: RegExp) {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toBe('application/problem+json');
-  expect(response.json).toEqual(expect.objectContaining({ status, instance: METERS, detail: expect.stringMatching(detailPart) }));
-}
 
 describe('POST /api/v2/usage/meters', () => {
   let operator: TestOperator;
@@ -87,15 +82,18 @@ describe('POST /api/v2/usage/meters', () => {
       [[valid], /must be a JSON object/],
       [{ ...valid, Meter: 'order-completed' }, /'Meter'.*built-in meter/],
     ];
-    for (const [body, detail] of cases) expectProblem(await record(operator, body), 422, detail);
+    for (const [body, detail] of cases) expectProblem(await record(operator, body), 422, { instance: METERS, detail });
     // 1e400 is Infinity to a JSON parser: too large, not a number to store.
     const infinite = await request('POST', METERS, {
       key: operator.key,
       rawBody: `{"Meter":"bad-input","Usage":1e400}`,
       headers: { 'Content-Type': 'application/json' },
     });
-    expectProblem(infinite, 422, /'Usage'/);
-    expectProblem(await record(operator, valid, { 'Idempotency-Key': 'x'.repeat(256) }), 422, /Idempotency-Key/);
+    expectProblem(infinite, 422, { instance: METERS, detail: /'Usage'/ });
+    expectProblem(await record(operator, valid, { 'Idempotency-Key': 'x'.repeat(256) }), 422, {
+      instance: METERS,
+      detail: /Idempotency-Key/,
+    });
 
     const nothing = await summary(operator, `from=${day}&to=${day}`);
     expect(nothing.json.data.Meters).toEqual([]);
@@ -245,11 +243,10 @@ describe('GET /api/v2/usage/meters', () => {
       const { status, json } = await summary(operator, `from=${day}&to=${day}&tz=${zone}`);
       expect({ status, zone: json.data.Period.TimeZone }).toEqual({ status: 200, zone });
     }
-    expectProblem(
-      await summary(operator, `from=${day}&to=${day}&tz=Asia/Kolkata`),
-      422,
-      new RegExp(`^Query parameter 'tz' is Asia/Kolkata, where the day ${day} does not start on a whole UTC hour;`),
-    );
+    expectProblem(await summary(operator, `from=${day}&to=${day}&tz=Asia/Kolkata`), 422, {
+      instance: METERS,
+      detail: new RegExp(`^Query parameter 'tz' is Asia/Kolkata, where the day ${day} does not start on a whole UTC hour;`),
+    });
   });
 
   it('handles a 23-hour DST day in a zone', async () => {
@@ -272,7 +269,7 @@ describe('GET /api/v2/usage/meters', () => {
       [`from=${day}&to=${day}&granularity=week`, /'granularity'/],
       [`from=${day}&to=${addDays(day, 7)}&granularity=hour`, /'granularity' may be 'hour' for ranges of at most 7 days/],
     ];
-    for (const [query, detail] of cases) expectProblem(await summary(operator, query), 422, detail);
+    for (const [query, detail] of cases) expectProblem(await summary(operator, query), 422, { instance: METERS, detail });
     expect((await summary(operator, `from=${day}&to=${addDays(day, MAX_SUMMARY_DAYS - 1)}`)).status).toBe(200);
   });
 

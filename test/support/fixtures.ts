@@ -4,7 +4,7 @@ import { createApiKey, MAX_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import type { Scope } from '../../shared/accounts/scopes';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator } from '../../shared/accounts/operators';
-import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../lib/local/api-gateway';
+import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../lib/local/host';
 
 /** A fresh operator ID, so that every test file (and test) has a tenant of its own in the shared table. */
 export const uniqueOperatorId = (stem = 'op') => `${stem}-${randomBytes(5).toString('hex')}`;

@@ -1,8 +1,9 @@
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { addDays } from '../../shared/core/calendar';
 import { availabilityIdOf } from '../../shared/octo/render';
-import type { HttpClient } from './fixtures';
+import type { LocalHost } from '../../lib/local/host';
 import { tomorrow } from './catalog';
+import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from './fixtures';
 
 /** The OCTo routes' base path. */
 export const OCTO = '/octo';
@@ -109,4 +110,29 @@ export async function releaseHolds(octo: OctoClient, from: string, to: string): 
   const listed = await octo('GET', `/bookings?localDateStart=${from}&localDateEnd=${to}`);
   const held = (listed.json as { uuid: string; status: string }[]).filter((booking) => booking.status === 'ON_HOLD');
   await Promise.all(held.map((booking) => octo('POST', `/bookings/${booking.uuid}/cancel`, {})));
+}
+
+/**
+ * The world of an OCTo test file: an operator of its own with the OCTo
+ * catalogue (10 days from tomorrow, 20 places a timeslot), the local host,
+ * and an OCTo client that asks for prices; what it holds is released at the end.
+ */
+export function octoWorld() {
+  const world = {} as { host: LocalHost; request: HttpClient; operator: TestOperator; octo: OctoClient };
+  const start = tomorrow();
+  const day = (offset: number) => addDays(start, offset);
+
+  beforeAll(async () => {
+    world.operator = await createTestOperator(octoCatalog({ start, days: 10, capacity: 20 }));
+    world.host = await startTestHost();
+    world.request = httpClient(world.host);
+    world.octo = octoClient(world.request, world.operator.key);
+  });
+
+  afterAll(async () => {
+    await releaseHolds(world.octo, day(0), day(30));
+    await world.host.close();
+  });
+
+  return { world, start, day };
 }

@@ -1,4 +1,4 @@
-import { REFERENCE_ALPHABET, REFERENCE_LENGTH, REFERENCE_PATTERN } from '../../shared/booking/model';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH, REFERENCE_PATTERN } from '../../shared/booking/constants';
 import { newBookingReference, normaliseReference } from '../../shared/booking/reference';
 
 describe('booking references', () => {

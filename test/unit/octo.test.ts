@@ -1,6 +1,6 @@
 import { BookingCancelledError, HoldExpiredError, NotOnHoldError, TimeslotStartedError } from '../../shared/booking/errors';
-import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../../shared/booking/model';
-import { referenceForUuid, uuidUnusable } from '../../shared/booking/create-booking';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../../shared/booking/constants';
+import { referenceForUuid, uuidUnusable } from '../../shared/booking/uuid-lookup';
 import { checkCatalog } from '../../shared/catalog/catalog-rules';
 import { priceUnits } from '../../shared/catalog/units';
 import {
@@ -14,7 +14,7 @@ import {
 import { MalformedJsonError, UnsupportedMediaTypeError } from '../../shared/http/errors';
 import type { ParsedEvent } from '../../shared/http/handler';
 import { octoBodyOf, requestedCapabilities } from '../../shared/octo/face';
-import { availabilityIdOf, slotOfAvailabilityId, toAvailability, utcSeconds, type ShopfrontProduct } from '../../shared/octo/render';
+import { availabilityIdOf, slotOfAvailabilityId, octoAvailability, utcSeconds, type ShopfrontProduct } from '../../shared/octo/render';
 
 describe('availability IDs', () => {
   test.each([
@@ -86,7 +86,7 @@ describe('an availability is one instant: start, end and cut-off', () => {
   });
 
   test('a 60-minute activity at the repeated 01:30 lasts 60 minutes from its first pass', () => {
-    expect(times(toAvailability(slot('2027-10-31', '01:30'), product(60), { timeZone: 'Europe/Lisbon', withPricing: false }))).toEqual({
+    expect(times(octoAvailability(slot('2027-10-31', '01:30'), product(60), { timeZone: 'Europe/Lisbon', withPricing: false }))).toEqual({
       id: '2027-10-31T01:30:00+01:00',
       start: '2027-10-31T01:30:00+01:00',
       end: '2027-10-31T01:30:00+00:00',
@@ -95,17 +95,19 @@ describe('an availability is one instant: start, end and cut-off', () => {
   });
 
   test('a timeslot stored at a skipped time (imported before they were refused) starts where the clocks land, and lasts its duration', () => {
-    expect(times(toAvailability(slot('2027-03-14', '02:30'), product(60), { timeZone: 'America/New_York', withPricing: false }))).toEqual({
-      id: '2027-03-14T02:30:00-05:00',
-      start: '2027-03-14T03:30:00-04:00',
-      end: '2027-03-14T04:30:00-04:00',
-      cutoff: '2027-03-14T07:30:00Z',
-    });
+    expect(times(octoAvailability(slot('2027-03-14', '02:30'), product(60), { timeZone: 'America/New_York', withPricing: false }))).toEqual(
+      {
+        id: '2027-03-14T02:30:00-05:00',
+        start: '2027-03-14T03:30:00-04:00',
+        end: '2027-03-14T04:30:00-04:00',
+        cutoff: '2027-03-14T07:30:00Z',
+      },
+    );
   });
 
   test("a day ticket on a day without midnight runs from the day's first instant to the next day's", () => {
     const day = slot('2026-09-06', '00:00', [{ From: '09:00', To: '18:00' }]);
-    expect(times(toAvailability(day, product(60, true), { timeZone: 'America/Santiago', withPricing: false }))).toEqual({
+    expect(times(octoAvailability(day, product(60, true), { timeZone: 'America/Santiago', withPricing: false }))).toEqual({
       id: '2026-09-06T00:00:00-04:00',
       start: '2026-09-06T01:00:00-03:00',
       end: '2026-09-07T00:00:00-03:00',
@@ -160,7 +162,7 @@ describe("OCTo's error body: the one mapping of the face", () => {
     [new NotFoundError('No activity', { subject: 'product', value: 's_x' }), 'INVALID_PRODUCT_ID', { productId: 's_x' }],
     [new NotFoundError('No activity', { subject: 'product' }), 'INVALID_PRODUCT_ID', { productId: 's_sent' }],
     [new NotFoundError('No option', { subject: 'option', value: 'OTHER' }), 'INVALID_OPTION_ID', { optionId: 'OTHER' }],
-    [new ValidationError('not a unit', { field: 'unitItems[0].unitId', subject: 'unit', value: 'u' }), 'INVALID_UNIT_ID', { unitId: 'u' }],
+    [new ValidationError('not a unit', { field: 'UnitItems[0].UnitID', subject: 'unit', value: 'u' }), 'INVALID_UNIT_ID', { unitId: 'u' }],
     [new ValidationError('has started', { field: 'Time', subject: 'timeslot' }), 'INVALID_AVAILABILITY_ID', { availabilityId: 'sent-id' }],
     [new NotFoundError('No booking', { subject: 'booking' }), 'INVALID_BOOKING_UUID', { uuid: 'path-uuid' }],
     [uuidUnusable('u-1'), 'INVALID_BOOKING_UUID', { uuid: 'u-1' }],
@@ -169,7 +171,7 @@ describe("OCTo's error body: the one mapping of the face", () => {
     [new IdempotencyKeyReusedError('was used'), 'BAD_REQUEST', {}],
     [new MalformedJsonError(), 'BAD_REQUEST', {}],
     [new UnsupportedMediaTypeError(), 'BAD_REQUEST', {}],
-    [new UnprocessableError('must hold at least one unit item', { field: 'unitItems' }), 'UNPROCESSABLE_ENTITY', {}],
+    [new UnprocessableError('must hold at least one unit item', { field: 'UnitItems' }), 'UNPROCESSABLE_ENTITY', {}],
     [new CapacityError('full'), 'UNPROCESSABLE_ENTITY', {}],
     [HoldExpiredError.of(booking), 'UNPROCESSABLE_ENTITY', {}],
     [BookingCancelledError.of(booking), 'UNPROCESSABLE_ENTITY', {}],
@@ -188,6 +190,18 @@ describe("OCTo's error body: the one mapping of the face", () => {
     expect(octoBodyOf(new ValidationError('is too long', { field: 'uuid' }), request).body.errorMessage).toBe(
       "Path parameter 'uuid' is too long",
     );
+  });
+
+  test("a field the domain names is said in OCTo's words", () => {
+    const said = (field: string) => octoBodyOf(new ValidationError('is wrong', { field }), request).body.errorMessage;
+    expect(said('UnitItems[2].UnitID')).toBe("Field 'unitItems[2].unitId' is wrong");
+    expect(said('UnitItems[1].UUID')).toBe("Field 'unitItems[1].uuid' is wrong");
+    expect(said('HoldMinutes')).toBe("Field 'expirationMinutes' is wrong");
+    expect(said('ActivityID')).toBe("Field 'productId' is wrong");
+    expect(said('Participants')).toBe("Field 'unitItems' is wrong");
+    expect(said('UUID')).toBe("Path parameter 'uuid' is wrong");
+    // OCTo's own names, as its validators report them, stay as they are.
+    expect(said('contact.firstName')).toBe("Field 'contact.firstName' is wrong");
   });
 
   test('anything unexpected is 500 INTERNAL_SERVER_ERROR, without its internals', () => {

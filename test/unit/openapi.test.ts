@@ -1,6 +1,7 @@
 import type { SchemaObject } from 'ajv';
 import { loadHandler } from '../../functions/load-handler';
 import { openApiDocument } from '../../shared/http/openapi';
+import { octoDocument } from '../../shared/octo/openapi';
 import { operations } from '../../shared/api/operations';
 import { ANY_KEY, routes, type Route } from '../../shared/api/routes';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/api/problem-types';
@@ -8,7 +9,7 @@ import { checkedBy } from '../../shared/core/validation';
 import { documentValidator } from '../support/openapi';
 import { routeValidators } from '../support/validators';
 
-const document = openApiDocument();
+const document = openApiDocument({ octo: octoDocument });
 const errorsOf = documentValidator(document);
 const operationOf = (route: Route) => document.paths[route.path]?.[route.method.toLowerCase()];
 

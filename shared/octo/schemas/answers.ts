@@ -1,183 +1,13 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { UNIT_TYPES } from '../catalog/model';
-import { isoDate } from '../core/day-schemas';
+import { UUID_PATTERN } from '../../booking/constants';
+import { UNIT_TYPES } from '../../catalog/constants';
 
 /**
- * OCTo on the wire (docs.octo.travel), each schema written once: the
- * requests the /octo routes validate (OCTo ignores fields it does not know,
- * so the request schemas leave other fields alone), the answers the OpenAPI
- * document shows and the contract tests hold real responses to (closed, so
- * a field sent without its schema fails), and the TypeScript types of both.
+ * OCTo's answers on the wire (docs.octo.travel), each schema written once:
+ * what the OpenAPI document shows and the contract tests hold real responses
+ * to (closed, so a field sent without its schema fails), and the TypeScript
+ * types the face renders.
  */
-
-const MAX_ID = 200;
-
-/** An ID a client sends: any text; one that names nothing is an unknown ID (INVALID_*_ID), never a malformed request. */
-const id = (what: string) =>
-  ({ type: 'string', minLength: 1, maxLength: MAX_ID, errorMessage: `must be ${what} of 1 to ${MAX_ID} characters` }) as const;
-
-const text = (maxLength: number) =>
-  ({ type: ['string', 'null'], maxLength, errorMessage: `must be text of at most ${maxLength} characters, or null` }) as const;
-
-export const productPath = { type: 'object', required: ['productId'], properties: { productId: id('a product ID') } } as const;
-export const bookingPath = { type: 'object', required: ['uuid'], properties: { uuid: id('the booking UUID') } } as const;
-
-/** A contact as a reseller sends it: every field optional; null clears a field held before. */
-export const contactBody = {
-  type: 'object',
-  properties: {
-    fullName: text(200),
-    firstName: text(100),
-    lastName: text(100),
-    emailAddress: text(254),
-    phoneNumber: text(50),
-    locales: {
-      type: 'array',
-      maxItems: 10,
-      items: { type: 'string', maxLength: 35 },
-      errorMessage: 'must be a list of at most 10 language tags',
-    },
-    postalCode: text(20),
-    country: text(100),
-    notes: text(2000),
-  },
-} as const;
-
-const unitsFilter = {
-  type: 'array',
-  maxItems: 100,
-  items: {
-    type: 'object',
-    required: ['id', 'quantity'],
-    properties: { id: id('a unit ID'), quantity: { type: 'integer', minimum: 1, maximum: 10_000, errorMessage: 'must be 1 to 10000' } },
-  },
-  errorMessage: 'must be a list of { id, quantity }',
-} as const;
-
-const currency = { type: ['string', 'null'], maxLength: 3, errorMessage: 'must be an ISO 4217 code' } as const;
-const expirationMinutes = {
-  type: 'integer',
-  minimum: 1,
-  maximum: 10_080,
-  errorMessage: 'must be a whole number of minutes from 1 (holds last at most 60)',
-} as const;
-
-export const calendarBody = {
-  type: 'object',
-  required: ['productId', 'optionId', 'localDateStart', 'localDateEnd'],
-  properties: {
-    productId: id('a product ID'),
-    optionId: id('an option ID'),
-    localDateStart: isoDate,
-    localDateEnd: isoDate,
-    units: unitsFilter,
-    currency,
-  },
-} as const;
-export type CalendarRequest = FromSchema<typeof calendarBody>;
-
-/** Exactly one of `localDate`, `localDateStart` with `localDateEnd`, and `availabilityIds` (checked by the face). */
-export const availabilityBody = {
-  type: 'object',
-  required: ['productId', 'optionId'],
-  properties: {
-    productId: id('a product ID'),
-    optionId: id('an option ID'),
-    localDate: isoDate,
-    localDateStart: isoDate,
-    localDateEnd: isoDate,
-    availabilityIds: { type: 'array', minItems: 1, maxItems: 100, items: id('an availability ID'), errorMessage: 'must be 1 to 100 IDs' },
-    units: unitsFilter,
-    currency,
-  },
-} as const;
-export type AvailabilityRequest = FromSchema<typeof availabilityBody>;
-
-const unitItemsBody = {
-  type: 'array',
-  maxItems: 1000,
-  items: {
-    type: 'object',
-    required: ['unitId'],
-    properties: {
-      unitId: id('a unit ID'),
-      uuid: { type: 'string', maxLength: 36, pattern: '^[0-9a-fA-F-]{36}$', errorMessage: 'must be a UUID' },
-      resellerReference: text(100),
-      contact: contactBody,
-    },
-  },
-  errorMessage: 'must be a list of at most 1000 unit items',
-} as const;
-
-export const reservationBody = {
-  type: 'object',
-  required: ['productId', 'optionId', 'availabilityId'],
-  properties: {
-    uuid: { type: 'string', maxLength: 36, errorMessage: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' },
-    productId: id('a product ID'),
-    optionId: id('an option ID'),
-    availabilityId: id('an availability ID'),
-    unitItems: unitItemsBody,
-    expirationMinutes,
-    notes: text(2000),
-    resellerReference: text(100),
-    contact: contactBody,
-    currency,
-  },
-} as const;
-export type ReservationBody = FromSchema<typeof reservationBody>;
-
-export const confirmationBody = {
-  type: 'object',
-  properties: { resellerReference: text(100), contact: contactBody, unitItems: unitItemsBody, emailReceipt: { type: 'boolean' } },
-} as const;
-
-export const extensionBody = { type: 'object', properties: { expirationMinutes } } as const;
-
-export const bookingUpdateBody = {
-  type: 'object',
-  properties: {
-    productId: id('a product ID'),
-    optionId: id('an option ID'),
-    availabilityId: id('an availability ID'),
-    unitItems: unitItemsBody,
-    expirationMinutes,
-    notes: text(2000),
-    resellerReference: text(100),
-    contact: contactBody,
-    emailReceipt: { type: 'boolean' },
-  },
-} as const;
-export type BookingUpdateBody = FromSchema<typeof bookingUpdateBody>;
-
-export const cancellationBody = {
-  type: 'object',
-  properties: {
-    reason: {
-      type: ['string', 'null'],
-      maxLength: 500,
-      pattern: '^[^\\u0000-\\u001F\\u007F]*$',
-      errorMessage: 'must be at most 500 characters without control characters, or null',
-    },
-    force: { type: 'boolean' },
-  },
-} as const;
-
-/** GET /octo/bookings: at least one of the first four forms (checked by the face). */
-export const bookingsQuery = {
-  type: 'object',
-  properties: {
-    supplierReference: { type: 'string', minLength: 1, maxLength: 100, errorMessage: 'must be 1 to 100 characters' },
-    resellerReference: { type: 'string', minLength: 1, maxLength: 100, errorMessage: 'must be 1 to 100 characters' },
-    localDate: isoDate,
-    localDateStart: isoDate,
-    localDateEnd: isoDate,
-    productId: id('a product ID'),
-    optionId: id('an option ID'),
-  },
-} as const;
-
-/* The answers. */
 
 const nullableString = { type: ['string', 'null'] } as const;
 const integer = { type: 'integer' } as const;
@@ -398,7 +228,7 @@ export const contactSchema = closed({
 export type Contact = FromSchema<typeof contactSchema>;
 
 const bookingStatus = { type: 'string', enum: ['ON_HOLD', 'CONFIRMED', 'CANCELLED', 'EXPIRED'] } as const;
-const uuid = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' } as const;
+const uuid = { type: 'string', pattern: UUID_PATTERN, description: 'Lower-case' } as const;
 
 export const voucherSchema = closed({
   redemptionMethod: { type: 'string', const: 'MANIFEST' },

@@ -10,6 +10,7 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON body, read by path
   json: any;
 }
 

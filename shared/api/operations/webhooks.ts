@@ -1,0 +1,42 @@
+import { webhookEndpointBody } from '../../webhooks/schemas';
+import { webhookEndpoint } from '../examples';
+import type { Operation } from '../operation';
+import type { RouteId } from '../routes';
+
+/** Webhooks: a partner key's one endpoint. */
+export const webhookOperations = {
+  'put-webhook': {
+    request: { body: webhookEndpointBody },
+    docs: {
+      tag: 'Webhooks',
+      summary: "Register the key's webhook endpoint",
+      description:
+        'One endpoint per API key; registering again replaces it and issues a new signing secret. The answer shows the secret (`whsec_...`) this once. The URL must be https to a public host on port 443 (or a port the operator allows): only global unicast addresses are connected to (private, loopback, link-local, reserved addresses and IPv6 forms that embed an IPv4 address are refused), here and again on every delivery after DNS. Deliveries carry `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` as Standard Webhooks specifies; a 2xx within 10 seconds counts as delivered, anything else is retried with exponential backoff for 24 hours.',
+      success: {
+        status: 200,
+        description: 'The endpoint, with its secret shown this once',
+        data: 'IssuedWebhookEndpoint',
+        example: { ...webhookEndpoint, Secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3jHnP8ZnCmk=' },
+      },
+      requestExample: { Url: webhookEndpoint.Url },
+    },
+  },
+  'get-webhook': {
+    docs: {
+      tag: 'Webhooks',
+      summary: "Read the key's webhook endpoint",
+      description: 'The registered URL; never the secret. 404 when the key has none.',
+      success: { status: 200, description: 'The endpoint', data: 'WebhookEndpoint', example: webhookEndpoint },
+      errors: [404],
+    },
+  },
+  'delete-webhook': {
+    docs: {
+      tag: 'Webhooks',
+      summary: "Remove the key's webhook endpoint",
+      description: 'Nothing more is sent to it; deliveries still pending are given up. 404 when the key has none.',
+      success: { status: 204, description: 'Removed' },
+      errors: [404],
+    },
+  },
+} as const satisfies Partial<Record<RouteId, Operation>>;
