@@ -20,6 +20,8 @@ export interface ProductItem {
   Units?: Unit[];
   /** START_TIME products: the distinct start times of their schedules and one-off timeslots, `HH:MM`, ascending. */
   StartTimes?: string[];
+  /** One more with every write of the product (repository.ts): the order in which partners hear of its changes. */
+  Sequence?: number;
 }
 
 export interface TimeslotItem {
@@ -37,6 +39,8 @@ export interface TimeslotItem {
   Vacancies: number;
   /** One more with every write of the timeslot (timeslot-writes.ts): the order of its changes. Absent only before its first write. */
   Sequence?: number;
+  /** When the change of that Sequence was made (ISO 8601 UTC). */
+  ChangedAt?: string;
   /** Closed by the operator: nothing is sold on it, on any channel; its bookings stay. Absent: open. */
   Closed?: boolean;
   /** While closed: the operator's reason (when given), the key that closed it and when. */

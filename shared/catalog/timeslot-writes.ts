@@ -6,7 +6,9 @@ import type { OpeningHours } from './schemas';
  * Every update of a timeslot item is built here and nowhere else, so each
  * one carries what any change of a timeslot must: one more on its
  * `Sequence`, the per-timeslot order in which partners hear of its changes
- * (a receiver drops an event older than the last it applied). ADD starts a
+ * (a receiver drops an event older than the last it applied), and the
+ * instant of the change, `ChangedAt`, in the same write: the table's stream
+ * hands each new Sequence to the announcer (shared/announcements). ADD starts a
  * missing attribute from 0, so a timeslot's first write gives it 1. The
  * conditions that keep a timeslot from being overbooked are here too:
  * places are taken only while it has that many left and is not closed.
@@ -28,18 +30,20 @@ interface UpdateParts {
   condition?: string;
   names?: Record<string, string>;
   values?: Record<string, unknown>;
+  /** When the change is made (ISO 8601 UTC): the timeslot's ChangedAt. */
+  at: string;
 }
 
-/** The one builder of a timeslot's update expression: what `parts` sets and removes, and `ADD Sequence :one`. */
+/** The one builder of a timeslot's update expression: what `parts` sets and removes, `ChangedAt` and `ADD Sequence :one`. */
 export function timeslotUpdate(key: ItemKey, parts: UpdateParts): TimeslotUpdate {
   const remove = parts.remove?.length ? ` REMOVE ${parts.remove.join(', ')}` : '';
   return {
     TableName: tableName(),
     Key: key,
-    UpdateExpression: `SET ${parts.set.join(', ')}${remove} ADD #sequence :one`,
+    UpdateExpression: `SET ${[...parts.set, 'ChangedAt = :changedAt'].join(', ')}${remove} ADD #sequence :one`,
     ...(parts.condition ? { ConditionExpression: parts.condition } : {}),
     ExpressionAttributeNames: { '#sequence': 'Sequence', ...parts.names },
-    ExpressionAttributeValues: { ':one': 1, ...parts.values },
+    ExpressionAttributeValues: { ':one': 1, ':changedAt': parts.at, ...parts.values },
   };
 }
 
@@ -60,8 +64,9 @@ const OPEN = '(attribute_not_exists(#closed) OR #closed = :open)';
  * open: the one condition every channel's booking, hold and move meets.
  * The old image (ALL_OLD) tells a missing timeslot from a full or closed one.
  */
-export const takePlaces = (key: ItemKey, places: number): TimeslotUpdate =>
+export const takePlaces = (key: ItemKey, places: number, at: string): TimeslotUpdate =>
   timeslotUpdate(key, {
+    at,
     set: ['Booked = Booked + :places', 'Vacancies = Vacancies - :places'],
     condition: `attribute_exists(PK) AND Vacancies >= :places AND ${OPEN}`,
     names: { '#closed': 'Closed' },
@@ -69,8 +74,9 @@ export const takePlaces = (key: ItemKey, places: number): TimeslotUpdate =>
   });
 
 /** Gives back the places a booking held (cancelled, expired, moved away), closed or not. */
-export const givePlacesBack = (key: ItemKey, places: number): TimeslotUpdate =>
+export const givePlacesBack = (key: ItemKey, places: number, at: string): TimeslotUpdate =>
   timeslotUpdate(key, {
+    at,
     set: ['Booked = Booked - :places', 'Vacancies = Vacancies + :places'],
     condition: 'attribute_exists(PK)',
     values: { ':places': places },
@@ -81,8 +87,13 @@ export const givePlacesBack = (key: ItemKey, places: number): TimeslotUpdate =>
  * a day ticket's hours) keeping the places already booked on it and whether
  * it is closed.
  */
-export const importedTimeslot = (key: ItemKey, slot: { Date: string; Time: string; Capacity: number; OpeningHours?: OpeningHours }) =>
+export const importedTimeslot = (
+  key: ItemKey,
+  slot: { Date: string; Time: string; Capacity: number; OpeningHours?: OpeningHours },
+  at: string,
+) =>
   timeslotUpdate(key, {
+    at,
     // Vacancies is what a booking's condition checks; it follows a capacity change and keeps what is booked.
     set: [
       'Entity = :entity',

@@ -1,0 +1,152 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '../db/client';
+import { queryDueItems } from '../db/due-work';
+import { changeKeys, dueKeys } from '../db/keys';
+import { transactionCancellation } from '../db/transaction-errors';
+import type { FeedEntryItem, ProductAnnouncementItem, TimeslotAnnouncementItem } from './model';
+
+/** One function per access pattern of what partners hear of changes; see the README's access-pattern table. */
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const announcementKey = (state: Pick<TimeslotAnnouncementItem, 'OperatorID' | 'ActivityID' | 'Date' | 'Time'>) =>
+  changeKeys.timeslotAnnouncement(state.OperatorID, state.ActivityID, state.Date, state.Time);
+
+export async function getTimeslotAnnouncement(
+  slot: Pick<TimeslotAnnouncementItem, 'OperatorID' | 'ActivityID' | 'Date' | 'Time'>,
+): Promise<TimeslotAnnouncementItem | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: announcementKey(slot), ConsistentRead: true }),
+  );
+  return Item as TimeslotAnnouncementItem | undefined;
+}
+
+/** The Put of a timeslot's next record, only over the version it was decided from (`readVersion`, 0: none yet). */
+function announcementPut(next: TimeslotAnnouncementItem, readVersion: number): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...announcementKey(next),
+        ...(next.FlushAt ? dueKeys.announcementFlush(next.FlushAt, next.OperatorID, next.ActivityID, next.Date, next.Time) : {}),
+        Entity: 'TimeslotAnnouncement',
+        ...next,
+      },
+      ConditionExpression: readVersion ? 'Version = :read' : 'attribute_not_exists(PK)',
+      ...(readVersion ? { ExpressionAttributeValues: { ':read': readVersion } } : {}),
+    },
+  };
+}
+
+/** Writes a timeslot's next record; false when it moved since it was read. */
+export async function putTimeslotAnnouncement(next: TimeslotAnnouncementItem, readVersion: number): Promise<boolean> {
+  try {
+    await documentClient().send(new PutCommand(announcementPut(next, readVersion).Put as ConstructorParameters<typeof PutCommand>[0]));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** The operator's feed position: how many announcements its feed has had (consistent). */
+export async function getFeedPosition(operatorId: string): Promise<number> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: changeKeys.feedPosition(operatorId), ConsistentRead: true }),
+  );
+  return (Item?.Position as number | undefined) ?? 0;
+}
+
+/**
+ * One announcement, all or nothing: the timeslot's next record (over the
+ * version read), the operator's feed position one on (over the position
+ * read), the timeslot's entry at that position and its previous entry
+ * removed. The position is taken under a condition in the transaction that
+ * writes the entry, so positions follow commit order: a reader that has
+ * read up to a position has seen every entry that will ever be below it.
+ * False when the record or the position moved meanwhile (read again and decide again).
+ */
+export async function commitAnnouncement(write: {
+  next: TimeslotAnnouncementItem;
+  readVersion: number;
+  entry: FeedEntryItem;
+  readPosition: number;
+  previousPosition?: number;
+}): Promise<boolean> {
+  const { next, readVersion, entry, readPosition, previousPosition } = write;
+  const items: TransactItem[] = [
+    announcementPut(next, readVersion),
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...changeKeys.feedPosition(next.OperatorID), Entity: 'ChangesPosition', Position: entry.Position },
+        ConditionExpression: readPosition ? 'Position = :read' : 'attribute_not_exists(PK)',
+        ...(readPosition ? { ExpressionAttributeValues: { ':read': readPosition } } : {}),
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...changeKeys.feedEntry(next.OperatorID, entry.Position), Entity: 'ChangesEntry', ...entry },
+      },
+    },
+  ];
+  if (previousPosition) items.push({ Delete: { TableName: tableName(), Key: changeKeys.feedEntry(next.OperatorID, previousPosition) } });
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
+    return true;
+  } catch (error) {
+    if (transactionCancellation(error)) return false;
+    throw error;
+  }
+}
+
+/** Up to `limit` feed entries after `position`, in position order (consistent: nothing committed below the last is missed). */
+export async function queryFeed(operatorId: string, position: number, limit: number): Promise<{ entries: FeedEntryItem[]; more: boolean }> {
+  const { PK, SKFrom, SKTo } = changeKeys.feedAfter(operatorId, position);
+  const { Items, LastEvaluatedKey } = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': PK, ':from': SKFrom, ':to': SKTo },
+      ConsistentRead: true,
+      Limit: limit,
+    }),
+  );
+  return { entries: (Items ?? []) as FeedEntryItem[], more: LastEvaluatedKey !== undefined };
+}
+
+/** Timeslots whose trailing flush was due at `nowIso` or before and is still waiting, oldest first. */
+export const queryDueFlushes = (nowIso: string, limit: number): Promise<TimeslotAnnouncementItem[]> =>
+  queryDueItems<TimeslotAnnouncementItem>('FLUSH', nowIso, limit);
+
+export async function getProductAnnouncement(operatorId: string, activityId: string): Promise<ProductAnnouncementItem | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: changeKeys.productAnnouncement(operatorId, activityId), ConsistentRead: true }),
+  );
+  return Item as ProductAnnouncementItem | undefined;
+}
+
+/** Writes a product's next record over the version read (0: none yet); false when it moved meanwhile. */
+export async function putProductAnnouncement(
+  operatorId: string,
+  activityId: string,
+  next: ProductAnnouncementItem,
+  readVersion: number,
+): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...changeKeys.productAnnouncement(operatorId, activityId), Entity: 'ProductAnnouncement', ...next },
+        ConditionExpression: readVersion ? 'Version = :read' : 'attribute_not_exists(PK)',
+        ...(readVersion ? { ExpressionAttributeValues: { ':read': readVersion } } : {}),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}

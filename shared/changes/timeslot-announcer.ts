@@ -1,0 +1,162 @@
+import { timeslotStatus, vacanciesOf } from '../catalog/availability';
+import { DEFAULT_OPTION_ID } from '../catalog/constants';
+import type { TimeslotItem } from '../catalog/model';
+import { getProduct, getTimeslot } from '../catalog/repository';
+import { unixSeconds } from '../core/clock';
+import { config } from '../core/config';
+import { sendDelayed } from '../core/delay-queue';
+import { RETRY, retrying } from '../core/retry';
+import { tell } from './fan-out';
+import {
+  COALESCING_WINDOW_MS,
+  FEED_RETENTION_SECONDS,
+  type AvailabilityChange,
+  type FlushMessage,
+  type TimeslotAnnouncementItem,
+} from './model';
+import { commitAnnouncement, getFeedPosition, getTimeslotAnnouncement, putTimeslotAnnouncement } from './repository';
+
+/**
+ * Every change of a timeslot a partner sees reaches here from the table's
+ * stream, in Sequence order per timeslot, at least once. The first change of
+ * a quiet timeslot is announced at once; a change within the coalescing
+ * window of the last announcement waits for the window's trailing flush
+ * (a delayed queue message, and the sweep should it be lost), which
+ * announces the timeslot as a consistent read finds it then. So a burst is
+ * told about once per window, and its last state always. Nothing moves
+ * backwards: a Sequence at or below the one announced changes nothing, and
+ * every decision is written over the version of the timeslot's record it was
+ * made from, so records handed over twice and flushes running beside the
+ * stream decide again from what is there.
+ */
+export type SlotRef = Pick<TimeslotAnnouncementItem, 'OperatorID' | 'ActivityID' | 'Date' | 'Time'>;
+/** A timeslot as the stream or a consistent read gives it. */
+export type SlotState = Pick<TimeslotItem, 'Capacity' | 'Vacancies' | 'Closed' | 'Sequence' | 'ChangedAt'>;
+
+export type AnnounceOutcome = 'announced' | 'unchanged' | 'hidden' | 'stale' | 'scheduled' | 'pending' | 'not-due';
+
+/** Contended records of one timeslot (a flush beside the stream, the feed's position under many timeslots) settle within these. */
+const ATTEMPTS = { attempts: 25, capMs: 200 };
+
+/** The record's own fields, without its keys and index entries (a record is written whole). */
+const recordOf = (ref: SlotRef, item?: TimeslotAnnouncementItem): TimeslotAnnouncementItem => ({
+  OperatorID: ref.OperatorID,
+  ActivityID: ref.ActivityID,
+  Date: ref.Date,
+  Time: ref.Time,
+  Version: item?.Version ?? 0,
+  ...(item?.Sequence === undefined ? {} : { Sequence: item.Sequence }),
+  ...(item?.Status === undefined ? {} : { Status: item.Status, Vacancies: item.Vacancies, Capacity: item.Capacity }),
+  ...(item?.AnnouncedAt ? { AnnouncedAt: item.AnnouncedAt } : {}),
+  ...(item?.FlushAt ? { FlushAt: item.FlushAt } : {}),
+  ...(item?.FeedPosition ? { FeedPosition: item.FeedPosition } : {}),
+});
+
+/** The timeslot as partners hear of it: the `availability.changed` event's data and the feed's entry. */
+export const changeOf = (ref: SlotRef, slot: SlotState & { Sequence: number }, now: Date): AvailabilityChange => ({
+  ActivityID: ref.ActivityID,
+  Date: ref.Date,
+  Time: ref.Time,
+  Status: timeslotStatus(slot),
+  Vacancies: vacanciesOf(slot),
+  Capacity: slot.Capacity,
+  ChangedAt: slot.ChangedAt ?? now.toISOString(),
+  Sequence: slot.Sequence,
+});
+
+const sameAsSent = (record: TimeslotAnnouncementItem, change: AvailabilityChange) =>
+  record.Status === change.Status && record.Vacancies === change.Vacancies && record.Capacity === change.Capacity;
+
+const isQuiet = (record: TimeslotAnnouncementItem, now: Date) =>
+  !record.AnnouncedAt || now.getTime() - Date.parse(record.AnnouncedAt) >= COALESCING_WINDOW_MS;
+
+/**
+ * Announces `slot` (its Sequence above the record's): to every listener and
+ * in the feed, unless partners would hear nothing new (the same status,
+ * vacancies and capacity as last sent) or the product is hidden, when only
+ * the Sequence is recorded. Undefined when the record or the feed moved meanwhile.
+ */
+async function announce(
+  record: TimeslotAnnouncementItem,
+  slot: SlotState & { Sequence: number },
+  now: Date,
+): Promise<AnnounceOutcome | undefined> {
+  const change = changeOf(record, slot, now);
+  const settled: TimeslotAnnouncementItem = { ...record, FlushAt: undefined, Sequence: change.Sequence, Version: record.Version + 1 };
+  if (sameAsSent(record, change)) return (await putTimeslotAnnouncement(settled, record.Version)) ? 'unchanged' : undefined;
+  const product = await getProduct(record.OperatorID, record.ActivityID);
+  if (!product?.Visible) return (await putTimeslotAnnouncement(settled, record.Version)) ? 'hidden' : undefined;
+  await tell(
+    {
+      operatorId: record.OperatorID,
+      id: `availability#${record.ActivityID}#${record.Date}#${record.Time}#${change.Sequence}`,
+      webhook: { type: 'availability.changed', data: change },
+      octo: {
+        type: 'AVAILABILITY_UPDATE',
+        data: { productId: record.ActivityID, optionId: DEFAULT_OPTION_ID, localDateStart: record.Date, localDateEnd: record.Date },
+      },
+    },
+    now,
+  );
+  const readPosition = await getFeedPosition(record.OperatorID);
+  const committed = await commitAnnouncement({
+    next: {
+      ...settled,
+      Status: change.Status,
+      Vacancies: change.Vacancies,
+      Capacity: change.Capacity,
+      AnnouncedAt: now.toISOString(),
+      FeedPosition: readPosition + 1,
+    },
+    readVersion: record.Version,
+    entry: { ...change, Position: readPosition + 1, ExpiresAt: unixSeconds(now) + FEED_RETENTION_SECONDS },
+    readPosition,
+    previousPosition: record.FeedPosition,
+  });
+  return committed ? 'announced' : undefined;
+}
+
+/** A timeslot's write, as the table's stream hands it over. */
+export function timeslotWritten(ref: SlotRef, slot: SlotState, now: Date = config().clock()): Promise<AnnounceOutcome> {
+  const sequence = slot.Sequence;
+  // Written before timeslots had a Sequence: there is nothing to order it by, and the next change carries one.
+  if (sequence === undefined) return Promise.resolve('stale');
+  return retrying(
+    'Announcing a timeslot change',
+    async () => {
+      const record = recordOf(ref, await getTimeslotAnnouncement(ref));
+      if ((record.Sequence ?? 0) >= sequence) return 'stale';
+      if (record.FlushAt) {
+        // The waiting flush reads the timeslot when it runs; moving the version makes it read again if it read before this change.
+        return (await putTimeslotAnnouncement({ ...record, Version: record.Version + 1 }, record.Version)) ? 'pending' : RETRY;
+      }
+      if (isQuiet(record, now)) return (await announce(record, { ...slot, Sequence: sequence }, now)) ?? RETRY;
+      const flushAt = new Date(Date.parse(record.AnnouncedAt as string) + COALESCING_WINDOW_MS).toISOString();
+      if (!(await putTimeslotAnnouncement({ ...record, FlushAt: flushAt, Version: record.Version + 1 }, record.Version))) return RETRY;
+      const message: FlushMessage = { ...ref, FlushAt: flushAt };
+      await sendDelayed(message, (Date.parse(flushAt) - now.getTime()) / 1000);
+      return 'scheduled';
+    },
+    ATTEMPTS,
+  );
+}
+
+/** A trailing flush, woken by its queue message or by the sweep: the timeslot as it is now, unless that Sequence was announced. */
+export function flushDue(message: FlushMessage, now: Date = config().clock()): Promise<AnnounceOutcome> {
+  const ref: SlotRef = { OperatorID: message.OperatorID, ActivityID: message.ActivityID, Date: message.Date, Time: message.Time };
+  return retrying(
+    'Flushing a timeslot change',
+    async () => {
+      const record = recordOf(ref, await getTimeslotAnnouncement(ref));
+      // Flushed already (a message handed over twice, the sweep beside the queue), or a later flush waits.
+      if (record.FlushAt !== message.FlushAt) return 'not-due';
+      const slot = await getTimeslot(ref.OperatorID, ref.ActivityID, ref.Date, ref.Time);
+      if (slot?.Sequence === undefined || slot.Sequence <= (record.Sequence ?? 0)) {
+        const cleared = { ...record, FlushAt: undefined, Version: record.Version + 1 };
+        return (await putTimeslotAnnouncement(cleared, record.Version)) ? 'stale' : RETRY;
+      }
+      return (await announce(record, { ...slot, Sequence: slot.Sequence }, now)) ?? RETRY;
+    },
+    ATTEMPTS,
+  );
+}
