@@ -118,6 +118,8 @@ async function main(): Promise<void> {
     scheduler: { intervalMs: 60_000 },
     // Handing queued webhook deliveries to the sender as they are written, as Lambda reads a stream four times a second.
     tableStream: { pollMs: 250 },
+    // Handing announcements' trailing flushes over when their delay has passed, as SQS does.
+    queue: { pollMs: 100 },
   });
   keepServingOnEscapedErrors();
 

@@ -11,6 +11,8 @@ import {
 } from '../catalog/schemas';
 import { usageBatchResultSchema, usageEntrySchema, usageSummarySchema, voidedUsageEntrySchema } from '../usage/schemas';
 import { issuedWebhookEndpointSchema, webhookEndpointSchema } from '../webhooks/schemas';
+import { availabilityChangeSchema, availabilityChangesSchema } from '../changes/schemas';
+import { subscriptionSchema } from '../octo/schemas/notifications';
 import {
   availabilitySchema,
   bookingSchema as octoBookingSchema,
@@ -68,6 +70,8 @@ export const responseSchemas = {
   Product: productSchema,
   AvailableDate: availableDateSchema,
   AvailableTimeslot: availableTimeslotSchema,
+  AvailabilityChange: availabilityChangeSchema,
+  AvailabilityChanges: availabilityChangesSchema,
   Question: questionSchema,
   ActivityQuestions: activityQuestionsSchema,
   Customer: customerSchema,
@@ -91,6 +95,7 @@ export const responseSchemas = {
   OctoCalendarDay: calendarDaySchema,
   OctoContact: contactSchema,
   OctoBooking: octoBookingSchema,
+  OctoSubscription: subscriptionSchema,
   OctoError: octoErrorSchema,
   GatewayError: {
     ...Problem,

@@ -56,7 +56,8 @@ export interface TimeslotItem {
 }
 
 /** A timeslot as every channel shows it: by the places left, or CLOSED by the operator. */
-export type AvailabilityStatus = 'AVAILABLE' | 'LIMITED' | 'SOLD_OUT' | 'CLOSED';
+export const AVAILABILITY_STATUSES = ['AVAILABLE', 'LIMITED', 'SOLD_OUT', 'CLOSED'] as const;
+export type AvailabilityStatus = (typeof AVAILABILITY_STATUSES)[number];
 
 /** A fixed field order, whatever order the stored map came back in. */
 export const toQuestion = (question: Question): Question => ({

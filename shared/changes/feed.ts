@@ -3,7 +3,7 @@ import type { Caller } from '../core/caller';
 import { queryVisibleProducts } from '../catalog/repository';
 import { config } from '../core/config';
 import { GoneError } from '../core/errors';
-import { CURSOR_LIFETIME_MS, FEED_RETENTION_SECONDS, type AvailabilityChange, type FeedEntryItem } from './model';
+import { CURSOR_LIFETIME_MS, DEFAULT_FEED_LIMIT, FEED_RETENTION_SECONDS, type AvailabilityChange, type FeedEntryItem } from './model';
 import { getFeedPosition, queryFeed } from './repository';
 
 /**
@@ -18,9 +18,6 @@ import { getFeedPosition, queryFeed } from './repository';
  * good for CURSOR_LIFETIME_MS (entries are kept longer), after which the
  * partner syncs in full.
  */
-export const DEFAULT_FEED_LIMIT = 100;
-export const MAX_FEED_LIMIT = 1000;
-
 export interface ChangesPage {
   Changes: AvailabilityChange[];
   Cursor: string;
@@ -72,13 +69,13 @@ const changeOf = (entry: FeedEntryItem): AvailabilityChange => ({
 
 export async function readChanges(
   caller: Caller,
-  query: { since?: string; limit?: number },
+  query: { since?: string; limit?: string },
   now: Date = config().clock(),
 ): Promise<ChangesPage> {
   const current = await getFeedPosition(caller.operatorId);
   if (query.since === undefined) return { Changes: [], Cursor: encodeCursor(caller.operatorId, current, now.getTime()), HasMore: false };
   const after = decodeCursor(caller.operatorId, query.since, now, current);
-  const { entries, more } = await queryFeed(caller.operatorId, after, query.limit ?? DEFAULT_FEED_LIMIT);
+  const { entries, more } = await queryFeed(caller.operatorId, after, query.limit === undefined ? DEFAULT_FEED_LIMIT : Number(query.limit));
   if (!entries.length) return { Changes: [], Cursor: encodeCursor(caller.operatorId, after, now.getTime()), HasMore: false };
   // Hidden products' timeslots are never listed, whatever they were when announced.
   const visible = new Set((await queryVisibleProducts(caller.operatorId)).map((product) => product.ActivityID));

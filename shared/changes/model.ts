@@ -16,6 +16,10 @@ export const FEED_RETENTION_SECONDS = 8 * 24 * 60 * 60;
 /** ... and a cursor is good this long after it was issued: every entry written since is still there. */
 export const CURSOR_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** Changes per page of the feed, unless the reader asks for fewer (or more, up to the most). */
+export const DEFAULT_FEED_LIMIT = 100;
+export const MAX_FEED_LIMIT = 1000;
+
 /** The `availability.changed` event's data, and a changes feed entry: a timeslot as it is at one Sequence. */
 export interface AvailabilityChange {
   ActivityID: string;

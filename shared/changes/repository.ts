@@ -81,8 +81,10 @@ export async function commitAnnouncement(write: {
       Put: {
         TableName: tableName(),
         Item: { ...changeKeys.feedPosition(next.OperatorID), Entity: 'ChangesPosition', Position: entry.Position },
-        ConditionExpression: readPosition ? 'Position = :read' : 'attribute_not_exists(PK)',
-        ...(readPosition ? { ExpressionAttributeValues: { ':read': readPosition } } : {}),
+        ConditionExpression: readPosition ? '#position = :read' : 'attribute_not_exists(PK)',
+        ...(readPosition
+          ? { ExpressionAttributeNames: { '#position': 'Position' }, ExpressionAttributeValues: { ':read': readPosition } }
+          : {}),
       },
     },
     {

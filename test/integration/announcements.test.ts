@@ -1,0 +1,189 @@
+import { Webhook } from 'standardwebhooks';
+import type { LocalHost } from '../../lib/local/host';
+import { ensureTable } from '../../lib/local/table';
+import type { CatalogFile } from '../../shared/catalog/import-catalog';
+import { getTimeslot } from '../../shared/catalog/repository';
+import { timeslotStatus, vacanciesOf } from '../../shared/catalog/availability';
+import { COALESCING_WINDOW_MS } from '../../shared/changes/model';
+import { addDays } from '../../shared/core/calendar';
+import { manualClock } from '../../shared/core/clock';
+import { config, configure } from '../../shared/core/config';
+import { attributeClient } from '../../shared/db/client';
+import { tomorrow } from '../support/catalog';
+import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * availability.changed through real HTTP: a partner chooses the event, every
+ * change of a timeslot reaches it from the table's stream, coalesced per
+ * timeslot (the first change of a quiet timeslot at once, later ones at the
+ * end of the window, the last state always), in Sequence order, never for a
+ * hidden product and never to another operator's partners. The tests move
+ * the clock and hand the stream and the queue over themselves.
+ */
+const BOOKING = '/api/v2/ota/marketplace/booking';
+const WEBHOOK = '/api/v2/ota/webhook';
+const date = tomorrow();
+
+const catalog: CatalogFile = {
+  Products: [
+    {
+      ProductID: 810,
+      ActivityID: 's_boat1',
+      Name: 'Harbour Boat Trip',
+      DurationMinutes: 60,
+      MaxParticipantsPerBooking: 10,
+      PricePerParticipant: { Amount: 3000, Currency: 'EUR' },
+      Schedules: [
+        {
+          From: date,
+          To: addDays(date, 2),
+          Weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'],
+          Times: ['10:00', '15:00'],
+          Capacity: 20,
+        },
+      ],
+    },
+    {
+      ProductID: 811,
+      ActivityID: 's_crew1',
+      Name: 'Crew Training',
+      Visible: false,
+      DurationMinutes: 60,
+      MaxParticipantsPerBooking: 10,
+      PricePerParticipant: { Amount: 1000, Currency: 'EUR' },
+      Timeslots: [{ Date: date, Time: '08:00', Capacity: 8 }],
+    },
+  ],
+};
+
+const clock = manualClock(new Date());
+let host: LocalHost;
+let request: HttpClient;
+let operator: TestOperator;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  configure({ ...config(), tableName: 'ota-usage-announcements-test', clock, webhookTargets: 'loopback-http' });
+  await ensureTable(attributeClient(), config().tableName);
+  operator = await createTestOperator(catalog);
+  host = await startTestHost();
+  request = httpClient(host);
+  receiver = await startWebhookReceiver();
+  // The catalogue's own writes are announced before any partner listens.
+  await settle();
+});
+
+afterAll(async () => {
+  await host.close();
+  await receiver.stop();
+});
+
+/** Reads the table's stream to its end, and hands over the queue's flushes due by the clock, until nothing is left. */
+async function settle(): Promise<void> {
+  await host.tableStream.idle();
+  await host.queue.idle();
+  await host.tableStream.idle();
+}
+
+interface Change {
+  ActivityID: string;
+  Date: string;
+  Time: string;
+  Status: string;
+  Vacancies: number;
+  Capacity: number;
+  ChangedAt: string;
+  Sequence: number;
+}
+
+const changesAt = (path: string) =>
+  receiver.received
+    .filter((entry) => entry.path === path)
+    .map((entry) => JSON.parse(entry.body) as { type: string; data: Change })
+    .filter((event) => event.type === 'availability.changed')
+    .map((event) => event.data);
+
+async function listener(path: string, eventTypes = ['availability.changed']) {
+  const key = await operator.keyWith(['ota']);
+  const registered = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url(path), EventTypes: eventTypes } });
+  expect(registered.status).toBe(200);
+  return { key, secret: registered.json.data.Secret as string };
+}
+
+async function book(key: string, time: string, participants = 1): Promise<string> {
+  const response = await request('POST', BOOKING, {
+    key,
+    body: {
+      ActivityID: 's_boat1',
+      Date: date,
+      Time: time,
+      Participants: participants,
+      Customer: { FirstName: 'Rui', LastName: 'Costa', Email: 'rui@example.com' },
+    },
+  });
+  expect(response.status).toBe(201);
+  return response.json.data.BookingReference;
+}
+
+/** The timeslot as partners are told of it, read from the table. */
+async function stored(time: string) {
+  const slot = (await getTimeslot(operator.operatorId, 's_boat1', date, time))!;
+  return { Status: timeslotStatus(slot), Vacancies: vacanciesOf(slot), Capacity: slot.Capacity, Sequence: slot.Sequence };
+}
+
+describe('availability.changed', () => {
+  it('is chosen with EventTypes and answered back; an endpoint registered without them keeps the booking events', async () => {
+    const key = await operator.keyWith(['ota']);
+    await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/plain') } });
+    expect((await request('GET', WEBHOOK, { key })).json.data.EventTypes).toEqual([
+      'booking.confirmed',
+      'booking.cancelled',
+      'hold.expired',
+    ]);
+    const chosen = ['availability.changed', 'booking.cancelled'];
+    await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/plain'), EventTypes: chosen } });
+    expect((await request('GET', WEBHOOK, { key })).json.data.EventTypes).toEqual(chosen);
+  });
+
+  it('tells the first change of a quiet timeslot at once, signed, with its state and Sequence', async () => {
+    clock.advance(60_000);
+    const partner = await listener('/first');
+    await book(partner.key, '10:00', 2);
+    await host.tableStream.idle();
+    await host.tableStream.idle();
+    const [change] = changesAt('/first');
+    expect(change).toEqual({
+      ActivityID: 's_boat1',
+      Date: date,
+      Time: '10:00',
+      ChangedAt: clock().toISOString(),
+      ...(await stored('10:00')),
+    });
+    expect(change).toMatchObject({ Status: 'AVAILABLE', Vacancies: 18, Capacity: 20 });
+    const delivery = receiver.received.find((entry) => entry.path === '/first')!;
+    expect(new Webhook(partner.secret).verify(delivery.body, delivery.headers as Record<string, string>)).toMatchObject({
+      type: 'availability.changed',
+    });
+  });
+
+  it('coalesces the changes that follow within the window into one, the last state, at the window’s end', async () => {
+    clock.advance(60_000);
+    await listener('/burst');
+    const seller = await operator.keyWith(['ota']);
+    await book(seller, '15:00');
+    await settle();
+    expect(changesAt('/burst')).toHaveLength(1);
+    for (let n = 0; n < 4; n += 1) {
+      clock.advance(500);
+      await book(seller, '15:00', 2);
+    }
+    await settle();
+    expect(changesAt('/burst')).toHaveLength(1);
+    clock.advance(COALESCING_WINDOW_MS);
+    await settle();
+    const changes = changesAt('/burst');
+    expect(changes).toHaveLength(2);
+    expect(changes[1]).toMatchObject({ ...(await stored('15:00')), Vacancies: 11 });
+  });
+});
