@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { UUID_PATTERN } from '../../booking/constants';
 import { OCTO_NOTIFICATION_TYPES } from '../../webhooks/model';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../webhooks/targets';
 
@@ -67,7 +68,7 @@ export const subscriptionSchema = {
   additionalProperties: false,
   required: ['id', 'url', 'notificationTypes', 'headers'],
   properties: {
-    id: { type: 'string', format: 'uuid', description: 'The subscription, to read, change or delete it by' },
+    id: { type: 'string', pattern: UUID_PATTERN, description: 'The subscription, to read, change or delete it by' },
     url: { type: 'string', description: 'Where notifications are POSTed' },
     notificationTypes: { type: 'array', items: { type: 'string', enum: OCTO_NOTIFICATION_TYPES } },
     headers: {
