@@ -1,14 +1,15 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { changeAnnouncer } from '../../shared/api/background';
 import { announceWrite } from '../../shared/changes/records';
 import { annotate, logError, observed } from '../../shared/core/observability';
 
 /**
  * Announces the writes the table's stream hands over (timeslots, products,
  * OCTo bookings: the filters of shared/api/background.ts). The records of
- * one item are worked on in their order, one after another; different items
- * at once. A record that fails is reported with every later record of its
+ * one item are worked on in their order, one after another; a few items at
+ * once (itemsAtOnce). A record that fails is reported with every later record of its
  * item left for the retry, so Lambda hands them over again in order (and
  * finally dead-letters it); each is idempotent, so records handed twice change nothing.
  */
@@ -31,7 +32,15 @@ async function announceItem(records: DynamoDBRecord[]): Promise<DynamoDBRecord |
 async function announceBatch(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const byItem = new Map<string, DynamoDBRecord[]>();
   for (const record of event.Records) byItem.set(itemOf(record), [...(byItem.get(itemOf(record)) ?? []), record]);
-  const failed = (await Promise.all([...byItem.values()].map(announceItem))).filter((record) => record !== undefined);
+  const items = [...byItem.values()];
+  const failed: DynamoDBRecord[] = [];
+  const worker = async () => {
+    for (let item = items.shift(); item; item = items.shift()) {
+      const failure = await announceItem(item);
+      if (failure) failed.push(failure);
+    }
+  };
+  await Promise.all(Array.from({ length: changeAnnouncer.itemsAtOnce }, worker));
   annotate({ items: byItem.size, failedRecords: failed.length });
   return { batchItemFailures: failed.map((record) => ({ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' })) };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
@@ -23,7 +24,9 @@ import { backgroundDeliveries } from './aws-stand-in';
  * record as a mapping does, and hands each record to every consumer whose
  * filters pass it (the very same patterns), to the very same handler in
  * process. As a mapping's lanes do, a consumer is handed the records of one
- * item in order, one after the other, and different items at once. A record
+ * item in order, one after the other, and the records of different items in
+ * as many lanes as the mapping works on at once (parallelizationFactor ×
+ * itemsAtOnce), by a hash of their item. A record
  * the handler reports failed is tried again, up to the mapping's
  * retryAttempts, then kept as a dead letter; the item's later records wait for it.
  */
@@ -142,10 +145,12 @@ export function startLocalTableStream(options: LocalTableStreamOptions = {}): Lo
     return client.streams;
   }
 
-  /** Hands a record to a consumer once the item's previous record is done with (handled or dead-lettered). */
+  /** Hands a record to a consumer once its lane's previous record is done with (handled or dead-lettered). */
   function handOver(mapping: Mapping, record: DynamoDBRecord): void {
     const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
-    const lane = `${record.dynamodb?.Keys?.PK?.S}|${record.dynamodb?.Keys?.SK?.S}`;
+    const item = `${record.dynamodb?.Keys?.PK?.S}|${record.dynamodb?.Keys?.SK?.S}`;
+    const lanes = mapping.consumer.parallelizationFactor * mapping.consumer.itemsAtOnce;
+    const lane = String(createHash('sha256').update(item).digest().readUInt32BE(0) % lanes);
     const handled = (mapping.lanes.get(lane) ?? Promise.resolve()).then(() =>
       mapping.deliveries.run({
         logFields: { consumer: mapping.consumer.id, sequenceNumber },

@@ -50,6 +50,8 @@ export interface StreamConsumer {
   batchSize: number;
   /** Invocations of a shard's batches at once; the records of one item stay in order (one partition key, one lane). */
   parallelizationFactor: number;
+  /** Items of a batch the function works on at once (each item's records one after the other). */
+  itemsAtOnce: number;
   /** Retries of a record the function failed on (not a failed attempt: a failure to work at all) before it is a dead letter. */
   retryAttempts: number;
   filters: readonly FilterPattern[];
@@ -69,6 +71,7 @@ export const webhookSender: StreamConsumer = {
   // Attempted in parallel; a slow receiver holds up only the records hashed to its lane.
   batchSize: 10,
   parallelizationFactor: 10,
+  itemsAtOnce: 10,
   retryAttempts: 4,
   filters: [
     {
@@ -94,6 +97,8 @@ export const changeAnnouncer: StreamConsumer = {
   entry: 'functions/changes/announce-changes.ts',
   batchSize: 100,
   parallelizationFactor: 10,
+  // A few at once: announcements of one operator take positions in the same feed shards, and contend for them.
+  itemsAtOnce: 4,
   retryAttempts: 10,
   filters: [
     { eventName: WRITTEN, dynamodb: { Keys: { SK: { S: [{ prefix: 'SLOT#' }] } } } },

@@ -13,7 +13,7 @@ export const COALESCING_WINDOW_MS = 5_000;
 export const FLUSH_GRACE_MS = 30_000;
 /** Feed entries are kept this long after their announcement (TTL) ... */
 export const FEED_RETENTION_SECONDS = 8 * 24 * 60 * 60;
-/** ... and a cursor is good this long after it was issued: every entry written since is still there. */
+/** ... and a cursor is good this long after the first announcement it has not read: every entry written since is still there. */
 export const CURSOR_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Changes per page of the feed, unless the reader asks for fewer (or more, up to the most). */
@@ -53,13 +53,15 @@ export interface TimeslotAnnouncementItem {
   AnnouncedAt?: string;
   /** While a trailing flush is waiting: when it is due (its message is on the queue, and GSI3 has it for the sweep). */
   FlushAt?: string;
-  /** The feed position of this timeslot's latest entry. */
+  /** The position of this timeslot's latest entry in its feed shard. */
   FeedPosition?: number;
 }
 
-/** One timeslot's latest announcement in the operator's changes feed. */
+/** One timeslot's latest announcement in its shard of the operator's changes feed. */
 export interface FeedEntryItem extends AvailabilityChange {
   Position: number;
+  /** When it was announced: the order in which the feed lists the shards' entries together. */
+  AnnouncedAt: string;
   /** Unix seconds: removed by TTL after FEED_RETENTION_SECONDS. */
   ExpiresAt: number;
 }

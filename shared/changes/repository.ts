@@ -50,37 +50,41 @@ export async function putTimeslotAnnouncement(next: TimeslotAnnouncementItem, re
   }
 }
 
-/** The operator's feed position: how many announcements its feed has had (consistent). */
-export async function getFeedPosition(operatorId: string): Promise<number> {
+/** A feed shard's position: how many announcements it has had (consistent). */
+export async function getFeedPosition(operatorId: string, shard: number): Promise<number> {
   const { Item } = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: changeKeys.feedPosition(operatorId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: changeKeys.feedPosition(operatorId, shard), ConsistentRead: true }),
   );
   return (Item?.Position as number | undefined) ?? 0;
 }
 
+/** How an announcement's transaction ended: written, or refused because the timeslot's record or the shard's position moved. */
+export type CommitOutcome = 'done' | 'record-moved' | 'position-moved';
+
 /**
  * One announcement, all or nothing: the timeslot's next record (over the
- * version read), the operator's feed position one on (over the position
- * read), the timeslot's entry at that position and its previous entry
- * removed. The position is taken under a condition in the transaction that
- * writes the entry, so positions follow commit order: a reader that has
- * read up to a position has seen every entry that will ever be below it.
- * False when the record or the position moved meanwhile (read again and decide again).
+ * version read), its feed shard's position one on (over the position read),
+ * the timeslot's entry at that position and its previous entry removed. The
+ * position is taken under a condition in the transaction that writes the
+ * entry, so positions follow commit order: a reader that has read a shard up
+ * to a position has seen every entry that will ever be below it.
  */
 export async function commitAnnouncement(write: {
   next: TimeslotAnnouncementItem;
   readVersion: number;
   entry: FeedEntryItem;
+  shard: number;
   readPosition: number;
   previousPosition?: number;
-}): Promise<boolean> {
-  const { next, readVersion, entry, readPosition, previousPosition } = write;
+}): Promise<CommitOutcome> {
+  const { next, readVersion, entry, shard, readPosition, previousPosition } = write;
+  const operatorId = next.OperatorID;
   const items: TransactItem[] = [
     announcementPut(next, readVersion),
     {
       Put: {
         TableName: tableName(),
-        Item: { ...changeKeys.feedPosition(next.OperatorID), Entity: 'ChangesPosition', Position: entry.Position },
+        Item: { ...changeKeys.feedPosition(operatorId, shard), Entity: 'ChangesPosition', Position: entry.Position },
         ConditionExpression: readPosition ? '#position = :read' : 'attribute_not_exists(PK)',
         ...(readPosition
           ? { ExpressionAttributeNames: { '#position': 'Position' }, ExpressionAttributeValues: { ':read': readPosition } }
@@ -90,23 +94,29 @@ export async function commitAnnouncement(write: {
     {
       Put: {
         TableName: tableName(),
-        Item: { ...changeKeys.feedEntry(next.OperatorID, entry.Position), Entity: 'ChangesEntry', ...entry },
+        Item: { ...changeKeys.feedEntry(operatorId, shard, entry.Position), Entity: 'ChangesEntry', ...entry },
       },
     },
   ];
-  if (previousPosition) items.push({ Delete: { TableName: tableName(), Key: changeKeys.feedEntry(next.OperatorID, previousPosition) } });
+  if (previousPosition) items.push({ Delete: { TableName: tableName(), Key: changeKeys.feedEntry(operatorId, shard, previousPosition) } });
   try {
     await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
-    return true;
+    return 'done';
   } catch (error) {
-    if (transactionCancellation(error)) return false;
-    throw error;
+    const cancellation = transactionCancellation(error);
+    if (!cancellation) throw error;
+    return cancellation.conditionFailed(0) ? 'record-moved' : 'position-moved';
   }
 }
 
-/** Up to `limit` feed entries after `position`, in position order (consistent: nothing committed below the last is missed). */
-export async function queryFeed(operatorId: string, position: number, limit: number): Promise<{ entries: FeedEntryItem[]; more: boolean }> {
-  const { PK, SKFrom, SKTo } = changeKeys.feedAfter(operatorId, position);
+/** Up to `limit` entries of a feed shard after `position`, in position order (consistent: nothing committed below the last is missed). */
+export async function queryFeed(
+  operatorId: string,
+  shard: number,
+  position: number,
+  limit: number,
+): Promise<{ entries: FeedEntryItem[]; more: boolean }> {
+  const { PK, SKFrom, SKTo } = changeKeys.feedAfter(operatorId, shard, position);
   const { Items, LastEvaluatedKey } = await documentClient().send(
     new QueryCommand({
       TableName: tableName(),

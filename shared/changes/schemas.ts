@@ -33,7 +33,7 @@ export const availabilityChangesQuery = {
     since: {
       type: 'string',
       minLength: 1,
-      maxLength: 200,
+      maxLength: 400,
       errorMessage: 'must be the Cursor of an earlier answer',
     },
     limit: {

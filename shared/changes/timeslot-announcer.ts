@@ -14,7 +14,8 @@ import {
   type FlushMessage,
   type TimeslotAnnouncementItem,
 } from './model';
-import { commitAnnouncement, getFeedPosition, getTimeslotAnnouncement, putTimeslotAnnouncement } from './repository';
+import { knownPosition, positionMoved, positionTaken, shardOf } from './feed-shards';
+import { commitAnnouncement, getTimeslotAnnouncement, putTimeslotAnnouncement } from './repository';
 
 /**
  * Every change of a timeslot a partner sees reaches here from the table's
@@ -35,8 +36,10 @@ export type SlotState = Pick<TimeslotItem, 'Capacity' | 'Vacancies' | 'Closed' |
 
 export type AnnounceOutcome = 'announced' | 'unchanged' | 'hidden' | 'stale' | 'scheduled' | 'pending' | 'not-due';
 
-/** Contended records of one timeslot (a flush beside the stream, the feed's position under many timeslots) settle within these. */
+/** A timeslot's record contended (a flush beside the stream) is decided again within these. */
 const ATTEMPTS = { attempts: 25, capMs: 200 };
+/** A feed shard's position taken meanwhile by other timeslots: the same announcement is committed again at the next one. */
+const POSITION_ATTEMPTS = { attempts: 50, capMs: 100 };
 
 /** The record's own fields, without its keys and index entries (a record is written whole). */
 const recordOf = (ref: SlotRef, item?: TimeslotAnnouncementItem): TimeslotAnnouncementItem => ({
@@ -98,22 +101,35 @@ async function announce(
     },
     now,
   );
-  const readPosition = await getFeedPosition(record.OperatorID);
-  const committed = await commitAnnouncement({
-    next: {
-      ...settled,
-      Status: change.Status,
-      Vacancies: change.Vacancies,
-      Capacity: change.Capacity,
-      AnnouncedAt: now.toISOString(),
-      FeedPosition: readPosition + 1,
+  const shard = shardOf(record);
+  const outcome = await retrying(
+    'Taking a position in the changes feed',
+    async () => {
+      const readPosition = await knownPosition(record.OperatorID, shard);
+      const position = readPosition + 1;
+      const committed = await commitAnnouncement({
+        next: {
+          ...settled,
+          Status: change.Status,
+          Vacancies: change.Vacancies,
+          Capacity: change.Capacity,
+          AnnouncedAt: now.toISOString(),
+          FeedPosition: position,
+        },
+        readVersion: record.Version,
+        entry: { ...change, Position: position, AnnouncedAt: now.toISOString(), ExpiresAt: unixSeconds(now) + FEED_RETENTION_SECONDS },
+        shard,
+        readPosition,
+        previousPosition: record.FeedPosition,
+      });
+      if (committed === 'done') positionTaken(record.OperatorID, shard, position);
+      if (committed !== 'position-moved') return committed;
+      positionMoved(record.OperatorID, shard);
+      return RETRY;
     },
-    readVersion: record.Version,
-    entry: { ...change, Position: readPosition + 1, ExpiresAt: unixSeconds(now) + FEED_RETENTION_SECONDS },
-    readPosition,
-    previousPosition: record.FeedPosition,
-  });
-  return committed ? 'announced' : undefined;
+    POSITION_ATTEMPTS,
+  );
+  return outcome === 'done' ? 'announced' : undefined;
 }
 
 /** A timeslot's write, as the table's stream hands it over. */

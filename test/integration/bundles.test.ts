@@ -3,6 +3,7 @@ import { routes, type Route } from '../../shared/api/routes';
 import { createPartnerBooking } from '../../shared/booking/partner-bookings';
 import { reserve } from '../../shared/booking/reservations';
 import { zonedIso } from '../../shared/core/calendar';
+import { putSubscription } from '../../shared/webhooks/repository';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { bundle, invokeBundle, invokeSources, type Outcome, bundledBooking } from '../support/bundles';
 import { createTestOperator, type TestOperator } from '../support/fixtures';
@@ -44,7 +45,26 @@ beforeAll(async () => {
     });
     made.set(id, item.UUID as string);
   }
+  // One subscription of the same ID under each side's key (and a key that only lists), so that each side deletes its own.
+  for (const keyId of ['key_bundled', 'key_sources', 'key_listing']) {
+    const at = '2026-06-01T08:00:00.000Z';
+    await putSubscription(
+      {
+        SubscriptionID: SUBSCRIPTION_ID,
+        OperatorID: operator.operatorId,
+        KeyID: keyId,
+        Url: 'https://reseller.example.com/octo/notifications',
+        NotificationTypes: ['AVAILABILITY_UPDATE'],
+        Headers: { 'Api-Key': 'receiver-secret' },
+        CreatedAt: at,
+        UpdatedAt: at,
+      },
+      false,
+    );
+  }
 });
+
+const SUBSCRIPTION_ID = '7a1b2c3d-0000-4000-8000-0000000000bb';
 
 interface RequestParts {
   /** The calling key; the sources call as another key of the operator where each side needs state of its own. */
@@ -166,6 +186,12 @@ const cases: Record<string, (references: Map<string, string>) => RouteCase> = {
     refusedStatus: 422,
     ownKeys: { masked: ['Secret', 'CreatedAt'] },
   }),
+  'list-availability-changes': () => ({
+    accepted: { query: { limit: '10' } },
+    refused: { query: { since: 'not-a-cursor' } },
+    refusedStatus: 410,
+    masked: ['Cursor'],
+  }),
   'get-webhook': () => ({
     accepted: {},
     refused: { keyId: 'key_without_webhook' },
@@ -271,6 +297,30 @@ const cases: Record<string, (references: Map<string, string>) => RouteCase> = {
     accepted: octoBody({ path: { uuid: made.get('octo-cancel-booking') as string }, body: { reason: 'Customer changed plans' } }),
     refused: { path: { uuid: 'invalidUUID' }, body: {} },
     refusedStatus: 400,
+  }),
+  'octo-create-subscription': () => ({
+    accepted: octoBody({ body: { url: 'https://reseller.example.com/octo', notificationTypes: ['BOOKING_UPDATE'] } }),
+    refused: { body: { notificationTypes: ['BOOKING_UPDATE'] } },
+    refusedStatus: 400,
+    ownKeys: { masked: ['id'] },
+  }),
+  'octo-list-subscriptions': () => ({ accepted: octoBody({ keyId: 'key_listing' }) }),
+  'octo-get-subscription': () => ({
+    accepted: octoBody({ path: { subscriptionId: SUBSCRIPTION_ID } }),
+    refused: { path: { subscriptionId: 'nothing' } },
+    refusedStatus: 400,
+  }),
+  'octo-update-subscription': () => ({
+    accepted: octoBody({ path: { subscriptionId: SUBSCRIPTION_ID }, body: { notificationTypes: ['PRODUCT_UPDATE'] } }),
+    refused: { path: { subscriptionId: SUBSCRIPTION_ID }, body: { headers: { Host: 'elsewhere.example' } } },
+    refusedStatus: 400,
+    ownKeys: { masked: [] },
+  }),
+  'octo-delete-subscription': () => ({
+    accepted: octoBody({ path: { subscriptionId: SUBSCRIPTION_ID } }),
+    refused: { path: { subscriptionId: 'nothing' } },
+    refusedStatus: 400,
+    ownKeys: { masked: [] },
   }),
 };
 

@@ -28,7 +28,7 @@ const errorsOf = documentValidator(document);
 const marketplaceRoutes = routes.filter((route) => route.face !== 'octo');
 
 /** The statuses a client can provoke; 429, 500 and 504 come from load, faults and time, not from a request. */
-const DRIVEN_STATUSES = [200, 201, 204, 400, 401, 403, 404, 409, 413, 415, 422];
+const DRIVEN_STATUSES = [200, 201, 204, 400, 401, 403, 404, 409, 410, 413, 415, 422];
 
 type Response = Awaited<ReturnType<HttpClient>>;
 type Send = (options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<Response>;
@@ -129,6 +129,21 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     400: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_' }, `?Date=${start}`)({}),
     404: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_hidden1' }, `?Date=${start}`)({}),
     422: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_walk1' }, '?Date=2026-02-30')({}),
+  },
+  'list-availability-changes': {
+    200: async () => {
+      const route = routeById('list-availability-changes');
+      const { Cursor } = (await sender(route)({})).json.data;
+      await newBooking({ Time: '14:00', Participants: 1 });
+      await host.tableStream.idle();
+      const response = await sender(route, {}, `?since=${Cursor}&limit=10`)({});
+      expect(response.json.data.Changes).toEqual(
+        expect.arrayContaining([expect.objectContaining({ ActivityID: 's_walk1', Date: start, Time: '14:00' })]),
+      );
+      return response;
+    },
+    410: () => sender(routeById('list-availability-changes'), {}, '?since=not-a-cursor')({}),
+    422: () => sender(routeById('list-availability-changes'), {}, '?limit=0')({}),
   },
   'get-marketplace-questions': {
     200: () => sender(routeById('get-marketplace-questions'), { ActivityID: 's_walk1' })({}),
