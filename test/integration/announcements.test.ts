@@ -2,7 +2,13 @@ import { Webhook } from 'standardwebhooks';
 import type { LocalHost } from '../../lib/local/host';
 import { ensureTable } from '../../lib/local/table';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
+import { importCatalog } from '../../shared/catalog/import-catalog';
 import { getTimeslot } from '../../shared/catalog/repository';
+import { timeslotUpdate } from '../../shared/catalog/timeslot-writes';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../../shared/db/keys';
+import { documentClient } from '../../shared/db/client';
+import { octoClient } from '../support/octo';
 import { timeslotStatus, vacanciesOf } from '../../shared/catalog/availability';
 import { COALESCING_WINDOW_MS } from '../../shared/changes/model';
 import { addDays } from '../../shared/core/calendar';
@@ -185,5 +191,131 @@ describe('availability.changed', () => {
     const changes = changesAt('/burst');
     expect(changes).toHaveLength(2);
     expect(changes[1]).toMatchObject({ ...(await stored('15:00')), Vacancies: 11 });
+  });
+
+  it('tells a closure as CLOSED with no places for sale, whatever wrote it, through the one timeslot builder', async () => {
+    clock.advance(60_000);
+    await listener('/closed');
+    const key = keys.timeslot(operator.operatorId, 's_boat1', addDays(date, 1), '10:00');
+    await documentClient().send(
+      new UpdateCommand(
+        timeslotUpdate(key, {
+          set: ['#closed = :closed'],
+          names: { '#closed': 'Closed' },
+          values: { ':closed': true },
+          at: clock().toISOString(),
+        }),
+      ),
+    );
+    await settle();
+    expect(changesAt('/closed')).toEqual([
+      expect.objectContaining({ Date: addDays(date, 1), Time: '10:00', Status: 'CLOSED', Vacancies: 0 }),
+    ]);
+  });
+
+  it('never tells of a hidden product, nor another operator’s partners of anything', async () => {
+    clock.advance(60_000);
+    await listener('/hidden');
+    // An operator of its own, with nothing that changes: whatever its partner heard would be this operator's.
+    const other = await createTestOperator();
+    const outsiderKey = await other.keyWith(['ota']);
+    await request('PUT', WEBHOOK, { key: outsiderKey, body: { Url: receiver.url('/outsider'), EventTypes: ['availability.changed'] } });
+    await importCatalog(operator.operatorId, {
+      Products: [catalog.Products[0], { ...catalog.Products[1], Timeslots: [{ Date: date, Time: '08:00', Capacity: 9 }] }],
+    });
+    await book(await operator.keyWith(['ota']), '10:00');
+    await settle();
+    clock.advance(COALESCING_WINDOW_MS);
+    await settle();
+    expect(changesAt('/hidden').filter((change) => change.ActivityID === 's_crew1')).toEqual([]);
+    expect(changesAt('/hidden').length).toBeGreaterThan(0);
+    expect(receiver.received.filter((entry) => entry.path === '/outsider')).toEqual([]);
+  });
+});
+
+describe('product.changed', () => {
+  const productEvents = (path: string) =>
+    receiver.received
+      .filter((entry) => entry.path === path)
+      .map((entry) => JSON.parse(entry.body) as { type: string; data: Record<string, unknown> })
+      .filter((event) => event.type === 'product.changed')
+      .map((event) => event.data);
+
+  it('tells a change of name, price, units or visibility, and nothing of an import that changes nothing', async () => {
+    await listener('/products', ['product.changed']);
+    await importCatalog(operator.operatorId, catalog);
+    await settle();
+    expect(productEvents('/products')).toEqual([]);
+    const boat = catalog.Products[0];
+    await importCatalog(operator.operatorId, {
+      Products: [{ ...boat, PricePerParticipant: { Amount: 3500, Currency: 'EUR' } }, catalog.Products[1]],
+    });
+    await settle();
+    expect(productEvents('/products')).toEqual([
+      expect.objectContaining({
+        ActivityID: 's_boat1',
+        PricePerParticipant: { Amount: 3500, Currency: 'EUR' },
+        Visible: true,
+        Sequence: expect.any(Number),
+      }),
+    ]);
+    await importCatalog(operator.operatorId, { Products: [{ ...boat, Visible: false }, catalog.Products[1]] });
+    await settle();
+    expect(productEvents('/products').at(-1)).toEqual({
+      ProductID: 810,
+      ActivityID: 's_boat1',
+      Visible: false,
+      ChangedAt: clock().toISOString(),
+      Sequence: expect.any(Number),
+    });
+    await importCatalog(operator.operatorId, catalog);
+    await settle();
+    expect(productEvents('/products').map((event) => event.Visible)).toEqual([true, false, true]);
+    const sequences = productEvents('/products').map((event) => event.Sequence as number);
+    expect([...sequences].sort((a, b) => a - b)).toEqual(sequences);
+  });
+});
+
+describe('OCTo notifications', () => {
+  it('POSTs each subscription its types with the headers it set: availability of the operator, only its own key’s bookings', async () => {
+    clock.advance(60_000);
+    const key = await operator.keyWith(['ota']);
+    const octo = octoClient(request, key);
+    const created = await octo('POST', '/notifications/subscriptions', {
+      url: receiver.url('/octo'),
+      notificationTypes: ['AVAILABILITY_UPDATE', 'BOOKING_UPDATE'],
+      headers: { 'Api-Key': 'reseller-secret' },
+    });
+    expect(created.status).toBe(200);
+    expect(created.json).toEqual({
+      id: expect.any(String),
+      url: receiver.url('/octo'),
+      notificationTypes: ['AVAILABILITY_UPDATE', 'BOOKING_UPDATE'],
+      headers: { 'Api-Key': 'reseller-secret' },
+    });
+    const other = await operator.keyWith(['ota']);
+    const time = '15:00';
+    const day = addDays(date, 2);
+    const reserve = (client: typeof octo) =>
+      client('POST', '/bookings', {
+        productId: 's_boat1',
+        optionId: 'DEFAULT',
+        availabilityId: `${day}T${time}:00+00:00`,
+        unitItems: [{ unitId: 'adult' }],
+      });
+    const own = await reserve(octo);
+    const theirs = await reserve(octoClient(request, other));
+    expect([own.status, theirs.status]).toEqual([200, 200]);
+    await settle();
+    const notifications = receiver.received.filter((entry) => entry.path === '/octo');
+    expect(notifications.every((entry) => entry.headers['api-key'] === 'reseller-secret')).toBe(true);
+    const bodies = notifications.map((entry) => JSON.parse(entry.body));
+    expect(bodies.filter((body) => body.type === 'BOOKING_UPDATE').map((body) => body.data)).toEqual([{ uuid: own.json.uuid }]);
+    expect(bodies.filter((body) => body.type === 'AVAILABILITY_UPDATE').map((body) => body.data)).toContainEqual({
+      productId: 's_boat1',
+      optionId: 'DEFAULT',
+      localDateStart: day,
+      localDateEnd: day,
+    });
   });
 });
