@@ -1,0 +1,242 @@
+import type { LocalHost } from '../../lib/local/host';
+import { startLocalTableStream } from '../../lib/local/table-stream';
+import { ensureTable } from '../../lib/local/table';
+import { timeslotStatus, vacanciesOf } from '../../shared/catalog/availability';
+import type { CatalogFile } from '../../shared/catalog/import-catalog';
+import { getTimeslot } from '../../shared/catalog/repository';
+import { announceWrite } from '../../shared/changes/records';
+import { keys } from '../../shared/db/keys';
+import { announceWrite } from '../../shared/changes/records';
+import { keys } from '../../shared/db/keys';
+import { COALESCING_WINDOW_MS, FLUSH_GRACE_MS } from '../../shared/changes/model';
+import { addDays } from '../../shared/core/calendar';
+import { manualClock } from '../../shared/core/clock';
+import { config, configure } from '../../shared/core/config';
+import { attributeClient } from '../../shared/db/client';
+import { tomorrow } from '../support/catalog';
+import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
+import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * availability.changed under faults: the stream handing every record over
+ * again, the sender's process gone between two attempts, a flush whose queue
+ * message is lost, an endpoint down for an hour. In each, no change is lost
+ * and none is sent as another state: a receiver applying events by Sequence
+ * ends with what is stored, and every attempt of one webhook-id carries the
+ * same body.
+ */
+const BOOKING = '/api/v2/ota/marketplace/booking';
+const WEBHOOK = '/api/v2/ota/webhook';
+const date = tomorrow();
+const TIMES = ['09:00', '12:00', '16:00'];
+
+const catalog: CatalogFile = {
+  Products: [
+    {
+      ProductID: 830,
+      ActivityID: 's_faults1',
+      Name: 'Cliff Walk',
+      DurationMinutes: 60,
+      MaxParticipantsPerBooking: 4,
+      PricePerParticipant: { Amount: 1500, Currency: 'EUR' },
+      Schedules: [
+        { From: date, To: addDays(date, 1), Weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'], Times: TIMES, Capacity: 40 },
+      ],
+    },
+  ],
+};
+
+const clock = manualClock(new Date());
+let host: LocalHost;
+let request: HttpClient;
+let operator: TestOperator;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  configure({ ...config(), tableName: 'ota-usage-announce-faults-test', clock, webhookTargets: 'loopback-http' });
+  await ensureTable(attributeClient(), config().tableName);
+  operator = await createTestOperator(catalog);
+  host = await startTestHost();
+  request = httpClient(host);
+  receiver = await startWebhookReceiver();
+  await settle();
+});
+
+afterAll(async () => {
+  await host.close();
+  await receiver.stop();
+});
+
+async function settle(): Promise<void> {
+  for (let round = 0; round < 3; round += 1) {
+    await host.tableStream.idle();
+    await host.queue.idle();
+  }
+}
+
+/** The clock moved on, the one-minute sweeps run (retries queued, lost flushes made), and everything handed over. */
+async function sweepAfter(ms: number): Promise<void> {
+  clock.advance(ms);
+  await host.scheduler.runOnce();
+  await settle();
+}
+
+async function listener(path: string): Promise<string> {
+  const key = await operator.keyWith(['ota']);
+  const registered = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url(path), EventTypes: ['availability.changed'] } });
+  expect(registered.status).toBe(200);
+  return key;
+}
+
+const customer = { FirstName: 'Joao', LastName: 'Pires', Email: 'joao@example.com' };
+async function book(key: string, day: string, time: string, participants = 1): Promise<string> {
+  const response = await request('POST', BOOKING, {
+    key,
+    body: { ActivityID: 's_faults1', Date: day, Time: time, Participants: participants, Customer: customer },
+  });
+  expect(response.status).toBe(201);
+  return response.json.data.BookingReference;
+}
+
+interface Change {
+  Date: string;
+  Time: string;
+  Status: string;
+  Vacancies: number;
+  Capacity: number;
+  Sequence: number;
+}
+
+const deliveriesAt = (path: string) => receiver.received.filter((entry) => entry.path === path);
+const changeOf = (entry: ReceivedRequest) => (JSON.parse(entry.body) as { data: Change }).data;
+
+/** What a receiver applying each event only when its Sequence is above the last it applied ends with, per timeslot. */
+function applied(path: string): Map<string, Change> {
+  const state = new Map<string, Change>();
+  for (const change of deliveriesAt(path).map(changeOf)) {
+    const name = `${change.Date} ${change.Time}`;
+    if ((state.get(name)?.Sequence ?? 0) < change.Sequence) state.set(name, change);
+  }
+  return state;
+}
+
+/** Every timeslot the receiver heard of holds what is stored, and every attempt of one webhook-id carried the same body. */
+async function expectReceiverInStep(path: string, slots: { day: string; time: string }[]): Promise<void> {
+  const state = applied(path);
+  for (const { day, time } of slots) {
+    const slot = (await getTimeslot(operator.operatorId, 's_faults1', day, time))!;
+    expect({ slot: `${day} ${time}`, ...state.get(`${day} ${time}`) }).toMatchObject({
+      slot: `${day} ${time}`,
+      Status: timeslotStatus(slot),
+      Vacancies: vacanciesOf(slot),
+      Capacity: slot.Capacity,
+    });
+  }
+  const bodies = new Map<string, Set<string>>();
+  for (const entry of deliveriesAt(path)) {
+    const id = entry.headers['webhook-id'] as string;
+    bodies.set(id, (bodies.get(id) ?? new Set()).add(entry.body));
+  }
+  expect([...bodies.values()].every((set) => set.size === 1)).toBe(true);
+}
+
+describe('availability.changed under faults', () => {
+  it('is told once when the stream hands every record over again: no delivery, feed entry or flush is written twice', async () => {
+    clock.advance(60_000);
+    const key = await listener('/twice');
+    for (const time of TIMES) await book(key, date, time, 2);
+    await book(key, date, '09:00');
+    await settle();
+    clock.advance(COALESCING_WINDOW_MS);
+    await settle();
+    const before = deliveriesAt('/twice').map((entry) => entry.body);
+    expect(before).toHaveLength(TIMES.length + 1);
+    const again = startLocalTableStream();
+    await again.idle();
+    await again.stop();
+    await settle();
+    expect(deliveriesAt('/twice').map((entry) => entry.body)).toEqual(before);
+    expect(host.queue.waiting()).toBe(0);
+    await expectReceiverInStep(
+      '/twice',
+      TIMES.map((time) => ({ day: date, time })),
+    );
+  });
+
+  it('is told once when one record is handed to two announcers at once, as after a crash between its deliveries and its record', async () => {
+    clock.advance(60_000);
+    const key = await listener('/racing');
+    await book(key, date, '16:00');
+    const slot = (await getTimeslot(operator.operatorId, 's_faults1', date, '16:00'))!;
+    const image = { ...slot, ...keys.timeslot(operator.operatorId, 's_faults1', date, '16:00') };
+    // Both decide from the record as it was, and both write the deliveries before one of them commits.
+    await Promise.all([announceWrite(image), announceWrite(image)]);
+    await settle();
+    expect(deliveriesAt('/racing').map(changeOf)).toEqual([expect.objectContaining({ Time: '16:00', Sequence: slot.Sequence })]);
+  });
+
+  it('survives the sender’s process going away between two attempts: the retry carries the same webhook-id and body', async () => {
+    clock.advance(60_000);
+    const key = await listener('/crash');
+    receiver.answer(500);
+    try {
+      await book(key, addDays(date, 1), '09:00', 3);
+      await settle();
+      expect(deliveriesAt('/crash')).toHaveLength(1);
+      // The process ends between the failed attempt and the next; another takes over and reads the stream from its oldest record.
+      await host.close();
+      host = await startTestHost();
+      request = httpClient(host);
+      await settle();
+      expect(deliveriesAt('/crash')).toHaveLength(1);
+    } finally {
+      receiver.answer(204);
+    }
+    await sweepAfter(61_000);
+    const attempts = deliveriesAt('/crash');
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1].headers['webhook-id']).toBe(attempts[0].headers['webhook-id']);
+    expect(attempts[1].body).toBe(attempts[0].body);
+    await expectReceiverInStep('/crash', [{ day: addDays(date, 1), time: '09:00' }]);
+  });
+
+  it('makes a flush whose queue message was lost from the sweep, and only once', async () => {
+    clock.advance(60_000);
+    const key = await listener('/lost');
+    await book(key, addDays(date, 1), '12:00');
+    await host.tableStream.idle();
+    await host.tableStream.idle();
+    await book(key, addDays(date, 1), '12:00', 2);
+    await host.tableStream.idle();
+    expect(host.queue.waiting()).toBe(1);
+    // The message is not handed over (as if lost); past the window and the grace, the sweep makes the flush.
+    clock.advance(COALESCING_WINDOW_MS + FLUSH_GRACE_MS);
+    await host.scheduler.runOnce();
+    await host.tableStream.idle();
+    expect(deliveriesAt('/lost')).toHaveLength(2);
+    // The message turning up after all finds the flush made.
+    await settle();
+    expect(deliveriesAt('/lost')).toHaveLength(2);
+    await expectReceiverInStep('/lost', [{ day: addDays(date, 1), time: '12:00' }]);
+  });
+
+  it('loses nothing while an endpoint is down for an hour of changes, and sends nothing as another state', async () => {
+    clock.advance(60_000);
+    const key = await listener('/down');
+    await receiver.stop();
+    const slots = TIMES.map((time) => ({ day: addDays(date, 1), time }));
+    const references: string[] = [];
+    for (let minute = 0; minute < 60; minute += 5) {
+      const { day, time } = slots[(minute / 5) % slots.length];
+      references.push(await book(key, day, time, 1 + (minute % 3)));
+      if (minute % 15 === 10) await request('POST', `${BOOKING}/${references.shift()}/cancel`, { key, body: {} });
+      await sweepAfter(5 * 60_000);
+    }
+    expect(deliveriesAt('/down')).toEqual([]);
+    await receiver.start();
+    // Retries 1, 4, 16 and 64 minutes apart, then hours: every delivery made in the hour is tried again within two.
+    for (let elapsed = 0; elapsed < 2 * 60; elapsed += 5) await sweepAfter(5 * 60_000);
+    expect(deliveriesAt('/down').length).toBeGreaterThan(slots.length);
+    await expectReceiverInStep('/down', slots);
+  });
+});
