@@ -22,7 +22,11 @@ export type ProductChange =
 
 export type ProductOutcome = 'announced' | 'unchanged' | 'stale';
 
-const digestOf = (told: Product) => createHash('sha256').update(JSON.stringify(told), 'utf8').digest('hex');
+/** What partners are told of a product, OCTo's start times included (availabilityLocalStartTimes). */
+const digestOf = (told: Product, product: ProductItem) =>
+  createHash('sha256')
+    .update(JSON.stringify([told, product.StartTimes ?? []]), 'utf8')
+    .digest('hex');
 
 export function productWritten(operatorId: string, product: ProductItem, now: Date = config().clock()): Promise<ProductOutcome> {
   const sequence = product.Sequence;
@@ -33,7 +37,7 @@ export function productWritten(operatorId: string, product: ProductItem, now: Da
       const record = await getProductAnnouncement(operatorId, product.ActivityID);
       if (record && record.Sequence >= sequence) return 'stale';
       const told = toProduct(product, (await requireOperator(operatorId)).TimeZone);
-      const digest = digestOf(told);
+      const digest = digestOf(told, product);
       const wasVisible = record?.Visible === true;
       const news = product.Visible ? !wasVisible || digest !== record?.Digest : wasVisible;
       if (news) {

@@ -6,8 +6,6 @@ import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { getTimeslot } from '../../shared/catalog/repository';
 import { announceWrite } from '../../shared/changes/records';
 import { keys } from '../../shared/db/keys';
-import { announceWrite } from '../../shared/changes/records';
-import { keys } from '../../shared/db/keys';
 import { COALESCING_WINDOW_MS, FLUSH_GRACE_MS } from '../../shared/changes/model';
 import { addDays } from '../../shared/core/calendar';
 import { manualClock } from '../../shared/core/clock';
