@@ -123,3 +123,10 @@ export const announcementQueue = {
   /** How long a received message stays hidden from other receivers: beyond the consumer's timeout. */
   visibilityTimeoutSeconds: 60,
 } as const;
+
+/** Every function of the background work, by its id and handler: the stream's consumers, the queue's, one per schedule. */
+export const backgroundFunctions: readonly { id: string; entry: string }[] = [
+  ...streamConsumers,
+  announcementQueue.consumer,
+  ...scheduledFunctions,
+].map(({ id, entry }) => ({ id, entry }));
