@@ -334,6 +334,7 @@ const octoTypes: Record<string, { parse(value: unknown): unknown }> = {
   'octo-extend-booking': zBooking,
   'octo-cancel-booking': zBooking,
 };
+const NOTIFICATION_ROUTES: string[] = octoRoutes.filter((route) => route.path.startsWith('/octo/notifications/')).map((route) => route.id);
 const errorTypes: Record<string, { parse(value: unknown): unknown }> = {
   INVALID_PRODUCT_ID: zErrorInvalidProductId,
   INVALID_OPTION_ID: zErrorInvalidOptionId,
@@ -380,6 +381,12 @@ test('every OCTo route has its 200, 401 and 403 here, a 413 when it takes a body
       statuses: documented.filter((status) => status !== 400 || Object.keys(cases[route.id]).some((name) => name.startsWith('400'))).sort(),
     });
   }
+  // Every OCTo route but the notifications capability's has OCTo's own type of its answer.
+  expect(
+    octoRoutes
+      .filter((route) => !octoTypes[route.id] && !['octo-list-products', 'octo-get-product'].includes(route.id))
+      .map((route) => route.id),
+  ).toEqual(NOTIFICATION_ROUTES);
   // Every OCTo error code a client can provoke is provoked on some route.
   const codes = new Set(Object.values(cases).flatMap((byName) => Object.keys(byName).map((name) => name.split(' ')[1])));
   for (const code of Object.keys(errorTypes)) expect(codes).toContain(code);
@@ -402,7 +409,8 @@ describe.each(octoRoutes.map((route: Route) => ({ id: route.id, route })))('$id'
       if (status === 200) {
         expect(response.headers.get('octo-capabilities')).toBe('octo/pricing');
         if (route.id === 'octo-list-products' || route.id === 'octo-get-product') [response.json].flat().forEach(parseProduct);
-        else octoTypes[route.id].parse(response.json);
+        // @octocloud/types has no notifications capability: its routes are held to the document alone (above).
+        else if (!NOTIFICATION_ROUTES.includes(route.id)) octoTypes[route.id].parse(response.json);
       } else if (code) {
         errorTypes[code].parse(response.json);
         expect(response.json.errorMessage.length).toBeGreaterThan(0);
