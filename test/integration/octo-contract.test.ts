@@ -1,25 +1,13 @@
-import {
-  zAvailability,
-  zAvailabilityCalendar,
-  zBooking,
-  zErrorBadRequest,
-  zErrorInvalidAvailabilityId,
-  zErrorInvalidBookingUuid,
-  zErrorInvalidOptionId,
-  zErrorInvalidProductId,
-  zErrorInvalidUnitId,
-  zErrorUnprocessableEntity,
-  zProduct,
-  zSupplier,
-} from '@octocloud/types';
+import { zProduct } from '@octocloud/types';
 import { operations } from '../../shared/api/operations';
 import { routes, type Route } from '../../shared/api/routes';
 import { config } from '../../shared/core/config';
-import { MAX_SUBSCRIPTIONS_PER_KEY } from '../../shared/webhooks/subscriptions';
 import { openApiDocument } from '../../shared/http/openapi';
 import { octoDocument } from '../../shared/octo/openapi';
 import { type HttpClient } from '../support/fixtures';
-import { availabilityId, OCTO, octoClient, reservation, octoWorld } from '../support/octo';
+import { availabilityId, OCTO, reservation, octoWorld } from '../support/octo';
+import { notificationCases } from '../support/octo-notifications';
+import { errorTypes, octoTypes } from '../support/octo-types';
 import { documentValidator, documentedResponse } from '../support/openapi';
 
 /**
@@ -66,18 +54,6 @@ async function confirmed(units = ['adult', 'child'], offset = 1) {
 
 const INVALID_UUID = '6f1c1d66-0000-4000-8000-000000000000';
 
-const subscription = () => ({
-  url: 'https://reseller.example.com/octo/notifications',
-  notificationTypes: ['AVAILABILITY_UPDATE', 'BOOKING_UPDATE'],
-  headers: { 'Api-Key': 'receiver-secret' },
-});
-
-/** A subscription of the world's key, as the OCTo answer. */
-async function subscribed() {
-  const response = await world.octo('POST', '/notifications/subscriptions', subscription());
-  expect(response.status).toBe(200);
-  return response.json;
-}
 const tooLarge = 'x'.repeat(6 * 1024 * 1024 + 1);
 
 /** How to provoke each answer of each OCTo route, named by status and OCTo error code. */
@@ -264,49 +240,7 @@ const cases: Record<string, Record<string, () => Promise<Response>>> = {
         headers: { 'Content-Type': 'application/json' },
       }),
   },
-  'octo-create-subscription': {
-    '200': () => world.octo('POST', '/notifications/subscriptions', subscription()),
-    '400 UNPROCESSABLE_ENTITY': async () => {
-      const octo = octoClient(world.request, await world.operator.keyWith(['ota']));
-      for (let made = 0; made < MAX_SUBSCRIPTIONS_PER_KEY; made += 1) {
-        expect((await octo('POST', '/notifications/subscriptions', subscription())).status).toBe(200);
-      }
-      return octo('POST', '/notifications/subscriptions', subscription());
-    },
-    '400 BAD_REQUEST': () => world.octo('POST', '/notifications/subscriptions', { ...subscription(), headers: { 'Bad Name': 'x' } }),
-    '413': () =>
-      world.request('POST', `${OCTO}/notifications/subscriptions`, {
-        key: world.operator.key,
-        rawBody: tooLarge,
-        headers: { 'Content-Type': 'application/json' },
-      }),
-  },
-  'octo-list-subscriptions': {
-    '200': async () => {
-      await world.octo('POST', '/notifications/subscriptions', subscription());
-      return world.octo('GET', '/notifications/subscriptions');
-    },
-  },
-  'octo-get-subscription': {
-    '200': async () => world.octo('GET', `/notifications/subscriptions/${(await subscribed()).id}`),
-    '400 BAD_REQUEST': () => world.octo('GET', `/notifications/subscriptions/${INVALID_UUID}`),
-  },
-  'octo-update-subscription': {
-    '200': async () =>
-      world.octo('PATCH', `/notifications/subscriptions/${(await subscribed()).id}`, { notificationTypes: ['PRODUCT_UPDATE'] }),
-    '400 BAD_REQUEST': async () =>
-      world.octo('PATCH', `/notifications/subscriptions/${(await subscribed()).id}`, { url: 'https://10.0.0.1/hooks' }),
-    '413': () =>
-      world.request('PATCH', `${OCTO}/notifications/subscriptions/${INVALID_UUID}`, {
-        key: world.operator.key,
-        rawBody: tooLarge,
-        headers: { 'Content-Type': 'application/json' },
-      }),
-  },
-  'octo-delete-subscription': {
-    '200': async () => world.octo('DELETE', `/notifications/subscriptions/${(await subscribed()).id}`),
-    '400 BAD_REQUEST': () => world.octo('DELETE', `/notifications/subscriptions/${INVALID_UUID}`),
-  },
+  ...notificationCases(world, INVALID_UUID),
 };
 
 /** The gateway's 401 (no key) and 403 (a key without `ota`), for every OCTo route. */
@@ -320,30 +254,7 @@ for (const route of octoRoutes) {
   };
 }
 
-/** OCTo's own zod schema of each answer: the route's success, and each error code's body. */
-const octoTypes: Record<string, { parse(value: unknown): unknown }> = {
-  'octo-get-supplier': zSupplier,
-  'octo-availability-calendar': zAvailabilityCalendar.array(),
-  'octo-check-availability': zAvailability.array(),
-  'octo-reserve-booking': zBooking,
-  'octo-list-bookings': zBooking.array(),
-  'octo-get-booking': zBooking,
-  'octo-update-booking': zBooking,
-  'octo-delete-booking': zBooking,
-  'octo-confirm-booking': zBooking,
-  'octo-extend-booking': zBooking,
-  'octo-cancel-booking': zBooking,
-};
 const NOTIFICATION_ROUTES: string[] = octoRoutes.filter((route) => route.path.startsWith('/octo/notifications/')).map((route) => route.id);
-const errorTypes: Record<string, { parse(value: unknown): unknown }> = {
-  INVALID_PRODUCT_ID: zErrorInvalidProductId,
-  INVALID_OPTION_ID: zErrorInvalidOptionId,
-  INVALID_UNIT_ID: zErrorInvalidUnitId,
-  INVALID_AVAILABILITY_ID: zErrorInvalidAvailabilityId,
-  INVALID_BOOKING_UUID: zErrorInvalidBookingUuid,
-  UNPROCESSABLE_ENTITY: zErrorUnprocessableEntity,
-  BAD_REQUEST: zErrorBadRequest,
-};
 const ECHOED: Record<string, string> = {
   INVALID_PRODUCT_ID: 'productId',
   INVALID_OPTION_ID: 'optionId',
