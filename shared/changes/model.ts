@@ -33,9 +33,9 @@ export interface AvailabilityChange {
 }
 
 /**
- * The announcer's record of one timeslot. Every write of it is conditioned
- * on the Version read, so the stream's records and the flushes of one
- * timeslot, however they interleave, decide from what is there.
+ * The announcer's record of one timeslot. Every decision written is
+ * conditioned on the Version read, so the stream's records and the flushes
+ * of one timeslot, however they interleave, decide from what is there.
  */
 export interface TimeslotAnnouncementItem {
   OperatorID: string;
@@ -53,6 +53,13 @@ export interface TimeslotAnnouncementItem {
   AnnouncedAt?: string;
   /** While a trailing flush is waiting: when it is due (its message is on the queue, and GSI3 has it for the sweep). */
   FlushAt?: string;
+  /**
+   * While a flush waits: the highest Sequence the stream has handed over
+   * meanwhile. Set without moving Version, so the flush is not sent to read
+   * again by changes it read already (the stream lags behind a burst); the
+   * flush's write requires it at or below the Sequence the flush read.
+   */
+  Pending?: number;
   /** The position of this timeslot's latest entry in its feed shard. */
   FeedPosition?: number;
 }

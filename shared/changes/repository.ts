@@ -1,5 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
 import { changeKeys, dueKeys } from '../db/keys';
@@ -10,20 +17,25 @@ import type { FeedEntryItem, ProductAnnouncementItem, TimeslotAnnouncementItem }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const announcementKey = (state: Pick<TimeslotAnnouncementItem, 'OperatorID' | 'ActivityID' | 'Date' | 'Time'>) =>
+type SlotKeyFields = Pick<TimeslotAnnouncementItem, 'OperatorID' | 'ActivityID' | 'Date' | 'Time'>;
+
+const announcementKey = (state: SlotKeyFields) =>
   changeKeys.timeslotAnnouncement(state.OperatorID, state.ActivityID, state.Date, state.Time);
 
-export async function getTimeslotAnnouncement(
-  slot: Pick<TimeslotAnnouncementItem, 'OperatorID' | 'ActivityID' | 'Date' | 'Time'>,
-): Promise<TimeslotAnnouncementItem | undefined> {
+export async function getTimeslotAnnouncement(slot: SlotKeyFields): Promise<TimeslotAnnouncementItem | undefined> {
   const { Item } = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: announcementKey(slot), ConsistentRead: true }),
   );
   return Item as TimeslotAnnouncementItem | undefined;
 }
 
-/** The Put of a timeslot's next record, only over the version it was decided from (`readVersion`, 0: none yet). */
-function announcementPut(next: TimeslotAnnouncementItem, readVersion: number): TransactItem {
+/**
+ * The Put of a timeslot's next record, only over the version it was decided
+ * from (`readVersion`, 0: none yet) and only if the stream has handed over
+ * no change above `seenSequence` while a flush waited (the decision would
+ * not cover it).
+ */
+function announcementPut(next: TimeslotAnnouncementItem, readVersion: number, seenSequence: number): TransactItem {
   return {
     Put: {
       TableName: tableName(),
@@ -33,16 +45,45 @@ function announcementPut(next: TimeslotAnnouncementItem, readVersion: number): T
         Entity: 'TimeslotAnnouncement',
         ...next,
       },
-      ConditionExpression: readVersion ? 'Version = :read' : 'attribute_not_exists(PK)',
-      ...(readVersion ? { ExpressionAttributeValues: { ':read': readVersion } } : {}),
+      ...(readVersion
+        ? {
+            ConditionExpression: 'Version = :read AND (attribute_not_exists(Pending) OR Pending <= :seen)',
+            ExpressionAttributeValues: { ':read': readVersion, ':seen': seenSequence },
+          }
+        : { ConditionExpression: 'attribute_not_exists(PK)' }),
     },
   };
 }
 
-/** Writes a timeslot's next record; false when it moved since it was read. */
-export async function putTimeslotAnnouncement(next: TimeslotAnnouncementItem, readVersion: number): Promise<boolean> {
+/** Writes a timeslot's next record decided from `readVersion` and a timeslot at `seenSequence`; false when either moved since. */
+export async function putTimeslotAnnouncement(next: TimeslotAnnouncementItem, readVersion: number, seenSequence: number): Promise<boolean> {
   try {
-    await documentClient().send(new PutCommand(announcementPut(next, readVersion).Put as ConstructorParameters<typeof PutCommand>[0]));
+    await documentClient().send(
+      new PutCommand(announcementPut(next, readVersion, seenSequence).Put as ConstructorParameters<typeof PutCommand>[0]),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/**
+ * Notes a change the stream handed over while the timeslot's flush waits
+ * (the record at `readVersion`, still waiting): Pending rises to `sequence`,
+ * the Version stays. False when the record moved (the flush was made).
+ */
+export async function markPending(slot: SlotKeyFields, readVersion: number, sequence: number): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: announcementKey(slot),
+        UpdateExpression: 'SET Pending = :sequence',
+        ConditionExpression: 'Version = :read AND attribute_exists(FlushAt) AND (attribute_not_exists(Pending) OR Pending < :sequence)',
+        ExpressionAttributeValues: { ':read': readVersion, ':sequence': sequence },
+      }),
+    );
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
@@ -80,7 +121,7 @@ export async function commitAnnouncement(write: {
   const { next, readVersion, entry, shard, readPosition, previousPosition } = write;
   const operatorId = next.OperatorID;
   const items: TransactItem[] = [
-    announcementPut(next, readVersion),
+    announcementPut(next, readVersion, entry.Sequence),
     {
       Put: {
         TableName: tableName(),

@@ -15,7 +15,7 @@ import {
   type TimeslotAnnouncementItem,
 } from './model';
 import { knownPosition, positionMoved, positionTaken, shardOf } from './feed-shards';
-import { commitAnnouncement, getTimeslotAnnouncement, putTimeslotAnnouncement } from './repository';
+import { commitAnnouncement, getTimeslotAnnouncement, markPending, putTimeslotAnnouncement } from './repository';
 
 /**
  * Every change of a timeslot a partner sees reaches here from the table's
@@ -28,7 +28,10 @@ import { commitAnnouncement, getTimeslotAnnouncement, putTimeslotAnnouncement } 
  * backwards: a Sequence at or below the one announced changes nothing, and
  * every decision is written over the version of the timeslot's record it was
  * made from, so records handed over twice and flushes running beside the
- * stream decide again from what is there.
+ * stream decide again from what is there. While a flush waits, the stream
+ * only raises the record's Pending Sequence: a flush is made to read again
+ * only by a change above the one it read, so a stream still handing over a
+ * burst the flush has read cannot hold the flush off.
  */
 export type SlotRef = Pick<TimeslotAnnouncementItem, 'OperatorID' | 'ActivityID' | 'Date' | 'Time'>;
 /** A timeslot as the stream or a consistent read gives it. */
@@ -41,7 +44,7 @@ const ATTEMPTS = { attempts: 25, capMs: 200 };
 /** A feed shard's position taken meanwhile by other timeslots: the same announcement is committed again at the next one. */
 const POSITION_ATTEMPTS = { attempts: 50, capMs: 100 };
 
-/** The record's own fields, without its keys and index entries (a record is written whole). */
+/** The record's own fields, without its keys, index entries and Pending (a record is written whole, as a decision that covers Pending). */
 const recordOf = (ref: SlotRef, item?: TimeslotAnnouncementItem): TimeslotAnnouncementItem => ({
   OperatorID: ref.OperatorID,
   ActivityID: ref.ActivityID,
@@ -86,9 +89,10 @@ async function announce(
 ): Promise<AnnounceOutcome | undefined> {
   const change = changeOf(record, slot, now);
   const settled: TimeslotAnnouncementItem = { ...record, FlushAt: undefined, Sequence: change.Sequence, Version: record.Version + 1 };
-  if (sameAsSent(record, change)) return (await putTimeslotAnnouncement(settled, record.Version)) ? 'unchanged' : undefined;
+  if (sameAsSent(record, change))
+    return (await putTimeslotAnnouncement(settled, record.Version, change.Sequence)) ? 'unchanged' : undefined;
   const product = await getProduct(record.OperatorID, record.ActivityID);
-  if (!product?.Visible) return (await putTimeslotAnnouncement(settled, record.Version)) ? 'hidden' : undefined;
+  if (!product?.Visible) return (await putTimeslotAnnouncement(settled, record.Version, change.Sequence)) ? 'hidden' : undefined;
   await tell(
     {
       operatorId: record.OperatorID,
@@ -140,15 +144,18 @@ export function timeslotWritten(ref: SlotRef, slot: SlotState, now: Date = confi
   return retrying(
     'Announcing a timeslot change',
     async () => {
-      const record = recordOf(ref, await getTimeslotAnnouncement(ref));
+      const item = await getTimeslotAnnouncement(ref);
+      const record = recordOf(ref, item);
       if ((record.Sequence ?? 0) >= sequence) return 'stale';
       if (record.FlushAt) {
-        // The waiting flush reads the timeslot when it runs; moving the version makes it read again if it read before this change.
-        return (await putTimeslotAnnouncement({ ...record, Version: record.Version + 1 }, record.Version)) ? 'pending' : RETRY;
+        // The waiting flush reads the timeslot when it runs; Pending makes it read again if it read before this change.
+        if ((item?.Pending ?? 0) >= sequence) return 'pending';
+        return (await markPending(ref, record.Version, sequence)) ? 'pending' : RETRY;
       }
       if (isQuiet(record, now)) return (await announce(record, { ...slot, Sequence: sequence }, now)) ?? RETRY;
       const flushAt = new Date(Date.parse(record.AnnouncedAt as string) + COALESCING_WINDOW_MS).toISOString();
-      if (!(await putTimeslotAnnouncement({ ...record, FlushAt: flushAt, Version: record.Version + 1 }, record.Version))) return RETRY;
+      const waiting = { ...record, FlushAt: flushAt, Version: record.Version + 1 };
+      if (!(await putTimeslotAnnouncement(waiting, record.Version, sequence))) return RETRY;
       const message: FlushMessage = { ...ref, FlushAt: flushAt };
       await sendDelayed(message, (Date.parse(flushAt) - now.getTime()) / 1000);
       return 'scheduled';
@@ -169,7 +176,7 @@ export function flushDue(message: FlushMessage, now: Date = config().clock()): P
       const slot = await getTimeslot(ref.OperatorID, ref.ActivityID, ref.Date, ref.Time);
       if (slot?.Sequence === undefined || slot.Sequence <= (record.Sequence ?? 0)) {
         const cleared = { ...record, FlushAt: undefined, Version: record.Version + 1 };
-        return (await putTimeslotAnnouncement(cleared, record.Version)) ? 'stale' : RETRY;
+        return (await putTimeslotAnnouncement(cleared, record.Version, slot?.Sequence ?? 0)) ? 'stale' : RETRY;
       }
       return (await announce(record, { ...slot, Sequence: slot.Sequence }, now)) ?? RETRY;
     },

@@ -5,12 +5,14 @@ import { timeslotStatus, vacanciesOf } from '../../shared/catalog/availability';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { getTimeslot } from '../../shared/catalog/repository';
 import { announceWrite } from '../../shared/changes/records';
+import { getTimeslotAnnouncement } from '../../shared/changes/repository';
+import { flushDue } from '../../shared/changes/timeslot-announcer';
 import { keys } from '../../shared/db/keys';
 import { COALESCING_WINDOW_MS, FLUSH_GRACE_MS } from '../../shared/changes/model';
 import { addDays } from '../../shared/core/calendar';
 import { manualClock } from '../../shared/core/clock';
 import { config, configure } from '../../shared/core/config';
-import { attributeClient } from '../../shared/db/client';
+import { attributeClient, documentClient } from '../../shared/db/client';
 import { tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver';
@@ -24,6 +26,7 @@ import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from
  * same body.
  */
 const BOOKING = '/api/v2/ota/marketplace/booking';
+const CHANGES = '/api/v2/ota/marketplace/availability/changes';
 const WEBHOOK = '/api/v2/ota/webhook';
 const date = tomorrow();
 const TIMES = ['09:00', '12:00', '16:00'];
@@ -39,6 +42,10 @@ const catalog: CatalogFile = {
       PricePerParticipant: { Amount: 1500, Currency: 'EUR' },
       Schedules: [
         { From: date, To: addDays(date, 1), Weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'], Times: TIMES, Capacity: 40 },
+      ],
+      Timeslots: [
+        { Date: date, Time: '18:00', Capacity: 40 },
+        { Date: date, Time: '19:00', Capacity: 40 },
       ],
     },
   ],
@@ -139,6 +146,8 @@ async function expectReceiverInStep(path: string, slots: { day: string; time: st
 }
 
 describe('availability.changed under faults', () => {
+  afterEach(() => jest.restoreAllMocks());
+
   it('is told once when the stream hands every record over again: no delivery, feed entry or flush is written twice', async () => {
     clock.advance(60_000);
     const key = await listener('/twice');
@@ -237,4 +246,84 @@ describe('availability.changed under faults', () => {
     expect(deliveriesAt('/down').length).toBeGreaterThan(slots.length);
     await expectReceiverInStep('/down', slots);
   });
+
+  it('makes a flush while the stream is still handing over the burst it already read: no record it read sends it to read again', async () => {
+    const { key, ref, flushAt, cursor } = await waitingFlush('/behind', '18:00');
+    // A burst the stream has not handed over yet: its records reach the announcer only while the flush works.
+    const behind: Awaited<ReturnType<typeof imageOf>>[] = [];
+    for (let booking = 0; booking < 30; booking += 1) {
+      await book(key, date, ref.Time);
+      behind.push(await imageOf(ref));
+    }
+    clock.advance(COALESCING_WINDOW_MS);
+    beforeEveryTransaction(async () => {
+      const record = behind.shift();
+      if (record) await announceWrite(record);
+    });
+    await expect(flushDue({ ...ref, FlushAt: flushAt })).resolves.toBe('announced');
+    jest.restoreAllMocks();
+    await settle();
+    const slot = (await getTimeslot(ref.OperatorID, ref.ActivityID, date, ref.Time))!;
+    expect(deliveriesAt('/behind').map((entry) => changeOf(entry).Sequence)).toEqual([slot.Sequence! - 31, slot.Sequence]);
+    await expectFlushed('/behind', ref, cursor);
+  });
+
+  it('makes a flush read again when a change above the one it read is handed over before it is written', async () => {
+    const { key, ref, flushAt, cursor } = await waitingFlush('/ahead', '19:00');
+    clock.advance(COALESCING_WINDOW_MS);
+    let changed = false;
+    beforeEveryTransaction(async () => {
+      if (changed) return;
+      changed = true;
+      await book(key, date, ref.Time);
+      await announceWrite(await imageOf(ref));
+    });
+    await expect(flushDue({ ...ref, FlushAt: flushAt })).resolves.toBe('announced');
+    jest.restoreAllMocks();
+    await settle();
+    await expectFlushed('/ahead', ref, cursor);
+  });
 });
+
+type SlotRef = { OperatorID: string; ActivityID: string; Date: string; Time: string };
+
+const imageOf = async (ref: SlotRef) => ({
+  ...(await getTimeslot(ref.OperatorID, ref.ActivityID, ref.Date, ref.Time))!,
+  ...keys.timeslot(ref.OperatorID, ref.ActivityID, ref.Date, ref.Time),
+});
+
+/** A listener, the feed's cursor of now, and a timeslot of `date` changed twice: announced at once, then its flush waiting. */
+async function waitingFlush(path: string, time: string) {
+  clock.advance(60_000);
+  const key = await listener(path);
+  const cursor = (await request('GET', CHANGES, { key })).json.data.Cursor as string;
+  const ref: SlotRef = { OperatorID: operator.operatorId, ActivityID: 's_faults1', Date: date, Time: time };
+  for (let change = 0; change < 2; change += 1) {
+    await book(key, date, time);
+    await host.tableStream.idle();
+  }
+  const { FlushAt } = (await getTimeslotAnnouncement(ref))!;
+  if (!FlushAt) throw new Error(`No flush waits for ${time}`);
+  return { key, ref, flushAt: FlushAt, cursor };
+}
+
+/** Runs `step` just before each transaction is sent: between a flush's reads and its write. */
+function beforeEveryTransaction(step: () => Promise<void>) {
+  const client = documentClient();
+  const send = client.send.bind(client);
+  jest.spyOn(client, 'send').mockImplementation((async (command: { constructor: { name: string } }) => {
+    if (command.constructor.name === 'TransactWriteCommand') await step();
+    return send(command as never);
+  }) as never);
+}
+
+/** The receiver and the changes feed (read from `cursor`) both end with the timeslot as stored. */
+async function expectFlushed(path: string, ref: SlotRef, cursor: string) {
+  await expectReceiverInStep(path, [{ day: ref.Date, time: ref.Time }]);
+  const slot = (await getTimeslot(ref.OperatorID, ref.ActivityID, ref.Date, ref.Time))!;
+  const key = await operator.keyWith(['ota']);
+  const feed = await request('GET', `${CHANGES}?since=${cursor}`, { key });
+  expect(feed.json.data.Changes).toEqual([
+    expect.objectContaining({ Time: ref.Time, Sequence: slot.Sequence, Vacancies: vacanciesOf(slot), Status: timeslotStatus(slot) }),
+  ]);
+}
