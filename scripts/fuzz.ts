@@ -204,9 +204,20 @@ async function main(): Promise<void> {
   reservationOperation.body = reservationBody;
   const seededReservation = (await call('POST', '/octo/bookings', reservationBody)) as { id?: string; uuid?: string };
   if (!seededReservation.uuid) throw new Error(`The valid reservation was refused: ${JSON.stringify(seededReservation)}`);
+  // A subscription of the key, for the routes that address one by its id; the feed's cursor of now, for its `since`.
+  const subscriptionOperation = operations.find((op) => op.path === '/octo/notifications/subscriptions' && op.method === 'POST')!;
+  const subscription = (await call('POST', '/octo/notifications/subscriptions', subscriptionOperation.body)) as { id?: string };
+  if (!subscription.id) throw new Error(`The valid subscription was refused: ${JSON.stringify(subscription)}`);
+  const cursor = (await call('GET', '/api/v2/ota/marketplace/availability/changes')).data.Cursor as string;
   const today = wallClock('UTC').date;
   const valid = {
-    path: { ActivityID: 's_kayak01', BookingReference: seedBooking.BookingReference, productId: 's_kayak01', uuid: seededReservation.uuid },
+    path: {
+      ActivityID: 's_kayak01',
+      BookingReference: seedBooking.BookingReference,
+      productId: 's_kayak01',
+      uuid: seededReservation.uuid,
+      subscriptionId: subscription.id,
+    },
     query: {
       '/api/v2/ota/marketplace/products': { name: 'kayak' },
       '/api/v2/ota/marketplace/resolve-product': { ID: '1001' },
@@ -215,6 +226,7 @@ async function main(): Promise<void> {
       '/api/v2/bookings': { from: today, to: today, channel: 'ota', limit: '10' },
       '/api/v2/usage/meters': { from: today, to: today, tz: 'Europe/Lisbon', granularity: 'day' },
       '/octo/bookings': { localDate: date },
+      '/api/v2/ota/marketplace/availability/changes': { since: cursor, limit: '10' },
     } as Record<string, Record<string, string>>,
   };
   for (const op of operations) if (op.path.endsWith('/booking')) op.body = bookingBody;
