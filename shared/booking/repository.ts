@@ -5,7 +5,7 @@ import { queryDueItems } from '../db/due-work';
 import { bookingKeys, keys } from '../db/keys';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { GSI1, GSI2, GSI4 } from '../db/table-design';
-import { rawNumber, transactionCancellation } from '../db/transaction-errors';
+import { rawNumber, transactionCancellation, type TransactionCancellation } from '../db/transaction-errors';
 import type { Channel } from './constants';
 import type { BookingItem, IdempotencyRecord } from './model';
 import {
@@ -96,10 +96,18 @@ export async function queryManifest(operatorId: string, date: string, activityId
 export const queryExpiredHolds = (nowIso: string, limit: number): Promise<BookingItem[]> =>
   queryDueItems<BookingItem>('HOLD', nowIso, limit);
 
+/** Why a timeslot gave no places, read from its image when the condition failed: missing, closed, or too few left. */
+export type SlotRefusal = { missing: true } | { closed: true } | { vacancies: number };
+
+const slotRefusal = (old: ReturnType<TransactionCancellation['oldItem']>): SlotRefusal => {
+  if (!old) return { missing: true };
+  if (old.Closed?.BOOL) return { closed: true };
+  return { vacancies: rawNumber(old, 'Vacancies') };
+};
+
 export type BookingWriteOutcome =
   | { outcome: 'written' }
-  | { outcome: 'timeslot-missing' }
-  | { outcome: 'timeslot-full'; vacancies: number }
+  | { outcome: 'no-room'; refusal: SlotRefusal }
   | { outcome: 'reference-taken' }
   | { outcome: 'idempotency-key-taken' }
   | { outcome: 'contended' };
@@ -116,9 +124,7 @@ export async function writeBooking(write: BookingWrite): Promise<BookingWriteOut
     // Before the timeslot: a reference taken by the same UUID booking is a replay, whether or not the timeslot has room now.
     if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.booking)) return { outcome: 'reference-taken' };
     if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.timeslot)) {
-      const old = cancellation.oldItem(BOOKING_TRANSACTION_ITEMS.timeslot);
-      if (!old) return { outcome: 'timeslot-missing' };
-      return { outcome: 'timeslot-full', vacancies: rawNumber(old, 'Vacancies') };
+      return { outcome: 'no-room', refusal: slotRefusal(cancellation.oldItem(BOOKING_TRANSACTION_ITEMS.timeslot)) };
     }
     if (cancellation.retryable) return { outcome: 'contended' };
     throw error;
@@ -128,10 +134,10 @@ export async function writeBooking(write: BookingWrite): Promise<BookingWriteOut
 /**
  * Runs a change of a booking (confirmation, cancellation, expiry, a move, ...): 'refused' when the booking is no
  * longer as it was read (its version or status condition failed), 'no-room' when the timeslot it takes places on
- * had too few (`vacancies`) or does not exist (undefined).
+ * gave none (too few left, closed, or missing).
  */
 export type TransitionOutcome =
-  { outcome: 'done' } | { outcome: 'refused' } | { outcome: 'contended' } | { outcome: 'no-room'; vacancies?: number };
+  { outcome: 'done' } | { outcome: 'refused' } | { outcome: 'contended' } | { outcome: 'no-room'; refusal: SlotRefusal };
 
 export async function writeTransition({ input, takesAt }: ChangeTransaction): Promise<TransitionOutcome> {
   try {
@@ -142,8 +148,7 @@ export async function writeTransition({ input, takesAt }: ChangeTransaction): Pr
     if (!cancellation) throw error;
     if (cancellation.conditionFailed(TRANSITION_BOOKING_ITEM)) return { outcome: 'refused' };
     if (takesAt !== undefined && cancellation.conditionFailed(takesAt)) {
-      const old = cancellation.oldItem(takesAt);
-      return { outcome: 'no-room', vacancies: old ? rawNumber(old, 'Vacancies') : undefined };
+      return { outcome: 'no-room', refusal: slotRefusal(cancellation.oldItem(takesAt)) };
     }
     if (cancellation.retryable) return { outcome: 'contended' };
     throw error;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unixSeconds } from '../core/clock';
 import { tableName } from '../db/client';
+import { givePlacesBack as placesGivenBack, takePlaces as placesTaken } from '../catalog/timeslot-writes';
 import { bookingKeys, dueKeys, keys } from '../db/keys';
 import type { DeliveryItem } from '../webhooks/model';
 import { deliveryPut } from '../webhooks/repository';
@@ -73,34 +74,19 @@ export const resellerReferencePrefix = (operatorId: string, keyId: string, refer
 
 const timeslotKey = (booking: BookingItem) => keys.timeslot(booking.OperatorID, booking.ActivityID, booking.Date, booking.Time);
 
+/** Places are taken with the old image returned, which tells a missing timeslot from a full or closed one. */
+const takePlaces = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({
+  Update: { ...placesTaken(key, places), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
+});
+
+const givePlacesBack = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({ Update: placesGivenBack(key, places) });
+
 const resellerReferencePut = (booking: BookingItem): TransactItem[] => {
   const key = resellerReferenceKey(booking);
   return key
     ? [{ Put: { TableName: tableName(), Item: { ...key, Entity: 'ResellerReference', BookingReference: booking.BookingReference } } }]
     : [];
 };
-
-/** Takes `places` on a timeslot only while it has that many left; the old image tells a missing timeslot from a full one. */
-const takePlaces = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({
-  Update: {
-    TableName: tableName(),
-    Key: key,
-    UpdateExpression: 'SET Booked = Booked + :places, Vacancies = Vacancies - :places',
-    ConditionExpression: 'attribute_exists(PK) AND Vacancies >= :places',
-    ExpressionAttributeValues: { ':places': places },
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-  },
-});
-
-const givePlacesBack = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({
-  Update: {
-    TableName: tableName(),
-    Key: key,
-    UpdateExpression: 'SET Booked = Booked - :places, Vacancies = Vacancies + :places',
-    ConditionExpression: 'attribute_exists(PK)',
-    ExpressionAttributeValues: { ':places': places },
-  },
-});
 
 /** The TransactWriteItems input of one new booking, held or confirmed (exported so the benchmark can run the same shape bare). */
 export function bookingTransaction({ booking, idempotency }: BookingWrite): TransactWriteCommandInput {

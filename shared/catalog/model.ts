@@ -35,9 +35,24 @@ export interface TimeslotItem {
    * Negative when the catalogue cut the capacity below what was already booked.
    */
   Vacancies: number;
+  /** One more with every write of the timeslot (timeslot-writes.ts): the order of its changes. Absent only before its first write. */
+  Sequence?: number;
+  /** Closed by the operator: nothing is sold on it, on any channel; its bookings stay. Absent: open. */
+  Closed?: boolean;
+  /** While closed: the operator's reason (when given), the key that closed it and when. */
+  ClosedReason?: string;
+  ClosedBy?: string;
+  ClosedAt?: string;
+  /** The last reopening: the key and when. */
+  ReopenedBy?: string;
+  ReopenedAt?: string;
+  /** The last change of capacity by the operator (not by a catalogue import): the key and when. */
+  CapacityChangedBy?: string;
+  CapacityChangedAt?: string;
 }
 
-export type AvailabilityStatus = 'AVAILABLE' | 'LIMITED' | 'SOLD_OUT';
+/** A timeslot as every channel shows it: by the places left, or CLOSED by the operator. */
+export type AvailabilityStatus = 'AVAILABLE' | 'LIMITED' | 'SOLD_OUT' | 'CLOSED';
 
 /** A fixed field order, whatever order the stored map came back in. */
 export const toQuestion = (question: Question): Question => ({

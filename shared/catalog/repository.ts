@@ -4,6 +4,7 @@ import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { GSI1 } from '../db/table-design';
 import type { ProductItem, TimeslotItem } from './model';
+import { importedTimeslot } from './timeslot-writes';
 
 /** One function per catalogue access pattern; see the README's access-pattern table. */
 
@@ -139,24 +140,5 @@ export async function putTimeslotCapacity(
   activityId: string,
   slot: Pick<TimeslotItem, 'Date' | 'Time' | 'Capacity' | 'OpeningHours'>,
 ): Promise<void> {
-  await documentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.timeslot(operatorId, activityId, slot.Date, slot.Time),
-      // Vacancies is what a booking's condition checks; it follows a capacity change and keeps what is booked.
-      UpdateExpression:
-        'SET Entity = :entity, #date = :date, #time = :time, #capacity = :capacity, ' +
-        'Booked = if_not_exists(Booked, :zero), Vacancies = :capacity - if_not_exists(Booked, :zero)' +
-        (slot.OpeningHours ? ', OpeningHours = :hours' : ' REMOVE OpeningHours'),
-      ExpressionAttributeNames: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
-      ExpressionAttributeValues: {
-        ':entity': 'Timeslot',
-        ':date': slot.Date,
-        ':time': slot.Time,
-        ':capacity': slot.Capacity,
-        ':zero': 0,
-        ...(slot.OpeningHours ? { ':hours': slot.OpeningHours } : {}),
-      },
-    }),
-  );
+  await documentClient().send(new UpdateCommand(importedTimeslot(keys.timeslot(operatorId, activityId, slot.Date, slot.Time), slot)));
 }
