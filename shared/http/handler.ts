@@ -26,9 +26,10 @@ type ParsedEvent = Omit<APIGatewayProxyEvent, 'body'> & { body: unknown };
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
-export const ok = (data: unknown): APIGatewayProxyResult => ({
+/** `replayed`: an Idempotency-Key matched, and this is the original response again. */
+export const ok = (data: unknown, { replayed = false } = {}): APIGatewayProxyResult => ({
   statusCode: 200,
-  headers: JSON_HEADERS,
+  headers: { ...JSON_HEADERS, ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}) },
   body: JSON.stringify({ data }),
 });
 
