@@ -101,11 +101,11 @@ export async function operatorDay(editor: Pick<TimeslotEditor, 'operatorId' | 't
 
 /** What a PATCH of one timeslot asks for, once its fields agree with each other. */
 function changeOf(body: TimeslotChange): OperatorChange {
-  if (body.Capacity === undefined && body.Closed === undefined) {
-    throw new ValidationError('is required, or Capacity: the request body changes nothing', { field: 'Closed' });
-  }
   if (body.Reason !== undefined && body.Closed !== true) {
     throw new ValidationError('is given only with Closed: true (why the timeslot is closed)', { field: 'Reason' });
+  }
+  if (body.Capacity === undefined && body.Closed === undefined) {
+    throw new ValidationError('is required, or Capacity: the request body changes nothing', { field: 'Closed' });
   }
   return {
     ...(body.Capacity === undefined ? {} : { capacity: body.Capacity }),
