@@ -45,7 +45,7 @@ export class CapacityBelowTakenError extends ConflictError {
 
   static of(slot: Pick<TimeslotItem, 'Date' | 'Time' | 'Booked'>, capacity: number): CapacityBelowTakenError {
     return new CapacityBelowTakenError(
-      `The timeslot ${slot.Date} ${slot.Time} has ${slot.Booked} place(s) taken (held or booked); its capacity cannot be ${capacity}. Nothing was changed`,
+      `is ${capacity}, below the ${slot.Booked} place(s) already taken (held or booked) on ${slot.Date} ${slot.Time}; nothing was changed`,
       { field: 'Capacity', extensions: { taken: slot.Booked } },
     );
   }
@@ -68,7 +68,7 @@ export class TimeslotExistsError extends ConflictError {
 
   static of(activityId: string, slot: Pick<SlotRow, 'Date' | 'Time'>, field: string): TimeslotExistsError {
     return new TimeslotExistsError(
-      `Activity ${activityId} already has a timeslot on ${slot.Date} at ${slot.Time}; change it with PATCH. Nothing was added`,
+      `is ${slot.Date} ${slot.Time}, a timeslot activity ${activityId} already has (change it with PATCH); nothing was added`,
       { field },
     );
   }

@@ -80,7 +80,11 @@ describe('capacity', () => {
     expect(raised.json.data).toMatchObject({ CapacityChangedBy: await keyId(world.operator.key), CapacityChangedAt: expect.any(String) });
 
     const refused = await patch('s_walk1', date, '09:00', { Capacity: 5 });
-    expectProblem(refused, 409, { detail: /has 6 place\(s\) taken \(held or booked\); its capacity cannot be 5\. Nothing was changed$/ });
+    expectProblem(refused, 409, {
+      detail: new RegExp(
+        `^Field 'Capacity' is 5, below the 6 place\\(s\\) already taken \\(held or booked\\) on ${date} 09:00; nothing was changed$`,
+      ),
+    });
     expect(refused.json).toMatchObject({ type: expect.stringMatching(/\/capacity-below-taken$/), taken: 6 });
     expect((await dayView('s_walk1', date)).json.data[0]).toMatchObject({ Capacity: 30, Vacancies: 24 });
 
@@ -268,7 +272,9 @@ describe('one-off timeslots', () => {
       ],
     });
     expectProblem(again, 409, {
-      detail: new RegExp(`already has a timeslot on ${date} at 15:00; change it with PATCH\\. Nothing was added$`),
+      detail: new RegExp(
+        `^Field 'Timeslots\\[1\\]' is ${date} 15:00, a timeslot activity s_boat1 already has \\(change it with PATCH\\); nothing was added$`,
+      ),
     });
     expect(again.json.type).toMatch(/\/timeslot-exists$/);
     expect(await marketplaceTimes('s_boat1', date)).toEqual(['10:00', '15:00', '19:00']);
