@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ACTIVITY_ID_PATTERN, TIME_PATTERN, UNIT_ID_PATTERN } from '../catalog/constants';
+import { AVAILABILITY_STATUSES } from '../catalog/model';
 import { activityIdSchema, moneySchema, startsAtSchema, timeSchema } from '../catalog/schemas';
 import { dayRangeQuery, isoDate } from '../core/day-schemas';
 import {
@@ -359,7 +360,7 @@ export const manifestTimeslotSchema = {
     StartsAt: startsAtSchema,
     Capacity: { ...count, description: 'The places the timeslot has' },
     Vacancies: { ...count, description: 'The places left' },
-    Status: { type: 'string', enum: ['AVAILABLE', 'LIMITED', 'SOLD_OUT', 'CLOSED'], description: 'As every channel shows it' },
+    Status: { type: 'string', enum: AVAILABILITY_STATUSES, description: 'As every channel shows it' },
     Closed: { type: 'boolean', description: 'Closed by the operator: sold on no channel, its bookings kept' },
     ClosedReason: { type: 'string', description: 'While closed, when a reason was given' },
     ClosedBy: { type: 'string', description: 'While closed: the ID of the API key that closed it, or `admin` (the admin CLI)' },

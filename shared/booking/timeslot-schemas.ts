@@ -1,6 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { activityIdSchema, capacitySchema, openingHoursSchema, startsAtSchema, timeSchema } from '../catalog/schemas';
 import { MAX_CAPACITY, TIME_PATTERN } from '../catalog/constants';
+import { AVAILABILITY_STATUSES } from '../catalog/model';
 import { isoDate } from '../core/day-schemas';
 import { cancellationReasonSchema } from './schemas';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from './constants';
@@ -136,7 +137,7 @@ export const operatorTimeslotSchema = {
     Vacancies: { ...count, description: 'Places left: Capacity − Booked − Held (never below 0)' },
     Status: {
       type: 'string',
-      enum: ['AVAILABLE', 'LIMITED', 'SOLD_OUT', 'CLOSED'],
+      enum: AVAILABILITY_STATUSES,
       description: 'As every channel shows it: CLOSED while closed, else by the places left',
     },
     Closed: { type: 'boolean', description: 'Closed by the operator: sold on no channel, its bookings kept' },

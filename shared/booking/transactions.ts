@@ -75,11 +75,13 @@ export const resellerReferencePrefix = (operatorId: string, keyId: string, refer
 const timeslotKey = (booking: BookingItem) => keys.timeslot(booking.OperatorID, booking.ActivityID, booking.Date, booking.Time);
 
 /** Places are taken with the old image returned, which tells a missing timeslot from a full or closed one. */
-const takePlaces = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({
-  Update: { ...placesTaken(key, places), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
+const takePlaces = (key: ReturnType<typeof timeslotKey>, places: number, at: string): TransactItem => ({
+  Update: { ...placesTaken(key, places, at), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
 });
 
-const givePlacesBack = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({ Update: placesGivenBack(key, places) });
+const givePlacesBack = (key: ReturnType<typeof timeslotKey>, places: number, at: string): TransactItem => ({
+  Update: placesGivenBack(key, places, at),
+});
 
 const resellerReferencePut = (booking: BookingItem): TransactItem[] => {
   const key = resellerReferenceKey(booking);
@@ -92,7 +94,7 @@ const resellerReferencePut = (booking: BookingItem): TransactItem[] => {
 export function bookingTransaction({ booking, idempotency }: BookingWrite): TransactWriteCommandInput {
   const operatorId = booking.OperatorID;
   const items: TransactItems = [
-    takePlaces(timeslotKey(booking), booking.Participants),
+    takePlaces(timeslotKey(booking), booking.Participants, booking.CreatedAt),
     {
       Put: {
         TableName: tableName(),
@@ -230,11 +232,11 @@ export function changeTransaction(current: BookingItem, next: BookingItem, chang
   let takesAt: number | undefined;
   const [held, holds] = [isLive(current) ? current.Participants : 0, isLive(next) ? next.Participants : 0];
   if (same(timeslotKey(current), timeslotKey(next))) {
-    if (holds > held) takesAt = items.push(takePlaces(timeslotKey(next), holds - held)) - 1;
-    if (holds < held) items.push(givePlacesBack(timeslotKey(current), held - holds));
+    if (holds > held) takesAt = items.push(takePlaces(timeslotKey(next), holds - held, change.at)) - 1;
+    if (holds < held) items.push(givePlacesBack(timeslotKey(current), held - holds, change.at));
   } else {
-    if (held) items.push(givePlacesBack(timeslotKey(current), held));
-    if (holds) takesAt = items.push(takePlaces(timeslotKey(next), holds)) - 1;
+    if (held) items.push(givePlacesBack(timeslotKey(current), held, change.at));
+    if (holds) takesAt = items.push(takePlaces(timeslotKey(next), holds, change.at)) - 1;
   }
 
   const [oldReference, newReference] = [resellerReferenceKey(current), resellerReferenceKey(next)];

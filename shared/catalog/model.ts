@@ -37,6 +37,8 @@ export interface TimeslotItem {
   Vacancies: number;
   /** One more with every write of the timeslot (timeslot-writes.ts): the order of its changes. Absent only before its first write. */
   Sequence?: number;
+  /** When the change of that Sequence was made (ISO 8601 UTC). */
+  ChangedAt?: string;
   /** Closed by the operator: nothing is sold on it, on any channel; its bookings stay. Absent: open. */
   Closed?: boolean;
   /** While closed: the operator's reason (when given), the key that closed it and when. */
@@ -68,7 +70,8 @@ export interface CancellationMarker {
 }
 
 /** A timeslot as every channel shows it: by the places left, or CLOSED by the operator. */
-export type AvailabilityStatus = 'AVAILABLE' | 'LIMITED' | 'SOLD_OUT' | 'CLOSED';
+export const AVAILABILITY_STATUSES = ['AVAILABLE', 'LIMITED', 'SOLD_OUT', 'CLOSED'] as const;
+export type AvailabilityStatus = (typeof AVAILABILITY_STATUSES)[number];
 
 /** A fixed field order, whatever order the stored map came back in. */
 export const toQuestion = (question: Question): Question => ({

@@ -162,6 +162,7 @@ export async function putTimeslotCapacity(
   operatorId: string,
   activityId: string,
   slot: Pick<TimeslotItem, 'Date' | 'Time' | 'Capacity' | 'OpeningHours'>,
+  at: string,
 ): Promise<void> {
-  await documentClient().send(new UpdateCommand(importedTimeslot(keys.timeslot(operatorId, activityId, slot.Date, slot.Time), slot)));
+  await documentClient().send(new UpdateCommand(importedTimeslot(keys.timeslot(operatorId, activityId, slot.Date, slot.Time), slot, at)));
 }

@@ -128,10 +128,12 @@ export async function addTimeslots(
       Update: {
         TableName: tableName(),
         Key: keys.product(operatorId, product.ActivityID),
-        UpdateExpression: 'SET StartTimes = :times',
+        // A new start time changes the product partners see (OCTo's availabilityLocalStartTimes): one more on its Sequence.
+        UpdateExpression: 'SET StartTimes = :times ADD #sequence :one',
         // Conditioned on the times read: an import or another addition meanwhile has them read and merged again.
         ConditionExpression: product.StartTimes ? 'StartTimes = :before' : 'attribute_exists(PK) AND attribute_not_exists(StartTimes)',
-        ExpressionAttributeValues: { ':times': startTimes, ...(product.StartTimes ? { ':before': product.StartTimes } : {}) },
+        ExpressionAttributeNames: { '#sequence': 'Sequence' },
+        ExpressionAttributeValues: { ':times': startTimes, ':one': 1, ...(product.StartTimes ? { ':before': product.StartTimes } : {}) },
       },
     });
   }

@@ -7,7 +7,9 @@ import type { OpeningHours } from './schemas';
  * Every update of a timeslot item is built here and nowhere else, so each
  * one carries what any change of a timeslot must: one more on its
  * `Sequence`, the per-timeslot order in which partners hear of its changes
- * (a receiver drops an event older than the last it applied). ADD starts a
+ * (a receiver drops an event older than the last it applied), and the
+ * instant of the change, `ChangedAt`, in the same write: the table's stream
+ * hands each new Sequence to the announcer (shared/announcements). ADD starts a
  * missing attribute from 0, so a timeslot's first write gives it 1. The
  * conditions that keep a timeslot from being overbooked are here too:
  * places are taken only while it has that many left and is not closed.
@@ -29,18 +31,20 @@ interface UpdateParts {
   condition?: string;
   names?: Record<string, string>;
   values?: Record<string, unknown>;
+  /** When the change is made (ISO 8601 UTC): the timeslot's ChangedAt. */
+  at: string;
 }
 
-/** The one builder of a timeslot's update expression: what `parts` sets and removes, and `ADD Sequence :one`. */
+/** The one builder of a timeslot's update expression: what `parts` sets and removes, `ChangedAt` and `ADD Sequence :one`. */
 export function timeslotUpdate(key: ItemKey, parts: UpdateParts): TimeslotUpdate {
   const remove = parts.remove?.length ? ` REMOVE ${parts.remove.join(', ')}` : '';
   return {
     TableName: tableName(),
     Key: key,
-    UpdateExpression: `SET ${parts.set.join(', ')}${remove} ADD #sequence :one`,
+    UpdateExpression: `SET ${[...parts.set, 'ChangedAt = :changedAt'].join(', ')}${remove} ADD #sequence :one`,
     ...(parts.condition ? { ConditionExpression: parts.condition } : {}),
     ExpressionAttributeNames: { '#sequence': 'Sequence', ...parts.names },
-    ExpressionAttributeValues: { ':one': 1, ...parts.values },
+    ExpressionAttributeValues: { ':one': 1, ':changedAt': parts.at, ...parts.values },
   };
 }
 
@@ -61,8 +65,9 @@ const OPEN = '(attribute_not_exists(#closed) OR #closed = :open)';
  * open: the one condition every channel's booking, hold and move meets.
  * The old image (ALL_OLD) tells a missing timeslot from a full or closed one.
  */
-export const takePlaces = (key: ItemKey, places: number): TimeslotUpdate =>
+export const takePlaces = (key: ItemKey, places: number, at: string): TimeslotUpdate =>
   timeslotUpdate(key, {
+    at,
     set: ['Booked = Booked + :places', 'Vacancies = Vacancies - :places'],
     condition: `attribute_exists(PK) AND Vacancies >= :places AND ${OPEN}`,
     names: { '#closed': 'Closed' },
@@ -70,8 +75,9 @@ export const takePlaces = (key: ItemKey, places: number): TimeslotUpdate =>
   });
 
 /** Gives back the places a booking held (cancelled, expired, moved away), closed or not. */
-export const givePlacesBack = (key: ItemKey, places: number): TimeslotUpdate =>
+export const givePlacesBack = (key: ItemKey, places: number, at: string): TimeslotUpdate =>
   timeslotUpdate(key, {
+    at,
     set: ['Booked = Booked - :places', 'Vacancies = Vacancies + :places'],
     condition: 'attribute_exists(PK)',
     values: { ':places': places },
@@ -82,8 +88,13 @@ export const givePlacesBack = (key: ItemKey, places: number): TimeslotUpdate =>
  * a day ticket's hours) keeping the places already booked on it and whether
  * it is closed.
  */
-export const importedTimeslot = (key: ItemKey, slot: { Date: string; Time: string; Capacity: number; OpeningHours?: OpeningHours }) =>
+export const importedTimeslot = (
+  key: ItemKey,
+  slot: { Date: string; Time: string; Capacity: number; OpeningHours?: OpeningHours },
+  at: string,
+) =>
   timeslotUpdate(key, {
+    at,
     // Vacancies is what a booking's condition checks; it follows a capacity change and keeps what is booked.
     set: [
       'Entity = :entity',
@@ -161,7 +172,7 @@ export function operatorChange(key: ItemKey, change: OperatorChange, mark: Chang
     Object.assign(names, { '#closed': 'Closed' });
     Object.assign(values, { ':closed': false, ':reopenedBy': mark.by, ':reopenedAt': mark.at });
   }
-  return timeslotUpdate(key, { set, remove, condition: conditions.join(' AND '), names, values });
+  return timeslotUpdate(key, { at: mark.at, set, remove, condition: conditions.join(' AND '), names, values });
 }
 
 /** A timeslot the operator adds (a one-off departure): only where none is, with nothing booked. */
@@ -171,6 +182,7 @@ export const addedTimeslot = (
   mark: ChangeMark,
 ): TimeslotUpdate =>
   timeslotUpdate(key, {
+    at: mark.at,
     set: [
       'Entity = :entity',
       '#date = :date',
@@ -204,6 +216,7 @@ export const addedTimeslot = (
 export const cancellationStart = (key: ItemKey, marker: CancellationMarker, due: { GSI3PK: string; GSI3SK: string }): TimeslotUpdate => {
   const close = closeParts(marker.Reason, { by: marker.By, at: marker.StartedAt });
   return timeslotUpdate(key, {
+    at: marker.StartedAt,
     set: [...close.set, 'Cancellation = :cancellation', 'GSI3PK = :duePk', 'GSI3SK = :dueSk'],
     remove: close.remove,
     condition: `attribute_exists(PK) AND ${NOT_CANCELLING}`,
@@ -215,6 +228,7 @@ export const cancellationStart = (key: ItemKey, marker: CancellationMarker, due:
 /** The end of a cancellation, once no place is taken on the timeslot: it stays closed, and is no longer due. */
 export const cancellationFinish = (key: ItemKey, startedAt: string, at: string): TimeslotUpdate =>
   timeslotUpdate(key, {
+    at,
     set: ['Cancellation.FinishedAt = :at'],
     remove: ['GSI3PK', 'GSI3SK'],
     condition: 'Cancellation.StartedAt = :startedAt AND attribute_not_exists(Cancellation.FinishedAt) AND Booked <= :zero',
