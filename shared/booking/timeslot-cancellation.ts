@@ -43,10 +43,10 @@ import type { TimeslotCancellation } from './timeslot-schemas';
 const PAGE = 100;
 /** Bookings cancelled at once: each transaction also updates the timeslot, so more would only contend for it. */
 const CONCURRENCY = 8;
-/** A request stops cancelling after this long (API Gateway waits 29 s), and answers with what it has done. */
-const REQUEST_BUDGET_MS = 20_000;
-/** The sweep gives all the cancellations it finishes this long in one run (it runs every minute for at most 50 s). */
-const SWEEP_BUDGET_MS = 40_000;
+/** What a request keeps of its function's time to read and answer what it did, once it stops cancelling. */
+const ANSWER_MS = 3_000;
+/** The sweep gives the cancellations it carries on this long in one run (it runs every minute, for at most 50 s, holds first). */
+const SWEEP_BUDGET_MS = 30_000;
 /** A cancellation is due on the sweep this long after it started, unless its request has finished it. */
 const SWEEP_AFTER_MS = 60_000;
 /** Passes over the index once it seems empty while places are still taken: the index catches up within a second. */
@@ -58,8 +58,8 @@ export interface CancelWork {
   now?: Date;
   /**
    * Asked before each group of bookings is cancelled; false stops the work
-   * there, to be carried on by a retry or the sweep. By default, until the
-   * request's time is up.
+   * there, to be carried on by a retry or the sweep (whileTimeLeft: until
+   * the request's time is up). By default the work goes on to the end.
    */
   proceed?: () => boolean;
 }
@@ -68,6 +68,9 @@ const until = (budgetMs: number) => {
   const deadline = Date.now() + budgetMs;
   return () => Date.now() < deadline;
 };
+
+/** Goes on while the request has time to answer after: `remainingMs` is what is left of its function's time. */
+export const whileTimeLeft = (remainingMs: number) => until(remainingMs - ANSWER_MS);
 
 const isLive = (booking: BookingItem) => booking.Status === 'ON_HOLD' || booking.Status === 'CONFIRMED';
 
@@ -187,7 +190,7 @@ export async function cancelTimeslot(
   const now = work.now ?? config().clock();
   const address = { operatorId: editor.operatorId, ...slot };
   const marker = await cancellationFor(address, reason, editor.by, now);
-  if (!marker.FinishedAt) await carryOn(address, marker, work.proceed ?? until(REQUEST_BUDGET_MS), now);
+  if (!marker.FinishedAt) await carryOn(address, marker, work.proceed ?? (() => true), now);
   return answerOf(address, marker, editor.timeZone);
 }
 
@@ -202,15 +205,16 @@ export async function cancelTimeslotOnce(
   slot: { activityId: string; date: string; time: string },
   reason: string,
   idempotencyKey: string | undefined,
-  now: Date = config().clock(),
+  work: CancelWork = {},
 ): Promise<{ answer: TimeslotCancellation; replayed: boolean }> {
-  if (idempotencyKey === undefined) return { answer: await cancelTimeslot(editor, slot, reason, { now }), replayed: false };
+  const now = work.now ?? config().clock();
+  if (idempotencyKey === undefined) return { answer: await cancelTimeslot(editor, slot, reason, { ...work, now }), replayed: false };
   checkIdempotencyKey(idempotencyKey);
   const key = { keyId: editor.by, keyHash: hashIdempotencyKey(idempotencyKey) };
   const hash = requestHash({ ActivityID: slot.activityId, Date: slot.date, Time: slot.time, Reason: reason });
   const earlier = replayable(await getIdempotencyRecord(editor.operatorId, key.keyId, key.keyHash), { requestHash: hash }, now, usedFor);
   if (earlier) return { answer: JSON.parse(earlier.Response) as TimeslotCancellation, replayed: true };
-  const answer = await cancelTimeslot(editor, slot, reason, { now });
+  const answer = await cancelTimeslot(editor, slot, reason, { ...work, now });
   if (answer.Timeslot.Cancellation?.Complete) {
     await putIdempotencyRecord(
       editor.operatorId,

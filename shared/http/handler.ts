@@ -20,6 +20,8 @@ export interface HttpRequest<R extends { path: unknown; query: unknown; body: un
   body: R['body'];
   headers: Record<string, string | undefined>;
   event: APIGatewayProxyEvent;
+  /** What is left of the function's time (Lambda's context), for work that stops in time and is carried on later. */
+  remainingMs: () => number;
 }
 
 type ParsedEvent = Omit<APIGatewayProxyEvent, 'body'> & { body: unknown };
@@ -210,7 +212,7 @@ export function httpHandler<Id extends RouteId>(
 
   const handler = middy<ParsedEvent, APIGatewayProxyResult>()
     .before((request) => logReceived(request.event))
-    .handler(async (event) =>
+    .handler(async (event, context) =>
       fn({
         caller: fromAuthorizerContext(event.requestContext?.authorizer),
         path: validatePath(emptyObject(event.pathParameters)),
@@ -218,6 +220,7 @@ export function httpHandler<Id extends RouteId>(
         body: validateBody(event.body, numbersNotAsSent(event)),
         headers: lowerCaseHeaders(event.headers),
         event: event as unknown as APIGatewayProxyEvent,
+        remainingMs: () => context.getRemainingTimeInMillis(),
       }),
     );
   if (validators.body) {
