@@ -6,7 +6,6 @@ import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { octoDocument } from '../../shared/octo/openapi';
 import { ANY_KEY, routes, type Route } from '../../shared/api/routes';
 import { SCOPES, type Scope } from '../../shared/accounts/scopes';
-import { cancelTimeslot } from '../../shared/booking/timeslot-cancellation';
 import { config } from '../../shared/core/config';
 import { documentClient, tableName } from '../../shared/db/client';
 import { bookingKeys } from '../../shared/db/keys';
@@ -14,6 +13,7 @@ import { addDays, wallClock } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { documentValidator, documentedResponse } from '../support/openapi';
+import { PLAIN_TEXT, TOO_LARGE, timeslotCases, type Response, type Send } from '../support/contract-timeslots';
 
 /**
  * Drives every route through the local host, for its success and for each
@@ -30,9 +30,6 @@ const marketplaceRoutes = routes.filter((route) => route.face !== 'octo');
 
 /** The statuses a client can provoke; 429, 500 and 504 come from load, faults and time, not from a request. */
 const DRIVEN_STATUSES = [200, 201, 204, 400, 401, 403, 404, 409, 413, 415, 422];
-
-type Response = Awaited<ReturnType<HttpClient>>;
-type Send = (options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<Response>;
 
 let host: LocalHost;
 let request: HttpClient;
@@ -103,26 +100,6 @@ async function startedBooking(): Promise<string> {
   return reference;
 }
 
-/**
- * What `during` answers while a cancellation of the timeslot is in progress (as when a request stopped before its
- * bookings were cancelled); the cancellation is finished after, so no sweep of another test file meets it.
- */
-async function whileCancelling(date: string, during: () => Promise<Response>): Promise<Response> {
-  await newBooking({ Date: date, Participants: 1 });
-  const editor = { operatorId: operator.operatorId, timeZone: 'Europe/Lisbon', by: 'admin' };
-  const slot = { activityId: 's_walk1', date, time: '09:00' };
-  await cancelTimeslot(editor, slot, 'Storm', { proceed: () => false });
-  const response = await during();
-  await cancelTimeslot(editor, slot, 'Storm');
-  return response;
-}
-
-const tooLarge = 'x'.repeat(6 * 1024 * 1024 + 1);
-const plainText = { 'Content-Type': 'text/plain' };
-
-/** The path of s_walk1's 09:00 timeslot `days` after the first day of the catalogue. */
-const timeslot = (days: number) => ({ ActivityID: 's_walk1', Date: addDays(start, days), Time: '09:00' });
-
 /** How to provoke each status of each route. A route's 401 and 403 are added for every route below. */
 const cases: Record<string, Record<number, () => Promise<Response>>> = {
   'list-products': {
@@ -166,8 +143,8 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
       await newBooking({ Date: later, Participants: 10 });
       return sender(routeById('create-booking'))({ body: bookingBody({ Date: later, Participants: 1 }) });
     },
-    413: () => sender(routeById('create-booking'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('create-booking'))({ rawBody: JSON.stringify(bookingBody()), headers: plainText }),
+    413: () => sender(routeById('create-booking'))({ rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
+    415: () => sender(routeById('create-booking'))({ rawBody: JSON.stringify(bookingBody()), headers: PLAIN_TEXT }),
     422: () => sender(routeById('create-booking'))({ body: bookingBody({ Customer: { ...customer, Phone: '0912' } }) }),
   },
   'get-booking': {
@@ -192,10 +169,10 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     },
     413: () =>
       sender(routeById('confirm-booking'), { BookingReference: 'ABCDEFGHJK' })({
-        rawBody: tooLarge,
+        rawBody: TOO_LARGE,
         headers: { 'Content-Type': 'application/json' },
       }),
-    415: () => sender(routeById('confirm-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{}', headers: plainText }),
+    415: () => sender(routeById('confirm-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{}', headers: PLAIN_TEXT }),
     422: async () =>
       sender(routeById('confirm-booking'), { BookingReference: await newHold() })({ body: { Customer: { ...customer, Email: 'no' } } }),
   },
@@ -205,74 +182,25 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     404: () => sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ body: { Reason: 'Storm' } }),
     413: () =>
       sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({
-        rawBody: tooLarge,
+        rawBody: TOO_LARGE,
         headers: { 'Content-Type': 'application/json' },
       }),
     415: () =>
-      sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{"Reason":"x"}', headers: plainText }),
+      sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{"Reason":"x"}', headers: PLAIN_TEXT }),
     422: () => sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ body: { Reason: '  ' } }),
   },
-  'get-timeslots': {
-    200: () => sender(routeById('get-timeslots'), { ActivityID: 's_hidden1' }, `?date=${start}`)({}),
-    400: () => sender(routeById('get-timeslots'), { ActivityID: 'walk1' }, `?date=${start}`)({}),
-    404: () => sender(routeById('get-timeslots'), { ActivityID: 's_nothing' }, `?date=${start}`)({}),
-    422: () => sender(routeById('get-timeslots'), { ActivityID: 's_walk1' }, '?date=tomorrow')({}),
-  },
-  'change-timeslot': {
-    200: () => sender(routeById('change-timeslot'), timeslot(4))({ body: { Capacity: 12, Closed: true, Reason: 'Private group' } }),
-    400: () => sender(routeById('change-timeslot'), { ...timeslot(4), Time: '9h' })({ body: { Capacity: 12 } }),
-    404: () => sender(routeById('change-timeslot'), { ...timeslot(4), Time: '09:30' })({ body: { Capacity: 12 } }),
-    409: async () => {
-      await newBooking({ Date: addDays(start, 4), Time: '14:00', Participants: 3 });
-      return sender(routeById('change-timeslot'), { ...timeslot(4), Time: '14:00' })({ body: { Capacity: 2 } });
-    },
-    413: () => sender(routeById('change-timeslot'), timeslot(4))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('change-timeslot'), timeslot(4))({ rawBody: '{"Capacity":12}', headers: plainText }),
-    422: () => sender(routeById('change-timeslot'), timeslot(4))({ body: { Capacity: 10_001 } }),
-  },
-  'change-timeslot-date': {
-    200: () => sender(routeById('change-timeslot-date'), timeslot(5))({ body: { Closed: true, Reason: 'Storm' } }),
-    400: () => sender(routeById('change-timeslot-date'), { ...timeslot(5), Date: '2026-13-01' })({ body: { Closed: true } }),
-    404: () => sender(routeById('change-timeslot-date'), timeslot(30))({ body: { Closed: true } }),
-    409: () =>
-      whileCancelling(addDays(start, 6), () => sender(routeById('change-timeslot-date'), timeslot(6))({ body: { Closed: false } })),
-    413: () =>
-      sender(routeById('change-timeslot-date'), timeslot(5))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('change-timeslot-date'), timeslot(5))({ rawBody: '{"Closed":true}', headers: plainText }),
-    422: () => sender(routeById('change-timeslot-date'), timeslot(5))({ body: { Closed: 'yes' } }),
-  },
-  'add-timeslots': {
-    201: () =>
-      sender(routeById('add-timeslots'), timeslot(10))({ body: { Timeslots: [{ Date: addDays(start, 10), Time: '19:00', Capacity: 8 }] } }),
-    400: () => sender(routeById('add-timeslots'), { ActivityID: 's-walk1' })({ body: { Timeslots: [] } }),
-    404: () =>
-      sender(routeById('add-timeslots'), { ActivityID: 's_nothing' })({
-        body: { Timeslots: [{ Date: start, Time: '19:00', Capacity: 8 }] },
-      }),
-    409: () => sender(routeById('add-timeslots'), timeslot(0))({ body: { Timeslots: [{ Date: start, Time: '09:00', Capacity: 8 }] } }),
-    413: () => sender(routeById('add-timeslots'), timeslot(0))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('add-timeslots'), timeslot(0))({ rawBody: '{"Timeslots":[]}', headers: plainText }),
-    422: () => sender(routeById('add-timeslots'), timeslot(0))({ body: { Timeslots: [{ Date: start, Time: '19:00', Capacity: 0 }] } }),
-  },
-  'cancel-timeslot': {
-    200: async () => {
-      await newBooking({ Date: addDays(start, 2), Time: '14:00', Participants: 1 });
-      return sender(routeById('cancel-timeslot'), { ...timeslot(2), Time: '14:00' })({
-        body: { Reason: 'Storm' },
-        headers: { 'Idempotency-Key': `cancel-${operator.operatorId}` },
-      });
-    },
-    400: () => sender(routeById('cancel-timeslot'), { ...timeslot(2), Date: '2026-1-01' })({ body: { Reason: 'Storm' } }),
-    404: () => sender(routeById('cancel-timeslot'), { ...timeslot(2), Time: '23:59' })({ body: { Reason: 'Storm' } }),
-    413: () => sender(routeById('cancel-timeslot'), timeslot(2))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('cancel-timeslot'), timeslot(2))({ rawBody: '{"Reason":"Storm"}', headers: plainText }),
-    422: () => sender(routeById('cancel-timeslot'), timeslot(2))({ body: {} }),
-  },
+  ...timeslotCases({
+    send: (id, path, query) => sender(routeById(id), path, query),
+    newBooking,
+    operatorId: () => operator.operatorId,
+    start,
+  }),
   'put-webhook': {
     200: () => sender(routeById('put-webhook'))({ key: webhookKey, body: { Url: 'https://partner.example.com/hooks/ota' } }),
     400: () => sender(routeById('put-webhook'))({ key: webhookKey, rawBody: '{"Url":', headers: { 'Content-Type': 'application/json' } }),
-    413: () => sender(routeById('put-webhook'))({ key: webhookKey, rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('put-webhook'))({ key: webhookKey, rawBody: '{"Url":"https://partner.example.com/"}', headers: plainText }),
+    413: () => sender(routeById('put-webhook'))({ key: webhookKey, rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
+    415: () =>
+      sender(routeById('put-webhook'))({ key: webhookKey, rawBody: '{"Url":"https://partner.example.com/"}', headers: PLAIN_TEXT }),
     422: () => sender(routeById('put-webhook'))({ key: webhookKey, body: { Url: 'https://169.254.169.254/latest/meta-data' } }),
   },
   'get-webhook': {
@@ -304,8 +232,8 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
         body: { Meter: 'storage-gb', Usage: 0.25, ExtraInfo: '{"Bucket":"photos"}', Dimensions: { Region: 'eu-west', Plan: 'pro' } },
       }),
     400: () => sender(routeById('record-usage'))({ rawBody: '{"Meter"', headers: { 'Content-Type': 'application/json' } }),
-    413: () => sender(routeById('record-usage'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('record-usage'))({ rawBody: '{"Meter":"storage-gb","Usage":1}', headers: plainText }),
+    413: () => sender(routeById('record-usage'))({ rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
+    415: () => sender(routeById('record-usage'))({ rawBody: '{"Meter":"storage-gb","Usage":1}', headers: PLAIN_TEXT }),
     422: () => sender(routeById('record-usage'))({ body: { Meter: 'storage-gb', Usage: '1' } }),
   },
   'record-usage-batch': {
@@ -319,8 +247,8 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
         },
       }),
     400: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[', headers: { 'Content-Type': 'application/json' } }),
-    413: () => sender(routeById('record-usage-batch'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[]}', headers: plainText }),
+    413: () => sender(routeById('record-usage-batch'))({ rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
+    415: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[]}', headers: PLAIN_TEXT }),
     422: () =>
       sender(routeById('record-usage-batch'))({
         body: {
@@ -366,7 +294,7 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
 
 /** Every route's 401 (no key) and, where it needs a scope, 403 (a key without it), with a valid request otherwise. */
 for (const route of marketplaceRoutes) {
-  const send = sender(route, { ...timeslot(0), BookingReference: 'ABCDEFGHJK', ID: '1' });
+  const send = sender(route, { ActivityID: 's_walk1', Date: start, Time: '09:00', BookingReference: 'ABCDEFGHJK', ID: '1' });
   const body = route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH' ? {} : undefined;
   const { scope } = route;
   cases[route.id] = { ...cases[route.id], 401: () => send({ key: undefined, body }) };
