@@ -15,6 +15,7 @@ import type { BenchContext } from './bench/scenario';
 import { benchPropagation } from './bench/propagation';
 import { scenarios } from './bench/scenarios';
 import { seedBenchOperator } from './bench/seed';
+import { benchTimeslotCancellation } from './bench/timeslot-cancellation';
 import { benchUsageScaling } from './bench/usage-scaling';
 
 /**
@@ -31,6 +32,10 @@ import { benchUsageScaling } from './bench/usage-scaling';
  * batch route's entries/s (with dimensions and without) beside the
  * single-entry route's.
  *
+ * Then a timeslot of 10,000 places holding 2,000 bookings cancelled
+ * (scripts/bench/timeslot-cancellation.ts): through HTTP, and stopped
+ * half-way then finished by the sweep.
+ *
  * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
  * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`; `--only octo`
  * for OCTo beside the marketplace alone, `--only "octo confirm"` for one pair;
@@ -38,7 +43,7 @@ import { benchUsageScaling } from './bench/usage-scaling';
  * availability: propagation to a webhook receiver and the storm, scripts/bench/propagation.ts); --observability (only what the
  * observability middlewares add, per request, and the bundle table); --bundles (only the bundle table); --usage-entries N (entries in the 31 days; default 100000),
  * --summary-calls N (default 200), --single-entries N (default 2000), --usage-concurrency N (default 4:
- * requests in flight while loading and in the batch-vs-single comparison).
+ * requests in flight while loading and in the batch-vs-single comparison); --cancel-bookings N (default 2000; `--only cancel` alone).
  */
 
 const TABLE_NAME = 'ota-usage-bench';
@@ -60,9 +65,19 @@ interface Options {
   'summary-calls': number;
   'single-entries': number;
   'usage-concurrency': number;
+  'cancel-bookings': number;
 }
 
-const NUMBER_OPTIONS = ['calls', 'warmup', 'concurrency', 'usage-entries', 'summary-calls', 'single-entries', 'usage-concurrency'] as const;
+const NUMBER_OPTIONS = [
+  'calls',
+  'warmup',
+  'concurrency',
+  'usage-entries',
+  'summary-calls',
+  'single-entries',
+  'usage-concurrency',
+  'cancel-bookings',
+] as const;
 
 function parseOptions(args: string[]): Options {
   const options: Options = {
@@ -78,9 +93,18 @@ function parseOptions(args: string[]): Options {
     'single-entries': 2000,
     // 4 batches of 100 in flight are 400 entries at once: more than DynamoDB Local on a small machine finishes within the function timeout.
     'usage-concurrency': 4,
+    'cancel-bookings': 2000,
   };
   if (args.includes('--quick')) {
-    Object.assign(options, { calls: 300, warmup: 50, rounds: 2, 'usage-entries': 5000, 'summary-calls': 50, 'single-entries': 200 });
+    Object.assign(options, {
+      calls: 300,
+      warmup: 50,
+      rounds: 2,
+      'usage-entries': 5000,
+      'summary-calls': 50,
+      'single-entries': 200,
+      'cancel-bookings': 500,
+    });
   }
   for (const name of NUMBER_OPTIONS) {
     const at = args.indexOf(`--${name}`);
@@ -225,7 +249,9 @@ async function main(): Promise<void> {
     );
     const faces = !options.only || options.only.some((name) => name.startsWith('octo'));
     const propagation = !options.only || options.only.includes('propagation');
-    if (!selected.length && !faces && !propagation) throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
+    const cancellation = !options.only || options.only.includes('cancel');
+    if (!selected.length && !faces && !propagation && !cancellation)
+      throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
     if (selected.length) console.log(`Measuring ${selected.map((scenario) => scenario.name).join(', ')} ...`);
     const results: ScenarioResult[] = [];
     for (const scenario of selected) {
@@ -250,6 +276,9 @@ async function main(): Promise<void> {
       });
     }
 
+    if (cancellation) {
+      await benchTimeslotCancellation({ url: host.url, bookings: options['cancel-bookings'] });
+    }
     if (propagation) await benchPropagation({ dynamoEndpoint: dynamoLocal.endpoint, quick: options.quick });
 
     // The bundles need neither: stopping them first keeps the load-time figures free of their noise.

@@ -199,14 +199,12 @@ export const idempotencyRecord = (booking: BookingItem, requestHash: string, now
   ExpiresAt: expiresAt(now, IDEMPOTENCY_TTL_SECONDS),
 });
 
+/** What an idempotency key was used for, to name it when the key comes back with another request. */
+export const usedFor = (earlier: IdempotencyRecord): string => earlier.Of ?? `booking ${earlier.BookingReference}`;
+
 /** The original response for a live record of this key; refused when the key came with another body. */
 export async function replay(operatorId: string, idempotency: IdempotencyContext, now: Date): Promise<BookingResult | undefined> {
-  const record = replayable(
-    await getIdempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash),
-    idempotency,
-    now,
-    (earlier) => `booking ${earlier.BookingReference}`,
-  );
+  const record = replayable(await getIdempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash), idempotency, now, usedFor);
   return record && { booking: JSON.parse(record.Response) as Booking, replayed: true };
 }
 

@@ -1,4 +1,6 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unixSeconds } from '../core/clock';
 import { batchGet } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
@@ -31,6 +33,27 @@ export async function getIdempotencyRecord(operatorId: string, keyId: string, ke
     new GetCommand({ TableName: tableName(), Key: bookingKeys.idempotencyRecord(operatorId, keyId, keyHash), ConsistentRead: true }),
   );
   return Item as IdempotencyRecord | undefined;
+}
+
+/** Keeps what a key's request answered, unless a live record of the key is there already (a simultaneous retry wrote it). */
+export async function putIdempotencyRecord(
+  operatorId: string,
+  key: { keyId: string; keyHash: string },
+  record: IdempotencyRecord,
+  now: Date,
+): Promise<void> {
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...bookingKeys.idempotencyRecord(operatorId, key.keyId, key.keyHash), Entity: 'IdempotencyRecord', ...record },
+        ConditionExpression: 'attribute_not_exists(PK) OR ExpiresAt <= :now',
+        ExpressionAttributeValues: { ':now': unixSeconds(now) },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 export interface BookingPage {
@@ -90,6 +113,59 @@ export async function queryManifest(operatorId: string, date: string, activityId
     startKey = LastEvaluatedKey;
   } while (startKey);
   return items;
+}
+
+/** One page of the live bookings of one timeslot, by the manifest's index (eventually consistent), after `startKey`. */
+export async function queryTimeslotBookings(
+  slot: { operatorId: string; activityId: string; date: string; time: string },
+  limit: number,
+  startKey?: Record<string, unknown>,
+): Promise<{ items: BookingItem[]; nextKey?: Record<string, unknown> }> {
+  const { GSI2PK, SKPrefix } = bookingKeys.manifestRange(slot.operatorId, slot.date, slot.activityId, slot.time);
+  const { Items, LastEvaluatedKey } = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: GSI2,
+      KeyConditionExpression: 'GSI2PK = :pk AND begins_with(GSI2SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': GSI2PK, ':prefix': SKPrefix },
+      Limit: limit,
+      ExclusiveStartKey: startKey,
+    }),
+  );
+  return { items: (Items ?? []) as BookingItem[], nextKey: LastEvaluatedKey };
+}
+
+/** A cancellation of one timeslot with its bookings, by the instant it started. */
+export interface TimeslotCancellationKey {
+  operatorId: string;
+  activityId: string;
+  date: string;
+  time: string;
+  startedAt: string;
+}
+
+const cancellationRecordKey = (at: TimeslotCancellationKey) =>
+  keys.timeslotCancellation(at.operatorId, at.activityId, at.date, at.time, at.startedAt);
+
+/** Notes the bookings a timeslot's cancellation is about to cancel, before it does: its answer finds them after any stop. */
+export async function noteCancelling(cancellation: TimeslotCancellationKey, references: string[]): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: cancellationRecordKey(cancellation),
+      UpdateExpression: 'SET Entity = :entity ADD #references :references',
+      ExpressionAttributeNames: { '#references': 'References' },
+      ExpressionAttributeValues: { ':entity': 'TimeslotCancellation', ':references': new Set(references) },
+    }),
+  );
+}
+
+/** The bookings a timeslot's cancellation noted (consistent). */
+export async function cancellingNoted(cancellation: TimeslotCancellationKey): Promise<string[]> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: cancellationRecordKey(cancellation), ConsistentRead: true }),
+  );
+  return [...((Item?.References as Set<string> | undefined) ?? [])];
 }
 
 /** Up to `limit` holds whose HoldExpiresAt is `nowIso` or earlier, oldest first. */

@@ -53,6 +53,22 @@ export interface TimeslotItem {
   /** The last change of capacity by the operator (not by a catalogue import): the key and when. */
   CapacityChangedBy?: string;
   CapacityChangedAt?: string;
+  /** Timeslots the operator added one by one (not by a catalogue import): the key and when. */
+  AddedBy?: string;
+  AddedAt?: string;
+  /** The last cancellation of the timeslot's bookings; while it has no FinishedAt the timeslot is due on the sweep and cannot reopen. */
+  Cancellation?: CancellationMarker;
+}
+
+/** A cancellation of a timeslot's bookings, as its timeslot carries it: what, by whom, since when, and once done when it ended. */
+export interface CancellationMarker {
+  Reason: string;
+  By: string;
+  StartedAt: string;
+  FinishedAt?: string;
+  /** Whose timeslot, for the sweep that finds it by its due entry alone. */
+  OperatorID: string;
+  ActivityID: string;
 }
 
 /** A timeslot as every channel shows it: by the places left, or CLOSED by the operator. */

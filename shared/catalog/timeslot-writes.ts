@@ -1,5 +1,6 @@
 import { tableName } from '../db/client';
 import { keys, type ItemKey } from '../db/keys';
+import type { CancellationMarker } from './model';
 import type { OpeningHours } from './schemas';
 
 /**
@@ -114,4 +115,122 @@ export const importedTimeslot = (
       ':zero': 0,
       ...(slot.OpeningHours ? { ':hours': slot.OpeningHours } : {}),
     },
+  });
+
+/** Who made an operator's change (an API key's ID, or `admin` for the admin CLI) and when (ISO 8601 UTC). */
+export interface ChangeMark {
+  by: string;
+  at: string;
+}
+
+/** What an operator's change of one timeslot sets: a capacity, closed (with an optional reason) or reopened, or both. */
+export interface OperatorChange {
+  capacity?: number;
+  /** Closed with the reason, when given; `false` reopens. */
+  closed?: { reason?: string } | false;
+}
+
+/** A cancellation of the timeslot's bookings that has started and not finished: the timeslot stays closed until it has. */
+const NOT_CANCELLING = '(attribute_not_exists(Cancellation) OR attribute_exists(Cancellation.FinishedAt))';
+
+/** The parts of a close (with or without a reason), as one change and as the start of a cancellation. */
+const closeParts = (reason: string | undefined, mark: ChangeMark) => ({
+  set: ['#closed = :closed', 'ClosedBy = :closedBy', 'ClosedAt = :closedAt', ...(reason ? ['ClosedReason = :closedReason'] : [])],
+  remove: reason ? [] : ['ClosedReason'],
+  values: { ':closed': true, ':closedBy': mark.by, ':closedAt': mark.at, ...(reason ? { ':closedReason': reason } : {}) },
+});
+
+/**
+ * An operator's change of one timeslot, in one conditional write, so it
+ * never races a booking into an overbooking: a capacity only while no more
+ * places are taken (held or booked) than it, with Vacancies following in the
+ * same write; a close stops every sale at once (takePlaces' condition); a
+ * reopening waits for a cancellation in progress to finish.
+ */
+export function operatorChange(key: ItemKey, change: OperatorChange, mark: ChangeMark): TimeslotUpdate {
+  const set: string[] = [];
+  const remove: string[] = [];
+  const conditions = ['attribute_exists(PK)'];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (change.capacity !== undefined) {
+    set.push('#capacity = :capacity', 'Vacancies = :capacity - Booked', 'CapacityChangedBy = :by', 'CapacityChangedAt = :at');
+    conditions.push('Booked <= :capacity');
+    Object.assign(names, { '#capacity': 'Capacity' });
+    Object.assign(values, { ':capacity': change.capacity, ':by': mark.by, ':at': mark.at });
+  }
+  if (change.closed) {
+    const parts = closeParts(change.closed.reason, mark);
+    set.push(...parts.set);
+    remove.push(...parts.remove);
+    Object.assign(names, { '#closed': 'Closed' });
+    Object.assign(values, parts.values);
+  } else if (change.closed === false) {
+    set.push('#closed = :closed', 'ReopenedBy = :reopenedBy', 'ReopenedAt = :reopenedAt');
+    remove.push('ClosedReason', 'ClosedBy', 'ClosedAt');
+    conditions.push(NOT_CANCELLING);
+    Object.assign(names, { '#closed': 'Closed' });
+    Object.assign(values, { ':closed': false, ':reopenedBy': mark.by, ':reopenedAt': mark.at });
+  }
+  return timeslotUpdate(key, { at: mark.at, set, remove, condition: conditions.join(' AND '), names, values });
+}
+
+/** A timeslot the operator adds (a one-off departure): only where none is, with nothing booked. */
+export const addedTimeslot = (
+  key: ItemKey,
+  slot: { Date: string; Time: string; Capacity: number; OpeningHours?: OpeningHours },
+  mark: ChangeMark,
+): TimeslotUpdate =>
+  timeslotUpdate(key, {
+    at: mark.at,
+    set: [
+      'Entity = :entity',
+      '#date = :date',
+      '#time = :time',
+      '#capacity = :capacity',
+      'Booked = :zero',
+      'Vacancies = :capacity',
+      'AddedBy = :by',
+      'AddedAt = :at',
+      ...(slot.OpeningHours ? ['OpeningHours = :hours'] : []),
+    ],
+    condition: 'attribute_not_exists(PK)',
+    names: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
+    values: {
+      ':entity': 'Timeslot',
+      ':date': slot.Date,
+      ':time': slot.Time,
+      ':capacity': slot.Capacity,
+      ':zero': 0,
+      ':by': mark.by,
+      ':at': mark.at,
+      ...(slot.OpeningHours ? { ':hours': slot.OpeningHours } : {}),
+    },
+  });
+
+/**
+ * The start of a cancellation, in one conditional write: the timeslot
+ * closes (nothing more can be sold on it), carries the cancellation, and is
+ * due on the sweep that finishes what a stopped request left.
+ */
+export const cancellationStart = (key: ItemKey, marker: CancellationMarker, due: { GSI3PK: string; GSI3SK: string }): TimeslotUpdate => {
+  const close = closeParts(marker.Reason, { by: marker.By, at: marker.StartedAt });
+  return timeslotUpdate(key, {
+    at: marker.StartedAt,
+    set: [...close.set, 'Cancellation = :cancellation', 'GSI3PK = :duePk', 'GSI3SK = :dueSk'],
+    remove: close.remove,
+    condition: `attribute_exists(PK) AND ${NOT_CANCELLING}`,
+    names: { '#closed': 'Closed' },
+    values: { ...close.values, ':cancellation': marker, ':duePk': due.GSI3PK, ':dueSk': due.GSI3SK },
+  });
+};
+
+/** The end of a cancellation, once no place is taken on the timeslot: it stays closed, and is no longer due. */
+export const cancellationFinish = (key: ItemKey, startedAt: string, at: string): TimeslotUpdate =>
+  timeslotUpdate(key, {
+    at,
+    set: ['Cancellation.FinishedAt = :at'],
+    remove: ['GSI3PK', 'GSI3SK'],
+    condition: 'Cancellation.StartedAt = :startedAt AND attribute_not_exists(Cancellation.FinishedAt) AND Booked <= :zero',
+    values: { ':at': at, ':startedAt': startedAt, ':zero': 0 },
   });
