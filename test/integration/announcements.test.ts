@@ -4,10 +4,6 @@ import { ensureTable } from '../../lib/local/table';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { importCatalog } from '../../shared/catalog/import-catalog';
 import { getTimeslot } from '../../shared/catalog/repository';
-import { timeslotUpdate } from '../../shared/catalog/timeslot-writes';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/db/keys';
-import { documentClient } from '../../shared/db/client';
 import { octoClient } from '../support/octo';
 import { timeslotStatus, vacanciesOf } from '../../shared/catalog/availability';
 import { COALESCING_WINDOW_MS } from '../../shared/changes/model';
@@ -117,12 +113,12 @@ async function listener(path: string, eventTypes = ['availability.changed']) {
   return { key, secret: registered.json.data.Secret as string };
 }
 
-async function book(key: string, time: string, participants = 1): Promise<string> {
+async function book(key: string, time: string, participants = 1, day = date): Promise<string> {
   const response = await request('POST', BOOKING, {
     key,
     body: {
       ActivityID: 's_boat1',
-      Date: date,
+      Date: day,
       Time: time,
       Participants: participants,
       Customer: { FirstName: 'Rui', LastName: 'Costa', Email: 'rui@example.com' },
@@ -193,23 +189,39 @@ describe('availability.changed', () => {
     expect(changes[1]).toMatchObject({ ...(await stored('15:00')), Vacancies: 11 });
   });
 
-  it('tells a closure as CLOSED with no places for sale, whatever wrote it, through the one timeslot builder', async () => {
+  it('tells each change the operator makes: a capacity, a closure as CLOSED with no places for sale, a reopening, an added timeslot, a cancelled one', async () => {
     clock.advance(60_000);
-    await listener('/closed');
-    const key = keys.timeslot(operator.operatorId, 's_boat1', addDays(date, 1), '10:00');
-    await documentClient().send(
-      new UpdateCommand(
-        timeslotUpdate(key, {
-          set: ['#closed = :closed'],
-          names: { '#closed': 'Closed' },
-          values: { ':closed': true },
-          at: clock().toISOString(),
-        }),
-      ),
-    );
+    const { key: partner } = await listener('/operator');
+    const key = await operator.keyWith(['availability:write']);
+    const day = addDays(date, 1);
+    const slot = `/api/v2/timeslots/s_boat1/${day}/10:00`;
+    const steps: [string, string, unknown][] = [
+      ['PATCH', slot, { Capacity: 12 }],
+      ['PATCH', slot, { Closed: true, Reason: 'Storm' }],
+      ['PATCH', slot, { Closed: false }],
+      ['POST', '/api/v2/timeslots/s_boat1', { Timeslots: [{ Date: day, Time: '18:30', Capacity: 6 }] }],
+    ];
+    for (const [method, path, body] of steps) {
+      // Each a first change of a quiet timeslot: told at once.
+      clock.advance(COALESCING_WINDOW_MS);
+      expect((await request(method, path, { key, body })).status).toBeLessThan(300);
+      await settle();
+    }
+    await book(partner, '18:30', 5, day);
+    clock.advance(COALESCING_WINDOW_MS);
     await settle();
-    expect(changesAt('/closed')).toEqual([
-      expect.objectContaining({ Date: addDays(date, 1), Time: '10:00', Status: 'CLOSED', Vacancies: 0 }),
+    clock.advance(COALESCING_WINDOW_MS);
+    const cancelled = await request('POST', `/api/v2/timeslots/s_boat1/${day}/18:30/cancel`, { key, body: { Reason: 'Engine failure' } });
+    expect(cancelled.status).toBe(200);
+    await settle();
+    const told = changesAt('/operator').map(({ Time, Status, Vacancies, Capacity }) => ({ Time, Status, Vacancies, Capacity }));
+    expect(told).toEqual([
+      { Time: '10:00', Status: 'AVAILABLE', Vacancies: 12, Capacity: 12 },
+      { Time: '10:00', Status: 'CLOSED', Vacancies: 0, Capacity: 12 },
+      { Time: '10:00', Status: 'AVAILABLE', Vacancies: 12, Capacity: 12 },
+      { Time: '18:30', Status: 'AVAILABLE', Vacancies: 6, Capacity: 6 },
+      { Time: '18:30', Status: 'LIMITED', Vacancies: 1, Capacity: 6 },
+      { Time: '18:30', Status: 'CLOSED', Vacancies: 0, Capacity: 6 },
     ]);
   });
 
