@@ -1,6 +1,5 @@
-import type { LocalHost } from '../../lib/local/host';
+import { announcementWorld, sequencedState, storedChange, type Change } from '../support/announcements';
 import { startLocalTableStream } from '../../lib/local/table-stream';
-import { ensureTable } from '../../lib/local/table';
 import { timeslotStatus, vacanciesOf } from '../../shared/catalog/availability';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { getTimeslot } from '../../shared/catalog/repository';
@@ -10,12 +9,10 @@ import { flushDue } from '../../shared/changes/timeslot-announcer';
 import { keys } from '../../shared/db/keys';
 import { COALESCING_WINDOW_MS, FLUSH_GRACE_MS } from '../../shared/changes/model';
 import { addDays } from '../../shared/core/calendar';
-import { manualClock } from '../../shared/core/clock';
-import { config, configure } from '../../shared/core/config';
-import { attributeClient, documentClient } from '../../shared/db/client';
+import { documentClient } from '../../shared/db/client';
 import { tomorrow } from '../support/catalog';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
-import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver';
+import { httpClient, startTestHost } from '../support/fixtures';
+import type { ReceivedRequest } from '../support/webhook-receiver';
 
 /**
  * availability.changed under faults: the stream handing every record over
@@ -51,51 +48,29 @@ const catalog: CatalogFile = {
   ],
 };
 
-const clock = manualClock(new Date());
-let host: LocalHost;
-let request: HttpClient;
-let operator: TestOperator;
-let receiver: WebhookReceiver;
-
-beforeAll(async () => {
-  configure({ ...config(), tableName: 'ota-usage-announce-faults-test', clock, webhookTargets: 'loopback-http' });
-  await ensureTable(attributeClient(), config().tableName);
-  operator = await createTestOperator(catalog);
-  host = await startTestHost();
-  request = httpClient(host);
-  receiver = await startWebhookReceiver();
-  await settle();
-});
-
-afterAll(async () => {
-  await host.close();
-  await receiver.stop();
-});
-
-async function settle(): Promise<void> {
-  for (let round = 0; round < 3; round += 1) {
-    await host.tableStream.idle();
-    await host.queue.idle();
-  }
-}
+const { world, settle } = announcementWorld('ota-usage-announce-faults-test', catalog);
+const { clock } = world;
 
 /** The clock moved on, the one-minute sweeps run (retries queued, lost flushes made), and everything handed over. */
 async function sweepAfter(ms: number): Promise<void> {
   clock.advance(ms);
-  await host.scheduler.runOnce();
+  await world.host.scheduler.runOnce();
   await settle();
 }
 
 async function listener(path: string): Promise<string> {
-  const key = await operator.keyWith(['ota']);
-  const registered = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url(path), EventTypes: ['availability.changed'] } });
+  const key = await world.operator.keyWith(['ota']);
+  const registered = await world.request('PUT', WEBHOOK, {
+    key,
+    body: { Url: world.receiver.url(path), EventTypes: ['availability.changed'] },
+  });
   expect(registered.status).toBe(200);
   return key;
 }
 
 const customer = { FirstName: 'Joao', LastName: 'Pires', Email: 'joao@example.com' };
 async function book(key: string, day: string, time: string, participants = 1): Promise<string> {
-  const response = await request('POST', BOOKING, {
+  const response = await world.request('POST', BOOKING, {
     key,
     body: { ActivityID: 's_faults1', Date: day, Time: time, Participants: participants, Customer: customer },
   });
@@ -103,38 +78,20 @@ async function book(key: string, day: string, time: string, participants = 1): P
   return response.json.data.BookingReference;
 }
 
-interface Change {
-  Date: string;
-  Time: string;
-  Status: string;
-  Vacancies: number;
-  Capacity: number;
-  Sequence: number;
-}
-
-const deliveriesAt = (path: string) => receiver.received.filter((entry) => entry.path === path);
+const deliveriesAt = (path: string) => world.receiver.received.filter((entry) => entry.path === path);
 const changeOf = (entry: ReceivedRequest) => (JSON.parse(entry.body) as { data: Change }).data;
-
-/** What a receiver applying each event only when its Sequence is above the last it applied ends with, per timeslot. */
-function applied(path: string): Map<string, Change> {
-  const state = new Map<string, Change>();
-  for (const change of deliveriesAt(path).map(changeOf)) {
-    const name = `${change.Date} ${change.Time}`;
-    if ((state.get(name)?.Sequence ?? 0) < change.Sequence) state.set(name, change);
-  }
-  return state;
-}
 
 /** Every timeslot the receiver heard of holds what is stored, and every attempt of one webhook-id carried the same body. */
 async function expectReceiverInStep(path: string, slots: { day: string; time: string }[]): Promise<void> {
-  const state = applied(path);
+  const told = sequencedState();
+  for (const entry of deliveriesAt(path)) told.apply(changeOf(entry));
   for (const { day, time } of slots) {
-    const slot = (await getTimeslot(operator.operatorId, 's_faults1', day, time))!;
-    expect({ slot: `${day} ${time}`, ...state.get(`${day} ${time}`) }).toMatchObject({
+    const { Status, Vacancies, Capacity } = await storedChange(world.operator.operatorId, 's_faults1', day, time);
+    expect({ slot: `${day} ${time}`, ...told.of('s_faults1', day, time) }).toMatchObject({
       slot: `${day} ${time}`,
-      Status: timeslotStatus(slot),
-      Vacancies: vacanciesOf(slot),
-      Capacity: slot.Capacity,
+      Status,
+      Vacancies,
+      Capacity,
     });
   }
   const bodies = new Map<string, Set<string>>();
@@ -163,7 +120,7 @@ describe('availability.changed under faults', () => {
     await again.stop();
     await settle();
     expect(deliveriesAt('/twice').map((entry) => entry.body)).toEqual(before);
-    expect(host.queue.waiting()).toBe(0);
+    expect(world.host.queue.waiting()).toBe(0);
     await expectReceiverInStep(
       '/twice',
       TIMES.map((time) => ({ day: date, time })),
@@ -174,8 +131,8 @@ describe('availability.changed under faults', () => {
     clock.advance(60_000);
     const key = await listener('/racing');
     await book(key, date, '16:00');
-    const slot = (await getTimeslot(operator.operatorId, 's_faults1', date, '16:00'))!;
-    const image = { ...slot, ...keys.timeslot(operator.operatorId, 's_faults1', date, '16:00') };
+    const slot = (await getTimeslot(world.operator.operatorId, 's_faults1', date, '16:00'))!;
+    const image = { ...slot, ...keys.timeslot(world.operator.operatorId, 's_faults1', date, '16:00') };
     // Both decide from the record as it was, and both write the deliveries before one of them commits.
     await Promise.all([announceWrite(image), announceWrite(image)]);
     await settle();
@@ -185,19 +142,19 @@ describe('availability.changed under faults', () => {
   it('survives the sender’s process going away between two attempts: the retry carries the same webhook-id and body', async () => {
     clock.advance(60_000);
     const key = await listener('/crash');
-    receiver.answer(500);
+    world.receiver.answer(500);
     try {
       await book(key, addDays(date, 1), '09:00', 3);
       await settle();
       expect(deliveriesAt('/crash')).toHaveLength(1);
       // The process ends between the failed attempt and the next; another takes over and reads the stream from its oldest record.
-      await host.close();
-      host = await startTestHost();
-      request = httpClient(host);
+      await world.host.close();
+      world.host = await startTestHost();
+      world.request = httpClient(world.host);
       await settle();
       expect(deliveriesAt('/crash')).toHaveLength(1);
     } finally {
-      receiver.answer(204);
+      world.receiver.answer(204);
     }
     await sweepAfter(61_000);
     const attempts = deliveriesAt('/crash');
@@ -211,15 +168,15 @@ describe('availability.changed under faults', () => {
     clock.advance(60_000);
     const key = await listener('/lost');
     await book(key, addDays(date, 1), '12:00');
-    await host.tableStream.idle();
-    await host.tableStream.idle();
+    await world.host.tableStream.idle();
+    await world.host.tableStream.idle();
     await book(key, addDays(date, 1), '12:00', 2);
-    await host.tableStream.idle();
-    expect(host.queue.waiting()).toBe(1);
+    await world.host.tableStream.idle();
+    expect(world.host.queue.waiting()).toBe(1);
     // The message is not handed over (as if lost); past the window and the grace, the sweep makes the flush.
     clock.advance(COALESCING_WINDOW_MS + FLUSH_GRACE_MS);
-    await host.scheduler.runOnce();
-    await host.tableStream.idle();
+    await world.host.scheduler.runOnce();
+    await world.host.tableStream.idle();
     expect(deliveriesAt('/lost')).toHaveLength(2);
     // The message turning up after all finds the flush made.
     await settle();
@@ -230,17 +187,17 @@ describe('availability.changed under faults', () => {
   it('loses nothing while an endpoint is down for an hour of changes, and sends nothing as another state', async () => {
     clock.advance(60_000);
     const key = await listener('/down');
-    await receiver.stop();
+    await world.receiver.stop();
     const slots = TIMES.map((time) => ({ day: addDays(date, 1), time }));
     const references: string[] = [];
     for (let minute = 0; minute < 60; minute += 5) {
       const { day, time } = slots[(minute / 5) % slots.length];
       references.push(await book(key, day, time, 1 + (minute % 3)));
-      if (minute % 15 === 10) await request('POST', `${BOOKING}/${references.shift()}/cancel`, { key, body: {} });
+      if (minute % 15 === 10) await world.request('POST', `${BOOKING}/${references.shift()}/cancel`, { key, body: {} });
       await sweepAfter(5 * 60_000);
     }
     expect(deliveriesAt('/down')).toEqual([]);
-    await receiver.start();
+    await world.receiver.start();
     // Retries 1, 4, 16 and 64 minutes apart, then hours: every delivery made in the hour is tried again within two.
     for (let elapsed = 0; elapsed < 2 * 60; elapsed += 5) await sweepAfter(5 * 60_000);
     expect(deliveriesAt('/down').length).toBeGreaterThan(slots.length);
@@ -296,11 +253,11 @@ const imageOf = async (ref: SlotRef) => ({
 async function waitingFlush(path: string, time: string) {
   clock.advance(60_000);
   const key = await listener(path);
-  const cursor = (await request('GET', CHANGES, { key })).json.data.Cursor as string;
-  const ref: SlotRef = { OperatorID: operator.operatorId, ActivityID: 's_faults1', Date: date, Time: time };
+  const cursor = (await world.request('GET', CHANGES, { key })).json.data.Cursor as string;
+  const ref: SlotRef = { OperatorID: world.operator.operatorId, ActivityID: 's_faults1', Date: date, Time: time };
   for (let change = 0; change < 2; change += 1) {
     await book(key, date, time);
-    await host.tableStream.idle();
+    await world.host.tableStream.idle();
   }
   const { FlushAt } = (await getTimeslotAnnouncement(ref))!;
   if (!FlushAt) throw new Error(`No flush waits for ${time}`);
@@ -321,8 +278,8 @@ function beforeEveryTransaction(step: () => Promise<void>) {
 async function expectFlushed(path: string, ref: SlotRef, cursor: string) {
   await expectReceiverInStep(path, [{ day: ref.Date, time: ref.Time }]);
   const slot = (await getTimeslot(ref.OperatorID, ref.ActivityID, ref.Date, ref.Time))!;
-  const key = await operator.keyWith(['ota']);
-  const feed = await request('GET', `${CHANGES}?since=${cursor}`, { key });
+  const key = await world.operator.keyWith(['ota']);
+  const feed = await world.request('GET', `${CHANGES}?since=${cursor}`, { key });
   expect(feed.json.data.Changes).toEqual([
     expect.objectContaining({ Time: ref.Time, Sequence: slot.Sequence, Vacancies: vacanciesOf(slot), Status: timeslotStatus(slot) }),
   ]);

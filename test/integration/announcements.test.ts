@@ -1,19 +1,12 @@
 import { Webhook } from 'standardwebhooks';
-import type { LocalHost } from '../../lib/local/host';
-import { ensureTable } from '../../lib/local/table';
+import { announcementWorld, storedChange, type Change } from '../support/announcements';
+import { createTestOperator } from '../support/fixtures';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { importCatalog } from '../../shared/catalog/import-catalog';
-import { getTimeslot } from '../../shared/catalog/repository';
 import { octoClient } from '../support/octo';
-import { timeslotStatus, vacanciesOf } from '../../shared/catalog/availability';
 import { COALESCING_WINDOW_MS } from '../../shared/changes/model';
 import { addDays } from '../../shared/core/calendar';
-import { manualClock } from '../../shared/core/clock';
-import { config, configure } from '../../shared/core/config';
-import { attributeClient } from '../../shared/db/client';
 import { tomorrow } from '../support/catalog';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * availability.changed through real HTTP: a partner chooses the event, every
@@ -59,62 +52,25 @@ const catalog: CatalogFile = {
   ],
 };
 
-const clock = manualClock(new Date());
-let host: LocalHost;
-let request: HttpClient;
-let operator: TestOperator;
-let receiver: WebhookReceiver;
-
-beforeAll(async () => {
-  configure({ ...config(), tableName: 'ota-usage-announcements-test', clock, webhookTargets: 'loopback-http' });
-  await ensureTable(attributeClient(), config().tableName);
-  operator = await createTestOperator(catalog);
-  host = await startTestHost();
-  request = httpClient(host);
-  receiver = await startWebhookReceiver();
-  // The catalogue's own writes are announced before any partner listens.
-  await settle();
-});
-
-afterAll(async () => {
-  await host.close();
-  await receiver.stop();
-});
-
-/** Reads the table's stream to its end, and hands over the queue's flushes due by the clock, until nothing is left. */
-async function settle(): Promise<void> {
-  await host.tableStream.idle();
-  await host.queue.idle();
-  await host.tableStream.idle();
-}
-
-interface Change {
-  ActivityID: string;
-  Date: string;
-  Time: string;
-  Status: string;
-  Vacancies: number;
-  Capacity: number;
-  ChangedAt: string;
-  Sequence: number;
-}
+const { world, settle } = announcementWorld('ota-usage-announcements-test', catalog);
+const { clock } = world;
 
 const changesAt = (path: string) =>
-  receiver.received
+  world.receiver.received
     .filter((entry) => entry.path === path)
     .map((entry) => JSON.parse(entry.body) as { type: string; data: Change })
     .filter((event) => event.type === 'availability.changed')
     .map((event) => event.data);
 
 async function listener(path: string, eventTypes = ['availability.changed']) {
-  const key = await operator.keyWith(['ota']);
-  const registered = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url(path), EventTypes: eventTypes } });
+  const key = await world.operator.keyWith(['ota']);
+  const registered = await world.request('PUT', WEBHOOK, { key, body: { Url: world.receiver.url(path), EventTypes: eventTypes } });
   expect(registered.status).toBe(200);
   return { key, secret: registered.json.data.Secret as string };
 }
 
 async function book(key: string, time: string, participants = 1, day = date): Promise<string> {
-  const response = await request('POST', BOOKING, {
+  const response = await world.request('POST', BOOKING, {
     key,
     body: {
       ActivityID: 's_boat1',
@@ -128,32 +84,28 @@ async function book(key: string, time: string, participants = 1, day = date): Pr
   return response.json.data.BookingReference;
 }
 
-/** The timeslot as partners are told of it, read from the table. */
-async function stored(time: string) {
-  const slot = (await getTimeslot(operator.operatorId, 's_boat1', date, time))!;
-  return { Status: timeslotStatus(slot), Vacancies: vacanciesOf(slot), Capacity: slot.Capacity, Sequence: slot.Sequence };
-}
+const stored = (time: string) => storedChange(world.operator.operatorId, 's_boat1', date, time);
 
 describe('availability.changed', () => {
   it('is chosen with EventTypes and answered back; an endpoint registered without them keeps the booking events', async () => {
-    const key = await operator.keyWith(['ota']);
-    await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/plain') } });
-    expect((await request('GET', WEBHOOK, { key })).json.data.EventTypes).toEqual([
+    const key = await world.operator.keyWith(['ota']);
+    await world.request('PUT', WEBHOOK, { key, body: { Url: world.receiver.url('/plain') } });
+    expect((await world.request('GET', WEBHOOK, { key })).json.data.EventTypes).toEqual([
       'booking.confirmed',
       'booking.cancelled',
       'hold.expired',
     ]);
     const chosen = ['availability.changed', 'booking.cancelled'];
-    await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/plain'), EventTypes: chosen } });
-    expect((await request('GET', WEBHOOK, { key })).json.data.EventTypes).toEqual(chosen);
+    await world.request('PUT', WEBHOOK, { key, body: { Url: world.receiver.url('/plain'), EventTypes: chosen } });
+    expect((await world.request('GET', WEBHOOK, { key })).json.data.EventTypes).toEqual(chosen);
   });
 
   it('tells the first change of a quiet timeslot at once, signed, with its state and Sequence', async () => {
     clock.advance(60_000);
     const partner = await listener('/first');
     await book(partner.key, '10:00', 2);
-    await host.tableStream.idle();
-    await host.tableStream.idle();
+    await world.host.tableStream.idle();
+    await world.host.tableStream.idle();
     const [change] = changesAt('/first');
     expect(change).toEqual({
       ActivityID: 's_boat1',
@@ -163,7 +115,7 @@ describe('availability.changed', () => {
       ...(await stored('10:00')),
     });
     expect(change).toMatchObject({ Status: 'AVAILABLE', Vacancies: 18, Capacity: 20 });
-    const delivery = receiver.received.find((entry) => entry.path === '/first')!;
+    const delivery = world.receiver.received.find((entry) => entry.path === '/first')!;
     expect(new Webhook(partner.secret).verify(delivery.body, delivery.headers as Record<string, string>)).toMatchObject({
       type: 'availability.changed',
     });
@@ -172,7 +124,7 @@ describe('availability.changed', () => {
   it('coalesces the changes that follow within the window into one, the last state, at the window’s end', async () => {
     clock.advance(60_000);
     await listener('/burst');
-    const seller = await operator.keyWith(['ota']);
+    const seller = await world.operator.keyWith(['ota']);
     await book(seller, '15:00');
     await settle();
     expect(changesAt('/burst')).toHaveLength(1);
@@ -192,7 +144,7 @@ describe('availability.changed', () => {
   it('tells each change the operator makes: a capacity, a closure as CLOSED with no places for sale, a reopening, an added timeslot, a cancelled one', async () => {
     clock.advance(60_000);
     const { key: partner } = await listener('/operator');
-    const key = await operator.keyWith(['availability:write']);
+    const key = await world.operator.keyWith(['availability:write']);
     const day = addDays(date, 1);
     const slot = `/api/v2/timeslots/s_boat1/${day}/10:00`;
     const steps: [string, string, unknown][] = [
@@ -204,14 +156,17 @@ describe('availability.changed', () => {
     for (const [method, path, body] of steps) {
       // Each a first change of a quiet timeslot: told at once.
       clock.advance(COALESCING_WINDOW_MS);
-      expect((await request(method, path, { key, body })).status).toBeLessThan(300);
+      expect((await world.request(method, path, { key, body })).status).toBeLessThan(300);
       await settle();
     }
     await book(partner, '18:30', 5, day);
     clock.advance(COALESCING_WINDOW_MS);
     await settle();
     clock.advance(COALESCING_WINDOW_MS);
-    const cancelled = await request('POST', `/api/v2/timeslots/s_boat1/${day}/18:30/cancel`, { key, body: { Reason: 'Engine failure' } });
+    const cancelled = await world.request('POST', `/api/v2/timeslots/s_boat1/${day}/18:30/cancel`, {
+      key,
+      body: { Reason: 'Engine failure' },
+    });
     expect(cancelled.status).toBe(200);
     await settle();
     const told = changesAt('/operator').map(({ Time, Status, Vacancies, Capacity }) => ({ Time, Status, Vacancies, Capacity }));
@@ -231,23 +186,26 @@ describe('availability.changed', () => {
     // An operator of its own, with nothing that changes: whatever its partner heard would be this operator's.
     const other = await createTestOperator();
     const outsiderKey = await other.keyWith(['ota']);
-    await request('PUT', WEBHOOK, { key: outsiderKey, body: { Url: receiver.url('/outsider'), EventTypes: ['availability.changed'] } });
-    await importCatalog(operator.operatorId, {
+    await world.request('PUT', WEBHOOK, {
+      key: outsiderKey,
+      body: { Url: world.receiver.url('/outsider'), EventTypes: ['availability.changed'] },
+    });
+    await importCatalog(world.operator.operatorId, {
       Products: [catalog.Products[0], { ...catalog.Products[1], Timeslots: [{ Date: date, Time: '08:00', Capacity: 9 }] }],
     });
-    await book(await operator.keyWith(['ota']), '10:00');
+    await book(await world.operator.keyWith(['ota']), '10:00');
     await settle();
     clock.advance(COALESCING_WINDOW_MS);
     await settle();
     expect(changesAt('/hidden').filter((change) => change.ActivityID === 's_crew1')).toEqual([]);
     expect(changesAt('/hidden').length).toBeGreaterThan(0);
-    expect(receiver.received.filter((entry) => entry.path === '/outsider')).toEqual([]);
+    expect(world.receiver.received.filter((entry) => entry.path === '/outsider')).toEqual([]);
   });
 });
 
 describe('product.changed', () => {
   const productEvents = (path: string) =>
-    receiver.received
+    world.receiver.received
       .filter((entry) => entry.path === path)
       .map((entry) => JSON.parse(entry.body) as { type: string; data: Record<string, unknown> })
       .filter((event) => event.type === 'product.changed')
@@ -255,11 +213,11 @@ describe('product.changed', () => {
 
   it('tells a change of name, price, units or visibility, and nothing of an import that changes nothing', async () => {
     await listener('/products', ['product.changed']);
-    await importCatalog(operator.operatorId, catalog);
+    await importCatalog(world.operator.operatorId, catalog);
     await settle();
     expect(productEvents('/products')).toEqual([]);
     const boat = catalog.Products[0];
-    await importCatalog(operator.operatorId, {
+    await importCatalog(world.operator.operatorId, {
       Products: [{ ...boat, PricePerParticipant: { Amount: 3500, Currency: 'EUR' } }, catalog.Products[1]],
     });
     await settle();
@@ -271,7 +229,7 @@ describe('product.changed', () => {
         Sequence: expect.any(Number),
       }),
     ]);
-    await importCatalog(operator.operatorId, { Products: [{ ...boat, Visible: false }, catalog.Products[1]] });
+    await importCatalog(world.operator.operatorId, { Products: [{ ...boat, Visible: false }, catalog.Products[1]] });
     await settle();
     expect(productEvents('/products').at(-1)).toEqual({
       ProductID: 810,
@@ -280,7 +238,7 @@ describe('product.changed', () => {
       ChangedAt: clock().toISOString(),
       Sequence: expect.any(Number),
     });
-    await importCatalog(operator.operatorId, catalog);
+    await importCatalog(world.operator.operatorId, catalog);
     await settle();
     expect(productEvents('/products').map((event) => event.Visible)).toEqual([true, false, true]);
     const sequences = productEvents('/products').map((event) => event.Sequence as number);
@@ -291,21 +249,21 @@ describe('product.changed', () => {
 describe('OCTo notifications', () => {
   it('POSTs each subscription its types with the headers it set: availability of the operator, only its own key’s bookings', async () => {
     clock.advance(60_000);
-    const key = await operator.keyWith(['ota']);
-    const octo = octoClient(request, key);
+    const key = await world.operator.keyWith(['ota']);
+    const octo = octoClient(world.request, key);
     const created = await octo('POST', '/notifications/subscriptions', {
-      url: receiver.url('/octo'),
+      url: world.receiver.url('/octo'),
       notificationTypes: ['AVAILABILITY_UPDATE', 'BOOKING_UPDATE'],
       headers: { 'Api-Key': 'reseller-secret' },
     });
     expect(created.status).toBe(200);
     expect(created.json).toEqual({
       id: expect.any(String),
-      url: receiver.url('/octo'),
+      url: world.receiver.url('/octo'),
       notificationTypes: ['AVAILABILITY_UPDATE', 'BOOKING_UPDATE'],
       headers: { 'Api-Key': 'reseller-secret' },
     });
-    const other = await operator.keyWith(['ota']);
+    const other = await world.operator.keyWith(['ota']);
     const time = '15:00';
     const day = addDays(date, 2);
     const reserve = (client: typeof octo) =>
@@ -316,10 +274,10 @@ describe('OCTo notifications', () => {
         unitItems: [{ unitId: 'adult' }],
       });
     const own = await reserve(octo);
-    const theirs = await reserve(octoClient(request, other));
+    const theirs = await reserve(octoClient(world.request, other));
     expect([own.status, theirs.status]).toEqual([200, 200]);
     await settle();
-    const notifications = receiver.received.filter((entry) => entry.path === '/octo');
+    const notifications = world.receiver.received.filter((entry) => entry.path === '/octo');
     expect(notifications.every((entry) => entry.headers['api-key'] === 'reseller-secret')).toBe(true);
     const bodies = notifications.map((entry) => JSON.parse(entry.body));
     expect(bodies.filter((body) => body.type === 'BOOKING_UPDATE').map((body) => body.data)).toEqual([{ uuid: own.json.uuid }]);

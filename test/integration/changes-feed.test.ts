@@ -1,16 +1,10 @@
-import type { LocalHost } from '../../lib/local/host';
-import { ensureTable } from '../../lib/local/table';
-import { timeslotStatus, vacanciesOf } from '../../shared/catalog/availability';
+import { announcementWorld, sequencedState, storedChange, type Change } from '../support/announcements';
+import { createTestOperator } from '../support/fixtures';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
-import { getTimeslot } from '../../shared/catalog/repository';
 import { COALESCING_WINDOW_MS, CURSOR_LIFETIME_MS } from '../../shared/changes/model';
 import { addDays } from '../../shared/core/calendar';
-import { manualClock } from '../../shared/core/clock';
-import { config, configure } from '../../shared/core/config';
-import { attributeClient } from '../../shared/db/client';
 import { expectProblem } from '../support/problems';
 import { tomorrow } from '../support/catalog';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 
 /**
  * The changes feed through real HTTP: a partner that only pulls follows every
@@ -56,29 +50,8 @@ const catalog: CatalogFile = {
   ],
 };
 
-const clock = manualClock(new Date());
-let host: LocalHost;
-let request: HttpClient;
-let operator: TestOperator;
-
-beforeAll(async () => {
-  configure({ ...config(), tableName: 'ota-usage-feed-test', clock });
-  await ensureTable(attributeClient(), config().tableName);
-  operator = await createTestOperator(catalog);
-  host = await startTestHost();
-  request = httpClient(host);
-  await settle();
-});
-
-afterAll(() => host.close());
-
-/** The stream read to its end and every flush due by the clock made, until nothing is left. */
-async function settle(): Promise<void> {
-  for (let round = 0; round < 3; round += 1) {
-    await host.tableStream.idle();
-    await host.queue.idle();
-  }
-}
+const { world, settle } = announcementWorld('ota-usage-feed-test', catalog);
+const { clock } = world;
 
 /** Every waiting flush made: the clock past the window, then settled. */
 async function flushAll(): Promise<void> {
@@ -87,30 +60,17 @@ async function flushAll(): Promise<void> {
   await settle();
 }
 
-interface Change {
-  ActivityID: string;
-  Date: string;
-  Time: string;
-  Status: string;
-  Vacancies: number;
-  Capacity: number;
-  Sequence: number;
-}
-
-const nowCursor = async (key = operator.key) => (await request('GET', CHANGES, { key })).json.data.Cursor as string;
+const nowCursor = async (key = world.operator.key) => (await world.request('GET', CHANGES, { key })).json.data.Cursor as string;
 
 /** A reader that applies each change only when its Sequence is above the last it applied. */
-function reader(key = operator.key) {
-  const state = new Map<string, Change>();
+function reader(key = world.operator.key) {
+  const { state, apply } = sequencedState();
   let cursor = '';
   const read = async (limit = 3) => {
     for (;;) {
-      const page = await request('GET', `${CHANGES}?since=${cursor}&limit=${limit}`, { key });
+      const page = await world.request('GET', `${CHANGES}?since=${cursor}&limit=${limit}`, { key });
       expect(page.status).toBe(200);
-      for (const change of page.json.data.Changes as Change[]) {
-        const name = `${change.ActivityID} ${change.Date} ${change.Time}`;
-        if ((state.get(name)?.Sequence ?? 0) < change.Sequence) state.set(name, change);
-      }
+      for (const change of page.json.data.Changes as Change[]) apply(change);
       cursor = page.json.data.Cursor;
       if (!page.json.data.HasMore) return;
     }
@@ -121,36 +81,26 @@ function reader(key = operator.key) {
     start: async (slots: { day: string; time: string }[]) => {
       cursor = await nowCursor(key);
       for (const { day, time } of slots) {
-        const slot = (await getTimeslot(operator.operatorId, 's_feed1', day, time))!;
-        state.set(`s_feed1 ${day} ${time}`, {
-          ActivityID: 's_feed1',
-          Date: day,
-          Time: time,
-          ...(await stored('s_feed1', day, time)),
-          Sequence: slot.Sequence as number,
-        });
+        apply({ ActivityID: 's_feed1', Date: day, Time: time, ChangedAt: '', ...(await stored('s_feed1', day, time)) });
       }
     },
     read,
   };
 }
 
-async function stored(activityId: string, day: string, time: string) {
-  const slot = (await getTimeslot(operator.operatorId, activityId, day, time))!;
-  return { Status: timeslotStatus(slot), Vacancies: vacanciesOf(slot), Capacity: slot.Capacity };
-}
+const stored = (activityId: string, day: string, time: string) => storedChange(world.operator.operatorId, activityId, day, time);
 
 const customer = { FirstName: 'Eva', LastName: 'Reis', Email: 'eva@example.com' };
 const book = (day: string, time: string, participants: number) =>
-  request('POST', BOOKING, {
-    key: operator.key,
+  world.request('POST', BOOKING, {
+    key: world.operator.key,
     body: { ActivityID: 's_feed1', Date: day, Time: time, Participants: participants, Customer: customer },
   });
 
 describe('the changes feed', () => {
   it('answers no changes and the cursor of now without since, then the timeslots changed since it, each once, as they are now', async () => {
     clock.advance(60_000);
-    const empty = await request('GET', CHANGES, { key: operator.key });
+    const empty = await world.request('GET', CHANGES, { key: world.operator.key });
     expect(empty.status).toBe(200);
     expect(empty.json.data).toEqual({ Changes: [], Cursor: expect.any(String), HasMore: false });
     const since = empty.json.data.Cursor;
@@ -159,12 +109,12 @@ describe('the changes feed', () => {
     await book(date, '09:00', 1);
     await book(date, '11:00', 3);
     await flushAll();
-    const page = await request('GET', `${CHANGES}?since=${since}`, { key: operator.key });
+    const page = await world.request('GET', `${CHANGES}?since=${since}`, { key: world.operator.key });
     const changes = page.json.data.Changes as Change[];
     expect(changes.map((change) => change.Time).sort()).toEqual(['09:00', '11:00']);
     for (const change of changes) expect(change).toMatchObject(await stored('s_feed1', date, change.Time));
     expect(changes.find((change) => change.Time === '09:00')).toMatchObject({ Vacancies: 27 });
-    const after = await request('GET', `${CHANGES}?since=${page.json.data.Cursor}`, { key: operator.key });
+    const after = await world.request('GET', `${CHANGES}?since=${page.json.data.Cursor}`, { key: world.operator.key });
     expect(after.json.data).toMatchObject({ Changes: [], HasMore: false });
   });
 
@@ -176,9 +126,9 @@ describe('the changes feed', () => {
       Products: [catalog.Products[0], { ...catalog.Products[1], Timeslots: [{ Date: date, Time: '08:00', Capacity: 7 }] }],
     };
     const { importCatalog } = await import('../../shared/catalog/import-catalog');
-    await importCatalog(operator.operatorId, changed);
+    await importCatalog(world.operator.operatorId, changed);
     await flushAll();
-    const page = await request('GET', `${CHANGES}?since=${since}&limit=1000`, { key: operator.key });
+    const page = await world.request('GET', `${CHANGES}?since=${since}&limit=1000`, { key: world.operator.key });
     expect((page.json.data.Changes as Change[]).filter((change) => change.ActivityID === 's_feedhidden')).toEqual([]);
   });
 
@@ -186,7 +136,7 @@ describe('the changes feed', () => {
     ['a text that is no cursor', () => 'not-a-cursor'],
     ['a cursor of another operator', async () => nowCursor((await createTestOperator(catalog)).key)],
   ])('is 410 for %s', async (_, cursorOf) => {
-    const response = await request('GET', `${CHANGES}?since=${await cursorOf()}`, { key: operator.key });
+    const response = await world.request('GET', `${CHANGES}?since=${await cursorOf()}`, { key: world.operator.key });
     expectProblem(response, 410, { detail: /^Query parameter 'since' is not a cursor of these changes; read availability in full/ });
     expect(response.json.type).toMatch(/\/cursor-expired$/);
   });
@@ -194,9 +144,9 @@ describe('the changes feed', () => {
   it('is 410 for a cursor older than the 7 days changes are kept, and answers one younger', async () => {
     const cursor = await nowCursor();
     clock.advance(CURSOR_LIFETIME_MS - 1000);
-    expect((await request('GET', `${CHANGES}?since=${cursor}`, { key: operator.key })).status).toBe(200);
+    expect((await world.request('GET', `${CHANGES}?since=${cursor}`, { key: world.operator.key })).status).toBe(200);
     clock.advance(2000);
-    const response = await request('GET', `${CHANGES}?since=${cursor}`, { key: operator.key });
+    const response = await world.request('GET', `${CHANGES}?since=${cursor}`, { key: world.operator.key });
     expectProblem(response, 410, {
       detail: /^Query parameter 'since' is older than the 7 days changes are kept; read availability in full/,
     });
@@ -211,9 +161,9 @@ describe('the changes feed', () => {
     let running = true;
     const background = (async () => {
       while (running) {
-        await host.tableStream.idle();
+        await world.host.tableStream.idle();
         clock.advance(1000);
-        await host.queue.idle();
+        await world.host.queue.idle();
       }
     })();
     const writers = Array.from({ length: 8 }, async (_, writer) => {
@@ -221,7 +171,7 @@ describe('the changes feed', () => {
         const slot = slots[(writer * 5 + n * 7) % slots.length];
         const response = await book(slot.day, slot.time, 1 + ((writer + n) % 3));
         if (response.status === 201 && n % 4 === 3) {
-          await request('POST', `${BOOKING}/${response.json.data.BookingReference}/cancel`, { key: operator.key, body: {} });
+          await world.request('POST', `${BOOKING}/${response.json.data.BookingReference}/cancel`, { key: world.operator.key, body: {} });
         }
       }
     });
