@@ -1,4 +1,4 @@
-import { LOCAL_CREDENTIALS, LOCAL_DATA_DIR, localSettings } from '../lib/local/defaults';
+import { BACKGROUND_AS_ON_AWS, LOCAL_CREDENTIALS, LOCAL_DATA_DIR, localSettings } from '../lib/local/defaults';
 import { awaitCommits, localClient, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local';
 import { startLocalHost } from '../lib/local/host';
 import { ensureTable } from '../lib/local/table';
@@ -114,10 +114,7 @@ async function main(): Promise<void> {
   const host = await startLocalHost({
     port: settings.httpPort,
     host: hostName,
-    // Expiring holds and retrying webhooks every minute, as the stack's schedules do.
-    scheduler: { intervalMs: 60_000 },
-    // Handing queued webhook deliveries to the sender as they are written, as Lambda reads a stream four times a second.
-    tableStream: { pollMs: 250 },
+    ...BACKGROUND_AS_ON_AWS,
   });
   keepServingOnEscapedErrors();
 

@@ -1,19 +1,18 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local';
 import { LOCAL_CREDENTIALS } from '../lib/local/defaults';
 import { ensureTable } from '../lib/local/table';
 import { configure } from '../shared/core/config';
-import { PROJECT_ROOT } from '../shared/api/routes';
 import { benchBundles } from './bench/bundles';
 import { benchFaces } from './bench/faces';
 import { benchObservability } from './bench/observability';
 import { DEFAULT_CONCURRENCY, compare, fixed, printTable, ratio, type Stats } from './bench/harness';
+import { startHostProcess, type HostProcess } from './bench/host-process';
 import { keepAliveClient } from './bench/http';
 import type { BenchContext } from './bench/scenario';
+import { benchPropagation } from './bench/propagation';
 import { scenarios } from './bench/scenarios';
 import { seedBenchOperator } from './bench/seed';
 import { benchTimeslotCancellation } from './bench/timeslot-cancellation';
@@ -40,7 +39,8 @@ import { benchUsageScaling } from './bench/usage-scaling';
  * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
  * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`; `--only octo`
  * for OCTo beside the marketplace alone, `--only "octo confirm"` for one pair;
- * the bundles are then left out; `--only usage` also runs usage at scale); --observability (only what the
+ * the bundles are then left out; `--only usage` also runs usage at scale; `--only propagation` how partners hear of
+ * availability: propagation to a webhook receiver and the storm, scripts/bench/propagation.ts); --observability (only what the
  * observability middlewares add, per request, and the bundle table); --bundles (only the bundle table); --usage-entries N (entries in the 31 days; default 100000),
  * --summary-calls N (default 200), --single-entries N (default 2000), --usage-concurrency N (default 4:
  * requests in flight while loading and in the batch-vs-single comparison); --cancel-bookings N (default 2000; `--only cancel` alone).
@@ -50,6 +50,8 @@ const TABLE_NAME = 'ota-usage-bench';
 const P50_GOAL = 1.5;
 
 interface Options {
+  /** Fewer calls, to try changes. */
+  quick: boolean;
   /** Only the observability figures and the bundle table. */
   observabilityOnly: boolean;
   /** Only the bundle table. */
@@ -79,6 +81,7 @@ const NUMBER_OPTIONS = [
 
 function parseOptions(args: string[]): Options {
   const options: Options = {
+    quick: args.includes('--quick'),
     observabilityOnly: args.includes('--observability'),
     bundlesOnly: args.includes('--bundles'),
     calls: 2000,
@@ -123,47 +126,6 @@ function parseOptions(args: string[]): Options {
   const unknown = args.filter((arg, i) => arg.startsWith('--') && !known.has(arg) && !known.has(args[i - 1]));
   if (unknown.length) throw new Error(`Unknown option(s): ${unknown.join(' ')}`);
   return options;
-}
-
-interface HostProcess {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** The local host in a child process (scripts/bench/host.ts), configured by its environment as a Lambda function is. */
-async function startHostProcess(dynamoEndpoint: string): Promise<HostProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'bench', 'host.ts')], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      TABLE_NAME,
-      DYNAMODB_ENDPOINT: dynamoEndpoint,
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`The host process exited with code ${code} before it listened`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line).url as string));
-  });
-  return {
-    url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        process.off('exit', killOnExit);
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-        child.once('exit', () => {
-          clearTimeout(force);
-          resolve();
-        });
-        child.stdin!.end();
-      }),
-  };
 }
 
 interface ScenarioResult {
@@ -268,7 +230,7 @@ async function main(): Promise<void> {
         `${seeded.products} products, ${seeded.timeslots} timeslots, benched activity ${seeded.activityId} from ${seeded.firstDate}, ` +
         `${seeded.usageEntries} usage entries`,
     );
-    host = await startHostProcess(dynamoLocal.endpoint);
+    host = await startHostProcess(TABLE_NAME, dynamoLocal.endpoint);
     console.log(`Local host (child process, default authorizer cache) at ${host.url}`);
 
     http = keepAliveClient(host.url, seeded.apiKey, options.concurrency);
@@ -286,8 +248,10 @@ async function main(): Promise<void> {
       (scenario) => !options.only || options.only.some((name) => scenario.name.toLowerCase().includes(name)),
     );
     const faces = !options.only || options.only.some((name) => name.startsWith('octo'));
+    const propagation = !options.only || options.only.includes('propagation');
     const cancellation = !options.only || options.only.includes('cancel');
-    if (!selected.length && !faces && !cancellation) throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
+    if (!selected.length && !faces && !propagation && !cancellation)
+      throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
     if (selected.length) console.log(`Measuring ${selected.map((scenario) => scenario.name).join(', ')} ...`);
     const results: ScenarioResult[] = [];
     for (const scenario of selected) {
@@ -315,6 +279,7 @@ async function main(): Promise<void> {
     if (cancellation) {
       await benchTimeslotCancellation({ url: host.url, bookings: options['cancel-bookings'] });
     }
+    if (propagation) await benchPropagation({ dynamoEndpoint: dynamoLocal.endpoint, quick: options.quick });
 
     // The bundles need neither: stopping them first keeps the load-time figures free of their noise.
     await host.stop();

@@ -204,6 +204,11 @@ async function main(): Promise<void> {
   reservationOperation.body = reservationBody;
   const seededReservation = (await call('POST', '/octo/bookings', reservationBody)) as { id?: string; uuid?: string };
   if (!seededReservation.uuid) throw new Error(`The valid reservation was refused: ${JSON.stringify(seededReservation)}`);
+  // A subscription of the key, for the routes that address one by its id; the feed's cursor of now, for its `since`.
+  const subscriptionOperation = operations.find((op) => op.path === '/octo/notifications/subscriptions' && op.method === 'POST')!;
+  const subscription = (await call('POST', '/octo/notifications/subscriptions', subscriptionOperation.body)) as { id?: string };
+  if (!subscription.id) throw new Error(`The valid subscription was refused: ${JSON.stringify(subscription)}`);
+  const cursor = (await call('GET', '/api/v2/ota/marketplace/availability/changes')).data.Cursor as string;
   const today = wallClock('UTC').date;
   // The operator's timeslot routes change a day of their own, so that a close or a cancellation leaves the other routes' timeslot on sale.
   const operatorDay = addDays(date, 1);
@@ -213,6 +218,7 @@ async function main(): Promise<void> {
       BookingReference: seedBooking.BookingReference,
       productId: 's_kayak01',
       uuid: seededReservation.uuid,
+      subscriptionId: subscription.id,
       Date: operatorDay,
       Time: slot.Time,
     },
@@ -224,6 +230,7 @@ async function main(): Promise<void> {
       '/api/v2/bookings': { from: today, to: today, channel: 'ota', limit: '10' },
       '/api/v2/usage/meters': { from: today, to: today, tz: 'Europe/Lisbon', granularity: 'day' },
       '/octo/bookings': { localDate: date },
+      '/api/v2/ota/marketplace/availability/changes': { since: cursor, limit: '10' },
       '/api/v2/timeslots/{ActivityID}': { date: operatorDay },
     } as Record<string, Record<string, string>>,
   };

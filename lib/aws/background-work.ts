@@ -1,12 +1,12 @@
 import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { scheduledFunctions, webhookSender } from '../../shared/api/background';
+import { announcementQueue, changeAnnouncer, scheduledFunctions, webhookSender, type StreamConsumer } from '../../shared/api/background';
 import type { LogLevel } from '../../shared/core/config';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { ALARM_PERIOD, watch, watchFunctions } from './alarms';
@@ -22,33 +22,73 @@ export interface BackgroundWorkProps {
 
 /** The sender waits up to 10 s on each receiver, for a batch in parallel. */
 const SENDER_TIMEOUT_SECONDS = 30;
+/** The announcer's batch of 100 records, a few writes each; the flush consumer's batch of 10 timeslots. */
+const ANNOUNCER_TIMEOUT_SECONDS = 60;
+const FLUSHER_TIMEOUT_SECONDS = 30;
+/** The announcer's records are announced within seconds; a minute behind the stream is propagation gone wrong. */
+const ANNOUNCER_ITERATOR_AGE_MS = 60_000;
 /** A sweep finishes well within its one-minute period. */
 const SCHEDULED_TIMEOUT_SECONDS = 50;
 
+/** An encrypted queue of what a consumer failed on repeatedly, kept 14 days, with its alarm. */
+function deadLetterQueue(scope: Construct, ids: { queue: string; alarm: string }, alarmTopic: ITopic, what: string): Queue {
+  const queue = new Queue(scope, ids.queue, {
+    retentionPeriod: Duration.days(14),
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+  });
+  Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: `This queue is itself the dead-letter destination of ${what}` });
+  watch(scope, alarmTopic, {
+    id: ids.alarm,
+    description: `What ${what} failed on repeatedly is waiting in its dead-letter queue`,
+    metric: queue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD }),
+    threshold: 1,
+  });
+  return queue;
+}
+
+/** A stream consumer's event source mapping, from the oldest record kept, by its row of shared/api/background.ts. */
+function streamSource(table: ITable, consumer: StreamConsumer, deadLetters: Queue): DynamoEventSource {
+  return new DynamoEventSource(table, {
+    // From the oldest record kept: a mapping created on a table already in use misses nothing, and records already
+    // worked on change nothing when handed over again (every consumer is idempotent).
+    startingPosition: StartingPosition.TRIM_HORIZON,
+    batchSize: consumer.batchSize,
+    parallelizationFactor: consumer.parallelizationFactor,
+    retryAttempts: consumer.retryAttempts,
+    bisectBatchOnError: true,
+    reportBatchItemFailures: true,
+    onFailure: new SqsDlq(deadLetters),
+    filters: consumer.filters.map((filter) => FilterCriteria.filter(filter as Record<string, unknown>)),
+  });
+}
+
 /**
- * The work no request starts: the webhook sender, handed queued deliveries
- * by the table's stream (its records the sender fails on end in a
- * dead-letter queue, with an alarm on it), and one EventBridge Scheduler
- * schedule per row of shared/api/background.ts (the hold-expiry sweep, the
- * webhook retry sweep). No function sends anything to a queue: a delivery
- * written in a transaction is all it takes.
+ * The work no request starts: the table stream's consumers (the webhook
+ * sender, handed queued deliveries; the announcer, handed every change
+ * partners hear of), the announcement queue (each timeslot's trailing flush,
+ * delayed to the end of its coalescing window) and its consumer, and one
+ * EventBridge Scheduler schedule per row of shared/api/background.ts (the
+ * hold-expiry sweep, the webhook retry sweep, the flush sweep). What a
+ * consumer fails on ends in a dead-letter queue of its own, with an alarm
+ * on it. No request sends anything anywhere: what it writes is all it takes.
  */
 export class BackgroundWork extends Construct {
   readonly deadLetterQueue: Queue;
   readonly sender: ServiceFunction;
+  readonly announcer: ServiceFunction;
+  readonly announcementQueue: Queue;
+  readonly flusher: ServiceFunction;
   readonly scheduled: ReadonlyMap<string, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: BackgroundWorkProps) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DeliveryDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter destination of the webhook sender’s stream mapping',
-    });
+    this.deadLetterQueue = deadLetterQueue(
+      this,
+      { queue: 'DeliveryDeadLetterQueue', alarm: 'webhook-deliveries-dead-letters' },
+      props.alarmTopic,
+      'the webhook sender’s stream mapping',
+    );
 
     // The sender's own role: its stream mapping adds reading the stream and sending to the dead-letter queue.
     const senderRole = new ServiceRole(this, 'SenderRole', {
@@ -64,19 +104,62 @@ export class BackgroundWork extends Construct {
       logLevel: props.logLevel,
       timeoutSeconds: SENDER_TIMEOUT_SECONDS,
     });
-    this.sender.addEventSource(
-      new DynamoEventSource(props.table, {
-        // From the oldest record kept: a mapping created on a table already in use misses no delivery, and records of
-        // deliveries already attempted find them no longer queued at that time (shared/webhooks/sender.ts).
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: webhookSender.batchSize,
-        parallelizationFactor: webhookSender.parallelizationFactor,
-        retryAttempts: webhookSender.retryAttempts,
-        bisectBatchOnError: true,
-        reportBatchItemFailures: true,
-        onFailure: new SqsDlq(this.deadLetterQueue),
-        filters: [FilterCriteria.filter(webhookSender.filter)],
-      }),
+    this.sender.addEventSource(streamSource(props.table, webhookSender, this.deadLetterQueue));
+
+    // The announcement queue: a message its consumer fails on maxReceiveCount times is kept beside it.
+    const flushDeadLetters = deadLetterQueue(
+      this,
+      { queue: 'FlushDeadLetterQueue', alarm: 'announcement-flushes-dead-letters' },
+      props.alarmTopic,
+      'the announcement queue’s consumer',
+    );
+    this.announcementQueue = new Queue(this, 'AnnouncementQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(announcementQueue.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: flushDeadLetters, maxReceiveCount: announcementQueue.maxReceiveCount },
+    });
+
+    // The announcer's own role: the table, its stream (added by the mapping), sending to the announcement queue, its dead-letter queue.
+    const announcerDeadLetters = deadLetterQueue(
+      this,
+      { queue: 'AnnouncerDeadLetterQueue', alarm: 'announcer-dead-letters' },
+      props.alarmTopic,
+      'the announcer’s stream mapping',
+    );
+    const announcerRole = new ServiceRole(this, 'AnnouncerRole', {
+      table: props.table,
+      tableAccess: 'readWrite',
+      description: 'The announcer: the table, its stream, sending to the announcement queue and its dead-letter queue',
+    });
+    this.announcementQueue.grantSendMessages(announcerRole);
+    this.announcer = new ServiceFunction(this, 'Announcer', {
+      entry: changeAnnouncer.entry,
+      table: props.table,
+      role: announcerRole,
+      problemBaseUrl: props.problemBaseUrl,
+      logLevel: props.logLevel,
+      timeoutSeconds: ANNOUNCER_TIMEOUT_SECONDS,
+    });
+    this.announcer.addEnvironment('ANNOUNCEMENT_QUEUE_URL', this.announcementQueue.queueUrl);
+    this.announcer.addEventSource(streamSource(props.table, changeAnnouncer, announcerDeadLetters));
+
+    // The flush consumer's own role: the table, and receiving from the announcement queue (added by its event source).
+    const flusherRole = new ServiceRole(this, 'FlusherRole', {
+      table: props.table,
+      tableAccess: 'readWrite',
+      description: 'The announcement flushes: the table, and receiving from the announcement queue',
+    });
+    this.flusher = new ServiceFunction(this, 'Flusher', {
+      entry: announcementQueue.consumer.entry,
+      table: props.table,
+      role: flusherRole,
+      problemBaseUrl: props.problemBaseUrl,
+      logLevel: props.logLevel,
+      timeoutSeconds: FLUSHER_TIMEOUT_SECONDS,
+    });
+    this.flusher.addEventSource(
+      new SqsEventSource(this.announcementQueue, { batchSize: announcementQueue.batchSize, reportBatchItemFailures: true }),
     );
 
     const sweepRole = new ServiceRole(this, 'ScheduledRole', {
@@ -110,14 +193,14 @@ export class BackgroundWork extends Construct {
     this.scheduled = scheduled;
 
     watch(this, props.alarmTopic, {
-      id: 'webhook-deliveries-dead-letters',
-      description: 'Stream records of webhook deliveries the sender failed on repeatedly are waiting in the dead-letter queue',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD }),
-      threshold: 1,
+      id: 'announcements-behind',
+      description: 'The announcer is more than a minute behind the table stream: partners hear of changes late',
+      metric: this.announcer.metric('IteratorAge', { period: ALARM_PERIOD, statistic: 'Maximum' }),
+      threshold: ANNOUNCER_ITERATOR_AGE_MS,
     });
     watchFunctions(this, {
       name: 'background',
-      functions: [['webhook-sender', this.sender], ...scheduled],
+      functions: [['webhook-sender', this.sender], ['announcer', this.announcer], ['flusher', this.flusher], ...scheduled],
       topic: props.alarmTopic,
     });
   }

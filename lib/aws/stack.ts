@@ -164,11 +164,12 @@ export class OtaUsageStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', { api, table, authorizer: this.authorizerFunction, alarmEmail: props.alarmEmail });
     const shared = { table, alarmTopic: this.monitoring.topic };
 
-    // Hold expiry, webhook deliveries and their retries: the work no request waits on.
+    // Hold expiry, webhook deliveries and their retries, announcements of changes: the work no request waits on.
     const backgroundStack = new ServiceStack(this, 'Background', {
       ...shared,
       readsStream: true,
-      description: 'OTA usage service: the work no request waits on (webhook sender on the table stream, scheduled sweeps)',
+      description:
+        'OTA usage service: the work no request waits on (webhook sender and announcer on the table stream, the announcement queue, scheduled sweeps)',
     });
     this.background = new BackgroundWork(backgroundStack, 'Work', {
       table: backgroundStack.table,
@@ -213,7 +214,10 @@ export class OtaUsageStack extends Stack {
     });
     this.routeFunctions = new Map(this.routeStacks.flatMap((routeStack) => [...routeStack.functions]));
     if (props.webhookPorts) {
-      for (const fn of [this.routeFunctions.get('put-webhook'), this.background.sender]) {
+      const registersOrSends = ['put-webhook', 'octo-create-subscription', 'octo-update-subscription'].map((id) =>
+        this.routeFunctions.get(id),
+      );
+      for (const fn of [...registersOrSends, this.background.sender]) {
         fn?.addEnvironment('WEBHOOK_PORTS', props.webhookPorts.join(','));
       }
     }
@@ -230,6 +234,8 @@ export class OtaUsageStack extends Stack {
         functions: [
           ['authorizer', this.authorizerFunction],
           ['webhook-sender', this.background.sender],
+          ['announcer', this.background.announcer],
+          ['flusher', this.background.flusher],
           ...this.background.scheduled,
           ['record-platform-event', this.platformEvents.function],
         ],

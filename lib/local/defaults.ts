@@ -14,6 +14,19 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 export const LOCAL_ACCOUNT = '000000000000';
 export const LOCAL_REGION = process.env.AWS_REGION || 'local';
 
+/**
+ * The background work as it runs on AWS, for `npm start` (and the bench's
+ * live host): holds expired and webhooks retried every minute, as the stack's
+ * schedules do; the table's stream read four times a second, as Lambda reads
+ * a stream; announcements' trailing flushes handed over once their delay has
+ * passed, as SQS does.
+ */
+export const BACKGROUND_AS_ON_AWS = {
+  scheduler: { intervalMs: 60_000 },
+  tableStream: { pollMs: 250 },
+  queue: { pollMs: 100 },
+} as const;
+
 /** What the one-machine setup runs, where, as the environment sets it. */
 export interface LocalSettings {
   tableName: string;

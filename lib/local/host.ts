@@ -2,21 +2,26 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { systemClock, type Clock } from '../../shared/core/clock';
+import { config, configure } from '../../shared/core/config';
 import { localGateway, type LocalGateway, type LocalGatewayOptions } from './api-gateway';
 import { serveDashboard, servesDashboard } from './dashboard';
 import { LOCAL_HTTP_HOST } from './defaults';
 import { serveDocs, servesDocs } from './docs';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
 import { acceptedHosts, failSafely, guardServerEdge, misdirectedHost, missingHost, sendProblem } from './http-edge';
+import { createLocalQueue, type LocalQueue, type LocalQueueOptions } from './queue';
 import { finishReading } from './request-body';
 import { createLocalScheduler, type LocalScheduler, type LocalSchedulerOptions } from './scheduler';
 import { startLocalTableStream, type LocalTableStream, type LocalTableStreamOptions } from './table-stream';
 
 /**
- * The local host: one port that plays API Gateway (api-gateway.ts) and
- * EventBridge's PutEvents (event-bus.ts), and serves the dashboard and the
- * API reference; beside it the table's stream (table-stream.ts) and the
- * Scheduler (scheduler.ts). `npm start`, the tests and the bench start it.
+ * The local host: one port that plays API Gateway (api-gateway.ts),
+ * EventBridge's PutEvents (event-bus.ts) and the announcement queue's
+ * SendMessage (queue.ts), and serves the dashboard and the API reference;
+ * beside it the table's stream (table-stream.ts) and the Scheduler
+ * (scheduler.ts). Once listening, it tells the configuration where its
+ * stand-ins answer, as the stack tells a function by its environment.
+ * `npm start`, the tests and the bench start it.
  */
 
 function send(response: ServerResponse, result: APIGatewayProxyResult): void {
@@ -34,6 +39,7 @@ export interface LocalHostOptions extends LocalGatewayOptions {
   eventBus?: LocalEventBusOptions;
   scheduler?: LocalSchedulerOptions;
   tableStream?: LocalTableStreamOptions;
+  queue?: LocalQueueOptions;
 }
 
 export interface LocalHost {
@@ -47,6 +53,8 @@ export interface LocalHost {
   tableStream: LocalTableStream;
   /** The scheduled functions (see scheduler.ts). */
   scheduler: LocalScheduler;
+  /** The announcement queue: trailing flushes handed over when their delay has passed (see queue.ts). */
+  queue: LocalQueue;
   close(): Promise<void>;
 }
 
@@ -55,13 +63,14 @@ export interface LocalHost {
  * the API reference or the gateway, once its Host names this host.
  */
 async function serveRequest(
-  { gateway, eventBus, accepts }: { gateway: LocalGateway; eventBus: LocalEventBus; accepts: (host: string) => boolean },
+  { gateway, standIns, accepts }: { gateway: LocalGateway; standIns: (LocalEventBus | LocalQueue)[]; accepts: (host: string) => boolean },
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
   const refused = missingHost(request) ?? misdirectedHost(request, accepts);
-  // The event bus reads its own bodies, and reads what is left before it refuses (request-body.ts).
-  if (!refused && eventBus.accepts(request)) return eventBus.serve(request, response);
+  // The stand-ins read their own bodies, and read what is left before they refuse (request-body.ts).
+  const standIn = refused ? undefined : standIns.find((candidate) => candidate.accepts(request));
+  if (standIn) return standIn.serve(request, response);
   const answer = refused
     ? () => sendProblem(response, refused, { Connection: 'close' })
     : servesDashboard(request)
@@ -91,18 +100,22 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   const clock = options.clock ?? systemClock;
   const gateway = localGateway(options, clock);
   const eventBus = createLocalEventBus({ ...options.eventBus, clock });
+  const queue = createLocalQueue(options.queue);
   const bindAddress = options.host ?? LOCAL_HTTP_HOST;
   // Set once the port is known; no request arrives before.
   let accepts: (host: string) => boolean = () => false;
 
   // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.
   const server = createServer({ requireHostHeader: false }, (request, response) => {
-    serveRequest({ gateway, eventBus, accepts }, request, response).catch((error) => failSafely(request, response, error, 'Local host'));
+    serveRequest({ gateway, standIns: [eventBus, queue], accepts }, request, response).catch((error) =>
+      failSafely(request, response, error, 'Local host'),
+    );
   });
   guardServerEdge(server);
   server.keepAliveTimeout = 30_000;
   const url = await listen(server, options.port ?? 0, bindAddress);
   accepts = acceptedHosts(bindAddress, (server.address() as AddressInfo).port);
+  configure({ ...config(), localAwsEndpoint: url, announcementQueueUrl: queue.urlOn(url) });
   const scheduler = createLocalScheduler(options.scheduler);
   const tableStream = startLocalTableStream(options.tableStream);
   return {
@@ -112,11 +125,13 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
     authorizerCacheSize: gateway.authorizerCacheSize,
     tableStream,
     scheduler,
+    queue,
     close: async () => {
       await scheduler.stop();
       // Events already accepted and stream records already read are handled before the host goes away, as AWS would.
       await eventBus.idle();
       await tableStream.stop();
+      await queue.stop();
       await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { bundlingOptions, esbuildOptions } from '../../lib/aws/bundling';
-import { scheduledFunctions, webhookSender } from '../../shared/api/background';
+import { backgroundFunctions } from '../../shared/api/background';
 import { recordPlatformEventEntry } from '../../shared/api/event-rules';
 import { authorizerEntry, entryPath, PROJECT_ROOT, routes } from '../../shared/api/routes';
 import { fixed, median, printTable, ratio } from './harness';
@@ -104,8 +104,7 @@ export const deployedFunctions = (): { name: string; entry: string }[] => [
   ...routes.map((route) => ({ name: route.id, entry: route.entry })),
   { name: 'authorizer', entry: authorizerEntry },
   { name: 'record-platform-event', entry: recordPlatformEventEntry },
-  ...scheduledFunctions.map((scheduled) => ({ name: scheduled.id, entry: scheduled.entry })),
-  { name: webhookSender.id, entry: webhookSender.entry },
+  ...backgroundFunctions.map((background) => ({ name: background.id, entry: background.entry })),
 ];
 
 /**

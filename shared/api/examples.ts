@@ -104,7 +104,11 @@ export const operatorTimeslot = {
 export const example = { customer, answers, product, questions, bookingRequest, booking, heldBooking, usageEntry, operatorTimeslot };
 
 export const confirmedHold = { ...booking, HoldExpiresAt: heldBooking.HoldExpiresAt, ConfirmedAt: '2026-06-20T09:21:40.002Z' };
-export const webhookEndpoint = { Url: 'https://partner.example.com/hooks/ota', CreatedAt: '2026-06-01T08:00:00.000Z' };
+export const webhookEndpoint = {
+  Url: 'https://partner.example.com/hooks/ota',
+  EventTypes: ['booking.confirmed', 'booking.cancelled', 'hold.expired', 'availability.changed'],
+  CreatedAt: '2026-06-01T08:00:00.000Z',
+};
 
 export const keyOperator = {
   OperatorID: 'demo',

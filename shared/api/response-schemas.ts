@@ -12,6 +12,8 @@ import {
 import { operatorTimeslotSchema, timeslotCancellationSchema } from '../booking/timeslot-schemas';
 import { usageBatchResultSchema, usageEntrySchema, usageSummarySchema, voidedUsageEntrySchema } from '../usage/schemas';
 import { issuedWebhookEndpointSchema, webhookEndpointSchema } from '../webhooks/schemas';
+import { availabilityChangeSchema, availabilityChangesSchema } from '../changes/schemas';
+import { subscriptionSchema } from '../octo/schemas/notifications';
 import {
   availabilitySchema,
   bookingSchema as octoBookingSchema,
@@ -70,6 +72,8 @@ export const responseSchemas = {
   Product: productSchema,
   AvailableDate: availableDateSchema,
   AvailableTimeslot: availableTimeslotSchema,
+  AvailabilityChange: availabilityChangeSchema,
+  AvailabilityChanges: availabilityChangesSchema,
   Question: questionSchema,
   ActivityQuestions: activityQuestionsSchema,
   Customer: customerSchema,
@@ -95,6 +99,7 @@ export const responseSchemas = {
   OctoCalendarDay: calendarDaySchema,
   OctoContact: contactSchema,
   OctoBooking: octoBookingSchema,
+  OctoSubscription: subscriptionSchema,
   OctoError: octoErrorSchema,
   GatewayError: {
     ...Problem,

@@ -48,7 +48,7 @@ export async function confirmHold(
   now: Date = config().clock(),
 ): Promise<Booking> {
   // The partner's endpoint is read beside the booking, not after it: the confirmation waits on one read, not two.
-  const [item, listens] = await Promise.all([requireOwnBooking(caller, reference), partnerListens(caller)]);
+  const [item, listens] = await Promise.all([requireOwnBooking(caller, reference), partnerListens(caller, 'booking.confirmed')]);
   const result = await transitionBooking(item, {
     what: 'The confirmation',
     outcome: 'confirmed',

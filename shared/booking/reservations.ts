@@ -180,7 +180,7 @@ export async function confirmReservation(
   changes: ConfirmationChanges,
   now: Date = config().clock(),
 ): Promise<ReservationState> {
-  const [item, listens] = await Promise.all([requireReservation(caller, uuid), partnerListens(caller)]);
+  const [item, listens] = await Promise.all([requireReservation(caller, uuid), partnerListens(caller, 'booking.confirmed')]);
   return withSlot(
     caller,
     transitionBooking(item, {

@@ -80,7 +80,7 @@ function listenersOf(operatorId: string) {
   return (booking: BookingItem): Promise<boolean | undefined> => {
     const keyId = booking.PartnerKeyID;
     if (!keyId) return Promise.resolve(undefined);
-    if (!known.has(keyId)) known.set(keyId, partnerListens({ operatorId, keyId }));
+    if (!known.has(keyId)) known.set(keyId, partnerListens({ operatorId, keyId }, 'booking.cancelled'));
     return known.get(keyId) as Promise<boolean>;
   };
 }

@@ -64,7 +64,7 @@ const sellerOf = (item: BookingItem) =>
 async function eventFor(transition: Transition, moved: BookingItem): Promise<DeliveryItem | undefined> {
   const seller = sellerOf(moved);
   if (!transition.event || !seller) return undefined;
-  const listens = transition.listens ?? (await partnerListens(seller));
+  const listens = transition.listens ?? (await partnerListens(seller, transition.event));
   return listens ? newDelivery(seller, transition.event, toBooking(moved), transition.now) : undefined;
 }
 

@@ -20,6 +20,8 @@ export interface ProductItem {
   Units?: Unit[];
   /** START_TIME products: the distinct start times of their schedules and one-off timeslots, `HH:MM`, ascending. */
   StartTimes?: string[];
+  /** One more with every write of the product (repository.ts): the order in which partners hear of its changes. */
+  Sequence?: number;
 }
 
 export interface TimeslotItem {

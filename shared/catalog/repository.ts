@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
@@ -110,17 +110,31 @@ export function queryTimeslots(
   });
 }
 
-/** Writes a product whole, with its ProductID index entry. */
+/** The optional attributes of a product: a write without one removes what an earlier import left. */
+const OPTIONAL_PRODUCT_ATTRIBUTES = ['AvailabilityType', 'Units', 'StartTimes'] as const;
+
+/**
+ * Writes a product whole, with its ProductID index entry, and one more on
+ * its Sequence (a new product starts at 1): the order in which partners
+ * hear of its changes (product.changed), read from the table's stream.
+ */
 export async function putProduct(operatorId: string, item: ProductItem): Promise<void> {
+  const attributes: Record<string, unknown> = {
+    ...keys.productIdIndex(operatorId, item.ProductID),
+    Entity: 'Product',
+    ...item,
+  };
+  const names = Object.keys(attributes).filter((name) => attributes[name] !== undefined && name !== 'Sequence');
+  const removed = OPTIONAL_PRODUCT_ATTRIBUTES.filter((name) => attributes[name] === undefined);
   await documentClient().send(
-    new PutCommand({
+    new UpdateCommand({
       TableName: tableName(),
-      Item: {
-        ...keys.product(operatorId, item.ActivityID),
-        ...keys.productIdIndex(operatorId, item.ProductID),
-        Entity: 'Product',
-        ...item,
-      },
+      Key: keys.product(operatorId, item.ActivityID),
+      UpdateExpression:
+        `SET ${names.map((_, index) => `#a${index} = :a${index}`).join(', ')}` +
+        `${removed.length ? ` REMOVE ${removed.join(', ')}` : ''} ADD #sequence :one`,
+      ExpressionAttributeNames: { ...Object.fromEntries(names.map((name, index) => [`#a${index}`, name])), '#sequence': 'Sequence' },
+      ExpressionAttributeValues: { ...Object.fromEntries(names.map((name, index) => [`:a${index}`, attributes[name]])), ':one': 1 },
     }),
   );
 }

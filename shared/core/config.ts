@@ -32,6 +32,13 @@ export interface Config {
   webhookPorts: readonly number[];
   /** Least severe log level written; LOG_LEVEL, INFO unless set. */
   logLevel: LogLevel;
+  /**
+   * The queue of announcements' trailing flushes (ANNOUNCEMENT_QUEUE_URL): set
+   * on the function that coalesces changes; locally the local host's queue.
+   */
+  announcementQueueUrl?: string;
+  /** Where the local stand-ins of AWS services answer (the local host's URL); unset on Lambda. */
+  localAwsEndpoint?: string;
 }
 
 /** Where problem types live unless PROBLEM_BASE_URL says otherwise. */
@@ -90,6 +97,7 @@ function fromEnvironment(): Config {
     ...environmentDefaults(),
     tableName: required('TABLE_NAME'),
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
+    announcementQueueUrl: process.env.ANNOUNCEMENT_QUEUE_URL || undefined,
   };
 }
 

@@ -88,6 +88,11 @@ export class ForbiddenError extends DomainError {
   readonly reason: string = 'forbidden';
 }
 
+/** What the request points at is no longer kept (a changes cursor past its retention); `reason` tells which. */
+export class GoneError extends DomainError {
+  readonly reason: string = 'gone';
+}
+
 /** A timeslot has fewer places left than asked for; nothing was written. */
 export class CapacityError extends ConflictError {
   override readonly reason = 'insufficient-capacity';

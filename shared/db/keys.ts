@@ -39,6 +39,18 @@ export const keys = {
     PK: activityPartition(operatorId, activityId),
     SK: `SLOT#${date}#${time}`,
   }),
+  /** The operator, activity, date and time a timeslot's key names (its inverse), or undefined for another key. */
+  timeslotOf: (key: ItemKey) => {
+    const partition = /^OP#(.+)#ACT#([^#]+)$/.exec(key.PK);
+    const sort = /^SLOT#(\d{4}-\d{2}-\d{2})#(\d{2}:\d{2})$/.exec(key.SK);
+    return partition && sort ? { operatorId: partition[1], activityId: partition[2], date: sort[1], time: sort[2] } : undefined;
+  },
+  /** The operator and activity a product's key names (its inverse), or undefined for another key. */
+  productOf: (key: ItemKey) => {
+    const partition = /^OP#(.+)$/.exec(key.PK);
+    const sort = /^PRODUCT#([^#]+)$/.exec(key.SK);
+    return partition && sort ? { operatorId: partition[1], activityId: sort[1] } : undefined;
+  },
   /** Inclusive SK bounds covering every timeslot from the first date to the last date. */
   timeslotRange: (operatorId: string, activityId: string, firstDate: string, lastDate: string) => ({
     PK: activityPartition(operatorId, activityId),
@@ -155,13 +167,18 @@ export const dueKeys = {
     GSI3PK: 'DUE#WEBHOOK',
     GSI3SK: `${nextAttemptAt}#${deliveryId}`,
   }),
+  /** A timeslot's announcement waiting for its trailing flush (shared/changes): found by the sweep if the flush is lost. */
+  announcementFlush: (flushAt: string, operatorId: string, activityId: string, date: string, time: string) => ({
+    GSI3PK: 'DUE#FLUSH',
+    GSI3SK: `${flushAt}#${operatorId}#${activityId}#${date}#${time}`,
+  }),
   /** A timeslot whose cancellation has not finished: the sweep finishes it once `dueAt` has passed. */
   timeslotCancellation: (dueAt: string, operatorId: string, activityId: string, date: string, time: string) => ({
     GSI3PK: 'DUE#TIMESLOT',
     GSI3SK: `${dueAt}#${operatorId}#${activityId}#${date}#${time}`,
   }),
   /** Inclusive upper bound of the entries of `kind` due at or before `nowIso`. */
-  dueBy: (kind: 'HOLD' | 'WEBHOOK' | 'TIMESLOT', nowIso: string) => ({ GSI3PK: `DUE#${kind}`, SKTo: `${nowIso}#~` }),
+  dueBy: (kind: 'HOLD' | 'WEBHOOK' | 'FLUSH' | 'TIMESLOT', nowIso: string) => ({ GSI3PK: `DUE#${kind}`, SKTo: `${nowIso}#~` }),
 };
 
 /* Webhooks: a partner key's one endpoint, and each pending delivery in a partition of its own. */
@@ -173,6 +190,60 @@ export const webhookKeys = {
   delivery: (operatorId: string, deliveryId: string): ItemKey => ({
     PK: `${operatorPartition(operatorId)}#WEBHOOK#${deliveryId}`,
     SK: 'DELIVERY',
+  }),
+  /** A key's OCTo subscriptions, in one partition of the key's. */
+  subscription: (operatorId: string, keyId: string, subscriptionId: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#APIKEY#${keyId}#SUBSCRIPTIONS`,
+    SK: `SUBSCRIPTION#${subscriptionId}`,
+  }),
+  subscriptionPrefix: (operatorId: string, keyId: string) => ({
+    PK: `${operatorPartition(operatorId)}#APIKEY#${keyId}#SUBSCRIPTIONS`,
+    SKPrefix: 'SUBSCRIPTION#',
+  }),
+  /**
+   * GSI1 entry of everyone who may hear of an operator's changes (an
+   * endpoint, an OCTo subscription): the announcer lists them by operator.
+   */
+  listener: (operatorId: string, kind: 'ENDPOINT' | 'SUBSCRIPTION', keyId: string, subscriptionId = '') => ({
+    GSI1PK: `${operatorPartition(operatorId)}#LISTENERS`,
+    GSI1SK: `${kind}#${keyId}#${subscriptionId}`,
+  }),
+  listeners: (operatorId: string) => ({ GSI1PK: `${operatorPartition(operatorId)}#LISTENERS` }),
+};
+
+/*
+ * What partners hear of changes (shared/changes). Per timeslot, the record of
+ * what was last announced, beside the timeslot in its activity's partition
+ * (its SK is no SLOT#, so the stream's filter leaves it out); per product
+ * likewise. Per operator, the changes feed in FEED_SHARDS shards: each a
+ * position counter and one entry per timeslot at the position of its latest
+ * announcement, in one partition read with consistent Queries, so positions
+ * follow commit order within the shard. A timeslot stays in one shard.
+ */
+export const FEED_SHARDS = 8;
+const changesPartition = (operatorId: string, shard: number) => `${operatorPartition(operatorId)}#CHANGES#${shard}`;
+/** Positions are zero-padded to 16 digits, so the sort key orders entries by position. */
+const feedSortKey = (position: number) => `CHANGE#${String(position).padStart(16, '0')}`;
+
+export const changeKeys = {
+  timeslotAnnouncement: (operatorId: string, activityId: string, date: string, time: string): ItemKey => ({
+    PK: activityPartition(operatorId, activityId),
+    SK: `ANNOUNCED#${date}#${time}`,
+  }),
+  productAnnouncement: (operatorId: string, activityId: string): ItemKey => ({
+    PK: operatorPartition(operatorId),
+    SK: `ANNOUNCED#PRODUCT#${activityId}`,
+  }),
+  feedPosition: (operatorId: string, shard: number): ItemKey => ({ PK: changesPartition(operatorId, shard), SK: 'POSITION' }),
+  feedEntry: (operatorId: string, shard: number, position: number): ItemKey => ({
+    PK: changesPartition(operatorId, shard),
+    SK: feedSortKey(position),
+  }),
+  /** SK bounds of a shard's entries after `position`. */
+  feedAfter: (operatorId: string, shard: number, position: number) => ({
+    PK: changesPartition(operatorId, shard),
+    SKFrom: feedSortKey(position + 1),
+    SKTo: 'CHANGE#~',
   }),
 };
 

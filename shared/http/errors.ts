@@ -2,6 +2,7 @@ import {
   ConflictError,
   DomainError,
   ForbiddenError,
+  GoneError,
   IdempotencyKeyReusedError,
   InvalidRequestError,
   NotFoundError,
@@ -60,6 +61,7 @@ function statusAndKind(error: DomainError, location: ReturnType<typeof fieldLoca
   if (error instanceof ForbiddenError) return [403, error.reason];
   if (error instanceof NotFoundError) return [404, 'not-found'];
   if (error instanceof ConflictError) return [409, error.reason];
+  if (error instanceof GoneError) return [410, error.reason];
   return [500, 'internal'];
 }
 

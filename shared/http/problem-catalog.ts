@@ -5,6 +5,7 @@ import { insufficientCapacity } from '../booking/create-booking';
 import { customerSchema } from '../booking/schemas';
 import { activityNotFound } from '../catalog/products';
 import { ACTIVITY_ID_RULE } from '../catalog/constants';
+import { CursorExpiredError } from '../changes/feed';
 import { ValidationError } from '../core/errors';
 import { BuiltInEntryError } from '../usage/void-entry';
 import { MalformedJsonError, clientProblemFor, UnsupportedMediaTypeError } from './errors';
@@ -49,6 +50,11 @@ const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
     description:
       'The state of the booking or timeslot refuses the request: fewer places left than asked for (`insufficient-capacity`; nothing is written), a hold confirmed at or after its expiry (`hold-expired`), a cancelled booking confirmed (`booking-cancelled`), or a partner cancelling once the timeslot has started (`timeslot-started`).',
   },
+  410: {
+    name: 'Gone',
+    description:
+      'A changes cursor that is older than the 7 days changes are kept, or that is not a cursor of these changes (`cursor-expired`): read availability in full and follow the changes from a new cursor.',
+  },
   413: { name: 'PayloadTooLarge', description: 'A request body over 6 MB.' },
   415: { name: 'UnsupportedMediaType', description: 'A body sent without a JSON Content-Type.' },
   422: {
@@ -73,6 +79,7 @@ export function problemCatalog(): Record<number, ProblemStatus> {
     errorExample(HoldExpiredError.of(example.heldBooking)),
     errorExample(BookingCancelledError.of({ ...example.booking, CancelledAt: '2026-06-20T09:20:44.001Z' })),
     errorExample(TimeslotStartedError.of(example.booking)),
+    errorExample(CursorExpiredError.because('is older than the 7 days changes are kept'), { query: new Set(['since']) }),
     gatewayExample('REQUEST_TOO_LARGE'),
     errorExample(new UnsupportedMediaTypeError()),
     errorExample(new ValidationError(customerSchema.properties.Phone.errorMessage, { field: 'Customer.Phone' })),

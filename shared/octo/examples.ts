@@ -1,6 +1,7 @@
 import type { BookingItem } from '../booking/model';
 import type { TimeslotItem } from '../catalog/model';
 import { booking, product } from '../api/examples';
+import { octoSubscription } from './notifications';
 import { octoAvailability, octoBooking, octoCalendar, octoProduct, octoSupplier, type ShopfrontProduct } from './render';
 
 /**
@@ -55,4 +56,14 @@ export const octoExamples: Record<string, unknown> = {
   OctoCalendarDay: octoCalendar([slot], kayak, options)[0],
   OctoAvailability: octoAvailability(slot, kayak, options),
   OctoBooking: octoBooking({ item: reservation, slot }, { ...options, now: before }),
+  OctoSubscription: octoSubscription({
+    SubscriptionID: '5c7d6dbb-cd4c-48fd-9709-0ebaa14d7a00',
+    OperatorID: 'demo',
+    KeyID: 'key_Xq3vN8aPz2Lm',
+    Url: 'https://reseller.example.com/octo/notifications',
+    NotificationTypes: ['AVAILABILITY_UPDATE', 'BOOKING_UPDATE'],
+    Headers: { 'Api-Key': 'your-receiver-secret' },
+    CreatedAt: '2026-06-01T08:00:00.000Z',
+    UpdatedAt: '2026-06-01T08:00:00.000Z',
+  }),
 };

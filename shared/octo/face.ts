@@ -21,7 +21,7 @@ import type { OctoErrorBody } from './schemas/answers';
  */
 
 /** The capabilities this service implements; a request may name others, which are ignored. */
-export const SUPPORTED_CAPABILITIES = ['octo/pricing'] as const;
+export const SUPPORTED_CAPABILITIES = ['octo/pricing', 'octo/notifications'] as const;
 export type Capability = (typeof SUPPORTED_CAPABILITIES)[number];
 
 /** The capabilities a request asks for (`Octo-Capabilities: octo/pricing, octo/content`) that the service has. */
@@ -58,6 +58,9 @@ const OCTO_NAMES: Record<string, string> = {
   HoldMinutes: 'expirationMinutes',
   Days: 'localDateEnd',
   Units: 'units',
+  Url: 'url',
+  Headers: 'headers',
+  NotificationTypes: 'notificationTypes',
 };
 
 /** A field the domain names (`UnitItems[2].UnitID`), as OCTo names it (`unitItems[2].unitId`). */

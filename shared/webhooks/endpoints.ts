@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { config } from '../core/config';
 import { NotFoundError, ValidationError } from '../core/errors';
 import type { IssuedWebhookEndpoint, WebhookEndpoint } from './schemas';
-import type { WebhookEndpointItem } from './model';
+import { eventTypesOf, type WebhookEndpointItem, type WebhookEventType } from './model';
 import { deleteEndpoint, getEndpoint, putEndpoint } from './repository';
 import { webhookUrlProblem } from './targets';
 
@@ -20,16 +20,26 @@ export interface PartnerKey {
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-const publicForm = (item: WebhookEndpointItem): WebhookEndpoint => ({ Url: item.Url, CreatedAt: item.CreatedAt });
+const publicForm = (item: WebhookEndpointItem): WebhookEndpoint => ({
+  Url: item.Url,
+  EventTypes: [...eventTypesOf(item)],
+  CreatedAt: item.CreatedAt,
+});
 
-export async function registerWebhook(partner: PartnerKey, url: string, now: Date = config().clock()): Promise<IssuedWebhookEndpoint> {
-  const problem = webhookUrlProblem(url, config());
+/** Registers the key's endpoint for `eventTypes`, or for the default ones when the partner names none. */
+export async function registerWebhook(
+  partner: PartnerKey,
+  registration: { Url: string; EventTypes?: WebhookEventType[] },
+  now: Date = config().clock(),
+): Promise<IssuedWebhookEndpoint> {
+  const problem = webhookUrlProblem(registration.Url, config());
   if (problem) throw new ValidationError(problem, { field: 'Url' });
   const item: WebhookEndpointItem = {
     OperatorID: partner.operatorId,
     KeyID: partner.keyId,
-    Url: url,
+    Url: registration.Url,
     Secret: newSecret(),
+    ...(registration.EventTypes ? { EventTypes: registration.EventTypes } : {}),
     CreatedAt: now.toISOString(),
   };
   await putEndpoint(item);

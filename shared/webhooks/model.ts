@@ -1,7 +1,19 @@
 /** Stored shapes of partners' webhook endpoints and of the deliveries to them; the public shapes are in schemas.ts. */
 
-export const WEBHOOK_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'hold.expired'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'booking.confirmed',
+  'booking.cancelled',
+  'hold.expired',
+  'availability.changed',
+  'product.changed',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** What an endpoint registered without EventTypes receives: the events there were before a partner could choose. */
+export const DEFAULT_EVENT_TYPES: readonly WebhookEventType[] = ['booking.confirmed', 'booking.cancelled', 'hold.expired'];
+
+/** OCTo's notification types (docs.octo.travel, the notifications capability): what an OCTo subscription chooses from. */
+export const OCTO_NOTIFICATION_TYPES = ['PRODUCT_UPDATE', 'AVAILABILITY_UPDATE', 'BOOKING_UPDATE'] as const;
+export type OctoNotificationType = (typeof OCTO_NOTIFICATION_TYPES)[number];
 
 /** A partner key's one endpoint. The secret is kept to sign with; it is shown once, when issued. */
 export interface WebhookEndpointItem {
@@ -10,12 +22,30 @@ export interface WebhookEndpointItem {
   Url: string;
   /** `whsec_` and the base64 of 32 random bytes, as Standard Webhooks spells secrets. */
   Secret: string;
+  /** The events it receives; absent on endpoints registered without them: DEFAULT_EVENT_TYPES. */
+  EventTypes?: WebhookEventType[];
   CreatedAt: string;
+}
+
+/** The events an endpoint receives. */
+export const eventTypesOf = (endpoint: Pick<WebhookEndpointItem, 'EventTypes'>): readonly WebhookEventType[] =>
+  endpoint.EventTypes ?? DEFAULT_EVENT_TYPES;
+
+/** An OCTo reseller's subscription (a key may have several): where its notifications go, with the headers it set. */
+export interface SubscriptionItem {
+  SubscriptionID: string;
+  OperatorID: string;
+  KeyID: string;
+  Url: string;
+  NotificationTypes: OctoNotificationType[];
+  Headers: Record<string, string>;
+  CreatedAt: string;
+  UpdatedAt: string;
 }
 
 /** What the partner receives: `data` is the record as the partner API shows it. */
 export interface WebhookEvent {
-  type: WebhookEventType;
+  type: WebhookEventType | OctoNotificationType;
   timestamp: string;
   data: unknown;
 }
@@ -33,7 +63,10 @@ export interface DeliveryItem {
   DeliveryID: string;
   OperatorID: string;
   KeyID: string;
-  EventType: WebhookEventType;
+  EventType: WebhookEventType | OctoNotificationType;
+  /** Where it goes: the key's endpoint (absent), or one of the key's OCTo subscriptions (with SubscriptionID). */
+  Target?: 'octo-subscription';
+  SubscriptionID?: string;
   /** The JSON text of the WebhookEvent: signed and sent byte for byte the same on every attempt. */
   Payload: string;
   CreatedAt: string;

@@ -1,9 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
 import { dueKeys, webhookKeys } from '../db/keys';
-import type { DeliveryItem, WebhookEndpointItem } from './model';
+import { GSI1 } from '../db/table-design';
+import type { DeliveryItem, SubscriptionItem, WebhookEndpointItem } from './model';
 
 /** One function per webhook access pattern; see the README's access-pattern table. */
 
@@ -13,7 +14,12 @@ export async function putEndpoint(endpoint: WebhookEndpointItem): Promise<void> 
   await documentClient().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...webhookKeys.endpoint(endpoint.OperatorID, endpoint.KeyID), Entity: 'WebhookEndpoint', ...endpoint },
+      Item: {
+        ...webhookKeys.endpoint(endpoint.OperatorID, endpoint.KeyID),
+        ...webhookKeys.listener(endpoint.OperatorID, 'ENDPOINT', endpoint.KeyID),
+        Entity: 'WebhookEndpoint',
+        ...endpoint,
+      },
     }),
   );
 }
@@ -44,9 +50,25 @@ export function deliveryPut(delivery: DeliveryItem): TransactItem {
         Entity: 'WebhookDelivery',
         ...delivery,
       },
+      // Once written a delivery is never written again: its payload and webhook-id stay those of its first write.
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   };
+}
+
+/**
+ * Writes a delivery whose ID is derived from what it announces (shared/changes):
+ * a second write of the same delivery (a record handed over twice, a flush
+ * retried) finds it there and changes nothing. False when it was there.
+ */
+export async function putDeliveryOnce(delivery: DeliveryItem): Promise<boolean> {
+  try {
+    await documentClient().send(new PutCommand(deliveryPut(delivery).Put as ConstructorParameters<typeof PutCommand>[0]));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }
 
 export async function getDelivery(operatorId: string, deliveryId: string): Promise<DeliveryItem | undefined> {
@@ -145,3 +167,80 @@ export const settleDelivery = (
       ...(outcome.lastError ? { ':error': outcome.lastError } : {}),
     },
   });
+
+/** Everyone who may hear of an operator's changes: its partners' endpoints and OCTo subscriptions (GSI1, eventually consistent). */
+export async function queryListeners(operatorId: string): Promise<(WebhookEndpointItem | SubscriptionItem)[]> {
+  const listeners: (WebhookEndpointItem | SubscriptionItem)[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: GSI1,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': webhookKeys.listeners(operatorId).GSI1PK },
+        ExclusiveStartKey,
+      }),
+    );
+    listeners.push(...((page.Items ?? []) as (WebhookEndpointItem | SubscriptionItem)[]));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return listeners;
+}
+
+const subscriptionItem = (subscription: SubscriptionItem) => ({
+  ...webhookKeys.subscription(subscription.OperatorID, subscription.KeyID, subscription.SubscriptionID),
+  ...webhookKeys.listener(subscription.OperatorID, 'SUBSCRIPTION', subscription.KeyID, subscription.SubscriptionID),
+  Entity: 'OctoSubscription',
+  ...subscription,
+});
+
+/** Writes a new subscription, or replaces one that exists (`replace`); false when that condition fails. */
+export async function putSubscription(subscription: SubscriptionItem, replace: boolean): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: subscriptionItem(subscription),
+        ConditionExpression: replace ? 'attribute_exists(PK)' : 'attribute_not_exists(PK)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+export async function getSubscription(operatorId: string, keyId: string, subscriptionId: string): Promise<SubscriptionItem | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: webhookKeys.subscription(operatorId, keyId, subscriptionId), ConsistentRead: true }),
+  );
+  return Item as SubscriptionItem | undefined;
+}
+
+/** A key's subscriptions, oldest first (consistent: one created a moment ago is listed). */
+export async function querySubscriptions(operatorId: string, keyId: string): Promise<SubscriptionItem[]> {
+  const { PK, SKPrefix } = webhookKeys.subscriptionPrefix(operatorId, keyId);
+  const { Items } = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+      ConsistentRead: true,
+    }),
+  );
+  return ((Items ?? []) as SubscriptionItem[]).sort((a, b) => a.CreatedAt.localeCompare(b.CreatedAt));
+}
+
+/** Removes a subscription; the removed item, or undefined when there was none. */
+export async function deleteSubscription(operatorId: string, keyId: string, subscriptionId: string): Promise<SubscriptionItem | undefined> {
+  const { Attributes } = await documentClient().send(
+    new DeleteCommand({
+      TableName: tableName(),
+      Key: webhookKeys.subscription(operatorId, keyId, subscriptionId),
+      ReturnValues: 'ALL_OLD',
+    }),
+  );
+  return Attributes as SubscriptionItem | undefined;
+}

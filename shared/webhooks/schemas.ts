@@ -1,17 +1,30 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { WEBHOOK_EVENT_TYPES } from './model';
 
 /** A partner's webhook endpoint on the wire: the PUT body, and the endpoint as GET and PUT answer it. */
+
+const eventTypes = {
+  type: 'array',
+  items: { type: 'string', enum: WEBHOOK_EVENT_TYPES },
+  minItems: 1,
+  uniqueItems: true,
+  description: 'The events the endpoint receives; without it `booking.confirmed`, `booking.cancelled` and `hold.expired`',
+} as const;
 
 /** PUT /api/v2/ota/webhook */
 export const webhookEndpointBody = {
   type: 'object',
   additionalProperties: false,
   required: ['Url'],
-  properties: { Url: { type: 'string', minLength: 1, errorMessage: 'must be the https URL deliveries are POSTed to' } },
+  properties: {
+    Url: { type: 'string', minLength: 1, errorMessage: 'must be the https URL deliveries are POSTed to' },
+    EventTypes: { ...eventTypes, errorMessage: `must be a list of distinct event types, each one of ${WEBHOOK_EVENT_TYPES.join(', ')}` },
+  },
 } as const;
 
 const endpointProperties = {
   Url: { type: 'string', description: 'Where deliveries are POSTed' },
+  EventTypes: eventTypes,
   CreatedAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC instant' },
 } as const;
 
@@ -19,7 +32,7 @@ const endpointProperties = {
 export const webhookEndpointSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['Url', 'CreatedAt'],
+  required: ['Url', 'EventTypes', 'CreatedAt'],
   properties: endpointProperties,
 } as const;
 export type WebhookEndpoint = FromSchema<typeof webhookEndpointSchema>;
@@ -28,7 +41,7 @@ export type WebhookEndpoint = FromSchema<typeof webhookEndpointSchema>;
 export const issuedWebhookEndpointSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['Url', 'CreatedAt', 'Secret'],
+  required: ['Url', 'EventTypes', 'CreatedAt', 'Secret'],
   properties: {
     ...endpointProperties,
     Secret: {

@@ -3,7 +3,7 @@ import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
 import type { DeliveryItem, DeliveryMessage } from './model';
 import { post } from './outbound';
-import { getDelivery, getEndpoint, rescheduleDelivery, settleDelivery } from './repository';
+import { getDelivery, getEndpoint, getSubscription, rescheduleDelivery, settleDelivery } from './repository';
 import { ATTEMPT_TIMEOUT_MS, SETTLED_RETENTION_SECONDS, nextAttemptAfterFailure } from './schedule';
 
 /**
@@ -26,6 +26,33 @@ export function signedHeaders(delivery: Pick<DeliveryItem, 'DeliveryID' | 'Paylo
     'webhook-timestamp': String(unixSeconds(at)),
     'webhook-signature': new Webhook(secret).sign(delivery.DeliveryID, at, delivery.Payload),
   };
+}
+
+/**
+ * Where a delivery goes and the headers it carries, or why it cannot go:
+ * the key's endpoint, signed with its secret; or an OCTo subscription, with
+ * the headers the subscriber set (OCTo's subscriptions have no secret: the
+ * subscriber authenticates deliveries by its own headers).
+ */
+async function destinationOf(
+  delivery: DeliveryItem,
+  now: Date,
+): Promise<{ url: string; headers: Record<string, string> } | { gone: string }> {
+  if (delivery.Target === 'octo-subscription') {
+    const subscription = await getSubscription(delivery.OperatorID, delivery.KeyID, delivery.SubscriptionID as string);
+    if (!subscription) return { gone: 'the reseller removed its subscription' };
+    const headers = {
+      ...subscription.Headers,
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'webhook-id': delivery.DeliveryID,
+      'webhook-timestamp': String(unixSeconds(now)),
+    };
+    return { url: subscription.Url, headers };
+  }
+  const endpoint = await getEndpoint(delivery.OperatorID, delivery.KeyID);
+  if (!endpoint) return { gone: 'the partner removed its webhook endpoint' };
+  return { url: endpoint.Url, headers: signedHeaders(delivery, endpoint.Secret, now) };
 }
 
 async function settle(
@@ -56,9 +83,9 @@ export async function attemptDelivery(message: DeliveryMessage, now: Date = conf
   const delivery = await getDelivery(message.OperatorID, message.DeliveryID);
   if (delivery?.Status !== 'PENDING' || delivery.QueuedAt !== message.QueuedAt) return 'not-pending';
   const queuedAt = message.QueuedAt;
-  const endpoint = await getEndpoint(delivery.OperatorID, delivery.KeyID);
-  if (!endpoint) return settle(delivery, queuedAt, 'FAILED', now, 'the partner removed its webhook endpoint');
-  const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, endpoint.Secret, now), config(), ATTEMPT_TIMEOUT_MS);
+  const destination = await destinationOf(delivery, now);
+  if ('gone' in destination) return settle(delivery, queuedAt, 'FAILED', now, destination.gone);
+  const outcome = await post(destination.url, delivery.Payload, destination.headers, config(), ATTEMPT_TIMEOUT_MS);
   if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, queuedAt, 'DELIVERED', now);
   const lastError = outcome.ok ? `answered ${outcome.status}` : outcome.error;
   const next = nextAttemptAfterFailure(new Date(delivery.CreatedAt), delivery.Attempts + 1, now);

@@ -1,7 +1,7 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { OtaUsageStack } from '../../lib/aws/stack';
-import { scheduledFunctions, webhookSender } from '../../shared/api/background';
+import { announcementQueue, changeAnnouncer, scheduledFunctions, webhookSender } from '../../shared/api/background';
 import { GSI3 } from '../../shared/db/table-design';
 import type { ServiceFunction } from '../../lib/aws/service-function';
 import { StackTemplates, type Resource } from '../support/stack-templates';
@@ -37,7 +37,7 @@ describe('webhook deliveries', () => {
       MaximumRetryAttempts: webhookSender.retryAttempts,
       BisectBatchOnFunctionError: true,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(webhookSender.filter) }] },
+      FilterCriteria: { Filters: webhookSender.filters.map((filter) => ({ Pattern: JSON.stringify(filter) })) },
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [deadLetterId, 'Arn'] } } },
     });
     expect(resourcesOf('AWS::Lambda::Function')[logicalId(background.sender)].Properties.Timeout).toBe(30);
@@ -53,12 +53,86 @@ describe('webhook deliveries', () => {
   });
 
   test('no route or sweep sends to a queue: writing a delivery in its transaction is all a change does', () => {
-    const changers = [...stack.routeFunctions.entries(), ...background.scheduled.entries()];
+    const changers = [...stack.routeFunctions.entries(), ...background.scheduled.entries(), ['flusher', background.flusher] as const];
     expect(changers.filter(([, fn]) => sendsToQueues(fn)).map(([name]) => name)).toEqual([]);
     // The sender's role reaches the dead-letter queue, for its mapping's failure records.
     expect(sendsToQueues(background.sender)).toBe(true);
     const functions = all.resources('AWS::Lambda::Function', all.serviceStacks);
     expect(functions.filter(({ resource }) => resource.Properties.Environment?.Variables?.WEBHOOK_QUEUE_URL)).toEqual([]);
+  });
+});
+
+describe('announcements', () => {
+  test('the announcer is handed, from the oldest record on, the writes of timeslots, products and OCTo bookings, in lanes, failures per record', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { Ref: 'TableStreamArn' },
+      FunctionName: { Ref: logicalId(background.announcer) },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: changeAnnouncer.batchSize,
+      ParallelizationFactor: changeAnnouncer.parallelizationFactor,
+      MaximumRetryAttempts: changeAnnouncer.retryAttempts,
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: { Filters: changeAnnouncer.filters.map((filter) => ({ Pattern: JSON.stringify(filter) })) },
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WorkAnnouncerDeadLetterQueue'), 'Arn'] } } },
+    });
+    expect(changeAnnouncer.filters.map((filter) => JSON.stringify(filter))).toEqual([
+      JSON.stringify({ eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { SK: { S: [{ prefix: 'SLOT#' }] } } } }),
+      JSON.stringify({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { Entity: { S: ['Product'] } } } }),
+      JSON.stringify({
+        eventName: ['INSERT', 'MODIFY'],
+        dynamodb: { NewImage: { Entity: { S: ['Booking'] }, UUID: { S: [{ exists: true }] } } },
+      }),
+    ]);
+  });
+
+  test('trailing flushes wait on an encrypted, TLS-only queue that dead-letters a message received too often, consumed a batch at a time', () => {
+    const queueId = logicalId(background.announcementQueue);
+    const queue = resourcesOf('AWS::SQS::Queue')[queueId];
+    expect(queue.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: announcementQueue.visibilityTimeoutSeconds,
+      RedrivePolicy: { maxReceiveCount: announcementQueue.maxReceiveCount },
+    });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: queueId }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionName: { Ref: logicalId(background.flusher) },
+      BatchSize: announcementQueue.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    // The flusher must finish a message before it is received again.
+    expect(resourcesOf('AWS::Lambda::Function')[logicalId(background.flusher)].Properties.Timeout).toBeLessThan(
+      announcementQueue.visibilityTimeoutSeconds,
+    );
+  });
+
+  test('only the announcer sends to the announcement queue, told where by its environment', () => {
+    const queueId = logicalId(background.announcementQueue);
+    expect(sendsToQueues(background.announcer)).toBe(true);
+    expect(
+      resourcesOf('AWS::Lambda::Function')[logicalId(background.announcer)].Properties.Environment.Variables.ANNOUNCEMENT_QUEUE_URL,
+    ).toEqual({
+      Ref: queueId,
+    });
+    const told = all
+      .resources('AWS::Lambda::Function', all.serviceStacks)
+      .filter(({ resource }) => resource.Properties.Environment?.Variables?.ANNOUNCEMENT_QUEUE_URL !== undefined);
+    expect(told.map(({ id }) => id)).toEqual([logicalId(background.announcer)]);
+  });
+
+  test('an alarm fires when the announcer falls a minute behind the stream', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'IteratorAge',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(background.announcer) } }],
+      Statistic: 'Maximum',
+      Threshold: 60_000,
+    });
   });
 });
 
@@ -110,6 +184,8 @@ describe('webhook ports', () => {
     const named = (fn: ServiceFunction) => `${Stack.of(fn).node.id}/${templates.logicalId(fn)}`;
     expect(portsOf(templates)).toEqual({
       [named(configured.routeFunctions.get('put-webhook')!)]: '443,8443',
+      [named(configured.routeFunctions.get('octo-create-subscription')!)]: '443,8443',
+      [named(configured.routeFunctions.get('octo-update-subscription')!)]: '443,8443',
       [named(configured.background.sender)]: '443,8443',
     });
   });

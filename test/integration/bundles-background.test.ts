@@ -1,5 +1,6 @@
 import type { EventBridgeEvent } from 'aws-lambda';
-import { scheduledFunctions, webhookSender } from '../../shared/api/background';
+import { announcementQueue, changeAnnouncer, scheduledFunctions, webhookSender } from '../../shared/api/background';
+import { getTimeslotAnnouncement } from '../../shared/changes/repository';
 import { recordPlatformEventEntry } from '../../shared/api/event-rules';
 import { authorizerEntry } from '../../shared/api/routes';
 import { createPartnerBooking, getPartnerBooking } from '../../shared/booking/partner-bookings';
@@ -68,6 +69,58 @@ describe('the deployed bundles of the functions that are not routes', () => {
     expect(fromBundle[0]).toEqual({ result: { batchItemFailures: [] } });
     expect(fromBundle[1]).toEqual({ result: { batchItemFailures: [{ itemIdentifier: '2' }] } });
     expect(await invokeSources(webhookSender.entry, invocations)).toEqual(fromBundle);
+  });
+
+  it('announce-changes: announces a timeslot write once (the sources, handed it again, find it announced) and reports a record without its image alone', async () => {
+    const keys = { PK: { S: `OP#${operator.operatorId}#ACT#s_walk1` }, SK: { S: `SLOT#${date}#09:00` } };
+    const image = {
+      ...keys,
+      Capacity: { N: '10' },
+      Vacancies: { N: '7' },
+      Sequence: { N: '41' },
+      ChangedAt: { S: new Date().toISOString() },
+    };
+    const record = (sequenceNumber: string, withImage: boolean) => ({
+      eventName: 'MODIFY',
+      eventSource: 'aws:dynamodb',
+      dynamodb: { SequenceNumber: sequenceNumber, Keys: keys, ...(withImage ? { NewImage: image } : {}) },
+    });
+    const invocations = [
+      { name: 'accepted', event: { Records: [record('1', true)] } },
+      { name: 'refused', event: { Records: [record('2', false)] } },
+    ];
+    const fromBundle = await invokeBundle(await bundle(changeAnnouncer.id, changeAnnouncer.entry), invocations);
+    expect(fromBundle).toEqual([{ result: { batchItemFailures: [] } }, { result: { batchItemFailures: [{ itemIdentifier: '2' }] } }]);
+    const ref = { OperatorID: operator.operatorId, ActivityID: 's_walk1', Date: date, Time: '09:00' };
+    const announced = await getTimeslotAnnouncement(ref);
+    expect(announced).toMatchObject({ Sequence: 41, Status: 'AVAILABLE', Vacancies: 7, Capacity: 10 });
+    expect(await invokeSources(changeAnnouncer.entry, invocations)).toEqual(fromBundle);
+    expect(await getTimeslotAnnouncement(ref)).toEqual(announced);
+  });
+
+  it('flush-announcements: passes over a flush that is not waiting, and reports a message it cannot read as that message alone', async () => {
+    const message = (messageId: string, body: string) => ({
+      messageId,
+      body,
+      attributes: {},
+      messageAttributes: {},
+      eventSource: 'aws:sqs',
+    });
+    const flush = { OperatorID: operator.operatorId, ActivityID: 's_walk1', Date: date, Time: '14:00', FlushAt: new Date(0).toISOString() };
+    const invocations = [
+      { name: 'accepted', event: { Records: [message('m1', JSON.stringify(flush))] } },
+      { name: 'refused', event: { Records: [message('m2', '{"OperatorID":7}'), message('m3', JSON.stringify(flush))] } },
+    ];
+    const { consumer } = announcementQueue;
+    const fromBundle = await invokeBundle(await bundle(consumer.id, consumer.entry), invocations);
+    expect(fromBundle).toEqual([{ result: { batchItemFailures: [] } }, { result: { batchItemFailures: [{ itemIdentifier: 'm2' }] } }]);
+    expect(await invokeSources(consumer.entry, invocations)).toEqual(fromBundle);
+  });
+
+  it('flush-overdue: the bundled sweep runs and says how many flushes it made', async () => {
+    const sweep = scheduledFunctions.find((row) => row.id === 'flush-overdue')!;
+    const [fromBundle] = await invokeBundle(await bundle(sweep.id, sweep.entry), [{ name: 'scheduled', event: {} }]);
+    expect(fromBundle).toEqual({ result: { flushed: expect.any(Number) } });
   });
 
   it('expire-holds: the bundled sweep expires a hold that is due', async () => {

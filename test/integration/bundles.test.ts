@@ -5,7 +5,7 @@ import { reserve } from '../../shared/booking/reservations';
 import { addDays, zonedIso } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { timeslotRouteCases } from '../support/bundle-timeslot-cases';
-import { bundle, invokeBundle, invokeSources, type Outcome, bundledBooking } from '../support/bundles';
+import { bundle, invokeBundle, invokeSources, type Outcome, bundledBooking, seedSubscriptions, SUBSCRIPTION_ID } from '../support/bundles';
 import { createTestOperator, type TestOperator } from '../support/fixtures';
 
 /**
@@ -45,6 +45,7 @@ beforeAll(async () => {
     });
     made.set(id, item.UUID as string);
   }
+  await seedSubscriptions(operator.operatorId, ['key_bundled', 'key_sources', 'key_listing']);
 });
 
 interface RequestParts {
@@ -171,6 +172,12 @@ const cases: Record<string, (references: Map<string, string>) => RouteCase> = {
     refusedStatus: 422,
     ownKeys: { masked: ['Secret', 'CreatedAt'] },
   }),
+  'list-availability-changes': () => ({
+    accepted: { query: { limit: '10' } },
+    refused: { query: { since: 'not-a-cursor' } },
+    refusedStatus: 410,
+    masked: ['Cursor'],
+  }),
   'get-webhook': () => ({
     accepted: {},
     refused: { keyId: 'key_without_webhook' },
@@ -277,6 +284,30 @@ const cases: Record<string, (references: Map<string, string>) => RouteCase> = {
     accepted: octoBody({ path: { uuid: made.get('octo-cancel-booking') as string }, body: { reason: 'Customer changed plans' } }),
     refused: { path: { uuid: 'invalidUUID' }, body: {} },
     refusedStatus: 400,
+  }),
+  'octo-create-subscription': () => ({
+    accepted: octoBody({ body: { url: 'https://reseller.example.com/octo', notificationTypes: ['BOOKING_UPDATE'] } }),
+    refused: { body: { notificationTypes: ['BOOKING_UPDATE'] } },
+    refusedStatus: 400,
+    ownKeys: { masked: ['id'] },
+  }),
+  'octo-list-subscriptions': () => ({ accepted: octoBody({ keyId: 'key_listing' }) }),
+  'octo-get-subscription': () => ({
+    accepted: octoBody({ path: { subscriptionId: SUBSCRIPTION_ID } }),
+    refused: { path: { subscriptionId: 'nothing' } },
+    refusedStatus: 400,
+  }),
+  'octo-update-subscription': () => ({
+    accepted: octoBody({ path: { subscriptionId: SUBSCRIPTION_ID }, body: { notificationTypes: ['PRODUCT_UPDATE'] } }),
+    refused: { path: { subscriptionId: SUBSCRIPTION_ID }, body: { headers: { Host: 'elsewhere.example' } } },
+    refusedStatus: 400,
+    ownKeys: { masked: [] },
+  }),
+  'octo-delete-subscription': () => ({
+    accepted: octoBody({ path: { subscriptionId: SUBSCRIPTION_ID } }),
+    refused: { path: { subscriptionId: 'nothing' } },
+    refusedStatus: 400,
+    ownKeys: { masked: [] },
   }),
 };
 

@@ -29,7 +29,7 @@ const errorsOf = documentValidator(document);
 const marketplaceRoutes = routes.filter((route) => route.face !== 'octo');
 
 /** The statuses a client can provoke; 429, 500 and 504 come from load, faults and time, not from a request. */
-const DRIVEN_STATUSES = [200, 201, 204, 400, 401, 403, 404, 409, 413, 415, 422];
+const DRIVEN_STATUSES = [200, 201, 204, 400, 401, 403, 404, 409, 410, 413, 415, 422];
 
 let host: LocalHost;
 let request: HttpClient;
@@ -123,6 +123,26 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     400: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_' }, `?Date=${start}`)({}),
     404: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_hidden1' }, `?Date=${start}`)({}),
     422: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_walk1' }, '?Date=2026-02-30')({}),
+  },
+  'list-availability-changes': {
+    200: async () => {
+      const route = routeById('list-availability-changes');
+      const { Cursor } = (await sender(route)({})).json.data;
+      await newBooking({ Time: '14:00', Participants: 1 });
+      await host.tableStream.idle();
+      // Pages of 10 until no more: the catalogue's own announcements may come first, if the stream had not been read since it was written.
+      const changes: unknown[] = [];
+      let response = await sender(route, {}, `?since=${Cursor}&limit=10`)({});
+      changes.push(...response.json.data.Changes);
+      while (response.json.data.HasMore) {
+        response = await sender(route, {}, `?since=${response.json.data.Cursor}&limit=10`)({});
+        changes.push(...response.json.data.Changes);
+      }
+      expect(changes).toEqual(expect.arrayContaining([expect.objectContaining({ ActivityID: 's_walk1', Date: start, Time: '14:00' })]));
+      return response;
+    },
+    410: () => sender(routeById('list-availability-changes'), {}, '?since=not-a-cursor')({}),
+    422: () => sender(routeById('list-availability-changes'), {}, '?limit=0')({}),
   },
   'get-marketplace-questions': {
     200: () => sender(routeById('get-marketplace-questions'), { ActivityID: 's_walk1' })({}),

@@ -117,13 +117,15 @@ describe('registering an endpoint', () => {
     const key = await operator.keyWith(['ota']);
     const first = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/first') } });
     expect(first.status).toBe(200);
+    const bookingEvents = ['booking.confirmed', 'booking.cancelled', 'hold.expired'];
     expect(first.json.data).toEqual({
       Url: receiver.url('/first'),
+      EventTypes: bookingEvents,
       Secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       CreatedAt: clock().toISOString(),
     });
     const read = await request('GET', WEBHOOK, { key });
-    expect(read.json.data).toEqual({ Url: receiver.url('/first'), CreatedAt: clock().toISOString() });
+    expect(read.json.data).toEqual({ Url: receiver.url('/first'), EventTypes: bookingEvents, CreatedAt: clock().toISOString() });
     const replaced = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/second') } });
     expect(replaced.json.data.Secret).not.toBe(first.json.data.Secret);
     expect((await request('GET', WEBHOOK, { key })).json.data.Url).toBe(receiver.url('/second'));

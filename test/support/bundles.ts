@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { esbuildOptions } from '../../lib/aws/bundling';
 import { entryPath } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
+import { putSubscription } from '../../shared/webhooks/repository';
 
 /**
  * A function bundled as `cdk deploy` bundles it (lib/aws/bundling.ts), and
@@ -101,3 +102,25 @@ export const bundledBooking = (date: string, participants: number) => ({
   Participants: participants,
   Customer: { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com', Phone: '+351912345678' },
 });
+
+export const SUBSCRIPTION_ID = '7a1b2c3d-0000-4000-8000-0000000000bb';
+
+/** One OCTo subscription of the same ID under each key (each side's, and one that only lists), so that each side changes and deletes its own. */
+export async function seedSubscriptions(operatorId: string, keyIds: string[]): Promise<void> {
+  const at = '2026-06-01T08:00:00.000Z';
+  for (const keyId of keyIds) {
+    await putSubscription(
+      {
+        SubscriptionID: SUBSCRIPTION_ID,
+        OperatorID: operatorId,
+        KeyID: keyId,
+        Url: 'https://reseller.example.com/octo/notifications',
+        NotificationTypes: ['AVAILABILITY_UPDATE'],
+        Headers: { 'Api-Key': 'receiver-secret' },
+        CreatedAt: at,
+        UpdatedAt: at,
+      },
+      false,
+    );
+  }
+}

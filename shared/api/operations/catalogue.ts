@@ -5,6 +5,7 @@ import {
   listProductsQuery,
   resolveProductQuery,
 } from '../../catalog/schemas';
+import { availabilityChangesQuery } from '../../changes/schemas';
 import { product, questions } from '../examples';
 import type { Operation } from '../operation';
 import type { RouteId } from '../routes';
@@ -62,6 +63,37 @@ export const catalogueOperations = {
         ],
       },
       errors: [404],
+    },
+  },
+  'list-availability-changes': {
+    request: { query: availabilityChangesQuery },
+    docs: {
+      tag: 'Catalogue',
+      summary: 'Availability changes since a cursor',
+      description:
+        "For partners that pull instead of receiving `availability.changed`: the latest state of each timeslot of the operator's visible products that changed since `since`, oldest change first, at most `limit` (default 100, at most 1,000), and the `Cursor` to ask again with. Without `since`: no changes and the cursor of now, where a partner starts after reading availability in full. Each change carries its timeslot's `Sequence`: apply it only when above the last you applied. Changes are kept 7 days: an older cursor, or one that is not a cursor of these changes, is a 410 (`cursor-expired`): read availability in full and start again without `since`.",
+      success: {
+        status: 200,
+        description: 'The changes and the cursor to ask again with',
+        data: 'AvailabilityChanges',
+        example: {
+          Changes: [
+            {
+              ActivityID: 's_kayak01',
+              Date: '2026-07-01',
+              Time: '10:00',
+              Status: 'LIMITED',
+              Vacancies: 2,
+              Capacity: 12,
+              ChangedAt: '2026-06-20T09:15:02.123Z',
+              Sequence: 14,
+            },
+          ],
+          Cursor: 'YzEgOWQ1ZWQ2NzggMTcgMTc1MDQxMDkwMjEyMw',
+          HasMore: false,
+        },
+      },
+      errors: [410],
     },
   },
   'get-marketplace-questions': {

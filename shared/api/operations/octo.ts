@@ -11,6 +11,7 @@ import {
   productPath,
   reservationBody,
 } from '../../octo/schemas/requests';
+import { subscriptionBody, subscriptionPath, subscriptionUpdateBody } from '../../octo/schemas/notifications';
 import type { Operation } from '../operation';
 import type { RouteId } from '../routes';
 
@@ -152,6 +153,57 @@ export const octoOperations = {
         'Cancels a held or confirmed booking until its availability closes, giving its places back at once; `reason` is kept and shown to the operator. Cancelling a cancelled or expired booking answers it unchanged.',
       success: { status: 200, description: 'The cancelled booking', data: 'OctoBooking' },
       requestExample: { reason: 'Customer changed plans' },
+    },
+  },
+  'octo-create-subscription': {
+    request: { body: subscriptionBody },
+    docs: {
+      tag: 'OCTo',
+      summary: 'Subscribe to notifications',
+      description:
+        "OCTo's notifications capability: notifications of `notificationTypes` (`PRODUCT_UPDATE`, `AVAILABILITY_UPDATE`, `BOOKING_UPDATE`) are POSTed to `url` (https to a public host, as a webhook endpoint), each with the `headers` you set (your own authentication: a notification carries no signature) and `webhook-id`, the same on every retry. A notification names what to fetch: `{ type, timestamp, data }` with `data` `{ productId }`, `{ productId, optionId, localDateStart, localDateEnd }` or `{ uuid }`. Availability changes are coalesced per availability (at most one every 5 seconds, the last always sent); you hear only of this key's own bookings. At most 10 subscriptions per key.",
+      success: { status: 200, description: 'The subscription', data: 'OctoSubscription' },
+      requestExample: {
+        url: 'https://reseller.example.com/octo/notifications',
+        notificationTypes: ['AVAILABILITY_UPDATE', 'BOOKING_UPDATE'],
+        headers: { 'Api-Key': 'your-receiver-secret' },
+      },
+    },
+  },
+  'octo-list-subscriptions': {
+    docs: {
+      tag: 'OCTo',
+      summary: 'Subscriptions',
+      description: "This API key's notification subscriptions, oldest first.",
+      success: { status: 200, description: 'The subscriptions', data: { listOf: 'OctoSubscription' } },
+    },
+  },
+  'octo-get-subscription': {
+    request: { path: subscriptionPath },
+    docs: {
+      tag: 'OCTo',
+      summary: 'One subscription',
+      description: 'A subscription of this API key by its `id`.',
+      success: { status: 200, description: 'The subscription', data: 'OctoSubscription' },
+    },
+  },
+  'octo-update-subscription': {
+    request: { path: subscriptionPath, body: subscriptionUpdateBody },
+    docs: {
+      tag: 'OCTo',
+      summary: 'Change a subscription',
+      description: 'Replaces each of `url`, `notificationTypes` and `headers` that is given; the others stay.',
+      success: { status: 200, description: 'The changed subscription', data: 'OctoSubscription' },
+      requestExample: { notificationTypes: ['AVAILABILITY_UPDATE'] },
+    },
+  },
+  'octo-delete-subscription': {
+    request: { path: subscriptionPath },
+    docs: {
+      tag: 'OCTo',
+      summary: 'Delete a subscription',
+      description: 'Nothing more is sent to it; notifications still pending are given up. Answers the deleted subscription.',
+      success: { status: 200, description: 'The deleted subscription', data: 'OctoSubscription' },
     },
   },
 } as const satisfies Partial<Record<RouteId, Operation>>;

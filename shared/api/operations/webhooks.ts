@@ -11,21 +11,21 @@ export const webhookOperations = {
       tag: 'Webhooks',
       summary: "Register the key's webhook endpoint",
       description:
-        'One endpoint per API key; registering again replaces it and issues a new signing secret. The answer shows the secret (`whsec_...`) this once. The URL must be https to a public host on port 443 (or a port the operator allows): only global unicast addresses are connected to (private, loopback, link-local, reserved addresses and IPv6 forms that embed an IPv4 address are refused), here and again on every delivery after DNS. Deliveries carry `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` as Standard Webhooks specifies; a 2xx within 10 seconds counts as delivered, anything else is retried with exponential backoff for 24 hours.',
+        'One endpoint per API key; registering again replaces it and issues a new signing secret. The answer shows the secret (`whsec_...`) this once. `EventTypes` chooses what it receives: `booking.confirmed`, `booking.cancelled`, `hold.expired` (of the bookings this key sold: the default, without `EventTypes`), `availability.changed` (every change of places or status of a timeslot of the operator’s visible products, whatever the channel: `{ ActivityID, Date, Time, Status, Vacancies, Capacity, ChangedAt, Sequence }`, coalesced per timeslot: the first change of a quiet timeslot at once, later ones within 5 seconds as one, the last state always; apply one only when its `Sequence` is above the last you applied) and `product.changed` (a visible product changed, or was hidden). The URL must be https to a public host on port 443 (or a port the operator allows): only global unicast addresses are connected to (private, loopback, link-local, reserved addresses and IPv6 forms that embed an IPv4 address are refused), here and again on every delivery after DNS. Deliveries carry `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` as Standard Webhooks specifies; a 2xx within 10 seconds counts as delivered, anything else is retried with exponential backoff for 24 hours.',
       success: {
         status: 200,
         description: 'The endpoint, with its secret shown this once',
         data: 'IssuedWebhookEndpoint',
         example: { ...webhookEndpoint, Secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3jHnP8ZnCmk=' },
       },
-      requestExample: { Url: webhookEndpoint.Url },
+      requestExample: { Url: webhookEndpoint.Url, EventTypes: webhookEndpoint.EventTypes },
     },
   },
   'get-webhook': {
     docs: {
       tag: 'Webhooks',
       summary: "Read the key's webhook endpoint",
-      description: 'The registered URL; never the secret. 404 when the key has none.',
+      description: 'The registered URL and the events it receives; never the secret. 404 when the key has none.',
       success: { status: 200, description: 'The endpoint', data: 'WebhookEndpoint', example: webhookEndpoint },
       errors: [404],
     },

@@ -19,7 +19,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(key0 === "Url")){
+if(!((key0 === "Url") || (key0 === "EventTypes"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -55,9 +55,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.EventTypes !== undefined){
+let data1 = data.EventTypes;
+if(Array.isArray(data1)){
+if(data1.length < 1){
+const err4 = {instancePath:instancePath+"/EventTypes",schemaPath:"#/properties/EventTypes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -66,8 +68,79 @@ vErrors.push(err4);
 }
 errors++;
 }
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/EventTypes/" + i0,schemaPath:"#/properties/EventTypes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!(((((data2 === "booking.confirmed") || (data2 === "booking.cancelled")) || (data2 === "hold.expired")) || (data2 === "availability.changed")) || (data2 === "product.changed"))){
+const err6 = {instancePath:instancePath+"/EventTypes/" + i0,schemaPath:"#/properties/EventTypes/items/enum",keyword:"enum",params:{allowedValues: ["booking.confirmed","booking.cancelled","hold.expired","availability.changed","product.changed"]},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+let i1 = data1.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data1[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err7 = {instancePath:instancePath+"/EventTypes",schemaPath:"#/properties/EventTypes/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/EventTypes",schemaPath:"#/properties/EventTypes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.body.errorMessages = {"#/properties/Url":"must be the https URL deliveries are POSTed to"};
+exports.body.errorMessages = {"#/properties/Url":"must be the https URL deliveries are POSTed to","#/properties/EventTypes":"must be a list of distinct event types, each one of booking.confirmed, booking.cancelled, hold.expired, availability.changed, product.changed"};
 exports.validators = { route: "put-webhook", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {}, body: exports.body };
