@@ -94,3 +94,32 @@ export const keyOperator = {
   TimeZone: 'Europe/Lisbon',
   Key: { KeyID: 'key_Xq3vN8aPz2Lm', Scopes: ['bookings:read', 'bookings:write', 'usage:read'] },
 };
+export const usageLimit = {
+  LimitID: 'api-calls-monthly',
+  Meter: 'api-calls',
+  Filter: { Plan: 'pro' },
+  Period: 'MONTH',
+  TimeZone: 'Europe/Lisbon',
+  Amount: 150000,
+  Thresholds: [50, 80, 100],
+  Enforcement: 'REFUSE',
+  AppliesFrom: 1772323200,
+  CreatedAt: '2026-03-10T09:15:02.123Z',
+  UpdatedAt: '2026-03-10T09:15:02.123Z',
+};
+export const usageLimitStatus = {
+  LimitID: 'api-calls-monthly',
+  Meter: 'api-calls',
+  Used: 121500.5,
+  Remaining: 28499.5,
+  Amount: 150000,
+  PeriodStart: 1772323200,
+  ResetsAt: 1774998000,
+  Allowed: true,
+  Thresholds: [
+    { Percent: 50, Crossed: true },
+    { Percent: 80, Crossed: true },
+    { Percent: 100, Crossed: false },
+  ],
+};
+export const usageWebhookEndpoint = { Url: 'https://billing.example.com/hooks/usage', CreatedAt: '2026-03-10T09:20:00.000Z' };

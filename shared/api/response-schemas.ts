@@ -9,6 +9,7 @@ import {
   productSchema,
   questionSchema,
 } from '../catalog/schemas';
+import { usageLimitSchema, usageLimitStatusSchema } from '../usage/limit-schemas';
 import { usageBatchResultSchema, usageEntrySchema, usageSummarySchema, voidedUsageEntrySchema } from '../usage/schemas';
 import { issuedWebhookEndpointSchema, webhookEndpointSchema } from '../webhooks/schemas';
 import {
@@ -82,6 +83,8 @@ export const responseSchemas = {
   UsageBatchResult: usageBatchResultSchema,
   VoidedUsageEntry: voidedUsageEntrySchema,
   UsageSummary: usageSummarySchema,
+  UsageLimit: usageLimitSchema,
+  UsageLimitStatus: usageLimitStatusSchema,
   Problem,
   OctoSupplier: supplierSchema,
   OctoProduct: octoProductSchema,

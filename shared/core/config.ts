@@ -11,6 +11,8 @@ export interface Config {
   region: string;
   /** Set to reach DynamoDB Local; unset on Lambda. */
   dynamoEndpoint?: string;
+  /** Set to reach the local host's EventBridge (lib/local/event-bus.ts); unset on Lambda, which puts events on the account's default bus. */
+  eventBusEndpoint?: string;
   /** Explicit credentials for DynamoDB Local and the local stand-ins; on Lambda the role's come from the default chain. */
   localCredentials?: { accessKeyId: string; secretAccessKey: string };
   problemBaseUrl: string;

@@ -1,19 +1,25 @@
-/** Stored shapes of partners' webhook endpoints and of the deliveries to them; the public shapes are in schemas.ts. */
+/** Stored shapes of webhook endpoints and of the deliveries to them; the public shapes are in schemas.ts. */
 
-export const WEBHOOK_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'hold.expired'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'booking.confirmed',
+  'booking.cancelled',
+  'hold.expired',
+  'usage.threshold.crossed',
+  'usage.threshold.resolved',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** A partner key's one endpoint. The secret is kept to sign with; it is shown once, when issued. */
+/** An endpoint: a partner key's (KeyID), or the operator's for its usage alerts (no KeyID). The secret is kept to sign with; it is shown once, when issued. */
 export interface WebhookEndpointItem {
   OperatorID: string;
-  KeyID: string;
+  KeyID?: string;
   Url: string;
   /** `whsec_` and the base64 of 32 random bytes, as Standard Webhooks spells secrets. */
   Secret: string;
   CreatedAt: string;
 }
 
-/** What the partner receives: `data` is the record as the partner API shows it. */
+/** What an endpoint receives: `data` is the record as the API shows it. */
 export interface WebhookEvent {
   type: WebhookEventType;
   timestamp: string;
@@ -23,18 +29,32 @@ export interface WebhookEvent {
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
 
 /**
- * One event on its way to one partner. The item is written in the same
+ * Where a delivery goes besides a partner key's endpoint (which KeyID
+ * names): the operator's usage endpoint, or the account's default
+ * EventBridge bus (as an event of Source and DetailType).
+ */
+export type DeliveryTarget = 'usage-webhook' | 'event-bridge';
+
+/**
+ * One event on its way to one receiver. The item is written in the same
  * transaction as the change it reports, so an event exists exactly when its
  * change does; the table's stream then hands it to the sender (an outbox:
  * nothing is sent anywhere after the transaction). DeliveryID is the
- * `webhook-id`: the same on every attempt, for the partner to dedupe by.
+ * `webhook-id` (on the bus, the detail's `id`): the same on every attempt,
+ * for the receiver to dedupe by.
  */
 export interface DeliveryItem {
   DeliveryID: string;
   OperatorID: string;
-  KeyID: string;
+  /** A partner key's delivery: the key whose endpoint it goes to. */
+  KeyID?: string;
+  /** Any other delivery's receiver. */
+  Target?: DeliveryTarget;
+  /** event-bridge only: the event's source and detail-type. */
+  Source?: string;
+  DetailType?: string;
   EventType: WebhookEventType;
-  /** The JSON text of the WebhookEvent: signed and sent byte for byte the same on every attempt. */
+  /** The JSON text sent (a WebhookEvent; on the bus, its detail): signed and sent byte for byte the same on every attempt. */
   Payload: string;
   CreatedAt: string;
   Status: DeliveryStatus;

@@ -2,21 +2,30 @@ import { Webhook } from 'standardwebhooks';
 import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
 import type { DeliveryItem, DeliveryMessage } from './model';
-import { post } from './outbound';
+import { webhookKeys } from '../db/keys';
+import { putOnBus } from './event-bus';
+import { post, type PostOutcome } from './outbound';
 import { getDelivery, getEndpoint, rescheduleDelivery, settleDelivery } from './repository';
 import { ATTEMPT_TIMEOUT_MS, SETTLED_RETENTION_SECONDS, nextAttemptAfterFailure } from './schedule';
 
 /**
- * One attempt at one delivery, signed as Standard Webhooks specifies:
+ * One attempt at one delivery: to an endpoint, signed as Standard Webhooks specifies:
  * `webhook-id` (the delivery's, the same on every attempt),
  * `webhook-timestamp` (this attempt, Unix seconds) and `webhook-signature`
  * (`v1,` HMAC-SHA256 of `id.timestamp.body` with the endpoint's secret).
  * The request carries those, the content type and a user agent: nothing of
- * the operator's or of any API key.
+ * the operator's or of any API key. Or, for a delivery to EventBridge, one
+ * PutEvents of its Payload as the detail (event-bus.ts).
  */
 export const USER_AGENT = 'ota-usage-webhooks/1';
 
 export type AttemptResult = 'delivered' | 'retry-scheduled' | 'failed' | 'not-pending';
+
+/** The endpoint a webhook delivery goes to: its partner key's, or the operator's usage endpoint. */
+const endpointKeyOf = (delivery: DeliveryItem) =>
+  delivery.Target === 'usage-webhook'
+    ? webhookKeys.usageEndpoint(delivery.OperatorID)
+    : webhookKeys.endpoint(delivery.OperatorID, delivery.KeyID as string);
 
 export function signedHeaders(delivery: Pick<DeliveryItem, 'DeliveryID' | 'Payload'>, secret: string, at: Date): Record<string, string> {
   return {
@@ -56,9 +65,14 @@ export async function attemptDelivery(message: DeliveryMessage, now: Date = conf
   const delivery = await getDelivery(message.OperatorID, message.DeliveryID);
   if (delivery?.Status !== 'PENDING' || delivery.QueuedAt !== message.QueuedAt) return 'not-pending';
   const queuedAt = message.QueuedAt;
-  const endpoint = await getEndpoint(delivery.OperatorID, delivery.KeyID);
-  if (!endpoint) return settle(delivery, queuedAt, 'FAILED', now, 'the partner removed its webhook endpoint');
-  const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, endpoint.Secret, now), config(), ATTEMPT_TIMEOUT_MS);
+  let outcome: PostOutcome;
+  if (delivery.Target === 'event-bridge') outcome = await putOnBus(delivery);
+  else {
+    const endpoint = await getEndpoint(endpointKeyOf(delivery));
+    if (!endpoint)
+      return settle(delivery, queuedAt, 'FAILED', now, `the ${delivery.KeyID ? 'partner' : 'operator'} removed its webhook endpoint`);
+    outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, endpoint.Secret, now), config(), ATTEMPT_TIMEOUT_MS);
+  }
   if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, queuedAt, 'DELIVERED', now);
   const lastError = outcome.ok ? `answered ${outcome.status}` : outcome.error;
   const next = nextAttemptAfterFailure(new Date(delivery.CreatedAt), delivery.Attempts + 1, now);

@@ -5,6 +5,7 @@ import { bookingOperations } from './bookings';
 import { catalogueOperations } from './catalogue';
 import { octoOperations } from './octo';
 import { usageOperations } from './usage';
+import { usageLimitOperations } from './usage-limits';
 import { webhookOperations } from './webhooks';
 import type { RouteId } from '../routes';
 
@@ -23,6 +24,7 @@ const operationTable = {
   ...webhookOperations,
   ...accountOperations,
   ...usageOperations,
+  ...usageLimitOperations,
   ...octoOperations,
 } as const satisfies Record<RouteId, Operation>;
 
