@@ -1,14 +1,12 @@
 import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
-import { ValidationError } from '../core/errors';
 import { decimalToNumber, microsToDecimal, parseMicros } from './decimal';
 import type { LimitItem } from './limit-model';
-import { countable, periodAt, type LimitPeriodSpan } from './limit-periods';
+import { periodAt, type LimitPeriodSpan } from './limit-periods';
 import { getLimitItem } from './limit-repository';
 import type { UsageLimitStatus } from './limit-schemas';
 import { notFound } from './limits';
-import { AGGREGATE_SHARDS } from './model';
-import { periodUsage } from './period-usage';
+import { usedInPeriod } from './period-usage';
 import type { ReadCost } from './repository';
 
 /**
@@ -17,8 +15,6 @@ import type { ReadCost } from './repository';
  * period reads them, so the two always agree, entries recorded before the
  * limit existed included. Amounts are compared in exact millionths.
  */
-export const ALL_SHARDS: readonly number[] = Array.from({ length: AGGREGATE_SHARDS }, (_, shard) => shard);
-
 const asNumber = (micros: bigint): number => decimalToNumber(microsToDecimal(micros));
 
 /** Whether Used has reached `percent` % of Amount (both in millionths; a percentage has at most 2 decimal places). */
@@ -43,22 +39,6 @@ export function statusOf(limit: LimitItem, period: LimitPeriodSpan, used: bigint
     Allowed: used < amount,
     Thresholds: limit.Thresholds.map((percent) => ({ Percent: percent, Crossed: hasCrossed(used, amount, percent) })),
   };
-}
-
-/** What the limit's period has used: its meter's aggregates over the period, every shard (or those asked for), its filter applied. */
-export function usedInPeriod(
-  operatorId: string,
-  limit: Pick<LimitItem, 'Meter' | 'Filter'>,
-  period: LimitPeriodSpan,
-  cost: ReadCost,
-  shards: readonly number[] = ALL_SHARDS,
-): Promise<bigint> {
-  if (!countable(period)) {
-    throw new ValidationError(
-      `The period ${period.key} does not start and end on whole UTC hours in the limit's zone, so it cannot be counted`,
-    );
-  }
-  return periodUsage(operatorId, { meter: limit.Meter, filter: limit.Filter, interval: period, shards }, cost);
 }
 
 export interface StatusResult {

@@ -1,7 +1,11 @@
+import { ValidationError } from '../core/errors';
 import { cover } from './buckets';
 import { dimensionsOfCombinations, dimensionValue } from './combinations';
 import { parseMicros } from './decimal';
 import { getAggregates } from './aggregates-by-key';
+import type { LimitItem } from './limit-model';
+import { countable, type LimitPeriodSpan } from './limit-periods';
+import { AGGREGATE_SHARDS } from './model';
 import type { Interval } from './period';
 import type { ReadCost } from './repository';
 
@@ -46,4 +50,22 @@ export async function periodUsage(operatorId: string, query: PeriodUsageQuery, c
     for (const { combination, usage } of row.combinations!) if (matching.has(combination)) sum += sign(row) * parseMicros(usage);
   }
   return sum;
+}
+
+export const ALL_SHARDS: readonly number[] = Array.from({ length: AGGREGATE_SHARDS }, (_, shard) => shard);
+
+/** What a limit's period has used: its meter's aggregates over the period, every shard (or those asked for), its filter applied. */
+export function usedInPeriod(
+  operatorId: string,
+  limit: Pick<LimitItem, 'Meter' | 'Filter'>,
+  period: LimitPeriodSpan,
+  cost: ReadCost,
+  shards: readonly number[] = ALL_SHARDS,
+): Promise<bigint> {
+  if (!countable(period)) {
+    throw new ValidationError(
+      `The period ${period.key} does not start and end on whole UTC hours in the limit's zone, so it cannot be counted`,
+    );
+  }
+  return periodUsage(operatorId, { meter: limit.Meter, filter: limit.Filter, interval: period, shards }, cost);
 }
