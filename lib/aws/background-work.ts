@@ -6,7 +6,8 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { scheduledFunctions, webhookSender } from '../../shared/api/background';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { scheduledFunctions, usageLimitWatcher, webhookSender, type StreamConsumer } from '../../shared/api/background';
 import type { LogLevel } from '../../shared/core/config';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { ALARM_PERIOD, watch, watchFunctions } from './alarms';
@@ -22,40 +23,84 @@ export interface BackgroundWorkProps {
 
 /** The sender waits up to 10 s on each receiver, for a batch in parallel. */
 const SENDER_TIMEOUT_SECONDS = 30;
+/** The watcher decides a batch's periods, a few reads and one transaction each. */
+const WATCHER_TIMEOUT_SECONDS = 60;
+/** Alerts are decided within seconds of the write; a minute behind the stream is alerting gone wrong. */
+const WATCHER_ITERATOR_AGE_MS = 60_000;
 /** A sweep finishes well within its one-minute period. */
 const SCHEDULED_TIMEOUT_SECONDS = 50;
 
+/** An encrypted queue of what a consumer failed on repeatedly, kept 14 days, with its alarm. */
+function deadLetterQueue(scope: Construct, ids: { queue: string; alarm: string }, alarmTopic: ITopic, what: string): Queue {
+  const queue = new Queue(scope, ids.queue, {
+    retentionPeriod: Duration.days(14),
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+  });
+  Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: `This queue is itself the dead-letter destination of ${what}` });
+  watch(scope, alarmTopic, {
+    id: ids.alarm,
+    description: `What ${what} failed on repeatedly is waiting in its dead-letter queue`,
+    metric: queue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD }),
+    threshold: 1,
+  });
+  return queue;
+}
+
+/** A stream consumer's event source mapping, from the oldest record kept, by its row of shared/api/background.ts. */
+function streamSource(table: ITable, consumer: StreamConsumer, deadLetters: Queue): DynamoEventSource {
+  return new DynamoEventSource(table, {
+    // From the oldest record kept: a mapping created on a table already in use misses nothing, and records already
+    // worked on change nothing when handed over again (every consumer is idempotent).
+    startingPosition: StartingPosition.TRIM_HORIZON,
+    batchSize: consumer.batchSize,
+    parallelizationFactor: consumer.parallelizationFactor,
+    retryAttempts: consumer.retryAttempts,
+    bisectBatchOnError: true,
+    reportBatchItemFailures: true,
+    onFailure: new SqsDlq(deadLetters),
+    filters: consumer.filters.map((filter) => FilterCriteria.filter(filter as Record<string, unknown>)),
+  });
+}
+
 /**
- * The work no request starts: the webhook sender, handed queued deliveries
- * by the table's stream (its records the sender fails on end in a
- * dead-letter queue, with an alarm on it), and one EventBridge Scheduler
- * schedule per row of shared/api/background.ts (the hold-expiry sweep, the
- * webhook retry sweep). No function sends anything to a queue: a delivery
- * written in a transaction is all it takes.
+ * The work no request starts: the table stream's consumers (the webhook
+ * sender, handed queued deliveries, which it sends to endpoints and to the
+ * account's default EventBridge bus; the usage limits' watcher, handed every
+ * count of a limit, which decides threshold alerts), and one EventBridge
+ * Scheduler schedule per row of shared/api/background.ts (the hold-expiry
+ * sweep, the webhook retry sweep). What a consumer fails on ends in a
+ * dead-letter queue of its own, with an alarm on it. No request sends
+ * anything anywhere: what it writes is all it takes.
  */
 export class BackgroundWork extends Construct {
   readonly deadLetterQueue: Queue;
   readonly sender: ServiceFunction;
+  readonly watcher: ServiceFunction;
   readonly scheduled: ReadonlyMap<string, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: BackgroundWorkProps) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DeliveryDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter destination of the webhook sender’s stream mapping',
-    });
+    this.deadLetterQueue = deadLetterQueue(
+      this,
+      { queue: 'DeliveryDeadLetterQueue', alarm: 'webhook-deliveries-dead-letters' },
+      props.alarmTopic,
+      'the webhook sender’s stream mapping',
+    );
 
-    // The sender's own role: its stream mapping adds reading the stream and sending to the dead-letter queue.
+    // The sender's own role: its stream mapping adds reading the stream and sending to the dead-letter queue; it puts
+    // usage alerts on the account's default event bus, and on no other.
     const senderRole = new ServiceRole(this, 'SenderRole', {
       table: props.table,
       tableAccess: 'readWrite',
-      description: 'The webhook sender: the table, its stream and the deliveries dead-letter queue',
+      description: 'The webhook sender: the table, its stream, the deliveries dead-letter queue, and PutEvents on the default bus',
     });
+    senderRole.addToPolicy(
+      new PolicyStatement({
+        actions: ['events:PutEvents'],
+        resources: [Stack.of(this).formatArn({ service: 'events', resource: 'event-bus', resourceName: 'default' })],
+      }),
+    );
     this.sender = new ServiceFunction(this, 'Sender', {
       entry: webhookSender.entry,
       table: props.table,
@@ -64,20 +109,29 @@ export class BackgroundWork extends Construct {
       logLevel: props.logLevel,
       timeoutSeconds: SENDER_TIMEOUT_SECONDS,
     });
-    this.sender.addEventSource(
-      new DynamoEventSource(props.table, {
-        // From the oldest record kept: a mapping created on a table already in use misses no delivery, and records of
-        // deliveries already attempted find them no longer queued at that time (shared/webhooks/sender.ts).
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: webhookSender.batchSize,
-        parallelizationFactor: webhookSender.parallelizationFactor,
-        retryAttempts: webhookSender.retryAttempts,
-        bisectBatchOnError: true,
-        reportBatchItemFailures: true,
-        onFailure: new SqsDlq(this.deadLetterQueue),
-        filters: [FilterCriteria.filter(webhookSender.filter)],
-      }),
+    this.sender.addEventSource(streamSource(props.table, webhookSender, this.deadLetterQueue));
+
+    // The watcher's own role: the table and its stream (added by the mapping), its dead-letter queue.
+    const watcherDeadLetters = deadLetterQueue(
+      this,
+      { queue: 'WatcherDeadLetterQueue', alarm: 'usage-limit-watcher-dead-letters' },
+      props.alarmTopic,
+      'the usage limits’ watcher’s stream mapping',
     );
+    const watcherRole = new ServiceRole(this, 'WatcherRole', {
+      table: props.table,
+      tableAccess: 'readWrite',
+      description: "The usage limits' watcher: the table, its stream and its dead-letter queue",
+    });
+    this.watcher = new ServiceFunction(this, 'Watcher', {
+      entry: usageLimitWatcher.entry,
+      table: props.table,
+      role: watcherRole,
+      problemBaseUrl: props.problemBaseUrl,
+      logLevel: props.logLevel,
+      timeoutSeconds: WATCHER_TIMEOUT_SECONDS,
+    });
+    this.watcher.addEventSource(streamSource(props.table, usageLimitWatcher, watcherDeadLetters));
 
     const sweepRole = new ServiceRole(this, 'ScheduledRole', {
       table: props.table,
@@ -110,14 +164,14 @@ export class BackgroundWork extends Construct {
     this.scheduled = scheduled;
 
     watch(this, props.alarmTopic, {
-      id: 'webhook-deliveries-dead-letters',
-      description: 'Stream records of webhook deliveries the sender failed on repeatedly are waiting in the dead-letter queue',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD }),
-      threshold: 1,
+      id: 'usage-alerts-behind',
+      description: "The usage limits' watcher is more than a minute behind the table stream: threshold alerts are late",
+      metric: this.watcher.metric('IteratorAge', { period: ALARM_PERIOD, statistic: 'Maximum' }),
+      threshold: WATCHER_ITERATOR_AGE_MS,
     });
     watchFunctions(this, {
       name: 'background',
-      functions: [['webhook-sender', this.sender], ...scheduled],
+      functions: [['webhook-sender', this.sender], ['usage-limit-watcher', this.watcher], ...scheduled],
       topic: props.alarmTopic,
     });
   }

@@ -123,6 +123,8 @@ export interface Delivery<Letter> {
 export interface Deliveries<Letter> {
   /** Starts a delivery in the background: tried, tried again after each pause, then dead-lettered. */
   start(delivery: Delivery<Letter>): void;
+  /** The same, resolving once it has succeeded or been dead-lettered (it never rejects). */
+  run(delivery: Delivery<Letter>): Promise<void>;
   idle(): Promise<void>;
   readonly deadLetters: readonly Letter[];
 }
@@ -153,15 +155,19 @@ export function backgroundDeliveries<Letter extends object>(options: {
     }
   }
 
+  function run(delivery: Delivery<Letter>): Promise<void> {
+    const started = deliver(delivery)
+      // Delivery runs after the call was answered: nothing may escape it and stop the host.
+      .catch((error) => logError(`Local ${options.name} delivery failure`, { ...delivery.logFields, error }))
+      .finally(() => pending.delete(started));
+    pending.add(started);
+    return started;
+  }
+
   return {
     deadLetters,
-    start(delivery) {
-      const started = deliver(delivery)
-        // Delivery runs after the call was answered: nothing may escape it and stop the host.
-        .catch((error) => logError(`Local ${options.name} delivery failure`, { ...delivery.logFields, error }))
-        .finally(() => pending.delete(started));
-      pending.add(started);
-    },
+    start: (delivery) => void run(delivery),
+    run,
     async idle() {
       while (pending.size) await Promise.allSettled([...pending]);
     },

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { systemClock, type Clock } from '../../shared/core/clock';
+import { config, configure } from '../../shared/core/config';
 import { localGateway, type LocalGateway, type LocalGatewayOptions } from './api-gateway';
 import { serveDashboard, servesDashboard } from './dashboard';
 import { LOCAL_HTTP_HOST } from './defaults';
@@ -16,7 +17,9 @@ import { startLocalTableStream, type LocalTableStream, type LocalTableStreamOpti
  * The local host: one port that plays API Gateway (api-gateway.ts) and
  * EventBridge's PutEvents (event-bus.ts), and serves the dashboard and the
  * API reference; beside it the table's stream (table-stream.ts) and the
- * Scheduler (scheduler.ts). `npm start`, the tests and the bench start it.
+ * Scheduler (scheduler.ts). Once listening, it tells the configuration
+ * where its stand-ins answer, as the stack tells a function by its
+ * environment. `npm start`, the tests and the bench start it.
  */
 
 function send(response: ServerResponse, result: APIGatewayProxyResult): void {
@@ -103,6 +106,7 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   server.keepAliveTimeout = 30_000;
   const url = await listen(server, options.port ?? 0, bindAddress);
   accepts = acceptedHosts(bindAddress, (server.address() as AddressInfo).port);
+  configure({ ...config(), localAwsEndpoint: url });
   const scheduler = createLocalScheduler(options.scheduler);
   const tableStream = startLocalTableStream(options.tableStream);
   return {

@@ -10,19 +10,22 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { loadHandler } from '../../functions/load-handler';
-import { webhookSender } from '../../shared/api/background';
+import { streamConsumers, type FilterPattern, type StreamConsumer } from '../../shared/api/background';
 import { config } from '../../shared/core/config';
 import { log } from '../../shared/core/observability';
 import { attributeClient } from '../../shared/db/client';
 import { backgroundDeliveries } from './aws-stand-in';
 
 /**
- * Plays the webhook sender's event source mapping on one machine: reads the
- * table's stream on DynamoDB Local, from its oldest record as the mapping
- * does, keeps the records that the mapping's filter passes (the very same
- * pattern, shared/api/background.ts) and hands each to the very same sender
- * handler in process. A record the handler reports failed is tried again,
- * up to the mapping's retryAttempts, then kept as a dead letter.
+ * Plays the event source mappings of the table stream's consumers
+ * (shared/api/background.ts: the webhook sender, the announcer) on one
+ * machine: reads the table's stream on DynamoDB Local, from its oldest
+ * record as a mapping does, and hands each record to every consumer whose
+ * filters pass it (the very same patterns), to the very same handler in
+ * process. As a mapping's lanes do, a consumer is handed the records of one
+ * item in order, one after the other, and different items at once. A record
+ * the handler reports failed is tried again, up to the mapping's
+ * retryAttempts, then kept as a dead letter; the item's later records wait for it.
  */
 export interface LocalTableStreamOptions {
   /** How often the stream is read (Lambda reads a shard four times a second); without it, only when `idle` is called. */
@@ -30,6 +33,7 @@ export interface LocalTableStreamOptions {
 }
 
 export interface StreamDeadLetter {
+  consumer: string;
   sequenceNumber: string;
   error: string;
   tries: number;
@@ -47,24 +51,30 @@ const RETRY_DELAY_MS = 200;
 /** Records per GetRecords: DynamoDB Streams' most. */
 const RECORDS_PER_READ = 1000;
 
-type Pattern = { readonly [key: string]: Pattern | readonly (string | { readonly exists: boolean })[] };
-
 /**
  * Whether `value` matches an event-filtering pattern of the kinds the
- * mapping's filter uses: objects of fields, each a list of allowed strings
- * or `{ exists }`. Another kind fails loudly rather than pass or drop records unlike Lambda.
+ * mappings' filters use: objects of fields, each a list of allowed strings,
+ * `{ exists }` or `{ prefix }`. Another kind fails loudly rather than pass or
+ * drop records unlike Lambda.
  */
-export function matchesPattern(pattern: Pattern, value: unknown): boolean {
+export function matchesPattern(pattern: FilterPattern, value: unknown): boolean {
   const fields = (value ?? {}) as Record<string, unknown>;
   return Object.entries(pattern).every(([field, rule]) => {
-    if (!Array.isArray(rule)) return typeof fields[field] === 'object' && matchesPattern(rule as Pattern, fields[field]);
+    if (!Array.isArray(rule)) return typeof fields[field] === 'object' && matchesPattern(rule as FilterPattern, fields[field]);
     return rule.some((allowed) => {
       if (typeof allowed === 'string') return fields[field] === allowed;
-      if (typeof allowed === 'object' && Object.keys(allowed).join() === 'exists') return (fields[field] !== undefined) === allowed.exists;
+      const kind = typeof allowed === 'object' ? Object.keys(allowed).join() : '';
+      if (kind === 'exists') return (fields[field] !== undefined) === (allowed as { exists: boolean }).exists;
+      if (kind === 'prefix')
+        return typeof fields[field] === 'string' && (fields[field] as string).startsWith((allowed as { prefix: string }).prefix);
       throw new Error(`The local table stream does not evaluate the filter rule ${JSON.stringify(allowed)}`);
     });
   });
 }
+
+/** Whether a consumer's mapping hands `record` over: any one of its filters passes it. */
+export const passes = (consumer: Pick<StreamConsumer, 'filters'>, record: unknown) =>
+  consumer.filters.some((filter) => matchesPattern(filter, record));
 
 /** A record as Lambda hands it to a function: the creation time in Unix seconds, the stream's ARN beside it. */
 function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
@@ -86,7 +96,7 @@ interface Stream {
   stale: boolean;
 }
 
-type SenderHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
 interface Shard {
   parentId?: string;
@@ -95,17 +105,29 @@ interface Shard {
   closed: boolean;
 }
 
+/** A consumer's mapping: its handler, loaded on first use, its deliveries and, per item, the last record handed over. */
+interface Mapping {
+  consumer: StreamConsumer;
+  handler?: StreamHandler;
+  deliveries: ReturnType<typeof backgroundDeliveries<StreamDeadLetter>>;
+  lanes: Map<string, Promise<void>>;
+}
+
 export function startLocalTableStream(options: LocalTableStreamOptions = {}): LocalTableStream {
-  let handler: SenderHandler | undefined;
   let client: { streams: DynamoDBStreamsClient; endpoint?: string } | undefined;
   let stream: Stream | undefined;
   let reading: Promise<void> | undefined;
   let failing = false;
-  const deliveries = backgroundDeliveries<StreamDeadLetter>({
-    name: 'table stream',
-    retryDelaysMs: Array<number>(webhookSender.retryAttempts).fill(RETRY_DELAY_MS),
-    deadLetterMessage: 'Dead letter: webhook delivery stream record',
-  });
+  const deadLetters: StreamDeadLetter[] = [];
+  const mappings: Mapping[] = streamConsumers.map((consumer) => ({
+    consumer,
+    deliveries: backgroundDeliveries<StreamDeadLetter>({
+      name: `table stream (${consumer.id})`,
+      retryDelaysMs: Array<number>(consumer.retryAttempts).fill(RETRY_DELAY_MS),
+      deadLetterMessage: `Dead letter: ${consumer.id} stream record`,
+    }),
+    lanes: new Map(),
+  }));
 
   /** Created on first use; again when the configured endpoint moves. */
   function streams(): DynamoDBStreamsClient {
@@ -120,17 +142,39 @@ export function startLocalTableStream(options: LocalTableStreamOptions = {}): Lo
     return client.streams;
   }
 
-  function handOver(record: DynamoDBRecord): void {
+  /** Hands a record to a consumer once the item's previous record is done with (handled or dead-lettered). */
+  function handOver(mapping: Mapping, record: DynamoDBRecord): void {
     const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
-    deliveries.start({
-      logFields: { sequenceNumber },
-      attempt: async () => {
-        handler ??= loadHandler<SenderHandler>(webhookSender.entry);
-        const { batchItemFailures } = await handler({ Records: [record] });
-        if (batchItemFailures.length) throw new Error('The webhook sender reported the record failed');
-      },
-      deadLetter: (error, tries) => ({ sequenceNumber, error: String(error), tries }),
+    const lane = `${record.dynamodb?.Keys?.PK?.S}|${record.dynamodb?.Keys?.SK?.S}`;
+    const handled = (mapping.lanes.get(lane) ?? Promise.resolve()).then(() =>
+      mapping.deliveries.run({
+        logFields: { consumer: mapping.consumer.id, sequenceNumber },
+        attempt: async () => {
+          mapping.handler ??= loadHandler<StreamHandler>(mapping.consumer.entry);
+          const { batchItemFailures } = await mapping.handler({ Records: [record] });
+          if (batchItemFailures.length) throw new Error(`${mapping.consumer.id} reported the record failed`);
+        },
+        deadLetter: (error, tries) => {
+          const letter = { consumer: mapping.consumer.id, sequenceNumber, error: String(error), tries };
+          deadLetters.push(letter);
+          return letter;
+        },
+      }),
+    );
+    mapping.lanes.set(lane, handled);
+    void handled.finally(() => {
+      if (mapping.lanes.get(lane) === handled) mapping.lanes.delete(lane);
     });
+  }
+
+  /** Until every lane is through: a lane's next record starts only when its previous one is done. */
+  async function lanesIdle(): Promise<void> {
+    for (;;) {
+      const running = mappings.flatMap((mapping) => [...mapping.lanes.values()]);
+      if (!running.length) break;
+      await Promise.allSettled(running);
+    }
+    await Promise.all(mappings.map((mapping) => mapping.deliveries.idle()));
   }
 
   /**
@@ -182,7 +226,7 @@ export function startLocalTableStream(options: LocalTableStreamOptions = {}): Lo
       for (const record of page.Records ?? []) {
         shard.lastSequence = record.dynamodb?.SequenceNumber;
         const handed = lambdaRecord(record, arn);
-        if (matchesPattern(webhookSender.filter, handed)) handOver(handed);
+        for (const mapping of mappings) if (passes(mapping.consumer, handed)) handOver(mapping, handed);
       }
       shard.iterator = page.NextShardIterator;
       if (!shard.iterator) {
@@ -241,15 +285,15 @@ export function startLocalTableStream(options: LocalTableStreamOptions = {}): Lo
   timer?.unref();
 
   return {
-    deadLetters: deliveries.deadLetters,
+    deadLetters,
     async idle() {
       await read();
-      await deliveries.idle();
+      await lanesIdle();
     },
     async stop() {
       if (timer) clearInterval(timer);
       await reading?.catch(() => undefined);
-      await deliveries.idle();
+      await lanesIdle();
       client?.streams.destroy();
     },
   };

@@ -11,8 +11,6 @@ export interface Config {
   region: string;
   /** Set to reach DynamoDB Local; unset on Lambda. */
   dynamoEndpoint?: string;
-  /** Set to reach the local host's EventBridge (lib/local/event-bus.ts); unset on Lambda, which puts events on the account's default bus. */
-  eventBusEndpoint?: string;
   /** Explicit credentials for DynamoDB Local and the local stand-ins; on Lambda the role's come from the default chain. */
   localCredentials?: { accessKeyId: string; secretAccessKey: string };
   problemBaseUrl: string;
@@ -34,6 +32,8 @@ export interface Config {
   webhookPorts: readonly number[];
   /** Least severe log level written; LOG_LEVEL, INFO unless set. */
   logLevel: LogLevel;
+  /** Where the local stand-ins of AWS services answer (the local host's URL); unset on Lambda. */
+  localAwsEndpoint?: string;
 }
 
 /** Where problem types live unless PROBLEM_BASE_URL says otherwise. */

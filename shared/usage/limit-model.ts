@@ -98,8 +98,24 @@ export interface GateItem {
 /** How long a gate, and its period's alert state, is kept after its period ends: backdated entries find it; later ones make it again. */
 export const GATE_RETENTION_SECONDS = 35 * 24 * 60 * 60;
 
-/** The thresholds of one period that are crossed, and the Order (the sum of its gates' Versions) of the reading they were decided on. */
+/**
+ * The thresholds of one period that are crossed, and the reading they were
+ * decided on: the limit's Revision, and Order, the sum of its gates' Versions.
+ */
 export interface AlertStateItem {
   Crossed: number[];
+  Revision: number;
   Order: number;
 }
+
+/**
+ * Threshold alerts on EventBridge: the account's default bus, this source,
+ * one detail-type per event type; the detail is the event a webhook carries,
+ * with the delivery's `id`.
+ */
+export const USAGE_EVENT_SOURCE = 'ota.usage';
+export const THRESHOLD_EVENTS = {
+  'usage.threshold.crossed': 'Usage Threshold Crossed',
+  'usage.threshold.resolved': 'Usage Threshold Resolved',
+} as const;
+export type ThresholdEventType = keyof typeof THRESHOLD_EVENTS;

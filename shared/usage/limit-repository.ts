@@ -148,18 +148,24 @@ export async function getGate(key: ItemKey): Promise<GateReading | undefined> {
 }
 
 /**
- * Several gates read at one instant (TransactGetItems: no write lands
- * between two of them): a NONE limit's shards of one period.
+ * A limit's revision and a period's gates read at one instant
+ * (TransactGetItems: no write lands between two of them), so that readings
+ * are ordered as the writes were: by the limit's Revision, then by the sum
+ * of the gates' Versions.
  */
-export async function getGatesTogether(keys: ItemKey[]): Promise<(GateReading | undefined)[]> {
-  const { Responses } = await attributeClient().send(
-    new TransactGetItemsCommand({
-      TransactItems: keys.map((key) => ({
-        Get: { TableName: tableName(), Key: { PK: { S: key.PK }, SK: { S: key.SK } }, ProjectionExpression: 'Used, Version' },
-      })),
-    }),
+export async function readTogether(
+  limitKey: ItemKey,
+  gateKeys: ItemKey[],
+): Promise<{ revision: number | undefined; gates: (GateReading | undefined)[] }> {
+  const get = (key: ItemKey, projection: string) => ({
+    Get: { TableName: tableName(), Key: { PK: { S: key.PK }, SK: { S: key.SK } }, ProjectionExpression: projection },
+  });
+  const { Responses = [] } = await attributeClient().send(
+    new TransactGetItemsCommand({ TransactItems: [get(limitKey, 'Revision'), ...gateKeys.map((key) => get(key, 'Used, Version'))] }),
   );
-  return (Responses ?? []).map((response) => gateReading(response.Item));
+  const [limit, ...gates] = Responses;
+  const revision = limit?.Item?.Revision?.N;
+  return { revision: revision === undefined ? undefined : Number(revision), gates: gates.map((response) => gateReading(response.Item)) };
 }
 
 export async function getAlertState(key: ItemKey): Promise<AlertStateItem | undefined> {
@@ -168,7 +174,7 @@ export async function getAlertState(key: ItemKey): Promise<AlertStateItem | unde
       TableName: tableName(),
       Key: key,
       ConsistentRead: true,
-      ProjectionExpression: 'Crossed, #order',
+      ProjectionExpression: 'Crossed, Revision, #order',
       ExpressionAttributeNames: { '#order': 'Order' },
     }),
   );

@@ -14,12 +14,12 @@ let client: { events: EventBridgeClient; endpoint?: string } | undefined;
 
 /** Created once; again when the configured endpoint moves (the tests' local hosts). */
 function events(): EventBridgeClient {
-  const { region, eventBusEndpoint, localCredentials } = config();
-  if (!client || client.endpoint !== eventBusEndpoint) {
+  const { region, localAwsEndpoint, localCredentials } = config();
+  if (!client || client.endpoint !== localAwsEndpoint) {
     client?.events.destroy();
-    const created = new EventBridgeClient({ region, endpoint: eventBusEndpoint, credentials: localCredentials });
+    const created = new EventBridgeClient({ region, endpoint: localAwsEndpoint, credentials: localCredentials });
     timedCalls(created, 'EventBridge');
-    client = { events: created, endpoint: eventBusEndpoint };
+    client = { events: created, endpoint: localAwsEndpoint };
   }
   return client.events;
 }

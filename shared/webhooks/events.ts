@@ -62,7 +62,8 @@ export const newUsageWebhookDelivery = (operatorId: string, type: WebhookEventTy
 /**
  * The delivery of an event to the account's default EventBridge bus: its
  * detail is the event a webhook would carry, with the delivery's ID as `id`
- * (EventBridge gives every put an envelope ID of its own, new on each retry).
+ * (EventBridge gives every put an envelope ID of its own, new on each retry)
+ * and the operator it is about as `OperatorID`, as platform events name it.
  */
 export const newBusDelivery = (
   operatorId: string,
@@ -75,6 +76,6 @@ export const newBusDelivery = (
     operatorId,
     type,
     { Target: 'event-bridge', Source: bus.source, DetailType: bus.detailType },
-    (id) => ({ id, ...webhookEvent(type, data, now) }),
+    (id) => ({ id, OperatorID: operatorId, ...webhookEvent(type, data, now) }),
     now,
   );

@@ -37,7 +37,7 @@ describe('webhook deliveries', () => {
       MaximumRetryAttempts: webhookSender.retryAttempts,
       BisectBatchOnFunctionError: true,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(webhookSender.filter) }] },
+      FilterCriteria: { Filters: webhookSender.filters.map((filter) => ({ Pattern: JSON.stringify(filter) })) },
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [deadLetterId, 'Arn'] } } },
     });
     expect(resourcesOf('AWS::Lambda::Function')[logicalId(background.sender)].Properties.Timeout).toBe(30);
