@@ -77,6 +77,7 @@ export class BackgroundWork extends Construct {
   readonly deadLetterQueue: Queue;
   readonly sender: ServiceFunction;
   readonly watcher: ServiceFunction;
+  readonly watcherDeadLetterQueue: Queue;
   readonly scheduled: ReadonlyMap<string, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: BackgroundWorkProps) {
@@ -112,7 +113,7 @@ export class BackgroundWork extends Construct {
     this.sender.addEventSource(streamSource(props.table, webhookSender, this.deadLetterQueue));
 
     // The watcher's own role: the table and its stream (added by the mapping), its dead-letter queue.
-    const watcherDeadLetters = deadLetterQueue(
+    this.watcherDeadLetterQueue = deadLetterQueue(
       this,
       { queue: 'WatcherDeadLetterQueue', alarm: 'usage-limit-watcher-dead-letters' },
       props.alarmTopic,
@@ -131,7 +132,7 @@ export class BackgroundWork extends Construct {
       logLevel: props.logLevel,
       timeoutSeconds: WATCHER_TIMEOUT_SECONDS,
     });
-    this.watcher.addEventSource(streamSource(props.table, usageLimitWatcher, watcherDeadLetters));
+    this.watcher.addEventSource(streamSource(props.table, usageLimitWatcher, this.watcherDeadLetterQueue));
 
     const sweepRole = new ServiceRole(this, 'ScheduledRole', {
       table: props.table,

@@ -8,7 +8,7 @@ import { routeGroupOf } from '../../lib/aws/route-functions';
 import type { ServiceRole } from '../../lib/aws/service-function';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { ANY_KEY, PROJECT_ROOT, routes, type Route } from '../../shared/api/routes';
-import { scheduledFunctions } from '../../shared/api/background';
+import { scheduledFunctions, streamConsumers } from '../../shared/api/background';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
 import { StackTemplates } from '../support/stack-templates';
 
@@ -21,8 +21,8 @@ const tableId = all.logicalId(stack.table);
 describe('functions', () => {
   const serviceFunctions = () => all.resources('AWS::Lambda::Function', all.serviceStacks);
 
-  test('one function per route, plus the authorizer, the platform-event recorder, the webhook sender and one per schedule', () => {
-    expect(serviceFunctions()).toHaveLength(routes.length + 3 + scheduledFunctions.length);
+  test('one function per route, plus the authorizer, the platform-event recorder, one per stream consumer and one per schedule', () => {
+    expect(serviceFunctions()).toHaveLength(routes.length + 2 + streamConsumers.length + scheduledFunctions.length);
     expect(stack.routeFunctions.size).toBe(routes.length);
   });
 
@@ -148,6 +148,7 @@ describe('who may write the table', () => {
     ...stack.routeFunctions,
     ['authorizer', stack.authorizerFunction],
     ['webhook-sender', stack.background.sender],
+    ['usage-limit-watcher', stack.background.watcher],
     ...stack.background.scheduled,
     ['record-platform-event', stack.platformEvents.function],
   ]);

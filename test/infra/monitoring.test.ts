@@ -2,7 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import { METRIC_NAMESPACE, businessMetrics } from '../../shared/core/metrics';
-import { scheduledFunctions } from '../../shared/api/background';
+import { scheduledFunctions, streamConsumers } from '../../shared/api/background';
 import { routes } from '../../shared/api/routes';
 import { LATENCY_P99_THRESHOLD_MS, METRICS_PER_ALARM } from '../../lib/aws/alarms';
 import { routeGroupOf } from '../../lib/aws/route-functions';
@@ -50,7 +50,7 @@ describe('throttled answers', () => {
 describe('traces, logs and metrics', () => {
   it('traces every function actively and the API stage, with Powertools settings and the log level from context', () => {
     const functions = all.resources('AWS::Lambda::Function', all.serviceStacks);
-    expect(functions).toHaveLength(routes.length + 3 + scheduledFunctions.length);
+    expect(functions).toHaveLength(routes.length + 2 + streamConsumers.length + scheduledFunctions.length);
     for (const { resource } of functions) {
       expect(resource.Properties).toMatchObject({
         TracingConfig: { Mode: 'Active' },
@@ -99,8 +99,8 @@ describe('alarms', () => {
       expect(resource.Properties.OKActions).toEqual([topic]);
       expect(resource.Properties.AlarmName).toMatch(/^Test-[a-z0-9-]+$/);
     }
-    // The dead-letter queues of platform events and of webhook deliveries.
-    expect(reading('ApproximateNumberOfMessagesVisible')).toHaveLength(2);
+    // The dead-letter queues of platform events, of webhook deliveries and of the usage limits' watcher.
+    expect(reading('ApproximateNumberOfMessagesVisible')).toHaveLength(3);
   });
 
   it('reads at most ten metrics in one alarm, CloudWatch’s limit for metric math', () => {

@@ -11,7 +11,7 @@ import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { gatewayErrorCode } from '../../shared/octo/gateway-errors';
 import { octoDocument } from '../../shared/octo/openapi';
 import { routes } from '../../shared/api/routes';
-import { scheduledFunctions } from '../../shared/api/background';
+import { scheduledFunctions, streamConsumers } from '../../shared/api/background';
 import { tableDesign } from '../../shared/db/table-design';
 import { statusTitle } from '../../shared/api/problem-types';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
@@ -261,7 +261,7 @@ describe('API', () => {
     });
     expect(problemTemplate(gatewayProblems.THROTTLED, base)).toContain(`"${base}/rate-limited"`);
     const functions = customTemplates.resources('AWS::Lambda::Function', customTemplates.serviceStacks);
-    expect(functions).toHaveLength(routes.length + 3 + scheduledFunctions.length);
+    expect(functions).toHaveLength(routes.length + 2 + streamConsumers.length + scheduledFunctions.length);
     for (const { resource } of functions) expect(resource.Properties.Environment.Variables.PROBLEM_BASE_URL).toBe(base);
   });
 });
