@@ -83,7 +83,6 @@ export const usageBatchResult = {
 };
 
 /** The examples by name, for code that shows them. */
-export const example = { customer, answers, product, questions, bookingRequest, booking, heldBooking, usageEntry };
 
 export const confirmedHold = { ...booking, HoldExpiresAt: heldBooking.HoldExpiresAt, ConfirmedAt: '2026-06-20T09:21:40.002Z' };
 export const webhookEndpoint = { Url: 'https://partner.example.com/hooks/ota', CreatedAt: '2026-06-01T08:00:00.000Z' };
@@ -123,3 +122,16 @@ export const usageLimitStatus = {
   ],
 };
 export const usageWebhookEndpoint = { Url: 'https://billing.example.com/hooks/usage', CreatedAt: '2026-03-10T09:20:00.000Z' };
+
+export const example = {
+  customer,
+  answers,
+  product,
+  questions,
+  bookingRequest,
+  booking,
+  heldBooking,
+  usageEntry,
+  usageLimit,
+  usageLimitStatus,
+};

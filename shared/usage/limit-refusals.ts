@@ -45,6 +45,12 @@ export const refusalMembers = (refusal: Refusal) => ({
   ResetsAt: refusal.period.end,
 });
 
+/** The refusal of a single entry: the 409 names the limit, its Amount and period, and what remains. */
+export const entryRefused = (entry: { Meter: string; Usage: number }, refusal: Refusal): UsageLimitReachedError =>
+  new UsageLimitReachedError(`Usage ${entry.Usage} of meter '${entry.Meter}' ${refusalWords(refusal)}; nothing was recorded`, {
+    extensions: refusalMembers(refusal),
+  });
+
 /** An entry on its way in, as far as its limits see it. */
 export interface GatedEntry {
   input: { Usage: number };

@@ -16,7 +16,7 @@ import { usageInputViolations } from './entry-rules';
 import { aggregateKeysOf, recordEntriesTransaction } from './usage-writes';
 import { gateWrites, type CountedEntry } from './gates';
 import { forgetGuard, guardsOf } from './guards';
-import { refusalMembers, refusalWords, settleRefusedGates, UsageLimitReachedError, type Refusal } from './limit-refusals';
+import { entryRefused, settleRefusedGates, type Refusal } from './limit-refusals';
 
 export interface RecordedUsage {
   entry: UsageEntry;
@@ -275,11 +275,6 @@ export async function recordUsage(
     }
   }
   await writeEntries(operatorId, [pending], now);
-  if (pending.refusal) {
-    const { Meter, Usage } = pending.input;
-    throw new UsageLimitReachedError(`Usage ${Usage} of meter '${Meter}' ${refusalWords(pending.refusal)}; nothing was recorded`, {
-      extensions: refusalMembers(pending.refusal),
-    });
-  }
+  if (pending.refusal) throw entryRefused(pending.input, pending.refusal);
   return pending.result as RecordedUsage;
 }

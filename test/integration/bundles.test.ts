@@ -6,6 +6,8 @@ import { zonedIso } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { bundle, invokeBundle, invokeSources, type Outcome, bundledBooking } from '../support/bundles';
 import { createTestOperator, type TestOperator } from '../support/fixtures';
+import { putUsageLimit } from '../../shared/usage/limits';
+import { registerWebhook, usageAlertsOwner } from '../../shared/webhooks/endpoints';
 
 /**
  * The bundles `cdk deploy` ships, proven: every function is bundled with the
@@ -18,10 +20,17 @@ import { createTestOperator, type TestOperator } from '../support/fixtures';
  */
 const date = tomorrow();
 let operator: TestOperator;
+/** An operator of the sources' own, for the routes that remove what each side needs to find there (a limit, the usage webhook). */
+let sourcesOperator: TestOperator;
 /** Bookings the routes that move one act on: a hold to confirm, a booking the operator cancels. */
 const made = new Map<string, string>();
 beforeAll(async () => {
   operator = await createTestOperator(testCatalog({ start: date, days: 2, capacity: 10 }), { stem: 'bundled' });
+  sourcesOperator = await createTestOperator(undefined, { stem: 'bundled-sources' });
+  for (const { operatorId } of [operator, sourcesOperator]) {
+    await putUsageLimit({ operatorId, timeZone: 'Europe/Lisbon' }, 'doomed', usageLimit);
+    await registerWebhook(usageAlertsOwner(operatorId), 'https://billing.example.com/hooks/usage');
+  }
   const caller = { operatorId: operator.operatorId, keyId: 'key_bundled', scopes: ['ota'], timeZone: 'Europe/Lisbon' };
   const hold = await createPartnerBooking(caller, { ...booking(1), Hold: { ExpiresInMinutes: 30 } });
   made.set('confirm-booking', hold.booking.BookingReference);
@@ -107,7 +116,11 @@ interface RouteCase {
   ownKeys?: { masked: string[] };
   /** Members of the answer each side sets anew (an OCTo change's update time and expiry): masked. */
   masked?: string[];
+  /** Each side calls as an operator of its own (what the accepted request removes is the operator's). */
+  ownOperators?: true;
 }
+
+const usageLimit = { Meter: 'api-calls', Period: 'MONTH' as const, Amount: 100, Thresholds: [80], Enforcement: 'REFUSE' as const };
 
 const availabilityAt = (time: string) => zonedIso(date, time, 'Europe/Lisbon');
 const octoBody = (parts: RequestParts): RequestParts => ({ ...parts, headers: { 'Octo-Capabilities': 'octo/pricing', ...parts.headers } });
@@ -208,6 +221,32 @@ const cases: Record<string, (references: Map<string, string>) => RouteCase> = {
   }),
   'get-operator': () => ({ accepted: {}, refused: { operatorId: 'op_closed' }, refusedStatus: 404 }),
   'get-usage-summary': () => ({ accepted: { query: { from: date, to: date } }, refused: { query: { from: date } }, refusedStatus: 422 }),
+  'put-usage-limit': () => ({
+    accepted: { path: { LimitID: 'bundled' }, body: usageLimit },
+    refused: { path: { LimitID: 'bundled' }, body: { ...usageLimit, Thresholds: [150] } },
+    refusedStatus: 422,
+  }),
+  'list-usage-limits': () => ({ accepted: {} }),
+  'get-usage-limit': () => ({ accepted: { path: { LimitID: 'bundled' } }, refused: { path: { LimitID: 'missing' } }, refusedStatus: 404 }),
+  'delete-usage-limit': () => ({
+    accepted: { path: { LimitID: 'doomed' } },
+    refused: { path: { LimitID: 'missing' } },
+    refusedStatus: 404,
+    ownOperators: true,
+  }),
+  'get-usage-limit-status': () => ({
+    accepted: { path: { LimitID: 'bundled' } },
+    refused: { path: { LimitID: 'a.b' } },
+    refusedStatus: 400,
+  }),
+  'put-usage-webhook': () => ({
+    accepted: { body: { Url: 'https://billing.example.com/hooks/usage' } },
+    refused: { body: { Url: 'https://127.0.0.1/hooks' } },
+    refusedStatus: 422,
+    masked: ['Secret', 'CreatedAt'],
+  }),
+  'get-usage-webhook': () => ({ accepted: {}, refused: { operatorId: 'op_closed' }, refusedStatus: 404, masked: ['CreatedAt'] }),
+  'delete-usage-webhook': () => ({ accepted: {}, refused: { operatorId: 'op_closed' }, refusedStatus: 404, ownOperators: true }),
   'octo-get-supplier': () => ({ accepted: octoBody({}) }),
   'octo-list-products': () => ({ accepted: octoBody({}) }),
   'octo-get-product': () => ({
@@ -299,13 +338,16 @@ describe('the deployed bundles', () => {
 
   // In route table order: get-booking and cancel-booking use the booking create-booking made, the webhook routes go put, get, delete.
   it.each(routes.map((route) => [route.id, route] as const))('%s answers as its sources do', async (_, route) => {
-    const { accepted, refused, refusedStatus, ownKeys, masked: changed = [] } = cases[route.id](references);
-    const invocations = (keyId?: string) => [
-      { name: 'accepted', event: apiEvent(route, { ...accepted, ...(keyId ? { keyId } : {}) }) },
+    const { accepted, refused, refusedStatus, ownKeys, ownOperators, masked: changed = [] } = cases[route.id](references);
+    const invocations = (own: Pick<RequestParts, 'keyId' | 'operatorId'> = {}) => [
+      { name: 'accepted', event: apiEvent(route, { ...accepted, ...own }) },
       ...(refused ? [{ name: 'refused', event: apiEvent(route, refused) }] : []),
     ];
     const fromBundle = await invokeBundle(await bundle(route.id, route.entry), invocations());
-    const fromSources = await invokeSources(route.entry, invocations(ownKeys ? 'key_sources' : undefined));
+    const fromSources = await invokeSources(
+      route.entry,
+      invocations({ ...(ownKeys ? { keyId: 'key_sources' } : {}), ...(ownOperators ? { operatorId: sourcesOperator.operatorId } : {}) }),
+    );
 
     const [acceptedAnswer, refusedAnswer] = fromBundle.map((outcome) =>
       'result' in outcome ? (outcome.result as APIGatewayProxyResult) : outcome,

@@ -13,6 +13,7 @@ import { addDays, wallClock } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { documentValidator, documentedResponse } from '../support/openapi';
+import { cappedMeter, usageLimitCases } from '../support/usage-limit-cases';
 
 /**
  * Drives every route through the local host, for its success and for each
@@ -233,6 +234,10 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     400: () => sender(routeById('record-usage'))({ rawBody: '{"Meter"', headers: { 'Content-Type': 'application/json' } }),
     413: () => sender(routeById('record-usage'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
     415: () => sender(routeById('record-usage'))({ rawBody: '{"Meter":"storage-gb","Usage":1}', headers: plainText }),
+    409: async () => {
+      await cappedMeter((id: string, path?: Record<string, string>) => sender(routeById(id), path));
+      return sender(routeById('record-usage'))({ body: { Meter: 'capped', Usage: 2 } });
+    },
     422: () => sender(routeById('record-usage'))({ body: { Meter: 'storage-gb', Usage: '1' } }),
   },
   'record-usage-batch': {
@@ -247,6 +252,17 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
       }),
     400: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[', headers: { 'Content-Type': 'application/json' } }),
     413: () => sender(routeById('record-usage-batch'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
+    409: async () => {
+      await cappedMeter((id: string, path?: Record<string, string>) => sender(routeById(id), path));
+      return sender(routeById('record-usage-batch'))({
+        body: {
+          Entries: [
+            { Meter: 'capped', Usage: 0.5, Identifier: 'contract-capped' },
+            { Meter: 'capped', Usage: 2 },
+          ],
+        },
+      });
+    },
     415: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[]}', headers: plainText }),
     422: () =>
       sender(routeById('record-usage-batch'))({
@@ -289,6 +305,7 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     },
     422: () => sender(routeById('get-usage-summary'), {}, '?from=2026-03-10&to=2026-03-11&filter%5B__proto__%5D=x')({}),
   },
+  ...usageLimitCases({ send: (id: string, path?: Record<string, string>) => sender(routeById(id), path), tooLarge, plainText }),
 };
 
 /** Every route's 401 (no key) and, where it needs a scope, 403 (a key without it), with a valid request otherwise. */
