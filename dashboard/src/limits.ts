@@ -103,7 +103,11 @@ export function limitsView() {
         table.hidden = false;
         const reached = statuses.filter((one) => !one.Allowed).length;
         const plural = limits.length === 1 ? '' : 's';
-        setStatus(status, 'done', `${limits.length} usage limit${plural}${reached ? `, ${reached} reached` : ''}, in their current periods.`);
+        setStatus(
+          status,
+          'done',
+          `${limits.length} usage limit${plural}${reached ? `, ${reached} reached` : ''}, in their current periods.`,
+        );
       } catch (error) {
         if (mine !== request || onUnauthorized(error)) return;
         setStatus(status, 'error', error, 'usage:read');

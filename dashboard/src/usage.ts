@@ -272,7 +272,8 @@ function usageView() {
       shown = summary;
       const { words } = SERIES[summary.granularity];
       const groups = summary.keys.length ? ` and ${summary.keys.join(', ')}` : '';
-      byId('usage-caption').textContent = `${words} usage per meter${groups}, each meter on a scale of its own; the totals are in the table below.`;
+      byId('usage-caption').textContent =
+        `${words} usage per meter${groups}, each meter on a scale of its own; the totals are in the table below.`;
       figure.hidden = false;
       drawn = drawCharts(charts, summary);
       fillTable(table, summary);
