@@ -16,6 +16,7 @@ import { keepAliveClient } from './bench/http';
 import type { BenchContext } from './bench/scenario';
 import { scenarios } from './bench/scenarios';
 import { seedBenchOperator } from './bench/seed';
+import { benchUsageLimits } from './bench/usage-limits';
 import { benchUsageScaling } from './bench/usage-scaling';
 
 /**
@@ -30,12 +31,14 @@ import { benchUsageScaling } from './bench/usage-scaling';
  * 1,000 and after 100,000 entries with dimensions, without groupBy and
  * grouped or filtered by them, a year's summary beside a month's, and the
  * batch route's entries/s (with dimensions and without) beside the
- * single-entry route's.
+ * single-entry route's. Then what usage limits cost (scripts/bench/usage-limits.ts):
+ * recording on a meter with 3 limits, and with a REFUSE limit, beside a meter
+ * without; a limit's status after 1,000 and after 100,000 entries.
  *
  * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
  * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`; `--only octo`
  * for OCTo beside the marketplace alone, `--only "octo confirm"` for one pair;
- * the bundles are then left out; `--only usage` also runs usage at scale); --observability (only what the
+ * the bundles are then left out; `--only usage` also runs usage at scale, `--only limits` the usage limits alone); --observability (only what the
  * observability middlewares add, per request, and the bundle table); --bundles (only the bundle table); --usage-entries N (entries in the 31 days; default 100000),
  * --summary-calls N (default 200), --single-entries N (default 2000), --usage-concurrency N (default 4:
  * requests in flight while loading and in the batch-vs-single comparison).
@@ -262,7 +265,8 @@ async function main(): Promise<void> {
       (scenario) => !options.only || options.only.some((name) => scenario.name.toLowerCase().includes(name)),
     );
     const faces = !options.only || options.only.some((name) => name.startsWith('octo'));
-    if (!selected.length && !faces) throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
+    const limits = !options.only || options.only.includes('limits');
+    if (!selected.length && !faces && !limits) throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
     if (selected.length) console.log(`Measuring ${selected.map((scenario) => scenario.name).join(', ')} ...`);
     const results: ScenarioResult[] = [];
     for (const scenario of selected) {
@@ -284,6 +288,19 @@ async function main(): Promise<void> {
         concurrency: options['usage-concurrency'],
         summaryCalls: options['summary-calls'],
         singleEntries: options['single-entries'],
+      });
+    }
+
+    if (limits) {
+      await benchUsageLimits({
+        url: host.url,
+        calls: options.calls,
+        warmup: options.warmup,
+        concurrency: options.concurrency,
+        rounds: options.rounds,
+        entries: options['usage-entries'],
+        statusCalls: options['summary-calls'],
+        loadConcurrency: options['usage-concurrency'],
       });
     }
 
