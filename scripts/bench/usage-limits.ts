@@ -11,7 +11,7 @@ import { periodAt } from '../../shared/usage/limit-periods';
 import { readLimitStatus } from '../../shared/usage/limit-status';
 import { compare, fixed, printTable, ratio, type Stats } from './harness';
 import { METERS_PATH } from './scenario-usage';
-import { dimensionsOf, loadEntries, meteringOperator, type Entry } from './usage-scaling';
+import { dimensionsOf, loadEntries, meteringOperator, readFigures, type Entry } from './usage-scaling';
 
 /**
  * What usage limits cost. Recording: the single-entry route on a meter
@@ -211,16 +211,7 @@ async function benchStatus(options: UsageLimitsOptions): Promise<void> {
     );
     printTable(
       ['limit', 'Used', 'p50 ms', 'p99 ms', 'items read', 'queries', 'read units', 'registry items'],
-      [...small, ...large].map((row) => [
-        row.label,
-        row.status.Used,
-        fixed(row.stats.p50),
-        fixed(row.stats.p99),
-        row.readCost.itemsRead,
-        row.readCost.queries,
-        fixed(row.readCost.capacityUnits, 1),
-        row.readCost.combinationsRead,
-      ]),
+      [...small, ...large].map((row) => [row.label, row.status.Used, ...readFigures(row.stats, row.readCost)]),
       ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
     );
     small.forEach((before, i) => {
