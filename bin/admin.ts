@@ -23,6 +23,7 @@ import { API_STAGE, usagePlanName } from '../shared/api/gateway';
 import { DEFAULT_KEY_LIMITS } from '../shared/accounts/api-keys';
 import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../lib/aws/gateway-keys';
 import { DomainError, violationsOf } from '../shared/core/errors';
+import { timeslotCommands } from './admin-timeslots';
 
 /** `1 product`, `2 products`. */
 const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -64,6 +65,13 @@ Commands:
   cancel-booking    --operator ID --reference REF --reason TEXT
                     (any booking of any channel; the places go back at once, and the partner
                     who sold it is sent booking.cancelled by the running service within two minutes)
+  timeslots         --operator ID --activity ACT --date YYYY-MM-DD   (capacity, booked, held, left, who closed them)
+  set-capacity      --operator ID --activity ACT --date YYYY-MM-DD --time HH:MM --capacity N
+  close-timeslot    --operator ID --activity ACT --date YYYY-MM-DD [--time HH:MM] [--reason TEXT]
+  reopen-timeslot   --operator ID --activity ACT --date YYYY-MM-DD [--time HH:MM]   (no --time: every timeslot of the date)
+  add-timeslot      --operator ID --activity ACT (--date YYYY-MM-DD --time HH:MM --capacity N | --file timeslots.json)
+  cancel-timeslot   --operator ID --activity ACT --date YYYY-MM-DD --time HH:MM --reason TEXT
+                    (closes it and cancels its bookings; run it again to finish one that stopped)
   emit-event        --operator ID [--event METER] [--endpoint URL]
                     (a sample platform event of every built-in meter, or of one, sent to
                     EventBridge: the local host of npm start unless --endpoint says
@@ -94,6 +102,10 @@ const { values, positionals } = parseArgs({
     file: { type: 'string' },
     channel: { type: 'string' },
     reference: { type: 'string' },
+    activity: { type: 'string' },
+    date: { type: 'string' },
+    time: { type: 'string' },
+    capacity: { type: 'string' },
     reason: { type: 'string' },
     event: { type: 'string' },
     endpoint: { type: 'string' },
@@ -243,6 +255,7 @@ const commands: Record<string, (target: string) => Promise<void>> = {
       `${booking.BookingReference}  ${booking.Status}${booking.CancelledAt ? ` at ${booking.CancelledAt}` : ''}${by}  in ${target}`,
     );
   },
+  ...timeslotCommands({ option, optional: (name) => values[name], readJsonFile }),
   'seed-demo': async (target) => {
     const { newKey, history } = await seedDemo();
     const written = await history;

@@ -1,11 +1,13 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unixSeconds } from '../core/clock';
 import { batchGet } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
 import { bookingKeys, keys } from '../db/keys';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { GSI1, GSI2, GSI4 } from '../db/table-design';
-import { rawNumber, transactionCancellation } from '../db/transaction-errors';
+import { rawNumber, transactionCancellation, type TransactionCancellation } from '../db/transaction-errors';
 import type { Channel } from './constants';
 import type { BookingItem, IdempotencyRecord } from './model';
 import {
@@ -31,6 +33,27 @@ export async function getIdempotencyRecord(operatorId: string, keyId: string, ke
     new GetCommand({ TableName: tableName(), Key: bookingKeys.idempotencyRecord(operatorId, keyId, keyHash), ConsistentRead: true }),
   );
   return Item as IdempotencyRecord | undefined;
+}
+
+/** Keeps what a key's request answered, unless a live record of the key is there already (a simultaneous retry wrote it). */
+export async function putIdempotencyRecord(
+  operatorId: string,
+  key: { keyId: string; keyHash: string },
+  record: IdempotencyRecord,
+  now: Date,
+): Promise<void> {
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...bookingKeys.idempotencyRecord(operatorId, key.keyId, key.keyHash), Entity: 'IdempotencyRecord', ...record },
+        ConditionExpression: 'attribute_not_exists(PK) OR ExpiresAt <= :now',
+        ExpressionAttributeValues: { ':now': unixSeconds(now) },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 export interface BookingPage {
@@ -92,14 +115,75 @@ export async function queryManifest(operatorId: string, date: string, activityId
   return items;
 }
 
+/** One page of the live bookings of one timeslot, by the manifest's index (eventually consistent), after `startKey`. */
+export async function queryTimeslotBookings(
+  slot: { operatorId: string; activityId: string; date: string; time: string },
+  limit: number,
+  startKey?: Record<string, unknown>,
+): Promise<{ items: BookingItem[]; nextKey?: Record<string, unknown> }> {
+  const { GSI2PK, SKPrefix } = bookingKeys.manifestRange(slot.operatorId, slot.date, slot.activityId, slot.time);
+  const { Items, LastEvaluatedKey } = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: GSI2,
+      KeyConditionExpression: 'GSI2PK = :pk AND begins_with(GSI2SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': GSI2PK, ':prefix': SKPrefix },
+      Limit: limit,
+      ExclusiveStartKey: startKey,
+    }),
+  );
+  return { items: (Items ?? []) as BookingItem[], nextKey: LastEvaluatedKey };
+}
+
+/** A cancellation of one timeslot with its bookings, by the instant it started. */
+export interface TimeslotCancellationKey {
+  operatorId: string;
+  activityId: string;
+  date: string;
+  time: string;
+  startedAt: string;
+}
+
+const cancellationRecordKey = (at: TimeslotCancellationKey) =>
+  keys.timeslotCancellation(at.operatorId, at.activityId, at.date, at.time, at.startedAt);
+
+/** Notes the bookings a timeslot's cancellation is about to cancel, before it does: its answer finds them after any stop. */
+export async function noteCancelling(cancellation: TimeslotCancellationKey, references: string[]): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: cancellationRecordKey(cancellation),
+      UpdateExpression: 'SET Entity = :entity ADD #references :references',
+      ExpressionAttributeNames: { '#references': 'References' },
+      ExpressionAttributeValues: { ':entity': 'TimeslotCancellation', ':references': new Set(references) },
+    }),
+  );
+}
+
+/** The bookings a timeslot's cancellation noted (consistent). */
+export async function cancellingNoted(cancellation: TimeslotCancellationKey): Promise<string[]> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: cancellationRecordKey(cancellation), ConsistentRead: true }),
+  );
+  return [...((Item?.References as Set<string> | undefined) ?? [])];
+}
+
 /** Up to `limit` holds whose HoldExpiresAt is `nowIso` or earlier, oldest first. */
 export const queryExpiredHolds = (nowIso: string, limit: number): Promise<BookingItem[]> =>
   queryDueItems<BookingItem>('HOLD', nowIso, limit);
 
+/** Why a timeslot gave no places, read from its image when the condition failed: missing, closed, or too few left. */
+export type SlotRefusal = { missing: true } | { closed: true } | { vacancies: number };
+
+const slotRefusal = (old: ReturnType<TransactionCancellation['oldItem']>): SlotRefusal => {
+  if (!old) return { missing: true };
+  if (old.Closed?.BOOL) return { closed: true };
+  return { vacancies: rawNumber(old, 'Vacancies') };
+};
+
 export type BookingWriteOutcome =
   | { outcome: 'written' }
-  | { outcome: 'timeslot-missing' }
-  | { outcome: 'timeslot-full'; vacancies: number }
+  | { outcome: 'no-room'; refusal: SlotRefusal }
   | { outcome: 'reference-taken' }
   | { outcome: 'idempotency-key-taken' }
   | { outcome: 'contended' };
@@ -116,9 +200,7 @@ export async function writeBooking(write: BookingWrite): Promise<BookingWriteOut
     // Before the timeslot: a reference taken by the same UUID booking is a replay, whether or not the timeslot has room now.
     if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.booking)) return { outcome: 'reference-taken' };
     if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.timeslot)) {
-      const old = cancellation.oldItem(BOOKING_TRANSACTION_ITEMS.timeslot);
-      if (!old) return { outcome: 'timeslot-missing' };
-      return { outcome: 'timeslot-full', vacancies: rawNumber(old, 'Vacancies') };
+      return { outcome: 'no-room', refusal: slotRefusal(cancellation.oldItem(BOOKING_TRANSACTION_ITEMS.timeslot)) };
     }
     if (cancellation.retryable) return { outcome: 'contended' };
     throw error;
@@ -128,10 +210,10 @@ export async function writeBooking(write: BookingWrite): Promise<BookingWriteOut
 /**
  * Runs a change of a booking (confirmation, cancellation, expiry, a move, ...): 'refused' when the booking is no
  * longer as it was read (its version or status condition failed), 'no-room' when the timeslot it takes places on
- * had too few (`vacancies`) or does not exist (undefined).
+ * gave none (too few left, closed, or missing).
  */
 export type TransitionOutcome =
-  { outcome: 'done' } | { outcome: 'refused' } | { outcome: 'contended' } | { outcome: 'no-room'; vacancies?: number };
+  { outcome: 'done' } | { outcome: 'refused' } | { outcome: 'contended' } | { outcome: 'no-room'; refusal: SlotRefusal };
 
 export async function writeTransition({ input, takesAt }: ChangeTransaction): Promise<TransitionOutcome> {
   try {
@@ -142,8 +224,7 @@ export async function writeTransition({ input, takesAt }: ChangeTransaction): Pr
     if (!cancellation) throw error;
     if (cancellation.conditionFailed(TRANSITION_BOOKING_ITEM)) return { outcome: 'refused' };
     if (takesAt !== undefined && cancellation.conditionFailed(takesAt)) {
-      const old = cancellation.oldItem(takesAt);
-      return { outcome: 'no-room', vacancies: old ? rawNumber(old, 'Vacancies') : undefined };
+      return { outcome: 'no-room', refusal: slotRefusal(cancellation.oldItem(takesAt)) };
     }
     if (cancellation.retryable) return { outcome: 'contended' };
     throw error;

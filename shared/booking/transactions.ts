@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unixSeconds } from '../core/clock';
 import { tableName } from '../db/client';
+import { givePlacesBack as placesGivenBack, takePlaces as placesTaken } from '../catalog/timeslot-writes';
 import { bookingKeys, dueKeys, keys } from '../db/keys';
 import type { DeliveryItem } from '../webhooks/model';
 import { deliveryPut } from '../webhooks/repository';
@@ -73,6 +74,15 @@ export const resellerReferencePrefix = (operatorId: string, keyId: string, refer
 
 const timeslotKey = (booking: BookingItem) => keys.timeslot(booking.OperatorID, booking.ActivityID, booking.Date, booking.Time);
 
+/** Places are taken with the old image returned, which tells a missing timeslot from a full or closed one. */
+const takePlaces = (key: ReturnType<typeof timeslotKey>, places: number, at: string): TransactItem => ({
+  Update: { ...placesTaken(key, places, at), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
+});
+
+const givePlacesBack = (key: ReturnType<typeof timeslotKey>, places: number, at: string): TransactItem => ({
+  Update: placesGivenBack(key, places, at),
+});
+
 const resellerReferencePut = (booking: BookingItem): TransactItem[] => {
   const key = resellerReferenceKey(booking);
   return key
@@ -80,33 +90,11 @@ const resellerReferencePut = (booking: BookingItem): TransactItem[] => {
     : [];
 };
 
-/** Takes `places` on a timeslot only while it has that many left; the old image tells a missing timeslot from a full one. */
-const takePlaces = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({
-  Update: {
-    TableName: tableName(),
-    Key: key,
-    UpdateExpression: 'SET Booked = Booked + :places, Vacancies = Vacancies - :places',
-    ConditionExpression: 'attribute_exists(PK) AND Vacancies >= :places',
-    ExpressionAttributeValues: { ':places': places },
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-  },
-});
-
-const givePlacesBack = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({
-  Update: {
-    TableName: tableName(),
-    Key: key,
-    UpdateExpression: 'SET Booked = Booked - :places, Vacancies = Vacancies + :places',
-    ConditionExpression: 'attribute_exists(PK)',
-    ExpressionAttributeValues: { ':places': places },
-  },
-});
-
 /** The TransactWriteItems input of one new booking, held or confirmed (exported so the benchmark can run the same shape bare). */
 export function bookingTransaction({ booking, idempotency }: BookingWrite): TransactWriteCommandInput {
   const operatorId = booking.OperatorID;
   const items: TransactItems = [
-    takePlaces(timeslotKey(booking), booking.Participants),
+    takePlaces(timeslotKey(booking), booking.Participants, booking.CreatedAt),
     {
       Put: {
         TableName: tableName(),
@@ -244,11 +232,11 @@ export function changeTransaction(current: BookingItem, next: BookingItem, chang
   let takesAt: number | undefined;
   const [held, holds] = [isLive(current) ? current.Participants : 0, isLive(next) ? next.Participants : 0];
   if (same(timeslotKey(current), timeslotKey(next))) {
-    if (holds > held) takesAt = items.push(takePlaces(timeslotKey(next), holds - held)) - 1;
-    if (holds < held) items.push(givePlacesBack(timeslotKey(current), held - holds));
+    if (holds > held) takesAt = items.push(takePlaces(timeslotKey(next), holds - held, change.at)) - 1;
+    if (holds < held) items.push(givePlacesBack(timeslotKey(current), held - holds, change.at));
   } else {
-    if (held) items.push(givePlacesBack(timeslotKey(current), held));
-    if (holds) takesAt = items.push(takePlaces(timeslotKey(next), holds)) - 1;
+    if (held) items.push(givePlacesBack(timeslotKey(current), held, change.at));
+    if (holds) takesAt = items.push(takePlaces(timeslotKey(next), holds, change.at)) - 1;
   }
 
   const [oldReference, newReference] = [resellerReferenceKey(current), resellerReferenceKey(next)];

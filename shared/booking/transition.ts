@@ -4,7 +4,7 @@ import { newDelivery, partnerListens } from '../webhooks/events';
 import type { DeliveryItem, WebhookEventType } from '../webhooks/model';
 import type { Booking } from './schemas';
 import { toBooking, type BookingItem } from './model';
-import { writeTransition } from './repository';
+import { writeTransition, type SlotRefusal } from './repository';
 import type { Change } from './lifecycle';
 import { changeTransaction, changed } from './transactions';
 import { PARTNER_CHANNEL } from './constants';
@@ -44,8 +44,8 @@ export interface Transition {
   listens?: boolean;
   /** Reads the booking afresh after a lost race; without it a lost race ends the transition unmoved (a sweep tries next time). */
   reread?: () => Promise<BookingItem>;
-  /** The refusal when the timeslot the change takes places on has too few (`vacancies` left) or does not exist (undefined). */
-  noRoom?: (next: BookingItem, vacancies: number | undefined) => Error;
+  /** The refusal when the timeslot the change takes places on gave none (too few left, closed, or missing). */
+  noRoom?: (next: BookingItem, refusal: SlotRefusal) => Error;
   now: Date;
 }
 
@@ -83,7 +83,7 @@ export async function transitionBooking(item: BookingItem, transition: Transitio
     }
     if (written.outcome === 'no-room') {
       if (!transition.noRoom) throw new Error(`${transition.what} found no room on a timeslot it did not mean to take places on`);
-      throw transition.noRoom(next, written.vacancies);
+      throw transition.noRoom(next, written.refusal);
     }
     if (!transition.reread) return { booking: toBooking(current), moved: false, item: current };
     // Moved meanwhile by a simultaneous request or sweep, or contended: look again.

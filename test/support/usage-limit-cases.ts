@@ -1,16 +1,12 @@
-import { createTestOperator, type HttpClient } from './fixtures';
+import { PLAIN_TEXT, TOO_LARGE, type Response as Answer, type Send } from './contract-timeslots';
+import { createTestOperator } from './fixtures';
 
-/** The contract test's cases of the usage limits' routes (test/integration/contract.test.ts), each a real request. */
-type Answer = Awaited<ReturnType<HttpClient>>;
-type Send = (options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<Answer>;
+/*
+ * The contract test's cases of the usage limits' routes (test/integration/contract.test.ts), each a real request.
+ */
+
 /** Sends to a route by its ID, its path parameters filled in, with the contract test's full-scope key unless told otherwise. */
 export type Sender = (routeId: string, path?: Record<string, string>) => Send;
-
-interface CaseTools {
-  send: Sender;
-  tooLarge: string;
-  plainText: Record<string, string>;
-}
 
 const monthlyLimit = { Meter: 'api-calls', Period: 'MONTH', Amount: 1000, Thresholds: [50, 100], Enforcement: 'NONE' };
 
@@ -21,7 +17,7 @@ export const cappedMeter = (send: Sender) =>
   });
 
 /** How to provoke each status of the usage limits' routes and the usage webhook's. */
-export function usageLimitCases({ send, tooLarge, plainText }: CaseTools): Record<string, Record<number, () => Promise<Answer>>> {
+export function usageLimitCases(send: Sender): Record<string, Record<number, () => Promise<Answer>>> {
   const limit = (id: string) => ({ LimitID: id });
   const json = { 'Content-Type': 'application/json' };
   const put = (id: string) => send('put-usage-limit', limit(id))({ body: monthlyLimit });
@@ -29,8 +25,8 @@ export function usageLimitCases({ send, tooLarge, plainText }: CaseTools): Recor
     'put-usage-limit': {
       200: () => put('contract'),
       400: () => send('put-usage-limit', limit('contract'))({ rawBody: '{"Meter":', headers: json }),
-      413: () => send('put-usage-limit', limit('contract'))({ rawBody: tooLarge, headers: json }),
-      415: () => send('put-usage-limit', limit('contract'))({ rawBody: JSON.stringify(monthlyLimit), headers: plainText }),
+      413: () => send('put-usage-limit', limit('contract'))({ rawBody: TOO_LARGE, headers: json }),
+      415: () => send('put-usage-limit', limit('contract'))({ rawBody: JSON.stringify(monthlyLimit), headers: PLAIN_TEXT }),
       422: () => send('put-usage-limit', limit('contract'))({ body: { ...monthlyLimit, Thresholds: [50, 50] } }),
     },
     'list-usage-limits': {
@@ -67,8 +63,8 @@ export function usageLimitCases({ send, tooLarge, plainText }: CaseTools): Recor
     'put-usage-webhook': {
       200: () => send('put-usage-webhook')({ body: { Url: 'https://billing.example.com/hooks/usage' } }),
       400: () => send('put-usage-webhook')({ rawBody: '{"Url":', headers: json }),
-      413: () => send('put-usage-webhook')({ rawBody: tooLarge, headers: json }),
-      415: () => send('put-usage-webhook')({ rawBody: '{"Url":"https://billing.example.com/"}', headers: plainText }),
+      413: () => send('put-usage-webhook')({ rawBody: TOO_LARGE, headers: json }),
+      415: () => send('put-usage-webhook')({ rawBody: '{"Url":"https://billing.example.com/"}', headers: PLAIN_TEXT }),
       422: () => send('put-usage-webhook')({ body: { Url: 'https://10.0.0.1/hooks' } }),
     },
     'get-usage-webhook': {

@@ -4,6 +4,7 @@ import { accountOperations } from './account';
 import { bookingOperations } from './bookings';
 import { catalogueOperations } from './catalogue';
 import { octoOperations } from './octo';
+import { timeslotOperations } from './timeslots';
 import { usageOperations } from './usage';
 import { usageLimitOperations } from './usage-limits';
 import { webhookOperations } from './webhooks';
@@ -21,6 +22,7 @@ export type { ObjectSchema, Operation, OperationDocs, RequestSchemas } from '../
 const operationTable = {
   ...catalogueOperations,
   ...bookingOperations,
+  ...timeslotOperations,
   ...webhookOperations,
   ...accountOperations,
   ...usageOperations,
