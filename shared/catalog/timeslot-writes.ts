@@ -83,39 +83,44 @@ export const givePlacesBack = (key: ItemKey, places: number, at: string): Timesl
     values: { ':places': places },
   });
 
+type NewTimeslot = { Date: string; Time: string; Capacity: number; OpeningHours?: OpeningHours };
+
+/** What a timeslot item says of itself (its entity, day, time, capacity and a day ticket's hours), as an import and an addition write it. */
+const ownAttributes = (slot: NewTimeslot) => ({
+  set: [
+    'Entity = :entity',
+    '#date = :date',
+    '#time = :time',
+    '#capacity = :capacity',
+    ...(slot.OpeningHours ? ['OpeningHours = :hours'] : []),
+  ],
+  names: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
+  values: {
+    ':entity': 'Timeslot',
+    ':date': slot.Date,
+    ':time': slot.Time,
+    ':capacity': slot.Capacity,
+    ':zero': 0,
+    ...(slot.OpeningHours ? { ':hours': slot.OpeningHours } : {}),
+  },
+});
+
 /**
  * A catalogue import's timeslot: created, or given the file's capacity (and
  * a day ticket's hours) keeping the places already booked on it and whether
  * it is closed.
  */
-export const importedTimeslot = (
-  key: ItemKey,
-  slot: { Date: string; Time: string; Capacity: number; OpeningHours?: OpeningHours },
-  at: string,
-) =>
-  timeslotUpdate(key, {
+export const importedTimeslot = (key: ItemKey, slot: NewTimeslot, at: string) => {
+  const own = ownAttributes(slot);
+  return timeslotUpdate(key, {
     at,
     // Vacancies is what a booking's condition checks; it follows a capacity change and keeps what is booked.
-    set: [
-      'Entity = :entity',
-      '#date = :date',
-      '#time = :time',
-      '#capacity = :capacity',
-      'Booked = if_not_exists(Booked, :zero)',
-      'Vacancies = :capacity - if_not_exists(Booked, :zero)',
-      ...(slot.OpeningHours ? ['OpeningHours = :hours'] : []),
-    ],
+    set: [...own.set, 'Booked = if_not_exists(Booked, :zero)', 'Vacancies = :capacity - if_not_exists(Booked, :zero)'],
     remove: slot.OpeningHours ? [] : ['OpeningHours'],
-    names: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
-    values: {
-      ':entity': 'Timeslot',
-      ':date': slot.Date,
-      ':time': slot.Time,
-      ':capacity': slot.Capacity,
-      ':zero': 0,
-      ...(slot.OpeningHours ? { ':hours': slot.OpeningHours } : {}),
-    },
+    names: own.names,
+    values: own.values,
   });
+};
 
 /** Who made an operator's change (an API key's ID, or `admin` for the admin CLI) and when (ISO 8601 UTC). */
 export interface ChangeMark {
@@ -176,37 +181,16 @@ export function operatorChange(key: ItemKey, change: OperatorChange, mark: Chang
 }
 
 /** A timeslot the operator adds (a one-off departure): only where none is, with nothing booked. */
-export const addedTimeslot = (
-  key: ItemKey,
-  slot: { Date: string; Time: string; Capacity: number; OpeningHours?: OpeningHours },
-  mark: ChangeMark,
-): TimeslotUpdate =>
-  timeslotUpdate(key, {
+export const addedTimeslot = (key: ItemKey, slot: NewTimeslot, mark: ChangeMark): TimeslotUpdate => {
+  const own = ownAttributes(slot);
+  return timeslotUpdate(key, {
     at: mark.at,
-    set: [
-      'Entity = :entity',
-      '#date = :date',
-      '#time = :time',
-      '#capacity = :capacity',
-      'Booked = :zero',
-      'Vacancies = :capacity',
-      'AddedBy = :by',
-      'AddedAt = :at',
-      ...(slot.OpeningHours ? ['OpeningHours = :hours'] : []),
-    ],
+    set: [...own.set, 'Booked = :zero', 'Vacancies = :capacity', 'AddedBy = :by', 'AddedAt = :at'],
     condition: 'attribute_not_exists(PK)',
-    names: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
-    values: {
-      ':entity': 'Timeslot',
-      ':date': slot.Date,
-      ':time': slot.Time,
-      ':capacity': slot.Capacity,
-      ':zero': 0,
-      ':by': mark.by,
-      ':at': mark.at,
-      ...(slot.OpeningHours ? { ':hours': slot.OpeningHours } : {}),
-    },
+    names: own.names,
+    values: { ...own.values, ':by': mark.by, ':at': mark.at },
   });
+};
 
 /**
  * The start of a cancellation, in one conditional write: the timeslot
