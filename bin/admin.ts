@@ -14,6 +14,10 @@ import { checkNumbersAsSent } from '../shared/core/json-numbers';
 import { attributeClient } from '../shared/db/client';
 import { rebuildUsageAggregates } from '../shared/usage/rebuild';
 import { voidUsageEntry } from '../shared/usage/void-entry';
+import { putUsageLimitFromFile } from '../shared/usage/limit-file';
+import { deleteUsageLimit, listUsageLimits } from '../shared/usage/limits';
+import { readLimitStatus } from '../shared/usage/limit-status';
+import type { UsageLimit, UsageLimitStatus } from '../shared/usage/limit-schemas';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { API_STAGE, usagePlanName } from '../shared/api/gateway';
 import { DEFAULT_KEY_LIMITS } from '../shared/accounts/api-keys';
@@ -52,6 +56,12 @@ Commands:
                     (takes one usage entry out of every total, built-in ones included: the
                     API refuses to void an entry a platform event recorded; voiding again
                     changes nothing)
+  put-usage-limit   --operator ID --limit LIMIT_ID --file limit.json
+                    (creates or changes a usage limit: the file is the body of
+                    PUT /api/v2/usage/limits/{LimitID}, as docs/usage.md describes it)
+  list-usage-limits --operator ID   (every limit with its status in its current period)
+  usage-limit-status --operator ID --limit LIMIT_ID
+  delete-usage-limit --operator ID --limit LIMIT_ID
   cancel-booking    --operator ID --reference REF --reason TEXT
                     (any booking of any channel; the places go back at once, and the partner
                     who sold it is sent booking.cancelled by the running service within two minutes)
@@ -99,6 +109,7 @@ const { values, positionals } = parseArgs({
     reason: { type: 'string' },
     event: { type: 'string' },
     endpoint: { type: 'string' },
+    limit: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -269,6 +280,24 @@ const commands: Record<string, (target: string) => Promise<void>> = {
         : `Usage entry ${entry.ID} was already voided at ${entry.VoidedAt}; nothing changed in ${target}`,
     );
   },
+  'put-usage-limit': async (target) => {
+    const limit = await putUsageLimitFromFile(option('operator'), option('limit'), readJsonFile(option('file')));
+    console.log(`${describeLimit(limit)}  applies from ${new Date(limit.AppliesFrom * 1000).toISOString()}, in ${target}`);
+  },
+  'list-usage-limits': async (target) => {
+    const limits = await listUsageLimits(option('operator'));
+    if (!limits.length) console.log(`No usage limits in ${target}.`);
+    for (const limit of limits) {
+      console.log(`${describeLimit(limit)}  ${describeStatus((await readLimitStatus(option('operator'), limit.LimitID)).status)}`);
+    }
+  },
+  'usage-limit-status': async (_target) => {
+    console.log(describeStatus((await readLimitStatus(option('operator'), option('limit'))).status));
+  },
+  'delete-usage-limit': async (target) => {
+    await deleteUsageLimit(option('operator'), option('limit'));
+    console.log(`Deleted usage limit ${values.limit} of ${values.operator} in ${target}`);
+  },
   'emit-event': async (_target) => {
     const endpoint = values.aws ? undefined : eventBusEndpoint();
     const sent = await emitSampleEvents(option('operator'), { meter: values.event, endpoint });
@@ -276,6 +305,19 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     console.log(`(sent to ${endpoint ?? 'the default event bus in AWS'})`);
   },
 };
+
+const describeLimit = (limit: UsageLimit) =>
+  `${limit.LimitID}  ${limit.Meter}${limit.Filter ? ` ${JSON.stringify(limit.Filter)}` : ''}  ${limit.Amount} per ${limit.Period} (${limit.TimeZone})  ` +
+  `thresholds ${limit.Thresholds.join(',') || 'none'}%  ${limit.Enforcement}`;
+
+const describeStatus = (status: UsageLimitStatus) =>
+  `used ${status.Used} of ${status.Amount} (${status.Remaining} remaining${status.Allowed ? '' : ', reached'}) ` +
+  `from ${new Date(status.PeriodStart * 1000).toISOString()} until ${new Date(status.ResetsAt * 1000).toISOString()}; crossed: ` +
+  `${
+    status.Thresholds.filter((threshold) => threshold.Crossed)
+      .map((threshold) => `${threshold.Percent}%`)
+      .join(', ') || 'none'
+  }`;
 
 /** Where emit-event sends without --aws: the local host of npm start, unless --endpoint says otherwise. */
 const eventBusEndpoint = () => values.endpoint ?? localSettings().apiUrl;

@@ -16,6 +16,7 @@ import { benchPropagation } from './bench/propagation';
 import { scenarios } from './bench/scenarios';
 import { seedBenchOperator } from './bench/seed';
 import { benchTimeslotCancellation } from './bench/timeslot-cancellation';
+import { benchUsageLimits } from './bench/usage-limits';
 import { benchUsageScaling } from './bench/usage-scaling';
 
 /**
@@ -30,7 +31,9 @@ import { benchUsageScaling } from './bench/usage-scaling';
  * 1,000 and after 100,000 entries with dimensions, without groupBy and
  * grouped or filtered by them, a year's summary beside a month's, and the
  * batch route's entries/s (with dimensions and without) beside the
- * single-entry route's.
+ * single-entry route's. Then what usage limits cost (scripts/bench/usage-limits.ts):
+ * recording on a meter with 3 limits, and with a REFUSE limit, beside a meter
+ * without; a limit's status after 1,000 and after 100,000 entries.
  *
  * Then a timeslot of 10,000 places holding 2,000 bookings cancelled
  * (scripts/bench/timeslot-cancellation.ts): through HTTP, and stopped
@@ -39,8 +42,8 @@ import { benchUsageScaling } from './bench/usage-scaling';
  * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
  * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`; `--only octo`
  * for OCTo beside the marketplace alone, `--only "octo confirm"` for one pair;
- * the bundles are then left out; `--only usage` also runs usage at scale; `--only propagation` how partners hear of
- * availability: propagation to a webhook receiver and the storm, scripts/bench/propagation.ts); --observability (only what the
+ * the bundles are then left out; `--only usage` also runs usage at scale, `--only limits` the usage limits alone; `--only propagation`
+ * how partners hear of availability: propagation to a webhook receiver and the storm, scripts/bench/propagation.ts); --observability (only what the
  * observability middlewares add, per request, and the bundle table); --bundles (only the bundle table); --usage-entries N (entries in the 31 days; default 100000),
  * --summary-calls N (default 200), --single-entries N (default 2000), --usage-concurrency N (default 4:
  * requests in flight while loading and in the batch-vs-single comparison); --cancel-bookings N (default 2000; `--only cancel` alone).
@@ -249,8 +252,9 @@ async function main(): Promise<void> {
     );
     const faces = !options.only || options.only.some((name) => name.startsWith('octo'));
     const propagation = !options.only || options.only.includes('propagation');
+    const limits = !options.only || options.only.includes('limits');
     const cancellation = !options.only || options.only.includes('cancel');
-    if (!selected.length && !faces && !propagation && !cancellation)
+    if (!selected.length && !faces && !propagation && !limits && !cancellation)
       throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
     if (selected.length) console.log(`Measuring ${selected.map((scenario) => scenario.name).join(', ')} ...`);
     const results: ScenarioResult[] = [];
@@ -276,6 +280,18 @@ async function main(): Promise<void> {
       });
     }
 
+    if (limits) {
+      await benchUsageLimits({
+        url: host.url,
+        calls: options.calls,
+        warmup: options.warmup,
+        concurrency: options.concurrency,
+        rounds: options.rounds,
+        entries: options['usage-entries'],
+        statusCalls: options['summary-calls'],
+        loadConcurrency: options['usage-concurrency'],
+      });
+    }
     if (cancellation) {
       await benchTimeslotCancellation({ url: host.url, bookings: options['cancel-bookings'] });
     }

@@ -219,6 +219,7 @@ async function main(): Promise<void> {
       productId: 's_kayak01',
       uuid: seededReservation.uuid,
       subscriptionId: subscription.id,
+      LimitID: 'fuzz-limit',
       Date: operatorDay,
       Time: slot.Time,
     },
@@ -284,9 +285,12 @@ async function main(): Promise<void> {
         if (first?.status === 200 && fuzzCase.write === 'octo-booking' && typeof first.json?.id === 'string')
           written.bookings.add(first.json.id);
         if (first?.status === 201 && fuzzCase.write === 'usage') written.usage.add(first.json.data.ID);
-        if (first?.status === 201 && fuzzCase.write === 'usage-batch') {
+        // A batch some of whose entries a usage limit refused answers 409 with every entry's outcome: the others were written.
+        const batchEntries = first?.status === 201 ? first.json.data.Entries : first?.status === 409 ? first.json?.Entries : undefined;
+        if (fuzzCase.write === 'usage-batch' && batchEntries) {
           // Each new entry of a batch is written with the record of its Identifier, when it has one.
-          for (const entry of first.json.data.Entries as { ID: number; Identifier?: string; Replayed: boolean }[]) {
+          for (const entry of batchEntries as { ID?: number; Identifier?: string; Replayed?: boolean }[]) {
+            if (entry.ID === undefined) continue;
             written.usage.add(entry.ID);
             if (entry.Identifier !== undefined && !entry.Replayed) written.keys.add(`usage-batch:${entry.Identifier}`);
           }

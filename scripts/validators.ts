@@ -6,6 +6,7 @@ import standaloneCode from 'ajv/dist/standalone';
 import { operations, type RequestSchemas } from '../shared/api/operations';
 import { PROJECT_ROOT, routes } from '../shared/api/routes';
 import { operatorBookingSchema } from '../shared/booking/schemas';
+import { usageLimitBody } from '../shared/usage/limit-schemas';
 import { catalogFileSchema } from '../shared/catalog/catalog-file';
 import { formats } from '../shared/core/formats';
 import type { ErrorMessages, GeneratedValidator } from '../shared/core/validation';
@@ -196,6 +197,11 @@ const domainTargets: Target[] = [
     module: 'shared/booking/operator-booking.generated',
     source: 'operatorBookingSchema (shared/booking/schemas.ts)',
     schemas: { operatorBooking: operatorBookingSchema },
+  },
+  {
+    module: 'shared/usage/limit-body.generated',
+    source: 'usageLimitBody (shared/usage/limit-schemas.ts)',
+    schemas: { usageLimit: usageLimitBody },
   },
 ];
 

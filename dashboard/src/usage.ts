@@ -5,6 +5,7 @@ import { apiGet, keyOperator } from './api';
 import { csvText, download } from './csv';
 import { daysAgo, isoDay } from './dates';
 import { byId, cell, setStatus, type Panel } from './dom';
+import { limitsView } from './limits';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
@@ -58,17 +59,38 @@ interface UsageQuery {
   keys: string[];
 }
 
-/** The chart: one bar series per meter (or group), in the colour of its row in the table. */
-function drawChart(canvas: HTMLCanvasElement, { data, granularity, keys }: ShownSummary): Chart<'bar'> {
+/** A meter's series (its groups with groupBy), each in the colour of its row in the table. */
+interface MeterSeries {
+  meter: string;
+  items: { item: UsageSummaryMeter; colour: string }[];
+}
+
+/** The summary's items by meter, in the order of the table. */
+function byMeter(data: UsageSummary): MeterSeries[] {
+  const meters = new Map<string, MeterSeries>();
+  data.Meters.forEach((item, i) => {
+    let series = meters.get(item.Meter);
+    if (!series) meters.set(item.Meter, (series = { meter: item.Meter, items: [] }));
+    series.items.push({ item, colour: SERIES_COLOURS[i % SERIES_COLOURS.length] });
+  });
+  return [...meters.values()];
+}
+
+/**
+ * One meter's chart, on a scale of its own: meters measure different things
+ * (calls by the thousand, orders by the handful), and one axis for all would
+ * flatten the small ones to nothing.
+ */
+function drawMeterChart(canvas: HTMLCanvasElement, { meter, items }: MeterSeries, { data, granularity, keys }: ShownSummary): Chart<'bar'> {
   const series = SERIES[granularity];
   return new Chart(canvas, {
     type: 'bar',
     data: {
-      labels: data.Meters[0] ? series.points(data.Meters[0]).map(({ label }) => label) : [],
-      datasets: data.Meters.map((item, i) => ({
+      labels: series.points(items[0].item).map(({ label }) => label),
+      datasets: items.map(({ item, colour }) => ({
         label: lineLabel(item, keys),
         data: series.points(item).map(({ point }) => point.Usage),
-        backgroundColor: SERIES_COLOURS[i % SERIES_COLOURS.length],
+        backgroundColor: colour,
       })),
     },
     options: {
@@ -77,11 +99,42 @@ function drawChart(canvas: HTMLCanvasElement, { data, granularity, keys }: Shown
       maintainAspectRatio: false,
       scales: {
         x: { title: { display: true, text: `${series.column} (${data.Period.TimeZone})` } },
-        y: { beginAtZero: true, title: { display: true, text: 'Usage' } },
+        y: { beginAtZero: true, title: { display: true, text: meter } },
       },
-      plugins: { legend: { position: 'bottom' } },
+      // A meter's one series is named by its heading; its groups, by a legend.
+      plugins: { legend: { display: items.length > 1, position: 'bottom' } },
     },
   });
+}
+
+/** Small multiples: a chart per meter, each headed by its name and drawn on its own scale. */
+function drawCharts(container: HTMLElement, summary: ShownSummary): Chart<'bar'>[] {
+  const words = SERIES[summary.granularity].words;
+  const meters = byMeter(summary.data);
+  container.replaceChildren(
+    ...meters.map(({ meter, items }) => {
+      const block = document.createElement('div');
+      block.className = 'meter-chart';
+      block.dataset.meter = meter;
+      const heading = document.createElement('h3');
+      heading.textContent = meter;
+      if (items.length === 1) {
+        const swatch = document.createElement('span');
+        swatch.className = 'swatch';
+        swatch.style.backgroundColor = items[0].colour;
+        heading.prepend(swatch);
+      }
+      const box = document.createElement('div');
+      box.className = 'chart-box';
+      const canvas = document.createElement('canvas');
+      canvas.setAttribute('role', 'img');
+      canvas.setAttribute('aria-label', `${words} usage of ${meter}; the totals are in the table below`);
+      box.append(canvas);
+      block.append(heading, box);
+      return block;
+    }),
+  );
+  return meters.map((series, i) => drawMeterChart(container.children[i].querySelector('canvas') as HTMLCanvasElement, series, summary));
 }
 
 /** The table's header: the meter, a column per group-by key, then the totals. */
@@ -196,10 +249,10 @@ function usageForm(load: () => void) {
 /** The summary shown: the chart with its caption, the table of totals, and the CSV of both. */
 function usageView() {
   const figure = byId('usage-figure');
-  const canvas = byId<HTMLCanvasElement>('usage-chart');
+  const charts = byId('usage-charts');
   const table = byId<HTMLTableElement>('usage-table');
   const csv = byId<HTMLButtonElement>('usage-csv');
-  let chart: Chart<'bar'> | undefined;
+  let drawn: Chart<'bar'>[] = [];
   let shown: ShownSummary | undefined;
 
   csv.addEventListener('click', () => {
@@ -208,8 +261,10 @@ function usageView() {
 
   return {
     clear(): void {
-      chart?.destroy();
-      chart = shown = undefined;
+      for (const chart of drawn) chart.destroy();
+      drawn = [];
+      charts.replaceChildren();
+      shown = undefined;
       figure.hidden = table.hidden = true;
       csv.disabled = true;
     },
@@ -217,9 +272,10 @@ function usageView() {
       shown = summary;
       const { words } = SERIES[summary.granularity];
       const groups = summary.keys.length ? ` and ${summary.keys.join(', ')}` : '';
-      byId('usage-caption').textContent = `${words} usage per meter${groups}; the totals are in the table below.`;
+      byId('usage-caption').textContent =
+        `${words} usage per meter${groups}, each meter on a scale of its own; the totals are in the table below.`;
       figure.hidden = false;
-      chart = drawChart(canvas, summary);
+      drawn = drawCharts(charts, summary);
       fillTable(table, summary);
       table.hidden = false;
       csv.disabled = false;
@@ -227,10 +283,11 @@ function usageView() {
   };
 }
 
-/** The usage summary: asked for by the form, shown as a chart, a table and a CSV. */
+/** The usage limits, then the usage summary: asked for by the form, shown as a chart per meter, a table and a CSV. */
 export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
   const status = byId('usage-status');
   const view = usageView();
+  const limits = limitsView();
   const form = usageForm(() => void load());
   let request = 0;
 
@@ -256,10 +313,14 @@ export function usagePanel(onUnauthorized: (error: unknown) => boolean): Panel {
   }
 
   return {
-    show: () => void form.defaultTimeZone().then(load),
+    show: () => {
+      void limits.load(onUnauthorized);
+      void form.defaultTimeZone().then(load);
+    },
     reset: () => {
       form.forgetTimeZone();
       view.clear();
+      limits.clear();
       setStatus(status, 'idle', '');
     },
   };

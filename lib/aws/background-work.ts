@@ -6,7 +6,15 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { announcementQueue, changeAnnouncer, scheduledFunctions, webhookSender, type StreamConsumer } from '../../shared/api/background';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import {
+  announcementQueue,
+  changeAnnouncer,
+  scheduledFunctions,
+  usageLimitWatcher,
+  webhookSender,
+  type StreamConsumer,
+} from '../../shared/api/background';
 import type { LogLevel } from '../../shared/core/config';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { ALARM_PERIOD, watch, watchFunctions } from './alarms';
@@ -25,8 +33,10 @@ const SENDER_TIMEOUT_SECONDS = 30;
 /** The announcer's batch of 100 records, a few writes each; the flush consumer's batch of 10 timeslots. */
 const ANNOUNCER_TIMEOUT_SECONDS = 60;
 const FLUSHER_TIMEOUT_SECONDS = 30;
-/** The announcer's records are announced within seconds; a minute behind the stream is propagation gone wrong. */
-const ANNOUNCER_ITERATOR_AGE_MS = 60_000;
+/** The watcher decides a batch's periods, a few reads and one transaction each. */
+const WATCHER_TIMEOUT_SECONDS = 60;
+/** Changes are announced and alerts decided within seconds; a minute behind the stream is propagation gone wrong. */
+const STREAM_BEHIND_MS = 60_000;
 /** A sweep finishes well within its one-minute period. */
 const SCHEDULED_TIMEOUT_SECONDS = 50;
 
@@ -65,13 +75,16 @@ function streamSource(table: ITable, consumer: StreamConsumer, deadLetters: Queu
 
 /**
  * The work no request starts: the table stream's consumers (the webhook
- * sender, handed queued deliveries; the announcer, handed every change
- * partners hear of), the announcement queue (each timeslot's trailing flush,
- * delayed to the end of its coalescing window) and its consumer, and one
- * EventBridge Scheduler schedule per row of shared/api/background.ts (the
- * hold-expiry sweep, the webhook retry sweep, the flush sweep). What a
- * consumer fails on ends in a dead-letter queue of its own, with an alarm
- * on it. No request sends anything anywhere: what it writes is all it takes.
+ * sender, handed queued deliveries, which it sends to endpoints and to the
+ * account's default EventBridge bus; the announcer, handed every change
+ * partners hear of; the usage limits' watcher, handed every count of a
+ * limit, which decides threshold alerts), the announcement queue (each
+ * timeslot's trailing flush, delayed to the end of its coalescing window)
+ * and its consumer, and one EventBridge Scheduler schedule per row of
+ * shared/api/background.ts (the hold-expiry sweep, the webhook retry sweep,
+ * the flush sweep). What a consumer fails on ends in a dead-letter queue of
+ * its own, with an alarm on it. No request sends anything anywhere: what it
+ * writes is all it takes.
  */
 export class BackgroundWork extends Construct {
   readonly deadLetterQueue: Queue;
@@ -79,6 +92,8 @@ export class BackgroundWork extends Construct {
   readonly announcer: ServiceFunction;
   readonly announcementQueue: Queue;
   readonly flusher: ServiceFunction;
+  readonly watcher: ServiceFunction;
+  readonly watcherDeadLetterQueue: Queue;
   readonly scheduled: ReadonlyMap<string, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: BackgroundWorkProps) {
@@ -90,12 +105,19 @@ export class BackgroundWork extends Construct {
       'the webhook sender’s stream mapping',
     );
 
-    // The sender's own role: its stream mapping adds reading the stream and sending to the dead-letter queue.
+    // The sender's own role: its stream mapping adds reading the stream and sending to the dead-letter queue; it puts
+    // usage alerts on the account's default event bus, and on no other.
     const senderRole = new ServiceRole(this, 'SenderRole', {
       table: props.table,
       tableAccess: 'readWrite',
-      description: 'The webhook sender: the table, its stream and the deliveries dead-letter queue',
+      description: 'The webhook sender: the table, its stream, the deliveries dead-letter queue, and PutEvents on the default bus',
     });
+    senderRole.addToPolicy(
+      new PolicyStatement({
+        actions: ['events:PutEvents'],
+        resources: [Stack.of(this).formatArn({ service: 'events', resource: 'event-bus', resourceName: 'default' })],
+      }),
+    );
     this.sender = new ServiceFunction(this, 'Sender', {
       entry: webhookSender.entry,
       table: props.table,
@@ -162,6 +184,28 @@ export class BackgroundWork extends Construct {
       new SqsEventSource(this.announcementQueue, { batchSize: announcementQueue.batchSize, reportBatchItemFailures: true }),
     );
 
+    // The watcher's own role: the table and its stream (added by the mapping), its dead-letter queue.
+    this.watcherDeadLetterQueue = deadLetterQueue(
+      this,
+      { queue: 'WatcherDeadLetterQueue', alarm: 'usage-limit-watcher-dead-letters' },
+      props.alarmTopic,
+      'the usage limits’ watcher’s stream mapping',
+    );
+    const watcherRole = new ServiceRole(this, 'WatcherRole', {
+      table: props.table,
+      tableAccess: 'readWrite',
+      description: "The usage limits' watcher: the table, its stream and its dead-letter queue",
+    });
+    this.watcher = new ServiceFunction(this, 'Watcher', {
+      entry: usageLimitWatcher.entry,
+      table: props.table,
+      role: watcherRole,
+      problemBaseUrl: props.problemBaseUrl,
+      logLevel: props.logLevel,
+      timeoutSeconds: WATCHER_TIMEOUT_SECONDS,
+    });
+    this.watcher.addEventSource(streamSource(props.table, usageLimitWatcher, this.watcherDeadLetterQueue));
+
     const sweepRole = new ServiceRole(this, 'ScheduledRole', {
       table: props.table,
       tableAccess: 'readWrite',
@@ -196,11 +240,23 @@ export class BackgroundWork extends Construct {
       id: 'announcements-behind',
       description: 'The announcer is more than a minute behind the table stream: partners hear of changes late',
       metric: this.announcer.metric('IteratorAge', { period: ALARM_PERIOD, statistic: 'Maximum' }),
-      threshold: ANNOUNCER_ITERATOR_AGE_MS,
+      threshold: STREAM_BEHIND_MS,
+    });
+    watch(this, props.alarmTopic, {
+      id: 'usage-alerts-behind',
+      description: "The usage limits' watcher is more than a minute behind the table stream: threshold alerts are late",
+      metric: this.watcher.metric('IteratorAge', { period: ALARM_PERIOD, statistic: 'Maximum' }),
+      threshold: STREAM_BEHIND_MS,
     });
     watchFunctions(this, {
       name: 'background',
-      functions: [['webhook-sender', this.sender], ['announcer', this.announcer], ['flusher', this.flusher], ...scheduled],
+      functions: [
+        ['webhook-sender', this.sender],
+        ['announcer', this.announcer],
+        ['flusher', this.flusher],
+        ['usage-limit-watcher', this.watcher],
+        ...scheduled,
+      ],
       topic: props.alarmTopic,
     });
   }

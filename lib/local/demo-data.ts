@@ -6,6 +6,8 @@ import { addDays, wallClock } from '../../shared/core/calendar';
 import { DAY_TICKET_TIME } from '../../shared/catalog/constants';
 import { config } from '../../shared/core/config';
 import { seedDemoHistory, type DemoActivity, type DemoHistory } from './demo-history';
+import { putUsageLimit } from '../../shared/usage/limits';
+import type { UsageLimitInput } from '../../shared/usage/limit-schemas';
 
 export const DEMO_OPERATOR = { OperatorID: 'demo', Name: 'Atlantic Coast Adventures', TimeZone: 'Europe/Lisbon' };
 const DEMO_WEEKS = 4;
@@ -141,6 +143,17 @@ export function demoCatalog(today: string): CatalogFile {
   };
 }
 
+/**
+ * The demo's usage limits, so that the usage tab has something to show: its
+ * API's calls per month (alerts only), the orders of a day (a built-in
+ * meter), and a hard cap on text messages.
+ */
+export const DEMO_LIMITS: (UsageLimitInput & { LimitID: string })[] = [
+  { LimitID: 'api-calls-monthly', Meter: 'api-calls', Period: 'MONTH', Amount: 250_000, Thresholds: [50, 80, 100], Enforcement: 'NONE' },
+  { LimitID: 'orders-daily', Meter: 'order-completed', Period: 'DAY', Amount: 8, Thresholds: [50, 100], Enforcement: 'NONE' },
+  { LimitID: 'sms-monthly-cap', Meter: 'sms-sent', Period: 'MONTH', Amount: 2_000, Thresholds: [80, 100], Enforcement: 'REFUSE' },
+];
+
 const DEMO_KEY_SCOPES = Object.keys(SCOPES) as Scope[];
 const DEMO_KEY_NAME = 'Demo key';
 
@@ -162,15 +175,19 @@ export interface SeededDemo {
 }
 
 /**
- * Creates the demo operator, its first key and its history (demo-history.ts)
- * when missing; on every run refreshes the catalogue so its timeslots run
+ * Creates the demo operator, its usage limits, its first key and its
+ * history (demo-history.ts) when missing; on every run refreshes the catalogue so its timeslots run
  * from two weeks ago to four weeks ahead (re-importing keeps what is booked).
  */
 export async function seedDemo(now: Date = config().clock()): Promise<SeededDemo> {
   const today = wallClock(DEMO_OPERATOR.TimeZone, now).date;
   const catalog = demoCatalog(today);
   const isNew = !(await getOperator(DEMO_OPERATOR.OperatorID));
-  if (isNew) await createOperator(DEMO_OPERATOR);
+  if (isNew) {
+    await createOperator(DEMO_OPERATOR);
+    for (const { LimitID, ...limit } of DEMO_LIMITS)
+      await putUsageLimit({ operatorId: DEMO_OPERATOR.OperatorID, timeZone: DEMO_OPERATOR.TimeZone }, LimitID, limit, now);
+  }
   await importCatalog(DEMO_OPERATOR.OperatorID, catalog);
   const history = isNew ? seedDemoHistory(DEMO_OPERATOR, demoActivities(catalog), today, now) : undefined;
   // Its failure is the caller's to report, whenever it looks: not an unhandled rejection meanwhile.

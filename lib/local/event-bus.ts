@@ -41,8 +41,16 @@ export interface DeadLetter {
   attempts: number;
 }
 
-/** EventBridge's PutEvents, whose deliveries are the invocations of the rules' function. */
-export type LocalEventBus = LocalAwsStandIn<DeadLetter>;
+/**
+ * EventBridge's PutEvents, whose deliveries are the invocations of the rules'
+ * function; `events` keeps what the bus took (the most recent), as a rule
+ * with a catch-all pattern and a log target would: the service's own events
+ * (usage threshold alerts) can be seen there.
+ */
+export type LocalEventBus = LocalAwsStandIn<DeadLetter> & { readonly events: readonly EventBridgeEvent<string, unknown>[] };
+
+/** How many of the events put the local bus keeps. */
+const KEPT_EVENTS = 1000;
 
 interface PutEventsEntry {
   Source?: unknown;
@@ -174,9 +182,12 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
     deadLetterMessage: 'Dead letter: platform event not recorded',
   });
 
+  const events: EventBridgeEvent<string, unknown>[] = [];
+
   function putEntry(entry: PutEventsEntry): EntryResult {
     const event = readEntry(entry, clock);
     if ('ErrorCode' in event) return event;
+    if (events.push(event) > KEPT_EVENTS) events.shift();
     if (ruleFor(event)) {
       deliveries.start({
         logFields: { eventId: event.id },
@@ -210,5 +221,6 @@ export function createLocalEventBus(options: LocalEventBusOptions = {}): LocalEv
     }),
     idle: deliveries.idle,
     deadLetters: deliveries.deadLetters,
+    events,
   };
 }

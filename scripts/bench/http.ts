@@ -38,6 +38,10 @@ export function keepAliveClient(baseUrl: string, apiKey: string, sockets: number
     post: (path: string, body: unknown, headers?: OutgoingHttpHeaders) => send('POST', path, 201, JSON.stringify(body), headers),
     /** A JSON POST of an action on a resource (or any OCTo POST), which must answer 200. */
     postAction: (path: string, body: unknown, headers?: OutgoingHttpHeaders) => send('POST', path, 200, JSON.stringify(body), headers),
+    /** A JSON PUT that must answer 200 (a resource put whole, such as a usage limit). */
+    put: (path: string, body: unknown) => send('PUT', path, 200, JSON.stringify(body)),
+    /** A DELETE that must answer 204. */
+    delete: (path: string) => send('DELETE', path, 204),
     close: () => agent.destroy(),
   };
 }

@@ -46,7 +46,7 @@ const OLDER_ENTRIES = 27_500;
 
 const unix = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
 
-interface Entry {
+export interface Entry {
   Meter: string;
   Usage: number;
   OccurredAt: number;
@@ -55,19 +55,55 @@ interface Entry {
 }
 
 /** A Region and a Plan drawn from the entry's index, so every one of the 50 combinations is frequent on every meter. */
-const dimensionsOf = (index: number): Dimensions => ({
+export const dimensionsOf = (index: number): Dimensions => ({
   Region: REGIONS[(index * 7 + (index >> 3)) % REGIONS.length],
   Plan: PLANS[(index * 3 + (index >> 5)) % PLANS.length],
 });
 
+type BenchHttp = ReturnType<typeof keepAliveClient>;
+
+/** A timed read's cells in a table: p50, p99, items read, queries, read units and registry items. */
+export const readFigures = (stats: Stats, cost: ReadCost) => [
+  fixed(stats.p50),
+  fixed(stats.p99),
+  cost.itemsRead,
+  cost.queries,
+  fixed(cost.capacityUnits, 1),
+  cost.combinationsRead,
+];
+
+/** Loads entries through the batch route, `perRequest` per request (100 unless told), `concurrency` requests in flight. */
+export async function loadEntries(
+  http: BenchHttp,
+  make: () => Entry,
+  count: number,
+  concurrency: number,
+  perRequest = MAX_BATCH_ENTRIES,
+): Promise<Stats> {
+  let left = count;
+  const run = await runCalls(
+    () => {
+      const batch = Array.from({ length: Math.min(perRequest, left) }, make);
+      left -= batch.length;
+      return http.post(`${METERS_PATH}/batch`, { Entries: batch });
+    },
+    Math.ceil(count / perRequest),
+    concurrency,
+  );
+  return summarise([run]);
+}
+
+/** An operator of the bench's own, in `timeZone`, with a usage key at the highest rate limit and a client of it. */
+export async function meteringOperator(url: string, stem: string, concurrency: number, timeZone = 'UTC') {
+  const operatorId = `bench-${stem}-${randomBytes(3).toString('hex')}`;
+  await createOperator({ OperatorID: operatorId, Name: 'Bench Metering', TimeZone: timeZone });
+  // At the highest rate limit: the single-entry route's ingest goes beyond a default key's 50 requests/s.
+  const { secret } = await createApiKey(operatorId, ['usage:read', 'usage:write'], 'bench', MAX_KEY_LIMITS);
+  return { operatorId, http: keepAliveClient(url, secret, concurrency) };
+}
+
 export async function benchUsageScaling(options: UsageScalingOptions): Promise<void> {
-  const operator = async (stem: string) => {
-    const operatorId = `bench-${stem}-${randomBytes(3).toString('hex')}`;
-    await createOperator({ OperatorID: operatorId, Name: 'Bench Metering', TimeZone: 'UTC' });
-    // At the highest rate limit: the single-entry route's ingest goes beyond a default key's 50 requests/s.
-    const { secret } = await createApiKey(operatorId, ['usage:read', 'usage:write'], 'bench', MAX_KEY_LIMITS);
-    return { operatorId, http: keepAliveClient(options.url, secret, options.concurrency) };
-  };
+  const operator = (stem: string) => meteringOperator(options.url, stem, options.concurrency);
   const scale = await operator('usage');
   const clients = [scale.http];
   try {
@@ -90,20 +126,7 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
     const monthEntry = () => entryIn(month.from, today, MONTH_METERS, true);
     const olderEntry = () => entryIn(year.from, month.from, YEAR_METERS, false);
 
-    /** Loads entries through the batch route, 100 per request, `concurrency` requests in flight. */
-    const load = async (http: typeof scale.http, make: () => Entry, count: number): Promise<Stats> => {
-      let left = count;
-      const run = await runCalls(
-        () => {
-          const batch = Array.from({ length: Math.min(MAX_BATCH_ENTRIES, left) }, make);
-          left -= batch.length;
-          return http.post(`${METERS_PATH}/batch`, { Entries: batch });
-        },
-        Math.ceil(count / MAX_BATCH_ENTRIES),
-        options.concurrency,
-      );
-      return summarise([run]);
-    };
+    const load = (http: BenchHttp, make: () => Entry, count: number) => loadEntries(http, make, count, options.concurrency);
 
     const summaryPath = (request: UsageSummaryRequest, extra = '') => `${METERS_PATH}?from=${request.from}&to=${request.to}${extra}`;
     const warmup = Math.ceil(options.summaryCalls / 10);
@@ -251,19 +274,7 @@ export async function benchUsageScaling(options: UsageScalingOptions): Promise<v
     printTable(
       ['summary', 'items', 'events', 'p50 ms', 'p99 ms', 'items read', 'queries', 'read units', 'registry items'],
       [small, { label: `31 days × 5 meters after ${options.entries.toLocaleString('en')} entries:` }, ...after, annual].map((row) =>
-        'stats' in row
-          ? [
-              row.label,
-              row.items,
-              row.events,
-              fixed(row.stats.p50),
-              fixed(row.stats.p99),
-              row.readCost.itemsRead,
-              row.readCost.queries,
-              fixed(row.readCost.capacityUnits, 1),
-              row.readCost.combinationsRead,
-            ]
-          : [row.label],
+        'stats' in row ? [row.label, row.items, row.events, ...readFigures(row.stats, row.readCost)] : [row.label],
       ),
       ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
     );

@@ -1,8 +1,8 @@
 /** Permissions an API key can carry; each route requires exactly one of them. */
 export const SCOPES = {
   ota: 'Partner API: products, availability, questions and bookings',
-  'usage:read': 'Read usage summaries',
-  'usage:write': 'Record usage entries',
+  'usage:read': 'Read usage summaries, usage limits and their status, and the usage webhook endpoint',
+  'usage:write': 'Record and void usage entries, set usage limits and the usage webhook endpoint',
   'bookings:read': "Read the operator's bookings of every channel and its manifest",
   'bookings:write': "Cancel the operator's bookings of every channel",
   'availability:write':

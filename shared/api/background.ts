@@ -1,12 +1,13 @@
 /**
  * The service's work that no request starts: functions run on a schedule,
  * the table stream's consumers (the webhook sender, handed each delivery to
- * attempt; the announcer, handed each change partners hear of) and the
- * announcement queue's consumer. The CDK stack makes a schedule (EventBridge
- * Scheduler) per row, each consumer's event source mapping with its
- * dead-letter queue, and the queue (lib/aws/background-work.ts); the local
- * host runs the same handlers on a timer, reads DynamoDB Local's stream
- * itself (lib/local/table-stream.ts) and plays the queue (lib/local/queue.ts).
+ * attempt; the announcer, handed each change partners hear of; the usage
+ * limits' watcher, handed each count of a limit) and the announcement
+ * queue's consumer. The CDK stack makes a schedule (EventBridge Scheduler)
+ * per row, each consumer's event source mapping with its dead-letter queue,
+ * and the queue (lib/aws/background-work.ts); the local host runs the same
+ * handlers on a timer, reads DynamoDB Local's stream itself
+ * (lib/local/table-stream.ts) and plays the queue (lib/local/queue.ts).
  */
 export interface ScheduledFunction {
   id: string;
@@ -107,7 +108,24 @@ export const changeAnnouncer: StreamConsumer = {
   ],
 };
 
-export const streamConsumers: readonly StreamConsumer[] = [webhookSender, changeAnnouncer];
+/**
+ * The usage limits' watcher (shared/usage/limit-alerts.ts): every write of
+ * a limit's gate (an entry or a void counted) and of a limit (put), whose
+ * period it decides the threshold alerts of. A batch's records of one gate
+ * are decided once, on the gate as it then is.
+ */
+export const usageLimitWatcher: StreamConsumer = {
+  id: 'watch-usage-limits',
+  entry: 'functions/usage/watch-usage-limits.ts',
+  batchSize: 100,
+  parallelizationFactor: 10,
+  // Every decision of a batch at once: each is one limit's period, decided on its gates as read.
+  itemsAtOnce: 100,
+  retryAttempts: 10,
+  filters: [{ eventName: WRITTEN, dynamodb: { NewImage: { Entity: { S: ['UsageGate', 'UsageLimit'] } } } }],
+};
+
+export const streamConsumers: readonly StreamConsumer[] = [webhookSender, changeAnnouncer, usageLimitWatcher];
 
 /**
  * The queue that wakes announcements' trailing flushes (SQS, each message

@@ -82,7 +82,6 @@ export const usageBatchResult = {
   ],
 };
 
-/** The examples by name, for code that shows them. */
 /** The operator's view of the kayak tour's 17:30 departure, closed for the afternoon's storm. */
 export const operatorTimeslot = {
   ActivityID: 's_kayak01',
@@ -101,7 +100,6 @@ export const operatorTimeslot = {
   CapacityChangedBy: 'key_Xq3vN8aPz2Lm',
   CapacityChangedAt: '2026-06-30T18:40:00.000Z',
 };
-export const example = { customer, answers, product, questions, bookingRequest, booking, heldBooking, usageEntry, operatorTimeslot };
 
 export const confirmedHold = { ...booking, HoldExpiresAt: heldBooking.HoldExpiresAt, ConfirmedAt: '2026-06-20T09:21:40.002Z' };
 export const webhookEndpoint = {
@@ -115,4 +113,52 @@ export const keyOperator = {
   Name: 'Atlantic Coast Adventures',
   TimeZone: 'Europe/Lisbon',
   Key: { KeyID: 'key_Xq3vN8aPz2Lm', Scopes: ['bookings:read', 'bookings:write', 'usage:read'] },
+};
+export const usageLimit = {
+  LimitID: 'api-calls-monthly',
+  Meter: 'api-calls',
+  Filter: { Plan: 'pro' },
+  Period: 'MONTH',
+  TimeZone: 'Europe/Lisbon',
+  Amount: 150000,
+  Thresholds: [50, 80, 100],
+  Enforcement: 'REFUSE',
+  AppliesFrom: 1772323200,
+  CreatedAt: '2026-03-10T09:15:02.123Z',
+  UpdatedAt: '2026-03-10T09:15:02.123Z',
+};
+export const usageLimitStatus = {
+  LimitID: 'api-calls-monthly',
+  Meter: 'api-calls',
+  Used: 121500.5,
+  Remaining: 28499.5,
+  Amount: 150000,
+  PeriodStart: 1772323200,
+  ResetsAt: 1774998000,
+  Allowed: true,
+  Thresholds: [
+    { Percent: 50, Crossed: true },
+    { Percent: 80, Crossed: true },
+    { Percent: 100, Crossed: false },
+  ],
+};
+export const usageWebhookEndpoint = {
+  Url: 'https://billing.example.com/hooks/usage',
+  EventTypes: ['usage.threshold.crossed', 'usage.threshold.resolved'],
+  CreatedAt: '2026-03-10T09:20:00.000Z',
+};
+
+/** The examples by name, for code that shows them. */
+export const example = {
+  customer,
+  answers,
+  product,
+  questions,
+  bookingRequest,
+  booking,
+  heldBooking,
+  usageEntry,
+  usageLimit,
+  usageLimitStatus,
+  operatorTimeslot,
 };

@@ -10,6 +10,7 @@ import {
   questionSchema,
 } from '../catalog/schemas';
 import { operatorTimeslotSchema, timeslotCancellationSchema } from '../booking/timeslot-schemas';
+import { usageLimitSchema, usageLimitStatusSchema } from '../usage/limit-schemas';
 import { usageBatchResultSchema, usageEntrySchema, usageSummarySchema, voidedUsageEntrySchema } from '../usage/schemas';
 import { issuedWebhookEndpointSchema, webhookEndpointSchema } from '../webhooks/schemas';
 import { availabilityChangeSchema, availabilityChangesSchema } from '../changes/schemas';
@@ -90,6 +91,8 @@ export const responseSchemas = {
   UsageBatchResult: usageBatchResultSchema,
   VoidedUsageEntry: voidedUsageEntrySchema,
   UsageSummary: usageSummarySchema,
+  UsageLimit: usageLimitSchema,
+  UsageLimitStatus: usageLimitStatusSchema,
   Problem,
   OctoSupplier: supplierSchema,
   OctoProduct: octoProductSchema,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Scope } from '../accounts/scopes';
 import { answerPaths } from './answer-paths';
 import { octoRoutes } from './octo-routes';
+import { usageRoutes } from './usage-routes';
 
 /** The scope of a route every valid key may call, whatever its scopes. */
 export const ANY_KEY = 'any-key';
@@ -208,38 +209,7 @@ const routeTable = [
     scope: ANY_KEY,
     tableAccess: 'read',
   },
-  {
-    id: 'record-usage',
-    method: 'POST',
-    path: '/api/v2/usage/meters',
-    entry: 'functions/usage/record-usage.ts',
-    scope: 'usage:write',
-    tableAccess: 'readWrite',
-  },
-  {
-    id: 'record-usage-batch',
-    method: 'POST',
-    path: '/api/v2/usage/meters/batch',
-    entry: 'functions/usage/record-usage-batch.ts',
-    scope: 'usage:write',
-    tableAccess: 'readWrite',
-  },
-  {
-    id: 'void-usage-entry',
-    method: 'POST',
-    path: '/api/v2/usage/meters/{ID}/void',
-    entry: 'functions/usage/void-usage-entry.ts',
-    scope: 'usage:write',
-    tableAccess: 'readWrite',
-  },
-  {
-    id: 'get-usage-summary',
-    method: 'GET',
-    path: '/api/v2/usage/meters',
-    entry: 'functions/usage/get-usage-summary.ts',
-    scope: 'usage:read',
-    tableAccess: 'read',
-  },
+  ...usageRoutes,
   ...octoRoutes,
 ] as const satisfies readonly Route[];
 

@@ -27,7 +27,8 @@ export interface Announcement {
   keyId?: string;
 }
 
-type Listener = (WebhookEndpointItem & { Entity: 'WebhookEndpoint' }) | (SubscriptionItem & { Entity: 'OctoSubscription' });
+/** A partner's endpoint (the operator's usage endpoint is never a listener) or an OCTo subscription. */
+type Listener = (WebhookEndpointItem & { Entity: 'WebhookEndpoint'; KeyID: string }) | (SubscriptionItem & { Entity: 'OctoSubscription' });
 
 function deliveriesTo(listener: Listener, announcement: Announcement, now: Date) {
   const { webhook, octo } = announcement;

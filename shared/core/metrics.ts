@@ -19,7 +19,7 @@ export const DEPENDENCY_LATENCY_METRIC = 'DependencyLatency';
 /** The business events the domains count, each with the outcomes it can have. */
 export const businessMetrics = {
   Bookings: ['created', 'held', 'confirmed', 'expired', 'replayed', 'refused-capacity', 'cancelled', 'extended', 'changed'],
-  UsageEntries: ['recorded', 'replayed', 'voided'],
+  UsageEntries: ['recorded', 'replayed', 'refused', 'voided'],
   PlatformEvents: ['recorded', 'rejected'],
   Authorizations: ['allowed', 'denied'],
 } as const;

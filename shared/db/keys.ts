@@ -181,12 +181,14 @@ export const dueKeys = {
   dueBy: (kind: 'HOLD' | 'WEBHOOK' | 'FLUSH' | 'TIMESLOT', nowIso: string) => ({ GSI3PK: `DUE#${kind}`, SKTo: `${nowIso}#~` }),
 };
 
-/* Webhooks: a partner key's one endpoint, and each pending delivery in a partition of its own. */
+/* Webhooks: a partner key's one endpoint, the operator's usage endpoint, and each pending delivery in a partition of its own. */
 export const webhookKeys = {
   endpoint: (operatorId: string, keyId: string): ItemKey => ({
     PK: `${operatorPartition(operatorId)}#APIKEY#${keyId}#WEBHOOK`,
     SK: 'WEBHOOK',
   }),
+  /** The operator's own endpoint for its usage alerts. */
+  usageEndpoint: (operatorId: string): ItemKey => ({ PK: `${operatorPartition(operatorId)}#USAGE#WEBHOOK`, SK: 'WEBHOOK' }),
   delivery: (operatorId: string, deliveryId: string): ItemKey => ({
     PK: `${operatorPartition(operatorId)}#WEBHOOK#${deliveryId}`,
     SK: 'DELIVERY',
@@ -315,5 +317,35 @@ export const usageKeys = {
   idempotencyRecord: (operatorId: string, origin: IdempotencyOrigin, idempotencyKeyHash: string): ItemKey => ({
     PK: `${operatorPartition(operatorId)}#USAGE#IDEMPOTENCY#${origin === 'client' ? 'CLIENT' : 'EVENT'}#${idempotencyKeyHash}`,
     SK: 'IDEMPOTENCY',
+  }),
+};
+
+/*
+ * Usage limits. The definitions and their count share one partition, written
+ * only when a limit is put or deleted. Each meter's limits are copied into a
+ * guard per aggregate shard, in a partition per shard, which recording
+ * checks beside that shard's aggregates. A limit's gates count its periods:
+ * a REFUSE limit's in a partition of its own, a NONE limit's one per shard;
+ * the thresholds crossed in each period beside them, in a partition apart
+ * from the gates' writes.
+ */
+const limitsPartition = (operatorId: string) => `${operatorPartition(operatorId)}#USAGE#LIMITS`;
+
+export const limitKeys = {
+  count: (operatorId: string): ItemKey => ({ PK: limitsPartition(operatorId), SK: 'COUNT' }),
+  limit: (operatorId: string, limitId: string): ItemKey => ({ PK: limitsPartition(operatorId), SK: `LIMIT#${limitId}` }),
+  limitPrefix: (operatorId: string) => ({ PK: limitsPartition(operatorId), SKPrefix: 'LIMIT#' }),
+  guard: (operatorId: string, shard: number, meter: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#USAGE#GUARDS#${shard}`,
+    SK: `METER#${meter}`,
+  }),
+  /** `shard` for a NONE limit's gates, none for a REFUSE limit's one gate per period. */
+  gate: (operatorId: string, gateKey: string, periodKey: string, shard?: number): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#USAGE#GATE#${gateKey}${shard === undefined ? '' : `#${shard}`}`,
+    SK: `PERIOD#${periodKey}`,
+  }),
+  alerts: (operatorId: string, gateKey: string, periodKey: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#USAGE#ALERTS#${gateKey}`,
+    SK: `PERIOD#${periodKey}`,
   }),
 };

@@ -7,6 +7,7 @@ import { activityNotFound } from '../catalog/products';
 import { ACTIVITY_ID_RULE } from '../catalog/constants';
 import { CursorExpiredError } from '../changes/feed';
 import { ValidationError } from '../core/errors';
+import { entryRefused } from '../usage/limit-refusals';
 import { BuiltInEntryError } from '../usage/void-entry';
 import { MalformedJsonError, clientProblemFor, UnsupportedMediaTypeError } from './errors';
 
@@ -44,11 +45,15 @@ const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
     description:
       "A valid API key without the route's scope (`forbidden`), or an act no key may do: voiding an entry of a built-in meter (`built-in-entry`), which only the admin CLI does. Nothing is changed.",
   },
-  404: { name: 'NotFound', description: "An unknown (or hidden, or another operator's or partner's) product, activity or booking." },
+  404: {
+    name: 'NotFound',
+    description:
+      "An unknown (or hidden, or another operator's or partner's) product, activity, booking, usage entry or usage limit, or a webhook endpoint not registered.",
+  },
   409: {
     name: 'Conflict',
     description:
-      'The state of the booking or timeslot refuses the request: fewer places left than asked for (`insufficient-capacity`; nothing is written), a hold confirmed at or after its expiry (`hold-expired`), a cancelled booking confirmed (`booking-cancelled`), or a partner cancelling once the timeslot has started (`timeslot-started`).',
+      "The state of the booking or timeslot refuses the request: fewer places left than asked for (`insufficient-capacity`; nothing is written), a hold confirmed at or after its expiry (`hold-expired`), a cancelled booking confirmed (`booking-cancelled`), or a partner cancelling once the timeslot has started (`timeslot-started`). Or a usage limit with `Enforcement: REFUSE` refuses an entry that would take its Used past its Amount (`usage-limit-reached`, with `LimitID`, `Remaining`, `Amount`, `PeriodStart` and `ResetsAt`; nothing of the entry is written; a batch lists each refused entry in `errors` and every entry's outcome in `Entries`).",
   },
   410: {
     name: 'Gone',
@@ -60,7 +65,7 @@ const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
   422: {
     name: 'ValidationFailed',
     description:
-      "A missing or invalid query parameter, body field or Idempotency-Key (also a key sent again with a different request), or a limit passed (a new meter past the operator's 50, a summary past 30,000 aggregates); `detail` names the field and the rule. Nothing is written.",
+      "A missing or invalid query parameter, body field or Idempotency-Key (also a key sent again with a different request), or a limit passed (a new meter past the operator's 50, a summary past 30,000 aggregates, a usage limit past the operator's 50 or the meter's 5); `detail` names the field and the rule. Nothing is written.",
   },
   429: { name: 'TooManyRequests', description: "Over the stage's throttle." },
   500: { name: 'InternalError', description: 'Anything unexpected; safe to retry.' },
@@ -80,6 +85,23 @@ export function problemCatalog(): Record<number, ProblemStatus> {
     errorExample(BookingCancelledError.of({ ...example.booking, CancelledAt: '2026-06-20T09:20:44.001Z' })),
     errorExample(TimeslotStartedError.of(example.booking)),
     errorExample(CursorExpiredError.because('is older than the 7 days changes are kept'), { query: new Set(['since']) }),
+    errorExample(
+      entryRefused(
+        { Meter: example.usageLimit.Meter, Usage: 30000 },
+        {
+          limitId: example.usageLimit.LimitID,
+          amount: 150_000_000_000n,
+          remaining: 28_499_500_000n,
+          period: {
+            start: example.usageLimit.AppliesFrom,
+            end: example.usageLimitStatus.ResetsAt,
+            from: '2026-03-01',
+            kind: 'MONTH',
+            timeZone: 'Europe/Lisbon',
+          },
+        },
+      ),
+    ),
     gatewayExample('REQUEST_TOO_LARGE'),
     errorExample(new UnsupportedMediaTypeError()),
     errorExample(new ValidationError(customerSchema.properties.Phone.errorMessage, { field: 'Customer.Phone' })),

@@ -19,7 +19,8 @@ const MAX_PARALLEL_BATCHES = 32;
 
 /**
  * Aggregates by their keys, for a summary of named meters: one BatchGetItem
- * per 100 keys, 32 at once (eventually consistent, as a summary's Queries are), with the
+ * per 100 keys, 32 at once (eventually consistent, as a summary's Queries
+ * are, unless `consistent`: a limit's status and its gates), with the
  * low-level client so that totals stay decimal text. Keys without an item (an
  * hour without entries of that meter) are left out. With `combinations` each
  * is read whole. `cost` adds up what the reads cost.
@@ -29,6 +30,7 @@ export async function getAggregates(
   refs: AggregateRef[],
   combinations: boolean,
   cost: ReadCost,
+  consistent = false,
 ): Promise<AggregateRow[]> {
   const rows: AggregateRow[] = [];
   const levelOf = new Map(
@@ -49,7 +51,11 @@ export async function getAggregates(
       const output = await attributeClient().send(
         new BatchGetItemCommand({
           RequestItems: {
-            [tableName()]: { Keys: keys, ...(combinations ? {} : { ProjectionExpression: AGGREGATE_PROJECTION.expression }) },
+            [tableName()]: {
+              Keys: keys,
+              ConsistentRead: consistent,
+              ...(combinations ? {} : { ProjectionExpression: AGGREGATE_PROJECTION.expression }),
+            },
           },
           ReturnConsumedCapacity: 'TOTAL',
         }),

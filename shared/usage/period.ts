@@ -34,7 +34,8 @@ export interface SummaryPeriod extends Interval {
   points: SeriesPoint[];
 }
 
-const midnight = (date: string, timeZone: string): number => zonedInstant(date, '00:00', timeZone) / 1000;
+/** Unix seconds of the first instant of `date` in `timeZone`. */
+export const midnight = (date: string, timeZone: string): number => zonedInstant(date, '00:00', timeZone) / 1000;
 
 let listedZones: Map<string, string> | undefined;
 
@@ -44,9 +45,9 @@ let listedZones: Map<string, string> | undefined;
  * that name; a name of Node's zone list sent in another case is spelt as
  * listed (`asia/tokyo` is Asia/Tokyo).
  */
-function checkTimeZone(requestedZone: string): string {
+export function checkTimeZone(requestedZone: string, field = 'tz'): string {
   if (!isTimeZone(requestedZone))
-    throw new ValidationError(`must be an IANA time zone name such as Europe/Lisbon; '${requestedZone}' is not one`, { field: 'tz' });
+    throw new ValidationError(`must be an IANA time zone name such as Europe/Lisbon; '${requestedZone}' is not one`, { field });
   listedZones ??= new Map(['UTC', ...Intl.supportedValuesOf('timeZone')].map((zone) => [zone.toLowerCase(), zone]));
   return listedZones.get(requestedZone.toLowerCase()) ?? requestedZone;
 }

@@ -5,6 +5,7 @@ import type { BatchEntryInput, BatchEntryResult } from './schemas';
 import { getIdempotencyRecords } from './repository';
 import { usageInputViolations } from './entry-rules';
 import { idempotencyOf, normalisedInput, settleReplay, writeEntries, type PendingEntry } from './record-usage';
+import { refusalMembers, refusalWords, UsageLimitReachedError, type Refusal } from './limit-refusals';
 
 /** A batch entry on its way in; `original` is the index of the first entry with its Identifier (its own index when it is the first). */
 interface BatchEntry extends PendingEntry {
@@ -35,7 +36,9 @@ function linkRepeatedIdentifiers(pending: BatchEntry[], violations: FieldViolati
  * the batch with nothing written, and one used for the same fields answers
  * its original entry. The rest are written in as few transactions as
  * DynamoDB allows. A failure part-way leaves some transactions written:
- * sending the batch again completes it, and entries with an Identifier count once.
+ * sending the batch again completes it, and entries with an Identifier count
+ * once. Entries a REFUSE limit refuses are not written, and the batch
+ * answers a 409 that lists every entry's outcome.
  */
 export async function recordUsageBatch(
   operatorId: string,
@@ -51,6 +54,7 @@ export async function recordUsageBatch(
       dimensionsField: `Entries[${i}].Dimensions`,
       idempotency:
         entry.Identifier === undefined ? undefined : idempotencyOf(entry.Identifier, input, 'client', `Entries[${i}].Identifier`),
+      order: i,
       original: i,
     };
   });
@@ -73,9 +77,21 @@ export async function recordUsageBatch(
     originals.filter((entry) => !entry.result),
     now,
   );
-  return entries.map((entry, i) => {
-    const { result } = pending[pending[i].original];
-    if (!result) throw new Error(`Entries[${i}] was neither written nor replayed`);
+  const outcomes = entries.map((entry, i): BatchEntryResult | RefusedBatchEntry => {
+    const { result, refusal, input } = pending[pending[i].original];
+    const identifier = entry.Identifier === undefined ? {} : { Identifier: entry.Identifier };
+    if (refusal) {
+      const { Meter, Usage, OccurredAt, Dimensions } = input;
+      return {
+        Meter,
+        Usage,
+        OccurredAt: OccurredAt as number,
+        ...(Dimensions ? { Dimensions } : {}),
+        ...identifier,
+        Refused: refusalMembers(refusal),
+      };
+    }
+    if (!result) throw new Error(`Entries[${i}] was neither written, replayed nor refused`);
     const { ID, Meter, Usage, OccurredAt, Dimensions } = result.entry;
     return {
       ID,
@@ -83,8 +99,36 @@ export async function recordUsageBatch(
       Usage,
       OccurredAt,
       ...(Dimensions ? { Dimensions } : {}),
-      ...(entry.Identifier === undefined ? {} : { Identifier: entry.Identifier }),
+      ...identifier,
       Replayed: pending[i].original !== i || result.replayed,
     };
+  });
+  const refused = pending.flatMap((entry, i) => {
+    const { refusal } = pending[entry.original];
+    return refusal ? [{ field: `Entries[${i}]`, message: `${refusalWords(refusal)}; nothing of it was recorded`, refusal }] : [];
+  });
+  if (refused.length) throw batchRefusal(refused, outcomes);
+  return outcomes as BatchEntryResult[];
+}
+
+/** A batch entry a limit refused, as the 409 lists it among the others: what was sent, and why it was refused. */
+type RefusedBatchEntry = Omit<BatchEntryResult, 'ID' | 'Replayed'> & { Refused: ReturnType<typeof refusalMembers> };
+
+/**
+ * Entries of a batch that limits refused: a 409 naming the first and listing
+ * every one in `errors`, with the outcome of every entry in `Entries` (the
+ * others were recorded, or replayed, as a 201 would list them).
+ */
+function batchRefusal(refused: { field: string; message: string; refusal: Refusal }[], outcomes: unknown[]): UsageLimitReachedError {
+  const [first, ...others] = refused;
+  const more = others.length ? ` (and ${others.length} more refused: ${others.map((other) => other.field).join(', ')}; see errors)` : '';
+  const rest = outcomes.length - refused.length;
+  return new UsageLimitReachedError(`${first.message}${more}; the other ${rest} entries were recorded or replayed (see Entries)`, {
+    field: first.field,
+    extensions: {
+      ...refusalMembers(first.refusal),
+      errors: refused.map(({ field, message }) => ({ field, detail: message })),
+      Entries: outcomes,
+    },
   });
 }

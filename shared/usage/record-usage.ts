@@ -14,6 +14,9 @@ import { AGGREGATE_SHARDS } from './model';
 import { getIdempotencyRecords, writeTransaction, type IdempotencyKeyRef, type IdempotencyRecordItem } from './repository';
 import { usageInputViolations } from './entry-rules';
 import { aggregateKeysOf, recordEntriesTransaction } from './usage-writes';
+import { gateWrites, type CountedEntry } from './gates';
+import { forgetGuard, guardsOf } from './guards';
+import { entryRefused, settleRefusedGates, type Refusal } from './limit-refusals';
 
 export interface RecordedUsage {
   entry: UsageEntry;
@@ -31,7 +34,11 @@ export interface PendingEntry {
   idempotency?: IdempotencyKeyRef & { requestHash: string; field: string };
   /** The number of its dimensions' combination, once known. */
   combination?: number;
+  /** Its place in the request: refusals keep the order sent. */
+  order: number;
   result?: RecordedUsage;
+  /** Set when a REFUSE limit refused it: nothing of it was written. */
+  refusal?: Refusal;
 }
 
 /** An input as recorded: dimensions in canonical order, and `{}` the same as none. */
@@ -74,82 +81,123 @@ export function settleReplay(pending: PendingEntry, records: Map<string, Idempot
 const MAX_TRANSACTION_ITEMS = 100;
 
 /**
- * Splits entries into transactions: each entry brings its item (and key
- * record) and the aggregates no earlier entry of its transaction touches.
- * Entries are taken in order of hour and meter, so that those sharing
- * aggregates share a transaction and each aggregate is written as few times as possible.
+ * Writers of one REFUSE limit meet on its gate, one item: more of them lose
+ * a race to it than to anything else, and each loss is one more attempt.
  */
-export function transactionGroups(entries: PendingEntry[]): PendingEntry[][] {
+const GATED_WRITE_RETRIES = { attempts: 25, capMs: 1000 };
+
+/** What a limit counts of an entry. */
+const countedOf = ({ input }: PendingEntry): CountedEntry => ({
+  meter: input.Meter,
+  occurredAt: input.OccurredAt as number,
+  dimensions: input.Dimensions,
+  usage: input.Usage,
+});
+
+/**
+ * Splits entries into transactions: each entry brings its item (and key
+ * record), the aggregates no earlier entry of its transaction touches, and
+ * what its limits add (`limitItemsOf`: its meter's guard, the gates it
+ * counts in) that no earlier entry brought. Entries are taken in order of
+ * hour and meter, so that those sharing aggregates share a transaction and
+ * each aggregate is written as few times as possible.
+ */
+export function transactionGroups(entries: PendingEntry[], limitItemsOf: (pending: PendingEntry) => string[] = () => []): PendingEntry[][] {
   const byAggregate = (pending: PendingEntry) => aggregateKeysOf(pending.input as Required<UsageInput>)[0];
   const ordered = [...entries].sort((a, b) => (byAggregate(a) < byAggregate(b) ? -1 : byAggregate(a) > byAggregate(b) ? 1 : 0));
   const groups: PendingEntry[][] = [];
   let group: PendingEntry[] = [];
   let items = 0;
-  let aggregates = new Set<string>();
+  let shared = new Set<string>();
   for (const pending of ordered) {
-    const keys = aggregateKeysOf(pending.input as Required<UsageInput>);
+    const keys = [...aggregateKeysOf(pending.input as Required<UsageInput>), ...limitItemsOf(pending)];
     const itemsOf = (known: Set<string>) => (pending.idempotency ? 2 : 1) + keys.filter((key) => !known.has(key)).length;
-    if (group.length && items + itemsOf(aggregates) > MAX_TRANSACTION_ITEMS) {
+    if (group.length && items + itemsOf(shared) > MAX_TRANSACTION_ITEMS) {
       groups.push(group);
-      [group, items, aggregates] = [[], 0, new Set<string>()];
+      [group, items, shared] = [[], 0, new Set<string>()];
     }
     group.push(pending);
-    items += itemsOf(aggregates);
-    keys.forEach((key) => aggregates.add(key));
+    items += itemsOf(shared);
+    keys.forEach((key) => shared.add(key));
   }
   if (group.length) groups.push(group);
   return groups;
 }
 
 /**
- * Writes one transaction's entries until each is recorded or found to be a
- * replay. Each attempt puts the open entries in one random shard with fresh
- * IDs; a cancelled attempt tells which key records already exist (those
- * entries are replays, or a key reused for another request) and whether an
- * ID collided or a racing transaction held an item (then it tries again).
+ * Writes one transaction's entries until each is recorded, found to be a
+ * replay, or refused by a limit. Each attempt puts the open entries in one
+ * random shard with fresh IDs, with their meters' guards checked and their
+ * limits' gates counted in; a cancelled attempt tells which key records
+ * already exist (those entries are replays, or a key reused for another
+ * request), whether an ID collided or a racing transaction held an item,
+ * whether a guard moved (its limits are read again) and which gates refused
+ * (made when missing, or a REFUSE limit's refusals decided): then it tries again.
  */
 async function writeGroup(operatorId: string, group: PendingEntry[], now: Date): Promise<void> {
-  await retrying('Recording usage entries', async () => {
-    const open = group.filter((pending) => !pending.result);
-    if (!open.length) return true;
-    const shard = randomShard(AGGREGATE_SHARDS);
-    const ids = newUsageIds(now.getTime(), shard, AGGREGATE_SHARDS, open.length);
-    const writes = open.map(({ input, idempotency, combination }, i) => ({
-      entry: {
-        ID: ids[i],
-        Meter: input.Meter,
-        Usage: input.Usage,
-        OccurredAt: input.OccurredAt as number,
-        ...(input.Dimensions ? { Dimensions: input.Dimensions } : {}),
-      },
-      extraInfo: input.ExtraInfo,
-      idempotency,
-      combination,
-    }));
-    const { input, positions } = recordEntriesTransaction(operatorId, shard, writes, now);
-    try {
-      await writeTransaction(input);
-    } catch (error) {
-      const cancellation = transactionCancellation(error);
-      if (!cancellation) throw error;
-      const keyTaken = open.filter((_, i) => {
-        const position = positions[i].idempotency;
-        return position !== undefined && cancellation.conditionFailed(position);
-      });
-      const idTaken = open.some((_, i) => cancellation.conditionFailed(positions[i].entry));
-      const records = await getIdempotencyRecords(
+  await retrying(
+    'Recording usage entries',
+    async () => {
+      const open = group.filter((pending) => !pending.result && !pending.refusal);
+      if (!open.length) return true;
+      const shard = randomShard(AGGREGATE_SHARDS);
+      const ids = newUsageIds(now.getTime(), shard, AGGREGATE_SHARDS, open.length);
+      const writes = open.map(({ input, idempotency, combination }, i) => ({
+        entry: {
+          ID: ids[i],
+          Meter: input.Meter,
+          Usage: input.Usage,
+          OccurredAt: input.OccurredAt as number,
+          ...(input.Dimensions ? { Dimensions: input.Dimensions } : {}),
+        },
+        extraInfo: input.ExtraInfo,
+        idempotency,
+        combination,
+      }));
+      const guards = await guardsOf(
         operatorId,
-        keyTaken.flatMap((pending) => (pending.idempotency ? [pending.idempotency] : [])),
+        open.map((pending) => pending.input.Meter),
+        shard,
       );
-      // A record that expired since the write was tried is gone: the next attempt records afresh.
-      for (const pending of keyTaken) settleReplay(pending, records, now);
-      const settled = keyTaken.length > 0 || idTaken;
-      if (!settled && !cancellation.retryable) throw error;
-      return RETRY;
-    }
-    open.forEach((pending, i) => (pending.result = { entry: writes[i].entry, replayed: false }));
-    return true;
-  });
+      const gates = gateWrites(operatorId, shard, open.map(countedOf), guards);
+      const limits = { guards: [...guards].map(([meter, guard]) => ({ meter, version: guard.version })), gates };
+      const { input, positions, limitPositions } = recordEntriesTransaction(operatorId, shard, writes, now, limits);
+      // Planned with the limits known then: a limit put since may add gates past DynamoDB's 100 items. Then each half goes on its own.
+      if ((input.TransactItems?.length ?? 0) > MAX_TRANSACTION_ITEMS) {
+        const half = Math.ceil(open.length / 2);
+        await Promise.all([open.slice(0, half), open.slice(half)].map((part) => writeGroup(operatorId, part, now)));
+        return true;
+      }
+      try {
+        await writeTransaction(input);
+      } catch (error) {
+        const cancellation = transactionCancellation(error);
+        if (!cancellation) throw error;
+        const keyTaken = open.filter((_, i) => {
+          const position = positions[i].idempotency;
+          return position !== undefined && cancellation.conditionFailed(position);
+        });
+        const idTaken = open.some((_, i) => cancellation.conditionFailed(positions[i].entry));
+        const records = await getIdempotencyRecords(
+          operatorId,
+          keyTaken.flatMap((pending) => (pending.idempotency ? [pending.idempotency] : [])),
+        );
+        // A record that expired since the write was tried is gone: the next attempt records afresh.
+        for (const pending of keyTaken) settleReplay(pending, records, now);
+        const movedGuards = limits.guards.filter((_, i) => cancellation.conditionFailed(limitPositions.guards[i]));
+        for (const { meter } of movedGuards) forgetGuard(operatorId, meter);
+        // A replay's key record refused it, whatever its gates said: only the entries still open are judged by them.
+        const refusedGates = gates.filter((_, i) => cancellation.conditionFailed(limitPositions.gates[i]));
+        if (refusedGates.length && !movedGuards.length) await settleRefusedGates(operatorId, open, refusedGates, guards, now);
+        const settled = keyTaken.length > 0 || idTaken || movedGuards.length > 0 || refusedGates.length > 0;
+        if (!settled && !cancellation.retryable) throw error;
+        return RETRY;
+      }
+      open.forEach((pending, i) => (pending.result = { entry: writes[i].entry, replayed: false }));
+      return true;
+    },
+    GATED_WRITE_RETRIES,
+  );
 }
 
 /**
@@ -173,20 +221,33 @@ export async function writeEntries(operatorId: string, entries: PendingEntry[], 
     dimensioned.map((pending) => ({ meter: pending.input.Meter, dimensions: pending.input.Dimensions!, field: pending.dimensionsField })),
   );
   dimensioned.forEach((pending, i) => (pending.combination = numbers[i]));
+  // Each meter's guard and the gates its entries count in are items of the transactions they are written in.
+  const guards = await guardsOf(
+    operatorId,
+    entries.map((pending) => pending.input.Meter),
+    randomShard(AGGREGATE_SHARDS),
+  );
+  const limitItemsOf = (pending: PendingEntry) => [
+    `guard|${pending.input.Meter}`,
+    ...gateWrites(operatorId, 0, [countedOf(pending)], guards).map((gate) => `${gate.key.PK}|${gate.key.SK}`),
+  ];
   // Every transaction settles before an error is answered, so that nothing is still being written when the client retries.
-  const outcomes = await Promise.allSettled(transactionGroups(entries).map((group) => writeGroup(operatorId, group, now)));
+  const outcomes = await Promise.allSettled(transactionGroups(entries, limitItemsOf).map((group) => writeGroup(operatorId, group, now)));
   const failure = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failure) throw failure.reason;
   const replayed = entries.filter((pending) => pending.result?.replayed).length;
-  if (entries.length > replayed) countBusinessEvent('UsageEntries', 'recorded', operatorId, entries.length - replayed);
+  const refused = entries.filter((pending) => pending.refusal).length;
+  if (entries.length > replayed + refused) countBusinessEvent('UsageEntries', 'recorded', operatorId, entries.length - replayed - refused);
   if (replayed) countBusinessEvent('UsageEntries', 'replayed', operatorId, replayed);
+  if (refused) countBusinessEvent('UsageEntries', 'refused', operatorId, refused);
 }
 
 /**
  * Records one usage entry for an operator. With an idempotency key, the
  * first request records and every later one with the same key (concurrent
  * ones included) gets that first entry back without counting again; the same
- * key with different fields is refused.
+ * key with different fields is refused. An entry a REFUSE limit refuses is
+ * not written (its key is not spent).
  */
 export async function recordUsage(
   operatorId: string,
@@ -196,7 +257,7 @@ export async function recordUsage(
 ): Promise<RecordedUsage> {
   const [violation] = usageInputViolations(input, options);
   if (violation) throw new ValidationError(violation.message, { field: violation.field });
-  const pending: PendingEntry = { input: normalisedInput(input), meterField: 'Meter', dimensionsField: 'Dimensions' };
+  const pending: PendingEntry = { input: normalisedInput(input), meterField: 'Meter', dimensionsField: 'Dimensions', order: 0 };
   if (options.idempotencyKey !== undefined) {
     checkIdempotencyKey(options.idempotencyKey);
     const idempotency = idempotencyOf(
@@ -214,5 +275,6 @@ export async function recordUsage(
     }
   }
   await writeEntries(operatorId, [pending], now);
+  if (pending.refusal) throw entryRefused(pending.input, pending.refusal);
   return pending.result as RecordedUsage;
 }

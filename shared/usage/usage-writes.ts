@@ -10,6 +10,7 @@ import { addDecimals, formatDecimal, negateDecimal, parseDecimal, ZERO, type Dec
 import type { Dimensions, UsageEntry } from './schemas';
 import { combinationAttributes, IDEMPOTENCY_TTL_SECONDS } from './model';
 import type { IdempotencyKeyRef } from './repository';
+import { gateUpdate, guardCheck, type GateWrite } from './gates';
 
 /**
  * The transactions of usage metering, built as plain inputs (the unit tests
@@ -31,6 +32,25 @@ export interface EntryToWrite {
 export interface EntryPositions {
   idempotency?: number;
   entry: number;
+}
+
+/** What limits add to a transaction: a check of each meter's guard at the Version used, and the gates its entries count in. */
+export interface LimitWrites {
+  guards: { meter: string; version: number }[];
+  gates: GateWrite[];
+}
+
+/** Where the guards' checks and the gates' updates sit in TransactItems, in the order of LimitWrites. */
+export interface LimitPositions {
+  guards: number[];
+  gates: number[];
+}
+
+/** Appends the limits' items to a transaction's, and says where they are. */
+function appendLimits(operatorId: string, shard: number, items: TransactItem[], limits: LimitWrites): LimitPositions {
+  const guards = limits.guards.map(({ meter, version }) => items.push(guardCheck(operatorId, shard, meter, version)) - 1);
+  const gates = limits.gates.map((gate) => items.push(gateUpdate(gate)) - 1);
+  return { guards, gates };
 }
 
 export interface Amount {
@@ -127,14 +147,16 @@ function incrementItem(operatorId: string, shard: number, increment: Increment):
  * Records entries that all live in `shard`: per entry its idempotency record
  * (when it has a key; written only if none is live) and the entry item
  * (written only if its ID is new), then one increment per aggregate the
- * entries add to. At most 100 items, DynamoDB's limit for one transaction.
+ * entries add to, and what their meters' limits add (the guards checked,
+ * the gates counted in). At most 100 items, DynamoDB's limit for one transaction.
  */
 export function recordEntriesTransaction(
   operatorId: string,
   shard: number,
   entries: EntryToWrite[],
   now: Date,
-): { input: TransactWriteCommandInput; positions: EntryPositions[] } {
+  limits: LimitWrites = { guards: [], gates: [] },
+): { input: TransactWriteCommandInput; positions: EntryPositions[]; limitPositions: LimitPositions } {
   const items: TransactItem[] = [];
   const positions: EntryPositions[] = [];
   const recordedAt = now.toISOString();
@@ -177,34 +199,36 @@ export function recordEntriesTransaction(
   }
   const counted = entries.map(({ entry, combination }) => ({ ...entry, Combination: combination }));
   for (const increment of aggregateIncrements(counted)) items.push(incrementItem(operatorId, shard, increment));
-  return { input: { TransactItems: items }, positions };
+  const limitPositions = appendLimits(operatorId, shard, items, limits);
+  return { input: { TransactItems: items }, positions, limitPositions };
 }
 
 /**
  * Voids one entry: marks it VoidedAt (only if it exists and is not voided
  * yet; this condition is item 0) and takes its usage and count back out of
- * every aggregate it was added to.
+ * every aggregate it was added to, and of the gates of its meter's limits.
  */
 export function voidEntryTransaction(
   operatorId: string,
   shard: number,
   entry: UsageEntry & { Combination?: number },
   voidedAt: number,
-): TransactWriteCommandInput {
-  return {
-    TransactItems: [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: usageKeys.entry(operatorId, shard, entry.ID),
-          UpdateExpression: 'SET VoidedAt = :voidedAt',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(VoidedAt)',
-          ExpressionAttributeValues: { ':voidedAt': voidedAt },
-        },
+  limits: LimitWrites = { guards: [], gates: [] },
+): { input: TransactWriteCommandInput; limitPositions: LimitPositions } {
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: usageKeys.entry(operatorId, shard, entry.ID),
+        UpdateExpression: 'SET VoidedAt = :voidedAt',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(VoidedAt)',
+        ExpressionAttributeValues: { ':voidedAt': voidedAt },
       },
-      ...aggregateIncrements([entry], -1).map((increment) => incrementItem(operatorId, shard, increment)),
-    ],
-  };
+    },
+    ...aggregateIncrements([entry], -1).map((increment) => incrementItem(operatorId, shard, increment)),
+  ];
+  const limitPositions = appendLimits(operatorId, shard, items, limits);
+  return { input: { TransactItems: items }, limitPositions };
 }
 
 /**

@@ -10,6 +10,8 @@ import type { VoidedUsageEntry } from './schemas';
 import { AGGREGATE_SHARDS } from './model';
 import { getEntry, writeTransaction } from './repository';
 import { voidEntryTransaction } from './usage-writes';
+import { gateWrites, makeGate } from './gates';
+import { forgetGuard, guardsOf, type KnownGuard } from './guards';
 
 /**
  * An entry of a built-in meter counts a platform event (an order, a
@@ -36,7 +38,8 @@ export interface VoidedEntry {
 /**
  * Voids one entry of an operator: in one transaction the entry is marked
  * VoidedAt (kept, for audit) and taken back out of its hour, day and month
- * aggregates, the totals of its dimensions included. The transaction's
+ * aggregates, the totals of its dimensions included, and out of the gates
+ * of its meter's limits that count it. The transaction's
  * condition lets only one void through, so voiding again, or twice at once,
  * answers the entry as voided and takes nothing out twice. An entry of a
  * built-in meter is refused unless `builtIn` says an administrator asks.
@@ -65,16 +68,36 @@ export async function voidUsageEntry(
     };
     if (stored.VoidedAt !== undefined) return { entry: { ...entry, VoidedAt: stored.VoidedAt }, voidedNow: false };
     const voidedAt = unixSeconds(now);
+    const guards = await guardsOf(operatorId, [entry.Meter], shard);
+    const counted = { meter: entry.Meter, occurredAt: entry.OccurredAt, dimensions: entry.Dimensions, usage: entry.Usage };
+    const gates = gateWrites(operatorId, shard, [counted], guards, -1);
+    const limits = { guards: [{ meter: entry.Meter, version: (guards.get(entry.Meter) as KnownGuard).version }], gates };
+    // Out of every total it was in: its meter's, its dimensions' combination's, and its limits' gates.
+    const { input, limitPositions } = voidEntryTransaction(
+      operatorId,
+      shard,
+      { ...entry, Combination: stored.Combination },
+      voidedAt,
+      limits,
+    );
     try {
-      // Out of every total it was in: its meter's, and its dimensions' combination's.
-      await writeTransaction(voidEntryTransaction(operatorId, shard, { ...entry, Combination: stored.Combination }, voidedAt));
+      await writeTransaction(input);
       countBusinessEvent('UsageEntries', 'voided', operatorId);
       return { entry: { ...entry, VoidedAt: voidedAt }, voidedNow: true };
     } catch (error) {
       const cancellation = transactionCancellation(error);
+      if (!cancellation) throw error;
       // Voided meanwhile, or an item held by a racing transaction: read again.
-      if (cancellation && (cancellation.conditionFailed(0) || cancellation.retryable)) return RETRY;
-      throw error;
+      if (cancellation.conditionFailed(0) || cancellation.retryable) return RETRY;
+      if (cancellation.conditionFailed(limitPositions.guards[0])) {
+        forgetGuard(operatorId, entry.Meter);
+        return RETRY;
+      }
+      // A gate not made yet is made from the aggregates (the entry still in them), then the void takes the entry out of it.
+      const missing = gates.filter((_, i) => cancellation.conditionFailed(limitPositions.gates[i]));
+      if (!missing.length) throw error;
+      for (const gate of missing) await makeGate(operatorId, gate, limits.guards[0].version, now);
+      return RETRY;
     }
   });
 }

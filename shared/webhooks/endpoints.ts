@@ -2,59 +2,83 @@ import { randomBytes } from 'node:crypto';
 import { config } from '../core/config';
 import { NotFoundError, ValidationError } from '../core/errors';
 import type { IssuedWebhookEndpoint, WebhookEndpoint } from './schemas';
-import { eventTypesOf, type WebhookEndpointItem, type WebhookEventType } from './model';
+import { webhookKeys } from '../db/keys';
+import { eventTypesOf, USAGE_EVENT_TYPES, type WebhookEndpointItem, type WebhookEventType } from './model';
 import { deleteEndpoint, getEndpoint, putEndpoint } from './repository';
 import { webhookUrlProblem } from './targets';
 
 /**
- * A partner key's webhook endpoint: one per key. Registering again replaces
- * the URL and issues a new secret (the old one stops signing at once), so a
- * leaked secret is rotated by registering again.
+ * Webhook endpoints: a partner key's one endpoint (the events of the
+ * bookings it made), and the operator's one endpoint for its usage alerts.
+ * Registering again replaces the URL and issues a new secret (the old one
+ * stops signing at once), so a leaked secret is rotated by registering again.
  */
 
-/** Who registers: the partner key, of its operator. */
+/** A partner key, of its operator. */
 export interface PartnerKey {
   operatorId: string;
   keyId: string;
 }
 
+/** The operator, as the receiver of its usage alerts. */
+export interface UsageAlertsOwner {
+  operatorId: string;
+  usageAlerts: true;
+}
+
+export type EndpointOwner = PartnerKey | UsageAlertsOwner;
+
+export const usageAlertsOwner = (operatorId: string): UsageAlertsOwner => ({ operatorId, usageAlerts: true });
+
+const isUsageAlerts = (owner: EndpointOwner): owner is UsageAlertsOwner => 'usageAlerts' in owner;
+
+/** Where an owner's endpoint is kept. */
+export const endpointKey = (owner: EndpointOwner) =>
+  isUsageAlerts(owner) ? webhookKeys.usageEndpoint(owner.operatorId) : webhookKeys.endpoint(owner.operatorId, owner.keyId);
+
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
+/** The endpoint as GET answers it: a partner's with the events it chose, the operator's usage endpoint with its usage events. */
 const publicForm = (item: WebhookEndpointItem): WebhookEndpoint => ({
   Url: item.Url,
-  EventTypes: [...eventTypesOf(item)],
+  EventTypes: item.KeyID === undefined ? [...USAGE_EVENT_TYPES] : [...eventTypesOf(item)],
   CreatedAt: item.CreatedAt,
 });
 
-/** Registers the key's endpoint for `eventTypes`, or for the default ones when the partner names none. */
+/** Registers the owner's endpoint; a partner's for `EventTypes`, or for the default ones when it names none. */
 export async function registerWebhook(
-  partner: PartnerKey,
+  owner: EndpointOwner,
   registration: { Url: string; EventTypes?: WebhookEventType[] },
   now: Date = config().clock(),
 ): Promise<IssuedWebhookEndpoint> {
   const problem = webhookUrlProblem(registration.Url, config());
   if (problem) throw new ValidationError(problem, { field: 'Url' });
   const item: WebhookEndpointItem = {
-    OperatorID: partner.operatorId,
-    KeyID: partner.keyId,
+    OperatorID: owner.operatorId,
+    ...(isUsageAlerts(owner) ? {} : { KeyID: owner.keyId }),
     Url: registration.Url,
     Secret: newSecret(),
     ...(registration.EventTypes ? { EventTypes: registration.EventTypes } : {}),
     CreatedAt: now.toISOString(),
   };
-  await putEndpoint(item);
+  await putEndpoint(endpointKey(owner), item);
   return { ...publicForm(item), Secret: item.Secret };
 }
 
-const noEndpoint = () => new NotFoundError('This API key has no webhook endpoint; register one with PUT');
+const noEndpoint = (owner: EndpointOwner) =>
+  new NotFoundError(
+    isUsageAlerts(owner)
+      ? 'This operator has no usage webhook endpoint; register one with PUT'
+      : 'This API key has no webhook endpoint; register one with PUT',
+  );
 
-export async function readWebhook(partner: PartnerKey): Promise<WebhookEndpoint> {
-  const item = await getEndpoint(partner.operatorId, partner.keyId);
-  if (!item) throw noEndpoint();
+export async function readWebhook(owner: EndpointOwner): Promise<WebhookEndpoint> {
+  const item = await getEndpoint(endpointKey(owner));
+  if (!item) throw noEndpoint(owner);
   return publicForm(item);
 }
 
 /** Deliveries still pending for a removed endpoint are given up. */
-export async function removeWebhook(partner: PartnerKey): Promise<void> {
-  if (!(await deleteEndpoint(partner.operatorId, partner.keyId))) throw noEndpoint();
+export async function removeWebhook(owner: EndpointOwner): Promise<void> {
+  if (!(await deleteEndpoint(endpointKey(owner)))) throw noEndpoint(owner);
 }

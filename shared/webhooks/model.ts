@@ -1,4 +1,4 @@
-/** Stored shapes of partners' webhook endpoints and of the deliveries to them; the public shapes are in schemas.ts. */
+/** Stored shapes of webhook endpoints and of the deliveries to them; the public shapes are in schemas.ts. */
 
 export const WEBHOOK_EVENT_TYPES = [
   'booking.confirmed',
@@ -8,6 +8,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'product.changed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** The operator's own events, of its usage limits: to its usage endpoint and to EventBridge, never to a partner. */
+export const USAGE_EVENT_TYPES = ['usage.threshold.crossed', 'usage.threshold.resolved'] as const;
+export type UsageEventType = (typeof USAGE_EVENT_TYPES)[number];
 /** What an endpoint registered without EventTypes receives: the events there were before a partner could choose. */
 export const DEFAULT_EVENT_TYPES: readonly WebhookEventType[] = ['booking.confirmed', 'booking.cancelled', 'hold.expired'];
 
@@ -15,10 +18,10 @@ export const DEFAULT_EVENT_TYPES: readonly WebhookEventType[] = ['booking.confir
 export const OCTO_NOTIFICATION_TYPES = ['PRODUCT_UPDATE', 'AVAILABILITY_UPDATE', 'BOOKING_UPDATE'] as const;
 export type OctoNotificationType = (typeof OCTO_NOTIFICATION_TYPES)[number];
 
-/** A partner key's one endpoint. The secret is kept to sign with; it is shown once, when issued. */
+/** An endpoint: a partner key's (KeyID), or the operator's for its usage alerts (no KeyID). The secret is kept to sign with; it is shown once, when issued. */
 export interface WebhookEndpointItem {
   OperatorID: string;
-  KeyID: string;
+  KeyID?: string;
   Url: string;
   /** `whsec_` and the base64 of 32 random bytes, as Standard Webhooks spells secrets. */
   Secret: string;
@@ -27,7 +30,7 @@ export interface WebhookEndpointItem {
   CreatedAt: string;
 }
 
-/** The events an endpoint receives. */
+/** The events a partner's endpoint receives. */
 export const eventTypesOf = (endpoint: Pick<WebhookEndpointItem, 'EventTypes'>): readonly WebhookEventType[] =>
   endpoint.EventTypes ?? DEFAULT_EVENT_TYPES;
 
@@ -43,9 +46,9 @@ export interface SubscriptionItem {
   UpdatedAt: string;
 }
 
-/** What the partner receives: `data` is the record as the partner API shows it. */
+/** What an endpoint receives: `data` is the record as the API shows it. */
 export interface WebhookEvent {
-  type: WebhookEventType | OctoNotificationType;
+  type: WebhookEventType | UsageEventType | OctoNotificationType;
   timestamp: string;
   data: unknown;
 }
@@ -53,21 +56,35 @@ export interface WebhookEvent {
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
 
 /**
- * One event on its way to one partner. The item is written in the same
+ * Where a delivery goes besides a partner key's endpoint (which KeyID
+ * names): one of the key's OCTo subscriptions, the operator's usage
+ * endpoint, or the account's default
+ * EventBridge bus (as an event of Source and DetailType).
+ */
+export type DeliveryTarget = 'octo-subscription' | 'usage-webhook' | 'event-bridge';
+
+/**
+ * One event on its way to one receiver. The item is written in the same
  * transaction as the change it reports, so an event exists exactly when its
  * change does; the table's stream then hands it to the sender (an outbox:
  * nothing is sent anywhere after the transaction). DeliveryID is the
- * `webhook-id`: the same on every attempt, for the partner to dedupe by.
+ * `webhook-id` (on the bus, the detail's `id`): the same on every attempt,
+ * for the receiver to dedupe by.
  */
 export interface DeliveryItem {
   DeliveryID: string;
   OperatorID: string;
-  KeyID: string;
-  EventType: WebhookEventType | OctoNotificationType;
-  /** Where it goes: the key's endpoint (absent), or one of the key's OCTo subscriptions (with SubscriptionID). */
-  Target?: 'octo-subscription';
+  /** A partner key's delivery: the key whose endpoint (or, with SubscriptionID, whose OCTo subscription) it goes to. */
+  KeyID?: string;
+  /** Where it goes when not to the key's endpoint. */
+  Target?: DeliveryTarget;
+  /** octo-subscription only: which of the key's subscriptions. */
   SubscriptionID?: string;
-  /** The JSON text of the WebhookEvent: signed and sent byte for byte the same on every attempt. */
+  /** event-bridge only: the event's source and detail-type. */
+  Source?: string;
+  DetailType?: string;
+  EventType: WebhookEventType | UsageEventType | OctoNotificationType;
+  /** The JSON text sent (a WebhookEvent; on the bus, its detail): signed and sent byte for byte the same on every attempt. */
   Payload: string;
   CreatedAt: string;
   Status: DeliveryStatus;

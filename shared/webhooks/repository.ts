@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
-import { dueKeys, webhookKeys } from '../db/keys';
+import { dueKeys, webhookKeys, type ItemKey } from '../db/keys';
 import { GSI1 } from '../db/table-design';
 import type { DeliveryItem, SubscriptionItem, WebhookEndpointItem } from './model';
 
@@ -10,32 +10,26 @@ import type { DeliveryItem, SubscriptionItem, WebhookEndpointItem } from './mode
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-export async function putEndpoint(endpoint: WebhookEndpointItem): Promise<void> {
+/**
+ * An endpoint at its owner's key (a partner key's, or the operator's usage
+ * endpoint: endpoints.ts). A partner's is also one of the operator's
+ * listeners, who hear of its changes; the operator's usage endpoint is not.
+ */
+export async function putEndpoint(key: ItemKey, endpoint: WebhookEndpointItem): Promise<void> {
+  const listener = endpoint.KeyID === undefined ? {} : webhookKeys.listener(endpoint.OperatorID, 'ENDPOINT', endpoint.KeyID);
   await documentClient().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...webhookKeys.endpoint(endpoint.OperatorID, endpoint.KeyID),
-        ...webhookKeys.listener(endpoint.OperatorID, 'ENDPOINT', endpoint.KeyID),
-        Entity: 'WebhookEndpoint',
-        ...endpoint,
-      },
-    }),
+    new PutCommand({ TableName: tableName(), Item: { ...key, ...listener, Entity: 'WebhookEndpoint', ...endpoint } }),
   );
 }
 
-export async function getEndpoint(operatorId: string, keyId: string): Promise<WebhookEndpointItem | undefined> {
-  const { Item } = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: webhookKeys.endpoint(operatorId, keyId), ConsistentRead: true }),
-  );
+export async function getEndpoint(key: ItemKey): Promise<WebhookEndpointItem | undefined> {
+  const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   return Item as WebhookEndpointItem | undefined;
 }
 
 /** True when there was an endpoint to delete. */
-export async function deleteEndpoint(operatorId: string, keyId: string): Promise<boolean> {
-  const { Attributes } = await documentClient().send(
-    new DeleteCommand({ TableName: tableName(), Key: webhookKeys.endpoint(operatorId, keyId), ReturnValues: 'ALL_OLD' }),
-  );
+export async function deleteEndpoint(key: ItemKey): Promise<boolean> {
+  const { Attributes } = await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: key, ReturnValues: 'ALL_OLD' }));
   return Attributes !== undefined;
 }
 

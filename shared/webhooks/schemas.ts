@@ -1,7 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { WEBHOOK_EVENT_TYPES } from './model';
+import { USAGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './model';
 
-/** A partner's webhook endpoint on the wire: the PUT body, and the endpoint as GET and PUT answer it. */
+/** Webhook endpoints on the wire: the PUT bodies, and the endpoint as GET and PUT answer it. */
 
 const eventTypes = {
   type: 'array',
@@ -22,9 +22,22 @@ export const webhookEndpointBody = {
   },
 } as const;
 
+/** PUT /api/v2/usage/webhook: the operator's usage endpoint receives its usage events, none to choose. */
+export const usageWebhookBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Url'],
+  properties: { Url: webhookEndpointBody.properties.Url },
+} as const;
+
 const endpointProperties = {
   Url: { type: 'string', description: 'Where deliveries are POSTed' },
-  EventTypes: eventTypes,
+  EventTypes: {
+    ...eventTypes,
+    items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES, ...USAGE_EVENT_TYPES] },
+    description:
+      "The events the endpoint receives: a partner's those it chose (the three booking events unless it chose), the operator's usage endpoint its usage events",
+  },
   CreatedAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC instant' },
 } as const;
 

@@ -2,17 +2,20 @@ import { Webhook } from 'standardwebhooks';
 import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
 import type { DeliveryItem, DeliveryMessage } from './model';
-import { post } from './outbound';
+import { webhookKeys } from '../db/keys';
+import { putOnBus } from './event-bus';
+import { post, type PostOutcome } from './outbound';
 import { getDelivery, getEndpoint, getSubscription, rescheduleDelivery, settleDelivery } from './repository';
 import { ATTEMPT_TIMEOUT_MS, SETTLED_RETENTION_SECONDS, nextAttemptAfterFailure } from './schedule';
 
 /**
- * One attempt at one delivery, signed as Standard Webhooks specifies:
+ * One attempt at one delivery: to an endpoint, signed as Standard Webhooks specifies:
  * `webhook-id` (the delivery's, the same on every attempt),
  * `webhook-timestamp` (this attempt, Unix seconds) and `webhook-signature`
  * (`v1,` HMAC-SHA256 of `id.timestamp.body` with the endpoint's secret).
  * The request carries those, the content type and a user agent: nothing of
- * the operator's or of any API key.
+ * the operator's or of any API key. Or, for a delivery to EventBridge, one
+ * PutEvents of its Payload as the detail (event-bus.ts).
  */
 export const USER_AGENT = 'ota-usage-webhooks/1';
 
@@ -30,16 +33,17 @@ export function signedHeaders(delivery: Pick<DeliveryItem, 'DeliveryID' | 'Paylo
 
 /**
  * Where a delivery goes and the headers it carries, or why it cannot go:
- * the key's endpoint, signed with its secret; or an OCTo subscription, with
- * the headers the subscriber set (OCTo's subscriptions have no secret: the
- * subscriber authenticates deliveries by its own headers).
+ * a partner key's endpoint or the operator's usage endpoint, signed with its
+ * secret; or an OCTo subscription, with the headers the subscriber set
+ * (OCTo's subscriptions have no secret: the subscriber authenticates
+ * deliveries by its own headers).
  */
 async function destinationOf(
   delivery: DeliveryItem,
   now: Date,
 ): Promise<{ url: string; headers: Record<string, string> } | { gone: string }> {
   if (delivery.Target === 'octo-subscription') {
-    const subscription = await getSubscription(delivery.OperatorID, delivery.KeyID, delivery.SubscriptionID as string);
+    const subscription = await getSubscription(delivery.OperatorID, delivery.KeyID as string, delivery.SubscriptionID as string);
     if (!subscription) return { gone: 'the reseller removed its subscription' };
     const headers = {
       ...subscription.Headers,
@@ -50,9 +54,19 @@ async function destinationOf(
     };
     return { url: subscription.Url, headers };
   }
-  const endpoint = await getEndpoint(delivery.OperatorID, delivery.KeyID);
-  if (!endpoint) return { gone: 'the partner removed its webhook endpoint' };
+  const usage = delivery.Target === 'usage-webhook';
+  const key = usage ? webhookKeys.usageEndpoint(delivery.OperatorID) : webhookKeys.endpoint(delivery.OperatorID, delivery.KeyID as string);
+  const endpoint = await getEndpoint(key);
+  if (!endpoint) return { gone: `the ${usage ? 'operator' : 'partner'} removed its webhook endpoint` };
   return { url: endpoint.Url, headers: signedHeaders(delivery, endpoint.Secret, now) };
+}
+
+/** One attempt: a PutEvents for EventBridge, a POST for any other target. */
+async function attempt(delivery: DeliveryItem, now: Date): Promise<PostOutcome | { gone: string }> {
+  if (delivery.Target === 'event-bridge') return putOnBus(delivery);
+  const destination = await destinationOf(delivery, now);
+  if ('gone' in destination) return destination;
+  return post(destination.url, delivery.Payload, destination.headers, config(), ATTEMPT_TIMEOUT_MS);
 }
 
 async function settle(
@@ -83,9 +97,8 @@ export async function attemptDelivery(message: DeliveryMessage, now: Date = conf
   const delivery = await getDelivery(message.OperatorID, message.DeliveryID);
   if (delivery?.Status !== 'PENDING' || delivery.QueuedAt !== message.QueuedAt) return 'not-pending';
   const queuedAt = message.QueuedAt;
-  const destination = await destinationOf(delivery, now);
-  if ('gone' in destination) return settle(delivery, queuedAt, 'FAILED', now, destination.gone);
-  const outcome = await post(destination.url, delivery.Payload, destination.headers, config(), ATTEMPT_TIMEOUT_MS);
+  const outcome = await attempt(delivery, now);
+  if ('gone' in outcome) return settle(delivery, queuedAt, 'FAILED', now, outcome.gone);
   if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, queuedAt, 'DELIVERED', now);
   const lastError = outcome.ok ? `answered ${outcome.status}` : outcome.error;
   const next = nextAttemptAfterFailure(new Date(delivery.CreatedAt), delivery.Attempts + 1, now);

@@ -91,7 +91,9 @@ describe('operator dashboard', () => {
     await world.page.locator('#usage-form button[type="submit"]').click();
     await world.page.locator('#usage-status[data-state="done"]').waitFor();
     expect(await text('#usage-status')).toBe('3 meters, 10 entries from 2025-04-01 to 2026-03-31 (UTC).');
-    expect(await text('#usage-caption')).toBe('Monthly usage per meter; the totals are in the table below.');
+    expect(await text('#usage-caption')).toBe(
+      'Monthly usage per meter, each meter on a scale of its own; the totals are in the table below.',
+    );
     expect(await text('#usage-total')).toBe('132.75');
     const [download] = await Promise.all([world.page.waitForEvent('download'), world.page.locator('#usage-csv').click()]);
     const csv = (await readFile((await download.path()) as string, 'utf8')).trimEnd().split('\r\n');
@@ -125,7 +127,9 @@ describe('operator dashboard', () => {
     await world.page.locator('#usage-form button[type="submit"]').click();
     await world.page.locator('#usage-status[data-state="done"]').waitFor();
     expect(await text('#usage-status')).toBe('5 groups by Region of 3 meters, 10 entries from 2026-03-01 to 2026-03-07 (UTC).');
-    expect(await text('#usage-caption')).toBe('Daily usage per meter and Region; the totals are in the table below.');
+    expect(await text('#usage-caption')).toBe(
+      'Daily usage per meter and Region, each meter on a scale of its own; the totals are in the table below.',
+    );
     expect((await world.page.locator('#usage-table thead th').allInnerTexts()).map((heading) => heading.trim())).toEqual([
       'Meter',
       'Region',

@@ -1,7 +1,7 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { OtaUsageStack } from '../../lib/aws/stack';
-import { announcementQueue, changeAnnouncer, scheduledFunctions, webhookSender } from '../../shared/api/background';
+import { announcementQueue, changeAnnouncer, scheduledFunctions, usageLimitWatcher, webhookSender } from '../../shared/api/background';
 import { GSI3 } from '../../shared/db/table-design';
 import type { ServiceFunction } from '../../lib/aws/service-function';
 import { StackTemplates, type Resource } from '../support/stack-templates';
@@ -133,6 +133,61 @@ describe('announcements', () => {
       Statistic: 'Maximum',
       Threshold: 60_000,
     });
+  });
+});
+
+describe('usage threshold alerts', () => {
+  /** The statements of a function's role that allow `action`. */
+  const statementsAllowing = (fn: ServiceFunction, action: string) => {
+    const roleId = logicalId(fn.role!);
+    return Object.values(resourcesOf('AWS::IAM::Policy'))
+      .filter(({ Properties }) => Properties.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
+      .flatMap(({ Properties }) => Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+      .filter((statement) => [statement.Action].flat().includes(action));
+  };
+
+  test('the watcher is handed every write of a limit and of its gates, from the oldest record on, its failures kept in a queue of its own', () => {
+    const watcherDeadLetters = logicalId(background.watcherDeadLetterQueue);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { Ref: 'TableStreamArn' },
+      FunctionName: { Ref: logicalId(background.watcher) },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: usageLimitWatcher.batchSize,
+      ParallelizationFactor: usageLimitWatcher.parallelizationFactor,
+      MaximumRetryAttempts: usageLimitWatcher.retryAttempts,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: { Filters: usageLimitWatcher.filters.map((filter) => ({ Pattern: JSON.stringify(filter) })) },
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [watcherDeadLetters, 'Arn'] } } },
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [watcherDeadLetters, 'QueueName'] } }],
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'IteratorAge', Statistic: 'Maximum', Threshold: 60_000 });
+  });
+
+  test('the sender alone may put events, on the default event bus and no other', () => {
+    expect(statementsAllowing(background.sender, 'events:PutEvents')).toEqual([
+      expect.objectContaining({
+        Effect: 'Allow',
+        Resource: {
+          'Fn::Join': [
+            '',
+            ['arn:', { Ref: 'AWS::Partition' }, ':events:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':event-bus/default'],
+          ],
+        },
+      }),
+    ]);
+    const others = all
+      .resources('AWS::IAM::Policy', all.serviceStacks)
+      .filter(({ resource }) =>
+        resource.Properties.PolicyDocument.Statement.some((statement: { Action: string | string[] }) =>
+          [statement.Action].flat().some((action) => action.startsWith('events:')),
+        ),
+      );
+    expect(others).toHaveLength(1);
+    // The watcher only writes deliveries: what sends them is the sender's.
+    expect(all.actionsOf(background.watcher).filter((action) => action.startsWith('events:'))).toEqual([]);
   });
 });
 

@@ -150,6 +150,7 @@ describe('who may write the table', () => {
     ['webhook-sender', stack.background.sender],
     ['announcer', stack.background.announcer],
     ['flusher', stack.background.flusher],
+    ['usage-limit-watcher', stack.background.watcher],
     ...stack.background.scheduled,
     ['record-platform-event', stack.platformEvents.function],
   ]);

@@ -99,8 +99,8 @@ describe('alarms', () => {
       expect(resource.Properties.OKActions).toEqual([topic]);
       expect(resource.Properties.AlarmName).toMatch(/^Test-[a-z0-9-]+$/);
     }
-    // The dead-letter queues of platform events, webhook deliveries, the announcer and the announcement queue.
-    expect(reading('ApproximateNumberOfMessagesVisible')).toHaveLength(4);
+    // The dead-letter queues of platform events, webhook deliveries, the announcer, the announcement queue and the usage limits' watcher.
+    expect(reading('ApproximateNumberOfMessagesVisible')).toHaveLength(5);
   });
 
   it('reads at most ten metrics in one alarm, CloudWatch’s limit for metric math', () => {

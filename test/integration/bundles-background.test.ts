@@ -1,5 +1,5 @@
 import type { EventBridgeEvent } from 'aws-lambda';
-import { announcementQueue, changeAnnouncer, scheduledFunctions, webhookSender } from '../../shared/api/background';
+import { announcementQueue, changeAnnouncer, scheduledFunctions, usageLimitWatcher, webhookSender } from '../../shared/api/background';
 import { getTimeslotAnnouncement } from '../../shared/changes/repository';
 import { recordPlatformEventEntry } from '../../shared/api/event-rules';
 import { authorizerEntry } from '../../shared/api/routes';
@@ -7,6 +7,10 @@ import { createPartnerBooking, getPartnerBooking } from '../../shared/booking/pa
 import { bundle, invokeBundle, invokeSources, bundledBooking } from '../support/bundles';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, type TestOperator } from '../support/fixtures';
+import { getAlertState, getLimitItem } from '../../shared/usage/limit-repository';
+import { limitKeys } from '../../shared/db/keys';
+import { putUsageLimit } from '../../shared/usage/limits';
+import { recordUsage } from '../../shared/usage/record-usage';
 
 /**
  * The deployed bundles of the functions that are not routes (bundles.test.ts
@@ -121,6 +125,38 @@ describe('the deployed bundles of the functions that are not routes', () => {
     const sweep = scheduledFunctions.find((row) => row.id === 'flush-overdue')!;
     const [fromBundle] = await invokeBundle(await bundle(sweep.id, sweep.entry), [{ name: 'scheduled', event: {} }]);
     expect(fromBundle).toEqual({ result: { flushed: expect.any(Number) } });
+  });
+
+  it('watch-usage-limits: decides the alerts of a limit whose gate a record names, and reports a record it cannot read as that record alone', async () => {
+    const month = new Date().toISOString().slice(0, 7);
+    await putUsageLimit({ operatorId: operator.operatorId, timeZone: 'UTC' }, 'watched', {
+      Meter: 'watched',
+      Period: 'MONTH',
+      Amount: 10,
+      Thresholds: [50],
+      Enforcement: 'REFUSE',
+    });
+    await recordUsage(operator.operatorId, { Meter: 'watched', Usage: 6 });
+    const { GateKey } = (await getLimitItem(operator.operatorId, 'watched'))!;
+    const record = (sequenceNumber: string, image: Record<string, string>) => ({
+      eventName: 'MODIFY',
+      eventSource: 'aws:dynamodb',
+      dynamodb: {
+        SequenceNumber: sequenceNumber,
+        StreamViewType: 'NEW_IMAGE',
+        NewImage: Object.fromEntries(Object.entries(image).map(([name, value]) => [name, { S: value }])),
+      },
+    });
+    const gate = { Entity: 'UsageGate', OperatorID: operator.operatorId, LimitID: 'watched', GateKey, PeriodKey: month };
+    const invocations = [
+      { name: 'accepted', event: { Records: [record('1', gate), record('2', gate)] } },
+      { name: 'refused', event: { Records: [record('3', { Entity: 'UsageGate' }), record('4', gate)] } },
+    ];
+    const fromBundle = await invokeBundle(await bundle(usageLimitWatcher.id, usageLimitWatcher.entry), invocations);
+    expect(fromBundle).toEqual([{ result: { batchItemFailures: [] } }, { result: { batchItemFailures: [{ itemIdentifier: '3' }] } }]);
+    expect(await getAlertState(limitKeys.alerts(operator.operatorId, GateKey, month))).toMatchObject({ Crossed: [50] });
+    // The sources decide on the same gate: nothing newer, nothing more.
+    expect(await invokeSources(usageLimitWatcher.entry, invocations)).toEqual(fromBundle);
   });
 
   it('expire-holds: the bundled sweep expires a hold that is due', async () => {

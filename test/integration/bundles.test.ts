@@ -7,6 +7,7 @@ import { testCatalog, tomorrow } from '../support/catalog';
 import { timeslotRouteCases } from '../support/bundle-timeslot-cases';
 import { bundle, invokeBundle, invokeSources, type Outcome, bundledBooking, seedSubscriptions, SUBSCRIPTION_ID } from '../support/bundles';
 import { createTestOperator, type TestOperator } from '../support/fixtures';
+import { prepareUsageRoutes, usageRouteCases } from '../support/bundle-usage-cases';
 
 /**
  * The bundles `cdk deploy` ships, proven: every function is bundled with the
@@ -19,10 +20,14 @@ import { createTestOperator, type TestOperator } from '../support/fixtures';
  */
 const date = tomorrow();
 let operator: TestOperator;
+/** An operator of the sources' own, for the routes that remove what each side needs to find there (a limit, the usage webhook). */
+let sourcesOperator: TestOperator;
 /** Bookings the routes that move one act on: a hold to confirm, a booking the operator cancels. */
 const made = new Map<string, string>();
 beforeAll(async () => {
   operator = await createTestOperator(testCatalog({ start: date, days: 2, capacity: 10 }), { stem: 'bundled' });
+  sourcesOperator = await createTestOperator(undefined, { stem: 'bundled-sources' });
+  for (const { operatorId } of [operator, sourcesOperator]) await prepareUsageRoutes(operatorId);
   const caller = { operatorId: operator.operatorId, keyId: 'key_bundled', scopes: ['ota'], timeZone: 'Europe/Lisbon' };
   const hold = await createPartnerBooking(caller, { ...booking(1), Hold: { ExpiresInMinutes: 30 } });
   made.set('confirm-booking', hold.booking.BookingReference);
@@ -109,6 +114,8 @@ interface RouteCase {
   ownKeys?: { masked: string[] };
   /** Members of the answer each side sets anew (an OCTo change's update time and expiry): masked, in each element of a list. */
   masked?: string[];
+  /** Each side calls as an operator of its own (what the accepted request removes is the operator's). */
+  ownOperators?: boolean;
   /** Undoes the bundle's accepted write before the sources make it again, for a write no key makes repeatable. */
   undo?: () => Promise<void>;
 }
@@ -220,6 +227,7 @@ const cases: Record<string, (references: Map<string, string>) => RouteCase> = {
   }),
   'get-operator': () => ({ accepted: {}, refused: { operatorId: 'op_closed' }, refusedStatus: 404 }),
   'get-usage-summary': () => ({ accepted: { query: { from: date, to: date } }, refused: { query: { from: date } }, refusedStatus: 422 }),
+  ...usageRouteCases,
   ...timeslotRouteCases(nextDay, () => operator.operatorId),
   'octo-get-supplier': () => ({ accepted: octoBody({}) }),
   'octo-list-products': () => ({ accepted: octoBody({}) }),
@@ -337,14 +345,17 @@ describe('the deployed bundles', () => {
 
   // In route table order: get-booking and cancel-booking use the booking create-booking made, the webhook routes go put, get, delete.
   it.each(routes.map((route) => [route.id, route] as const))('%s answers as its sources do', async (_, route) => {
-    const { accepted, refused, refusedStatus, ownKeys, masked: changed = [], undo } = cases[route.id](references);
-    const invocations = (keyId?: string) => [
-      { name: 'accepted', event: apiEvent(route, { ...accepted, ...(keyId ? { keyId } : {}) }) },
+    const { accepted, refused, refusedStatus, ownKeys, ownOperators, masked: changed = [], undo } = cases[route.id](references);
+    const invocations = (own: Pick<RequestParts, 'keyId' | 'operatorId'> = {}) => [
+      { name: 'accepted', event: apiEvent(route, { ...accepted, ...own }) },
       ...(refused ? [{ name: 'refused', event: apiEvent(route, refused) }] : []),
     ];
     const fromBundle = await invokeBundle(await bundle(route.id, route.entry), invocations());
     await undo?.();
-    const fromSources = await invokeSources(route.entry, invocations(ownKeys ? 'key_sources' : undefined));
+    const fromSources = await invokeSources(
+      route.entry,
+      invocations({ ...(ownKeys ? { keyId: 'key_sources' } : {}), ...(ownOperators ? { operatorId: sourcesOperator.operatorId } : {}) }),
+    );
 
     const [acceptedAnswer, refusedAnswer] = fromBundle.map((outcome) =>
       'result' in outcome ? (outcome.result as APIGatewayProxyResult) : outcome,

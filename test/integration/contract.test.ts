@@ -13,7 +13,16 @@ import { addDays, wallClock } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { documentValidator, documentedResponse } from '../support/openapi';
-import { PLAIN_TEXT, TOO_LARGE, timeslotCases, type Response, type Send } from '../support/contract-timeslots';
+import { cappedMeter, usageLimitCases } from '../support/usage-limit-cases';
+import {
+  PLAIN_TEXT,
+  TOO_LARGE,
+  changesFeedCases,
+  timeslotCases,
+  type ContractWorld,
+  type Response,
+  type Send,
+} from '../support/contract-timeslots';
 
 /**
  * Drives every route through the local host, for its success and for each
@@ -101,6 +110,14 @@ async function startedBooking(): Promise<string> {
 }
 
 /** How to provoke each status of each route. A route's 401 and 403 are added for every route below. */
+const world: ContractWorld = {
+  send: (id, path, query) => sender(routeById(id), path, query),
+  newBooking,
+  operatorId: () => operator.operatorId,
+  idle: () => host.tableStream.idle(),
+  start,
+};
+
 const cases: Record<string, Record<number, () => Promise<Response>>> = {
   'list-products': {
     200: () => sender(routeById('list-products'), {}, '?name=walk')({}),
@@ -123,26 +140,6 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     400: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_' }, `?Date=${start}`)({}),
     404: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_hidden1' }, `?Date=${start}`)({}),
     422: () => sender(routeById('list-available-timeslots'), { ActivityID: 's_walk1' }, '?Date=2026-02-30')({}),
-  },
-  'list-availability-changes': {
-    200: async () => {
-      const route = routeById('list-availability-changes');
-      const { Cursor } = (await sender(route)({})).json.data;
-      await newBooking({ Time: '14:00', Participants: 1 });
-      await host.tableStream.idle();
-      // Pages of 10 until no more: the catalogue's own announcements may come first, if the stream had not been read since it was written.
-      const changes: unknown[] = [];
-      let response = await sender(route, {}, `?since=${Cursor}&limit=10`)({});
-      changes.push(...response.json.data.Changes);
-      while (response.json.data.HasMore) {
-        response = await sender(route, {}, `?since=${response.json.data.Cursor}&limit=10`)({});
-        changes.push(...response.json.data.Changes);
-      }
-      expect(changes).toEqual(expect.arrayContaining([expect.objectContaining({ ActivityID: 's_walk1', Date: start, Time: '14:00' })]));
-      return response;
-    },
-    410: () => sender(routeById('list-availability-changes'), {}, '?since=not-a-cursor')({}),
-    422: () => sender(routeById('list-availability-changes'), {}, '?limit=0')({}),
   },
   'get-marketplace-questions': {
     200: () => sender(routeById('get-marketplace-questions'), { ActivityID: 's_walk1' })({}),
@@ -209,12 +206,8 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
       sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{"Reason":"x"}', headers: PLAIN_TEXT }),
     422: () => sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ body: { Reason: '  ' } }),
   },
-  ...timeslotCases({
-    send: (id, path, query) => sender(routeById(id), path, query),
-    newBooking,
-    operatorId: () => operator.operatorId,
-    start,
-  }),
+  ...timeslotCases(world),
+  ...changesFeedCases(world),
   'put-webhook': {
     200: () => sender(routeById('put-webhook'))({ key: webhookKey, body: { Url: 'https://partner.example.com/hooks/ota' } }),
     400: () => sender(routeById('put-webhook'))({ key: webhookKey, rawBody: '{"Url":', headers: { 'Content-Type': 'application/json' } }),
@@ -254,6 +247,10 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     400: () => sender(routeById('record-usage'))({ rawBody: '{"Meter"', headers: { 'Content-Type': 'application/json' } }),
     413: () => sender(routeById('record-usage'))({ rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
     415: () => sender(routeById('record-usage'))({ rawBody: '{"Meter":"storage-gb","Usage":1}', headers: PLAIN_TEXT }),
+    409: async () => {
+      await cappedMeter((id: string, path?: Record<string, string>) => sender(routeById(id), path));
+      return sender(routeById('record-usage'))({ body: { Meter: 'capped', Usage: 2 } });
+    },
     422: () => sender(routeById('record-usage'))({ body: { Meter: 'storage-gb', Usage: '1' } }),
   },
   'record-usage-batch': {
@@ -268,6 +265,17 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
       }),
     400: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[', headers: { 'Content-Type': 'application/json' } }),
     413: () => sender(routeById('record-usage-batch'))({ rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
+    409: async () => {
+      await cappedMeter((id: string, path?: Record<string, string>) => sender(routeById(id), path));
+      return sender(routeById('record-usage-batch'))({
+        body: {
+          Entries: [
+            { Meter: 'capped', Usage: 0.5, Identifier: 'contract-capped' },
+            { Meter: 'capped', Usage: 2 },
+          ],
+        },
+      });
+    },
     415: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[]}', headers: PLAIN_TEXT }),
     422: () =>
       sender(routeById('record-usage-batch'))({
@@ -310,6 +318,7 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     },
     422: () => sender(routeById('get-usage-summary'), {}, '?from=2026-03-10&to=2026-03-11&filter%5B__proto__%5D=x')({}),
   },
+  ...usageLimitCases((id: string, path?: Record<string, string>) => sender(routeById(id), path)),
 };
 
 /** Every route's 401 (no key) and, where it needs a scope, 403 (a key without it), with a valid request otherwise. */

@@ -3,7 +3,10 @@ import { operatorManifest } from '../../shared/booking/manifest';
 import { importCatalog } from '../../shared/catalog/import-catalog';
 import { addDays, wallClock } from '../../shared/core/calendar';
 import { summarizeUsage } from '../../shared/usage/summary';
-import { demoActivities, demoCatalog } from '../../lib/local/demo-data';
+import { demoActivities, demoCatalog, DEMO_LIMITS } from '../../lib/local/demo-data';
+import { readLimitStatus } from '../../shared/usage/limit-status';
+import { periodAt } from '../../shared/usage/limit-periods';
+import { putUsageLimit } from '../../shared/usage/limits';
 import { seedDemoHistory } from '../../lib/local/demo-history';
 import { createTestOperator } from '../support/fixtures';
 
@@ -22,6 +25,8 @@ test('the demo history fills the bookings list, the manifests and the usage char
   const operator = await createTestOperator(undefined, { stem: 'demo-history' });
   const catalog = demoCatalog(today);
   await importCatalog(operator.operatorId, catalog);
+  for (const { LimitID, ...limit } of DEMO_LIMITS)
+    await putUsageLimit({ operatorId: operator.operatorId, timeZone: TIME_ZONE }, LimitID, limit, now);
 
   const written = await seedDemoHistory({ OperatorID: operator.operatorId, TimeZone: TIME_ZONE }, demoActivities(catalog), today, now);
 
@@ -61,4 +66,18 @@ test('the demo history fills the bookings list, the manifests and the usage char
     ['api-calls', 'order-completed', 'sms-sent', 'storage-gb', 'waitlist-notified', 'workflow-email-sent'].sort(),
   );
   for (const meter of summary.Meters) expect(meter.Months?.filter((month) => month.Events > 0).length).toBeGreaterThanOrEqual(3);
+
+  // The limits counted the history as it was written, none refusing any of it: each status is its period's summary.
+  for (const limit of DEMO_LIMITS) {
+    const { status } = await readLimitStatus(operator.operatorId, limit.LimitID, now);
+    const period = periodAt(limit.Period, TIME_ZONE, Math.floor(now.getTime() / 1000));
+    const { summary: ofPeriod } = await summarizeUsage(operator.operatorId, {
+      from: period.from,
+      to: period.to,
+      tz: TIME_ZONE,
+      meter: limit.Meter,
+    });
+    expect(status.Used).toBe(ofPeriod.Meters[0]?.TotalUsage ?? 0);
+    expect(status.Used).toBeLessThan(status.Amount);
+  }
 }, 300_000);

@@ -99,7 +99,13 @@ describe('reading the stream', () => {
     const receiver = await startWebhookReceiver();
     receiver.answer(500);
     try {
-      await putEndpoint({ OperatorID: OPERATOR, KeyID: 'key_failing', Url: receiver.url('/failing'), Secret: SECRET, CreatedAt: '' });
+      await putEndpoint(webhookKeys.endpoint(OPERATOR, 'key_failing'), {
+        OperatorID: OPERATOR,
+        KeyID: 'key_failing',
+        Url: receiver.url('/failing'),
+        Secret: SECRET,
+        CreatedAt: '',
+      });
       const delivery = await writeDelivery('key_failing');
       await stream.idle();
       await stream.idle();

@@ -19,6 +19,8 @@ export interface ContractWorld {
   send(routeId: string, path: Record<string, string>, query?: string): Send;
   newBooking(overrides: Record<string, unknown>): Promise<string>;
   operatorId(): string;
+  /** Resolves once the table's stream has been read to its end: what was written has been announced. */
+  idle(): Promise<void>;
   /** The first day of the operator's catalogue: s_walk1 at 09:00 and 14:00 for 7 days. */
   start: string;
 }
@@ -99,6 +101,36 @@ export function timeslotCases({
       413: () => send('cancel-timeslot', timeslot(2))({ rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
       415: () => send('cancel-timeslot', timeslot(2))({ rawBody: '{"Reason":"Storm"}', headers: PLAIN_TEXT }),
       422: () => send('cancel-timeslot', timeslot(2))({ body: {} }),
+    },
+  };
+}
+
+/** The changes feed's cases: a change told from the cursor of before it, an unknown cursor, a bad limit. */
+export function changesFeedCases({
+  send,
+  newBooking,
+  idle,
+  start,
+}: ContractWorld): Record<string, Record<number, () => Promise<Response>>> {
+  const feed = (query = '') => send('list-availability-changes', {}, query);
+  return {
+    'list-availability-changes': {
+      200: async () => {
+        const { Cursor } = (await feed()({})).json.data;
+        await newBooking({ Time: '14:00', Participants: 1 });
+        await idle();
+        // Pages of 10 until no more: the catalogue's own announcements may come first, if the stream had not been read since it was written.
+        const changes: unknown[] = [];
+        let response: Response | undefined;
+        do {
+          response = await feed(`?since=${response?.json.data.Cursor ?? Cursor}&limit=10`)({});
+          changes.push(...response.json.data.Changes);
+        } while (response.json.data.HasMore);
+        expect(changes).toEqual(expect.arrayContaining([expect.objectContaining({ ActivityID: 's_walk1', Date: start, Time: '14:00' })]));
+        return response;
+      },
+      410: () => feed('?since=not-a-cursor')({}),
+      422: () => feed('?limit=0')({}),
     },
   };
 }

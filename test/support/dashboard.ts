@@ -161,20 +161,38 @@ export function dashboardWorld() {
   }
 
   /** Pixels of each colour in the chart's plot (above the legend and axis labels), from the canvas itself. */
-  async function plotPixelsByColour(colours: string[]): Promise<number[]> {
+  /**
+   * For each colour, how many pixels of the charts' plot areas (every chart of
+   * the usage tab, the legends below them left out) are drawn in it, and the
+   * height of its tallest bar as a share of its chart's height.
+   */
+  async function plotByColour(colours: string[]): Promise<{ pixels: number; tallest: number }[]> {
     return world.page.evaluate(`(() => {
-      const canvas = document.getElementById('usage-chart');
-      const { data, width, height } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
       const wanted = ${JSON.stringify(colours)}.map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
-      const counts = wanted.map(() => 0);
-      for (let y = 0; y < Math.floor(height * 0.7); y += 1)
-        for (let x = 0; x < width; x += 1) {
-          const p = (y * width + x) * 4;
-          wanted.forEach(([r, g, b], i) => { if (data[p] === r && data[p + 1] === g && data[p + 2] === b && data[p + 3] === 255) counts[i] += 1; });
-        }
-      return counts;
+      const found = wanted.map(() => ({ pixels: 0, tallest: 0 }));
+      for (const canvas of document.querySelectorAll('#usage-charts canvas')) {
+        const { data, width, height } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        const top = wanted.map(() => height);
+        const bottom = wanted.map(() => -1);
+        for (let y = 0; y < Math.floor(height * 0.7); y += 1)
+          for (let x = 0; x < width; x += 1) {
+            const p = (y * width + x) * 4;
+            wanted.forEach(([r, g, b], i) => {
+              if (data[p] !== r || data[p + 1] !== g || data[p + 2] !== b || data[p + 3] !== 255) return;
+              found[i].pixels += 1;
+              top[i] = Math.min(top[i], y);
+              bottom[i] = Math.max(bottom[i], y);
+            });
+          }
+        wanted.forEach((_, i) => {
+          if (bottom[i] >= 0) found[i].tallest = Math.max(found[i].tallest, (bottom[i] - top[i] + 1) / height);
+        });
+      }
+      return found;
     })()`);
   }
 
-  return { world, open, screenshot, text, rows, channels, signIn, setDate, unlabelledControls, plotPixelsByColour };
+  const plotPixelsByColour = async (colours: string[]) => (await plotByColour(colours)).map(({ pixels }) => pixels);
+
+  return { world, open, screenshot, text, rows, channels, signIn, setDate, unlabelledControls, plotPixelsByColour, plotByColour };
 }

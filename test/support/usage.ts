@@ -35,3 +35,19 @@ export function expectSummaryInvariants(summary: any): void {
     expect(series.reduce((sum: number, point: any) => sum + point.Events, 0)).toBe(meter.EventCount);
   }
 }
+
+export const LIMITS = '/api/v2/usage/limits';
+export const USAGE_WEBHOOK = '/api/v2/usage/webhook';
+
+/** A usage limit's routes, for one operator. */
+export const limitsClient = (request: HttpClient, operator: TestOperator) => ({
+  put: (limitId: string, body: unknown) => request('PUT', `${LIMITS}/${limitId}`, { key: operator.key, body }),
+  get: (limitId: string) => request('GET', `${LIMITS}/${limitId}`, { key: operator.key }),
+  list: () => request('GET', LIMITS, { key: operator.key }),
+  remove: (limitId: string) => request('DELETE', `${LIMITS}/${limitId}`, { key: operator.key }),
+  status: async (limitId: string) => {
+    const response = await request('GET', `${LIMITS}/${limitId}/status`, { key: operator.key });
+    if (response.status !== 200) throw new Error(`Status of ${limitId} answered ${response.status}: ${response.text}`);
+    return response.json.data;
+  },
+});

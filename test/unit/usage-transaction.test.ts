@@ -62,7 +62,9 @@ describe('the transactions of usage metering', () => {
   });
 
   it('void an entry by marking it and taking it out of its three aggregates', () => {
-    const { TransactItems = [] } = voidEntryTransaction(
+    const {
+      input: { TransactItems = [] },
+    } = voidEntryTransaction(
       'acme',
       5,
       { ID: 21, Meter: 'storage', Usage: 0.25, OccurredAt: utc('2026-06-01T23:59:59Z') },
@@ -112,12 +114,9 @@ describe('the transactions of usage metering', () => {
       ':u1': '1.5',
       ':e1': '1',
     });
-    const { TransactItems = [] } = voidEntryTransaction(
-      'acme',
-      2,
-      { ...dimensioned(33, 1.5, 12).entry, Combination: 12 },
-      utc('2026-06-03T00:00:00Z'),
-    );
+    const {
+      input: { TransactItems = [] },
+    } = voidEntryTransaction('acme', 2, { ...dimensioned(33, 1.5, 12).entry, Combination: 12 }, utc('2026-06-03T00:00:00Z'));
     for (const { Update } of TransactItems.slice(1)) {
       expect(Update?.ExpressionAttributeNames).toEqual({ '#meter': 'Meter', '#u0': 'U12', '#e0': 'E12' });
       expect([String(Update?.ExpressionAttributeValues?.[':u0']), Update?.ExpressionAttributeValues?.[':e0']]).toEqual(['-1.5', -1]);
@@ -222,6 +221,7 @@ describe('the transactions of usage metering', () => {
         meterField: `Entries[${i}].Meter`,
         dimensionsField: `Entries[${i}].Dimensions`,
         idempotency: idempotencyOf(`k-${i}`, input, 'client', `Entries[${i}].Identifier`),
+        order: i,
       };
     });
     const groups = transactionGroups(entries);

@@ -6,6 +6,7 @@ import { catalogueOperations } from './catalogue';
 import { octoOperations } from './octo';
 import { timeslotOperations } from './timeslots';
 import { usageOperations } from './usage';
+import { usageLimitOperations } from './usage-limits';
 import { webhookOperations } from './webhooks';
 import type { RouteId } from '../routes';
 
@@ -25,6 +26,7 @@ const operationTable = {
   ...webhookOperations,
   ...accountOperations,
   ...usageOperations,
+  ...usageLimitOperations,
   ...octoOperations,
 } as const satisfies Record<RouteId, Operation>;
 

@@ -11,7 +11,7 @@ export const usageOperations = {
     docs: {
       tag: 'Usage',
       summary: 'Record a usage entry',
-      description: `Adds \`Usage\` to a named meter. Built-in meter names are refused. \`Dimensions\` (optional: up to ${MAX_DIMENSIONS} keys, each with a string value) lets summaries group and filter the meter by them; a meter takes at most ${MAX_DIMENSION_COMBINATIONS} distinct combinations of dimensions, and an entry bringing one more is 422 naming the meter and the limit, with nothing recorded. An \`Idempotency-Key\` (kept 7 days) makes retries count once; the same key with other fields, Dimensions included, is 422. Entries are read through summaries, so the answer carries no Location.`,
+      description: `Adds \`Usage\` to a named meter. Built-in meter names are refused. \`Dimensions\` (optional: up to ${MAX_DIMENSIONS} keys, each with a string value) lets summaries group and filter the meter by them; a meter takes at most ${MAX_DIMENSION_COMBINATIONS} distinct combinations of dimensions, and an entry bringing one more is 422 naming the meter and the limit, with nothing recorded. An \`Idempotency-Key\` (kept 7 days) makes retries count once; the same key with other fields, Dimensions included, is 422. An entry that would take a usage limit with \`Enforcement: REFUSE\` past its Amount is 409 \`usage-limit-reached\` (naming the limit and what remains), with nothing written and its key not spent. Entries are read through summaries, so the answer carries no Location.`,
       success: {
         status: 201,
         description: 'The recorded entry (or, for a repeated Idempotency-Key, the original entry again)',
@@ -26,6 +26,7 @@ export const usageOperations = {
         OccurredAt: 1773146096,
         Dimensions: { Region: 'eu-west', Plan: 'pro' },
       },
+      errors: [409],
       idempotencyKey: true,
     },
   },
@@ -35,7 +36,7 @@ export const usageOperations = {
       tag: 'Usage',
       summary: 'Record up to 100 usage entries',
       description:
-        "Each entry is as in `POST /api/v2/usage/meters`, plus an optional `Identifier` (1–255 visible ASCII characters): the entry's idempotency key, in the same space as the Idempotency-Key header and kept 7 days. A repeated Identifier, in this batch or a later one, counts once and answers the original entry with `Replayed: true`; the same Identifier with different fields is 422. Every entry is checked first: any invalid entry is 422 naming each one (`Entries[3].Usage`, all of them in `errors`) and nothing is written. A 5xx may leave part of the batch written: send it again, and entries with an Identifier count once.",
+        "Each entry is as in `POST /api/v2/usage/meters`, plus an optional `Identifier` (1–255 visible ASCII characters): the entry's idempotency key, in the same space as the Idempotency-Key header and kept 7 days. A repeated Identifier, in this batch or a later one, counts once and answers the original entry with `Replayed: true`; the same Identifier with different fields is 422. Every entry is checked first: any invalid entry is 422 naming each one (`Entries[3].Usage`, all of them in `errors`) and nothing is written. A 5xx may leave part of the batch written: send it again, and entries with an Identifier count once. Entries that would take a usage limit with `Enforcement: REFUSE` past its Amount are refused, the others recorded: the answer is then 409 `usage-limit-reached`, its `errors` naming each refused entry (`Entries[3]`) and its `Entries` giving every entry's outcome in the order sent (recorded or replayed as here, or `Refused` with the limit and what remained).",
       success: {
         status: 201,
         description: 'Every entry in the order sent: recorded, or the original entry of a repeated Identifier',
@@ -43,6 +44,7 @@ export const usageOperations = {
         example: usageBatchResult,
       },
       requestExample: usageBatchRequest,
+      errors: [409],
     },
   },
   'void-usage-entry': {

@@ -1,0 +1,8 @@
+import { validators } from '../../shared/api/validators/delete-usage-limit.generated';
+import { httpHandler, noContent } from '../../shared/http/handler';
+import { deleteUsageLimit } from '../../shared/usage/limits';
+
+export const handler = httpHandler(validators, async ({ caller, path }) => {
+  await deleteUsageLimit(caller.operatorId, path.LimitID);
+  return noContent();
+});

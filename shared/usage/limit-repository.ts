@@ -1,0 +1,182 @@
+import { GetItemCommand, TransactGetItemsCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { GetCommand, NumberValue, QueryCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { attributeClient, documentClient, tableName } from '../db/client';
+import { limitKeys, type ItemKey } from '../db/keys';
+import type { AlertStateItem, GuardItem, LimitItem, LimitRule } from './limit-model';
+import { AGGREGATE_SHARDS } from './model';
+
+/**
+ * Every DynamoDB call of usage limits, one function per access pattern (the
+ * README's access-pattern table). A gate's Used is read with the low-level
+ * client, as usage totals are, so that its decimal text never passes
+ * through a JavaScript float.
+ */
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A limit as stored, with its Revision: every change to it is conditioned on the one read. */
+export type StoredLimit = LimitItem & { Revision: number };
+
+/** A limit as the document client reads it: Amount, an exact decimal of at most 15 digits, is a number, written back as text. */
+const storedLimit = (item: Record<string, unknown>): StoredLimit => ({ ...(item as unknown as StoredLimit), Amount: String(item.Amount) });
+
+export async function getLimitItem(operatorId: string, limitId: string): Promise<StoredLimit | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: limitKeys.limit(operatorId, limitId), ConsistentRead: true }),
+  );
+  return Item && storedLimit(Item);
+}
+
+/** Every limit of the operator (consistent): at most MAX_LIMITS items of well under 1 KB, one page. */
+export async function listLimitItems(operatorId: string): Promise<StoredLimit[]> {
+  const { PK, SKPrefix } = limitKeys.limitPrefix(operatorId);
+  const { Items } = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+      ConsistentRead: true,
+    }),
+  );
+  return (Items ?? []).map(storedLimit);
+}
+
+/** How many limits the operator has (a consistent read). */
+export async function getLimitCount(operatorId: string): Promise<number> {
+  const { Item } = await documentClient().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: limitKeys.count(operatorId),
+      ConsistentRead: true,
+      ProjectionExpression: '#count',
+      ExpressionAttributeNames: { '#count': 'Count' },
+    }),
+  );
+  return Number(Item?.Count ?? 0);
+}
+
+/** A meter's guard in one shard (a consistent read); every shard's copy is the same. */
+export async function getGuard(operatorId: string, shard: number, meter: string): Promise<GuardItem | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: limitKeys.guard(operatorId, shard, meter),
+      ConsistentRead: true,
+      ProjectionExpression: '#meter, Version, Limits',
+      ExpressionAttributeNames: { '#meter': 'Meter' },
+    }),
+  );
+  return Item as GuardItem | undefined;
+}
+
+/** A meter's guards as a change leaves them: every shard's copy, moved on from `version` (0: none yet) only if no other change came first. */
+export function guardUpdates(operatorId: string, meter: string, version: number, limits: LimitRule[]): TransactItem[] {
+  return Array.from({ length: AGGREGATE_SHARDS }, (_, shard) => ({
+    Update: {
+      TableName: tableName(),
+      Key: limitKeys.guard(operatorId, shard, meter),
+      UpdateExpression: 'SET Entity = :entity, #meter = :meter, Version = :next, Limits = :limits',
+      ConditionExpression: version === 0 ? 'attribute_not_exists(PK)' : 'Version = :version',
+      ExpressionAttributeNames: { '#meter': 'Meter' },
+      ExpressionAttributeValues: {
+        ':entity': 'UsageLimitGuard',
+        ':meter': meter,
+        ':next': version + 1,
+        ':limits': limits,
+        ...(version === 0 ? {} : { ':version': version }),
+      },
+    },
+  }));
+}
+
+/** The operator's count of limits moving from `count` to `next`, only if no other change came first. */
+export const countUpdate = (operatorId: string, count: number, next: number): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: limitKeys.count(operatorId),
+    UpdateExpression: 'SET Entity = :entity, #count = :next',
+    ConditionExpression: count === 0 ? 'attribute_not_exists(PK) OR #count = :count' : '#count = :count',
+    ExpressionAttributeNames: { '#count': 'Count' },
+    ExpressionAttributeValues: { ':entity': 'UsageLimitCount', ':next': next, ':count': count },
+  },
+});
+
+/** A limit written as it now is, over the revision read (none: a new one). */
+export const limitPut = (operatorId: string, limit: StoredLimit, readRevision?: number): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: {
+      ...limitKeys.limit(operatorId, limit.LimitID),
+      Entity: 'UsageLimit',
+      OperatorID: operatorId,
+      ...limit,
+      Amount: NumberValue.from(limit.Amount),
+    },
+    ConditionExpression: readRevision === undefined ? 'attribute_not_exists(PK)' : 'Revision = :revision',
+    ...(readRevision === undefined ? {} : { ExpressionAttributeValues: { ':revision': readRevision } }),
+  },
+});
+
+export const limitDelete = (operatorId: string, limit: StoredLimit): TransactItem => ({
+  Delete: {
+    TableName: tableName(),
+    Key: limitKeys.limit(operatorId, limit.LimitID),
+    ConditionExpression: 'Revision = :revision',
+    ExpressionAttributeValues: { ':revision': limit.Revision },
+  },
+});
+
+/** A gate as read: Used as decimal text, and its Version; undefined when it does not exist. */
+export interface GateReading {
+  used: string;
+  version: number;
+}
+
+const gateReading = (item: Record<string, AttributeValue> | undefined): GateReading | undefined =>
+  item?.Used?.N === undefined ? undefined : { used: item.Used.N, version: Number(item.Version?.N ?? 0) };
+
+export async function getGate(key: ItemKey): Promise<GateReading | undefined> {
+  const { Item } = await attributeClient().send(
+    new GetItemCommand({
+      TableName: tableName(),
+      Key: { PK: { S: key.PK }, SK: { S: key.SK } },
+      ConsistentRead: true,
+      ProjectionExpression: 'Used, Version',
+    }),
+  );
+  return gateReading(Item);
+}
+
+/**
+ * A limit's revision and a period's gates read at one instant
+ * (TransactGetItems: no write lands between two of them), so that readings
+ * are ordered as the writes were: by the limit's Revision, then by the sum
+ * of the gates' Versions.
+ */
+export async function readTogether(
+  limitKey: ItemKey,
+  gateKeys: ItemKey[],
+): Promise<{ revision: number | undefined; gates: (GateReading | undefined)[] }> {
+  const get = (key: ItemKey, projection: string) => ({
+    Get: { TableName: tableName(), Key: { PK: { S: key.PK }, SK: { S: key.SK } }, ProjectionExpression: projection },
+  });
+  const { Responses = [] } = await attributeClient().send(
+    new TransactGetItemsCommand({ TransactItems: [get(limitKey, 'Revision'), ...gateKeys.map((key) => get(key, 'Used, Version'))] }),
+  );
+  const [limit, ...gates] = Responses;
+  const revision = limit?.Item?.Revision?.N;
+  return { revision: revision === undefined ? undefined : Number(revision), gates: gates.map((response) => gateReading(response.Item)) };
+}
+
+export async function getAlertState(key: ItemKey): Promise<AlertStateItem | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: key,
+      ConsistentRead: true,
+      ProjectionExpression: 'Crossed, Revision, #order',
+      ExpressionAttributeNames: { '#order': 'Order' },
+    }),
+  );
+  return Item as AlertStateItem | undefined;
+}
