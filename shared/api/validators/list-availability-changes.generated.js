@@ -12,8 +12,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.since !== undefined){
 let data0 = data.since;
 if(typeof data0 === "string"){
-if(func0(data0) > 200){
-const err0 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(func0(data0) > 400){
+const err0 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
 if(vErrors === null){
 vErrors = [err0];
 }
