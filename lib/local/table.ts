@@ -9,6 +9,18 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { tableDesign } from '../../shared/db/table-design';
 
+/** Resolves once the table and every index of it are ACTIVE: DynamoDB refuses an index while another is being created. */
+async function untilActive(client: DynamoDBClient, tableName: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const indexes = Table?.GlobalSecondaryIndexes ?? [];
+    if (Table?.TableStatus === 'ACTIVE' && indexes.every((index) => index.IndexStatus === 'ACTIVE')) return;
+    if (Date.now() > deadline) throw new Error(`Table ${tableName} is not ACTIVE after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Adds the indexes a table kept from an earlier version (under .data/) lacks, one at a time as DynamoDB requires. */
 async function addMissingIndexes(client: DynamoDBClient, tableName: string, existing: Set<string>): Promise<void> {
   for (const index of tableDesign.globalSecondaryIndexes.filter((candidate) => !existing.has(candidate.indexName))) {
@@ -30,6 +42,7 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string, exis
         ],
       }),
     );
+    await untilActive(client, tableName);
   }
 }
 
