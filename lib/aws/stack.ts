@@ -79,8 +79,10 @@ export class OtaUsageStack extends Stack {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
-      // Bookings and usage records outlive any one deployment; deleting the stack must not delete them.
+      // Bookings and usage records outlive any one deployment; deleting the stack must not delete them,
+      // and deletion protection refuses a DeleteTable from anywhere else (the console, the CLI, a script) until it is turned off.
       removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
     }));
     for (const index of tableDesign.globalSecondaryIndexes) {
       table.addGlobalSecondaryIndex({
