@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../../shared/core/clock';
 import { localGateway, type LocalGateway, type LocalGatewayOptions } from './api-gateway';
 import { serveDashboard, servesDashboard } from './dashboard';
 import { LOCAL_HTTP_HOST } from './defaults';
-import { serveDocs, servesDocs } from './docs';
+import { docsServer, servesDocs } from './docs';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
 import { acceptedHosts, failSafely, guardServerEdge, misdirectedHost, missingHost, sendProblem } from './http-edge';
 import { finishReading } from './request-body';
@@ -29,7 +29,7 @@ function send(response: ServerResponse, result: APIGatewayProxyResult): void {
 export interface LocalHostOptions extends LocalGatewayOptions {
   port?: number;
   host?: string;
-  /** The host's "now": authorizer cache expiry, the per-key token buckets (rate-limit.ts), request times and the functions' remaining time. */
+  /** The host's "now": authorizer cache expiry, the token buckets (rate-limit.ts), request times and the functions' remaining time. */
   clock?: Clock;
   eventBus?: LocalEventBusOptions;
   scheduler?: LocalSchedulerOptions;
@@ -55,7 +55,12 @@ export interface LocalHost {
  * the API reference or the gateway, once its Host names this host.
  */
 async function serveRequest(
-  { gateway, eventBus, accepts }: { gateway: LocalGateway; eventBus: LocalEventBus; accepts: (host: string) => boolean },
+  {
+    gateway,
+    eventBus,
+    serveDocs,
+    accepts,
+  }: { gateway: LocalGateway; eventBus: LocalEventBus; serveDocs: ReturnType<typeof docsServer>; accepts: (host: string) => boolean },
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
@@ -91,13 +96,16 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   const clock = options.clock ?? systemClock;
   const gateway = localGateway(options, clock);
   const eventBus = createLocalEventBus({ ...options.eventBus, clock });
+  const serveDocs = docsServer(clock);
   const bindAddress = options.host ?? LOCAL_HTTP_HOST;
   // Set once the port is known; no request arrives before.
   let accepts: (host: string) => boolean = () => false;
 
   // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.
   const server = createServer({ requireHostHeader: false }, (request, response) => {
-    serveRequest({ gateway, eventBus, accepts }, request, response).catch((error) => failSafely(request, response, error, 'Local host'));
+    serveRequest({ gateway, eventBus, serveDocs, accepts }, request, response).catch((error) =>
+      failSafely(request, response, error, 'Local host'),
+    );
   });
   guardServerEdge(server);
   server.keepAliveTimeout = 30_000;
