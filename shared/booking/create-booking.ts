@@ -15,7 +15,7 @@ import { holdExpiry, madeStatus } from './lifecycle';
 import { toBooking, type BookingItem, type IdempotencyRecord, type UnitItem } from './model';
 import { newBookingReference } from './reference';
 import { getIdempotencyRecord, writeBooking } from './repository';
-import { lookUpUuid, referenceForUuid, UUID_REFERENCE_ATTEMPTS, uuidUnusable } from './uuid-lookup';
+import { lookUpUuid } from './uuid-lookup';
 
 export interface BookingResult {
   booking: Booking;
@@ -27,9 +27,9 @@ export interface BookingResult {
 
 /**
  * A booking the partner addresses by its own UUID (OCTo): what it is beyond
- * a booking request. Its reference is derived from the key and the UUID
- * (referenceForUuid), so the UUID finds it with one read, and a second
- * request with the same UUID meets the first in the booking's own conditional write.
+ * a booking request. Its reference is random, as any booking's; the UUID's
+ * index item, written in the booking's transaction, finds it, and a second
+ * request with the same UUID meets the first in that item's condition (uuid-lookup.ts).
  */
 export interface UuidBooking {
   uuid: string;
@@ -221,7 +221,8 @@ export function uuidReplay(item: BookingItem, requestHash: string): BookingResul
  * idempotency record are written in one transaction; only what a retry can
  * fix (contention, a reference that collided) is retried.
  */
-export async function createBooking(newBooking: NewBooking, reference = newBookingReference()): Promise<BookingResult> {
+export async function createBooking(newBooking: NewBooking): Promise<BookingResult> {
+  let reference = newBookingReference();
   const { request, idempotency, operatorId, now, uuidBooking, partnerKeyId } = newBooking;
   const waiverStatus = checkAnswers(newBooking.product.Questions, request.Answers);
   return retrying('The booking transaction', async () => {
@@ -245,20 +246,13 @@ export async function createBooking(newBooking: NewBooking, reference = newBooki
       case 'timeslot-full':
         countBusinessEvent('Bookings', 'refused-capacity', operatorId);
         throw insufficientCapacity(request, result.vacancies);
-      case 'reference-taken': {
-        if (!uuidBooking || !partnerKeyId) {
-          reference = newBookingReference();
-          return RETRY;
-        }
-        // The UUID's reference: a simultaneous request with the same UUID made it (a replay), or another booking holds it.
-        const attempt = Array.from({ length: UUID_REFERENCE_ATTEMPTS }, (_, index) => index).find(
-          (index) => referenceForUuid(operatorId, partnerKeyId, uuidBooking.uuid, index) === reference,
-        );
-        const lookup = await lookUpUuid(operatorId, partnerKeyId, uuidBooking.uuid, attempt);
-        if ('found' in lookup) return countedReplay(uuidReplay(lookup.found, uuidBooking.requestHash), operatorId);
-        if ('exhausted' in lookup) throw uuidUnusable(uuidBooking.uuid);
-        reference = lookup.free;
+      case 'reference-taken':
+        reference = newBookingReference();
         return RETRY;
+      case 'uuid-taken': {
+        // A simultaneous request with the same UUID made its booking: answer as for a retry of it.
+        const made = uuidBooking && partnerKeyId && (await lookUpUuid(operatorId, partnerKeyId, uuidBooking.uuid));
+        return made ? countedReplay(uuidReplay(made, uuidBooking.requestHash), operatorId) : RETRY;
       }
       case 'contended':
         return RETRY;

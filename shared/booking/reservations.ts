@@ -16,7 +16,7 @@ import type { BookingItem } from './model';
 import { getReservationItems } from './repository';
 import { transitionBooking, type TransitionResult } from './transition';
 import { party, repriced, type RequestedUnitItem } from './unit-items';
-import { isUuid, lookUpUuid, referenceForUuid, requireReservation, uuidUnusable, type UuidLookup } from './uuid-lookup';
+import { isUuid, requireReservation, resolveUuid, uuidRead } from './uuid-lookup';
 import { PARTNER_CHANNEL } from './constants';
 
 /**
@@ -85,28 +85,15 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
   if (request.uuid !== undefined && !isUuid(request.uuid)) {
     throw new ValidationError('must be a UUID (8-4-4-4-12 hexadecimal digits)', { field: 'UUID' });
   }
-  // One round trip, as a marketplace booking's one product read: the product, the timeslot, and the UUID's booking.
-  const firstReference = sentUuid && referenceForUuid(caller.operatorId, caller.keyId, sentUuid, 0);
-  const {
-    product,
-    timeslot: slot,
-    booking: atReference,
-  } = await getReservationItems(caller.operatorId, request.activityId, request.slot, firstReference);
-  let lookup: UuidLookup | undefined;
-  if (sentUuid && firstReference) {
-    if (!atReference) lookup = { free: firstReference };
-    else if (atReference.UUID === sentUuid && atReference.PartnerKeyID === caller.keyId) lookup = { found: atReference };
-    else lookup = await lookUpUuid(caller.operatorId, caller.keyId, sentUuid, 1);
-  }
+  // One round trip, as a marketplace booking's one product read: the product, the timeslot, and what finds the UUID's booking.
+  const read = sentUuid ? uuidRead(caller.operatorId, caller.keyId, sentUuid) : undefined;
+  const { product, timeslot: slot, ...uuidItems } = await getReservationItems(caller.operatorId, request.activityId, request.slot, read);
+  const made = read ? await resolveUuid(read, uuidItems) : undefined;
   // A retry is answered with its booking as it is now, even when the timeslot has since filled or the booking moved on.
-  if (lookup && 'found' in lookup) {
-    const replay = countedReplay(uuidReplay(lookup.found, request.requestHash), caller.operatorId);
-    return {
-      item: replay.item as BookingItem,
-      slot: await getTimeslot(caller.operatorId, lookup.found.ActivityID, lookup.found.Date, lookup.found.Time),
-    };
+  if (made) {
+    const replay = countedReplay(uuidReplay(made, request.requestHash), caller.operatorId);
+    return { item: replay.item as BookingItem, slot: await getTimeslot(caller.operatorId, made.ActivityID, made.Date, made.Time) };
   }
-  if (lookup && 'exhausted' in lookup) throw uuidUnusable(sentUuid as string);
   if (!product?.Visible) throw activityNotFound(request.activityId);
   requireOption(request.optionId);
   if (!request.slot || !slot)
@@ -116,35 +103,32 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
   const uuid = sentUuid ?? randomUUID();
   const contact = mergeContact(undefined, request.contact);
   const customer = customerOf(contact);
-  const result = await createBooking(
-    {
-      operatorId: caller.operatorId,
-      timeZone: caller.timeZone,
-      channel: PARTNER_CHANNEL,
-      partnerKeyId: caller.keyId,
-      product,
-      request: {
-        ActivityID: product.ActivityID,
-        Date: slot.Date,
-        Time: slot.Time,
-        Participants: participants,
-        ...(customer ? { Customer: customer } : {}),
-        Hold: { ExpiresInMinutes: request.holdMinutes },
-      },
-      units,
-      openingHours: slot.OpeningHours,
-      uuidBooking: {
-        uuid,
-        requestHash: request.requestHash,
-        unitItems,
-        contact,
-        notes: request.notes ?? undefined,
-        resellerReference: request.resellerReference ?? undefined,
-      },
-      now,
+  const result = await createBooking({
+    operatorId: caller.operatorId,
+    timeZone: caller.timeZone,
+    channel: PARTNER_CHANNEL,
+    partnerKeyId: caller.keyId,
+    product,
+    request: {
+      ActivityID: product.ActivityID,
+      Date: slot.Date,
+      Time: slot.Time,
+      Participants: participants,
+      ...(customer ? { Customer: customer } : {}),
+      Hold: { ExpiresInMinutes: request.holdMinutes },
     },
-    lookup && 'free' in lookup ? lookup.free : referenceForUuid(caller.operatorId, caller.keyId, uuid, 0),
-  );
+    units,
+    openingHours: slot.OpeningHours,
+    uuidBooking: {
+      uuid,
+      requestHash: request.requestHash,
+      unitItems,
+      contact,
+      notes: request.notes ?? undefined,
+      resellerReference: request.resellerReference ?? undefined,
+    },
+    now,
+  });
   const item = result.item as BookingItem;
   return { item, slot: result.replayed ? slot : afterTaking(slot, participants) };
 }

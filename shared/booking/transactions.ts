@@ -21,8 +21,6 @@ import type { BookingItem, IdempotencyRecord } from './model';
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 type TransactItem = TransactItems[number];
 
-/** Positions of the items in a booking transaction, to read a cancellation by. */
-export const BOOKING_TRANSACTION_ITEMS = { timeslot: 0, booking: 1, idempotency: 2 } as const;
 /** The booking's update comes first in every change. */
 export const TRANSITION_BOOKING_ITEM = 0;
 
@@ -102,8 +100,30 @@ const givePlacesBack = (key: ReturnType<typeof timeslotKey>, places: number): Tr
   },
 });
 
-/** The TransactWriteItems input of one new booking, held or confirmed (exported so the benchmark can run the same shape bare). */
-export function bookingTransaction({ booking, idempotency }: BookingWrite): TransactWriteCommandInput {
+/** The transaction of one new booking, with where its conditioned items are, to read a cancellation by. */
+export interface BookingTransaction {
+  input: TransactWriteCommandInput;
+  at: { timeslot: number; booking: number; idempotency?: number; uuid?: number };
+}
+
+/** The item that finds a partner's UUID booking by its UUID: written with it, and only if no booking of the key has that UUID yet. */
+const uuidEntryPut = (booking: BookingItem): TransactItem | undefined =>
+  booking.UUID && booking.PartnerKeyID
+    ? {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...bookingKeys.uuidEntry(booking.OperatorID, booking.PartnerKeyID, booking.UUID),
+            Entity: 'BookingUuid',
+            BookingReference: booking.BookingReference,
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      }
+    : undefined;
+
+/** One new booking, held or confirmed (exported so the benchmark can run the same shape bare). */
+export function bookingTransaction({ booking, idempotency }: BookingWrite): BookingTransaction {
   const operatorId = booking.OperatorID;
   const items: TransactItems = [
     takePlaces(timeslotKey(booking), booking.Participants),
@@ -123,23 +143,27 @@ export function bookingTransaction({ booking, idempotency }: BookingWrite): Tran
       },
     },
   ];
+  const at: BookingTransaction['at'] = { timeslot: 0, booking: 1 };
   if (idempotency) {
-    items.push({
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...bookingKeys.idempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash),
-          Entity: 'IdempotencyRecord',
-          ...idempotency.record,
+    at.idempotency =
+      items.push({
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...bookingKeys.idempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash),
+            Entity: 'IdempotencyRecord',
+            ...idempotency.record,
+          },
+          // A record that has expired but not yet been swept by TTL no longer holds its key.
+          ConditionExpression: 'attribute_not_exists(PK) OR ExpiresAt <= :now',
+          ExpressionAttributeValues: { ':now': unixSeconds(idempotency.now) },
         },
-        // A record that has expired but not yet been swept by TTL no longer holds its key.
-        ConditionExpression: 'attribute_not_exists(PK) OR ExpiresAt <= :now',
-        ExpressionAttributeValues: { ':now': unixSeconds(idempotency.now) },
-      },
-    });
+      }) - 1;
   }
+  const uuidEntry = uuidEntryPut(booking);
+  if (uuidEntry) at.uuid = items.push(uuidEntry) - 1;
   items.push(...resellerReferencePut(booking));
-  return { TransactItems: items };
+  return { input: { TransactItems: items }, at };
 }
 
 /** The attributes a change may set or remove; keys and indexes follow from them. */

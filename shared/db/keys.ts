@@ -107,6 +107,15 @@ export const bookingKeys = {
     SKPrefix: 'BOOKING#',
   }),
   /**
+   * A partner key's own UUID of one of its bookings (OCTo's uuid) → the
+   * booking's reference, which is random: written with the booking, never
+   * changed. Bookings made while references were derived from the UUID have none.
+   */
+  uuidEntry: (operatorId: string, keyId: string, uuid: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#APIKEY#${keyId}#UUID#${uuid}`,
+    SK: 'UUID',
+  }),
+  /**
    * GSI4 entry of a partner's reservation (OCTo), for its whole life: its
    * timeslot's day, activity and time, so the partner can list its bookings
    * of a day or range, cancelled and expired ones included.
