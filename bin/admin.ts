@@ -17,6 +17,7 @@ import { voidUsageEntry } from '../shared/usage/void-entry';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { API_STAGE, usagePlanName } from '../shared/api/gateway';
 import { DEFAULT_KEY_LIMITS } from '../shared/accounts/api-keys';
+import { checkHoldCaps, DEFAULT_HOLD_CAPS, holdCapsOf, type HoldCaps } from '../shared/accounts/hold-caps';
 import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../lib/aws/gateway-keys';
 import { DomainError, violationsOf } from '../shared/core/errors';
 
@@ -35,7 +36,10 @@ Commands:
   create-operator   --id ID --name NAME --time-zone ZONE
   create-key        --operator ID --scopes ota,usage:read,... [--name LABEL]
                     [--rate REQUESTS_PER_SECOND --burst REQUESTS]  (default ${DEFAULT_KEY_LIMITS.rateLimit} and ${DEFAULT_KEY_LIMITS.burstLimit})
-  set-key-limits    --operator ID --key KEY_ID --rate REQUESTS_PER_SECOND --burst REQUESTS
+                    [--max-held-places-per-timeslot PLACES --max-held-places PLACES]
+                    (the places the key may hold at once, unconfirmed: default ${DEFAULT_HOLD_CAPS.perTimeslot} and ${DEFAULT_HOLD_CAPS.total})
+  set-key-limits    --operator ID --key KEY_ID [--rate REQUESTS_PER_SECOND --burst REQUESTS]
+                    [--max-held-places-per-timeslot PLACES --max-held-places PLACES]
   list-keys         --operator ID
   revoke-key        --operator ID --key KEY_ID
   import-catalog    --operator ID --file catalog.json   (also as import-catalogue)
@@ -79,6 +83,8 @@ const { values, positionals } = parseArgs({
     key: { type: 'string' },
     rate: { type: 'string' },
     burst: { type: 'string' },
+    'max-held-places-per-timeslot': { type: 'string' },
+    'max-held-places': { type: 'string' },
     'api-id': { type: 'string' },
     stage: { type: 'string' },
     file: { type: 'string' },
@@ -118,10 +124,16 @@ function configureTarget(): string {
   return `table ${tableName} at ${dynamoEndpoint}`;
 }
 
-/** --rate and --burst, or the defaults when both are absent. */
-function limitsOption(required: boolean): apiKeys.KeyLimits {
-  if (!required && values.rate === undefined && values.burst === undefined) return DEFAULT_KEY_LIMITS;
+/** --rate and --burst, or undefined when both are absent. */
+function limitsOption(): apiKeys.KeyLimits | undefined {
+  if (values.rate === undefined && values.burst === undefined) return undefined;
   return apiKeys.checkKeyLimits({ rateLimit: Number(option('rate')), burstLimit: Number(option('burst')) });
+}
+
+/** --max-held-places-per-timeslot and --max-held-places, or undefined when both are absent. */
+function holdCapsOption(): HoldCaps | undefined {
+  if (values['max-held-places-per-timeslot'] === undefined && values['max-held-places'] === undefined) return undefined;
+  return checkHoldCaps({ perTimeslot: Number(option('max-held-places-per-timeslot')), total: Number(option('max-held-places')) });
 }
 
 /** The deployed API whose usage plans throttle the keys, in --aws mode only. */
@@ -133,6 +145,7 @@ function apiTarget(): ApiTarget | undefined {
 }
 
 const describeLimits = ({ rateLimit, burstLimit }: apiKeys.KeyLimits) => `${rateLimit} requests/s, burst ${burstLimit}`;
+const describeHoldCaps = ({ perTimeslot, total }: HoldCaps) => `at most ${perTimeslot} places at once on a timeslot and ${total} in all`;
 
 function readJsonFile(file: string): unknown {
   let text: string;
@@ -156,11 +169,12 @@ const commands: Record<string, (target: string) => Promise<void>> = {
   },
   'create-key': async (_target) => {
     const scopes = apiKeys.parseScopes(option('scopes'));
-    const limits = limitsOption(false);
+    const limits = limitsOption() ?? DEFAULT_KEY_LIMITS;
+    const caps = holdCapsOption() ?? DEFAULT_HOLD_CAPS;
     const api = apiTarget();
-    const { record, secret } = await apiKeys.createApiKey(option('operator'), scopes, values.name ?? 'API key', limits);
+    const { record, secret } = await apiKeys.createApiKey(option('operator'), scopes, values.name ?? 'API key', limits, caps);
     console.log(
-      `Created key ${record.KeyID} for ${record.OperatorID} with scopes ${scopes.join(', ')}, limited to ${describeLimits(limits)}.`,
+      `Created key ${record.KeyID} for ${record.OperatorID} with scopes ${scopes.join(', ')}, limited to ${describeLimits(limits)}, holding ${describeHoldCaps(caps)}.`,
     );
     console.log(`Secret (shown only now; store it safely): ${secret}`);
     if (api) {
@@ -170,8 +184,14 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     }
   },
   'set-key-limits': async (_target) => {
-    const limits = limitsOption(true);
-    const api = apiTarget();
+    const [limits, caps] = [limitsOption(), holdCapsOption()];
+    if (!limits && !caps) throw new UsageError('Give --rate and --burst, or --max-held-places-per-timeslot and --max-held-places, or both');
+    const api = limits && apiTarget();
+    if (caps) {
+      const record = await apiKeys.setHoldCaps(option('operator'), option('key'), caps);
+      console.log(`Key ${record.KeyID} may now hold ${describeHoldCaps(caps)}; the change applies once cached authorizations expire.`);
+    }
+    if (!limits) return;
     const record = await apiKeys.setApiKeyLimits(option('operator'), option('key'), limits);
     console.log(`Key ${record.KeyID} is now limited to ${describeLimits(limits)}; the change applies once cached authorizations expire.`);
     if (api) {
@@ -185,8 +205,10 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     if (!keys.length) console.log('No keys.');
     for (const key of keys) {
       const { rateLimit, burstLimit } = apiKeys.keyLimits(key);
+      const { perTimeslot, total } = holdCapsOf(key);
+      const holds = `holds ${perTimeslot}/timeslot ${total} in all`;
       console.log(
-        `${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${rateLimit}/s burst ${burstLimit}  ${key.CreatedAt}  ${key.Name}`,
+        `${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${rateLimit}/s burst ${burstLimit}  ${holds}  ${key.CreatedAt}  ${key.Name}`,
       );
     }
   },

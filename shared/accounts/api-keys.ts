@@ -9,10 +9,12 @@ import {
   putNewApiKey,
   queryOperatorApiKeys,
   writeApiGatewayKeyId,
+  writeHoldCaps,
   writeKeyLimits,
   writeRevocation,
 } from './repository';
 import { isScope, type Scope } from './scopes';
+import { checkHoldCaps, DEFAULT_HOLD_CAPS, type HoldCaps } from './hold-caps';
 
 export type { ApiKeyRecord, KeyLimits };
 
@@ -73,8 +75,10 @@ export async function createApiKey(
   scopes: Scope[],
   name: string,
   limits: KeyLimits = DEFAULT_KEY_LIMITS,
+  holdCaps: HoldCaps = DEFAULT_HOLD_CAPS,
 ): Promise<{ record: ApiKeyRecord; secret: string }> {
   checkKeyLimits(limits);
+  checkHoldCaps(holdCaps);
   await requireOperator(operatorId);
   const secret = newSecret();
   const record: ApiKeyRecord = {
@@ -87,6 +91,8 @@ export async function createApiKey(
     RateLimit: limits.rateLimit,
     BurstLimit: limits.burstLimit,
     UsageIdentifierKey: newUsageIdentifierKey(),
+    MaxHeldPlacesPerTimeslot: holdCaps.perTimeslot,
+    MaxHeldPlaces: holdCaps.total,
   };
   await putNewApiKey(record, hashSecret(secret));
   return { record, secret };
@@ -128,6 +134,14 @@ export async function setApiKeyLimits(operatorId: string, keyId: string, limits:
   const key = await getOperatorApiKey(operatorId, keyId);
   if (!key || !(await writeKeyLimits(operatorId, keyId, key.SecretHash, limits, newUsageIdentifierKey())))
     throw noSuchKey(operatorId, keyId);
+  return getApiKey(operatorId, keyId);
+}
+
+/** Gives a key new caps on the places it may hold at once; they apply once the authorizer's cached answer for it expires. */
+export async function setHoldCaps(operatorId: string, keyId: string, caps: HoldCaps): Promise<ApiKeyRecord> {
+  checkHoldCaps(caps);
+  const key = await getOperatorApiKey(operatorId, keyId);
+  if (!key || !(await writeHoldCaps(operatorId, keyId, key.SecretHash, caps))) throw noSuchKey(operatorId, keyId);
   return getApiKey(operatorId, keyId);
 }
 

@@ -16,6 +16,8 @@ import { toBooking, type BookingItem, type IdempotencyRecord, type UnitItem } fr
 import { newBookingReference } from './reference';
 import { getIdempotencyRecord, writeBooking } from './repository';
 import { lookUpUuid } from './uuid-lookup';
+import { capReached } from './held-places';
+import type { HoldCaps } from '../accounts/hold-caps';
 
 export interface BookingResult {
   booking: Booking;
@@ -60,6 +62,8 @@ export interface NewBooking {
   openingHours?: OpeningHours;
   uuidBooking?: UuidBooking;
   idempotency?: IdempotencyContext;
+  /** The partner key's caps on held places, for a hold (the defaults when absent). */
+  holdCaps?: HoldCaps;
   now: Date;
 }
 
@@ -162,6 +166,7 @@ export function bookingItem(newBooking: NewBooking, reference: string, waiverSta
     ...(request.Answers ? { Answers: request.Answers } : {}),
     CreatedAt: now.toISOString(),
     ...(request.Hold ? { HoldExpiresAt: holdExpiry(now, request.Hold.ExpiresInMinutes) } : {}),
+    ...(request.Hold && newBooking.partnerKeyId ? { HoldCounted: true } : {}),
     ...(openingHours ? { OpeningHours: openingHours } : {}),
     EndsAt: slotEnd({ ...request, OpeningHours: openingHours }, product.DurationMinutes, timeZone),
     ...(uuidBooking
@@ -230,6 +235,7 @@ export async function createBooking(newBooking: NewBooking): Promise<BookingResu
     const record = idempotency && idempotencyRecord(booking, idempotency.requestHash, now);
     const result = await writeBooking({
       booking,
+      holdCaps: newBooking.holdCaps,
       ...(idempotency && record ? { idempotency: { keyId: idempotency.keyId, keyHash: idempotency.keyHash, record, now } } : {}),
     });
     switch (result.outcome) {
@@ -254,6 +260,9 @@ export async function createBooking(newBooking: NewBooking): Promise<BookingResu
         const made = uuidBooking && partnerKeyId && (await lookUpUuid(operatorId, partnerKeyId, uuidBooking.uuid));
         return made ? countedReplay(uuidReplay(made, uuidBooking.requestHash), operatorId) : RETRY;
       }
+      case 'hold-cap':
+        countBusinessEvent('Bookings', 'refused-hold-cap', operatorId);
+        throw capReached(result.change, result.held);
       case 'contended':
         return RETRY;
     }

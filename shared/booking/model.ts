@@ -26,6 +26,8 @@ export interface BookingItem extends Booking {
   UpdatedAt?: string;
   /** 1 when made, one more with every change: each change is conditioned on the version it read (transactions.ts). */
   Version?: number;
+  /** A partner's hold counted in its key's held places (held-places.ts); absent for holds made before they were counted. */
+  HoldCounted?: boolean;
 }
 
 export const toBooking = (item: BookingItem): Booking => ({

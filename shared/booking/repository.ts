@@ -5,7 +5,8 @@ import { queryDueItems } from '../db/due-work';
 import { bookingKeys, keys, type ItemKey } from '../db/keys';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { GSI1, GSI2, GSI4 } from '../db/table-design';
-import { rawNumber, transactionCancellation } from '../db/transaction-errors';
+import { rawNumber, transactionCancellation, type TransactionCancellation } from '../db/transaction-errors';
+import type { HeldPlacesChange } from './held-places';
 import type { Channel } from './constants';
 import type { BookingItem, IdempotencyRecord } from './model';
 import {
@@ -14,6 +15,7 @@ import {
   resellerReferencePrefix,
   type BookingWrite,
   type ChangeTransaction,
+  type HeldPlacesCheck,
 } from './transactions';
 
 /** One function per booking access pattern; see the README's access-pattern table. */
@@ -102,7 +104,16 @@ export type BookingWriteOutcome =
   | { outcome: 'reference-taken' }
   | { outcome: 'uuid-taken' }
   | { outcome: 'idempotency-key-taken' }
+  | { outcome: 'hold-cap'; change: HeldPlacesChange; held: number }
   | { outcome: 'contended' };
+
+/** The first counter of a key's held places whose condition refused the transaction, with the places it counted then. */
+function heldPlacesRefusal(cancellation: TransactionCancellation, checks: HeldPlacesCheck[]) {
+  const refused = checks.find((check) => cancellation.conditionFailed(check.position));
+  return (
+    refused && { outcome: 'hold-cap' as const, change: refused.change, held: rawNumber(cancellation.oldItem(refused.position), 'Places') }
+  );
+}
 
 /** Runs the booking transaction and says which condition, if any, stopped it. */
 export async function writeBooking(write: BookingWrite): Promise<BookingWriteOutcome> {
@@ -123,6 +134,8 @@ export async function writeBooking(write: BookingWrite): Promise<BookingWriteOut
       if (!old) return { outcome: 'timeslot-missing' };
       return { outcome: 'timeslot-full', vacancies: rawNumber(old, 'Vacancies') };
     }
+    const capped = heldPlacesRefusal(cancellation, at.heldPlaces);
+    if (capped) return capped;
     if (cancellation.retryable) return { outcome: 'contended' };
     throw error;
   }
@@ -134,9 +147,13 @@ export async function writeBooking(write: BookingWrite): Promise<BookingWriteOut
  * had too few (`vacancies`) or does not exist (undefined).
  */
 export type TransitionOutcome =
-  { outcome: 'done' } | { outcome: 'refused' } | { outcome: 'contended' } | { outcome: 'no-room'; vacancies?: number };
+  | { outcome: 'done' }
+  | { outcome: 'refused' }
+  | { outcome: 'contended' }
+  | { outcome: 'no-room'; vacancies?: number }
+  | { outcome: 'hold-cap'; change: HeldPlacesChange; held: number };
 
-export async function writeTransition({ input, takesAt }: ChangeTransaction): Promise<TransitionOutcome> {
+export async function writeTransition({ input, takesAt, heldPlaces }: ChangeTransaction): Promise<TransitionOutcome> {
   try {
     await documentClient().send(new TransactWriteCommand(input));
     return { outcome: 'done' };
@@ -148,6 +165,8 @@ export async function writeTransition({ input, takesAt }: ChangeTransaction): Pr
       const old = cancellation.oldItem(takesAt);
       return { outcome: 'no-room', vacancies: old ? rawNumber(old, 'Vacancies') : undefined };
     }
+    const capped = heldPlacesRefusal(cancellation, heldPlaces);
+    if (capped) return capped;
     if (cancellation.retryable) return { outcome: 'contended' };
     throw error;
   }

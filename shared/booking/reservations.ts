@@ -11,7 +11,7 @@ import { partnerListens } from '../webhooks/events';
 import { cancelPartnerItem } from './cancellation';
 import { customerOf, mergeContact } from './contacts';
 import { checkNotStarted, countedReplay, createBooking, insufficientCapacity, noSuchTimeslot, uuidReplay } from './create-booking';
-import { change, confirm, extend, holdExpiry } from './lifecycle';
+import { change, confirm, extend, heldUntil } from './lifecycle';
 import type { BookingItem } from './model';
 import { getReservationItems } from './repository';
 import { transitionBooking, type TransitionResult } from './transition';
@@ -119,6 +119,7 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
     },
     units,
     openingHours: slot.OpeningHours,
+    holdCaps: caller.holdCaps,
     uuidBooking: {
       uuid,
       requestHash: request.requestHash,
@@ -203,7 +204,7 @@ export async function confirmReservation(
 const sameBooking = (a: BookingItem, b: BookingItem) =>
   (['Contact', 'ResellerReference', 'UnitItems'] as const).every((field) => JSON.stringify(a[field]) === JSON.stringify(b[field]));
 
-/** Extends a reservation: it now expires `minutes` (at most the longest hold) from now. */
+/** Extends a reservation: it now expires `minutes` (at most the longest hold) from now, within its life (lifecycle.ts). */
 export async function extendReservation(caller: Caller, uuid: string, minutes: number | undefined, now: Date = config().clock()) {
   const item = await requireReservation(caller, uuid);
   return withSlot(
@@ -214,9 +215,8 @@ export async function extendReservation(caller: Caller, uuid: string, minutes: n
       now,
       reread: rereadOf(caller, item),
       step: (current) => {
-        const decision = extend(current, now);
-        if ('stay' in decision) return { answer: current };
-        return { next: { ...current, Status: decision.to, HoldExpiresAt: holdExpiry(now, minutes) }, change: decision.change };
+        const decision = extend(current, now, minutes);
+        return { next: { ...current, Status: decision.to, HoldExpiresAt: decision.holdExpiresAt }, change: decision.change };
       },
     }),
     item,
@@ -248,6 +248,7 @@ export async function changeReservation(
   const result = await transitionBooking(item, {
     what: 'The change',
     outcome: 'changed',
+    holdCaps: caller.holdCaps,
     now,
     reread: rereadOf(caller, item),
     noRoom,
@@ -280,7 +281,7 @@ export async function changeReservation(
         Customer: customerOf(contact) ?? current.Customer,
         Notes: textChange(current.Notes, changes.notes),
         ResellerReference: textChange(current.ResellerReference, changes.resellerReference),
-        ...(changes.holdMinutes === undefined ? {} : { HoldExpiresAt: holdExpiry(now, changes.holdMinutes) }),
+        ...(changes.holdMinutes === undefined ? {} : { HoldExpiresAt: heldUntil(current, now, changes.holdMinutes) }),
       };
       next.EndsAt = slotEnd(next, product.DurationMinutes, caller.timeZone);
       return { next: { ...next, Status: decision.to }, change: decision.change };

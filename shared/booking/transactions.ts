@@ -6,6 +6,8 @@ import { bookingKeys, dueKeys, keys } from '../db/keys';
 import type { DeliveryItem } from '../webhooks/model';
 import { deliveryPut } from '../webhooks/repository';
 import type { Change } from './lifecycle';
+import type { HoldCaps } from '../accounts/hold-caps';
+import { countsAsHeld, heldPlacesChanges, heldPlacesUpdate, type HeldPlacesChange } from './held-places';
 import type { BookingItem, IdempotencyRecord } from './model';
 
 /**
@@ -27,6 +29,22 @@ export const TRANSITION_BOOKING_ITEM = 0;
 export interface BookingWrite {
   booking: BookingItem;
   idempotency?: { keyId: string; keyHash: string; record: IdempotencyRecord; now: Date };
+  /** The partner key's caps on held places, for a hold (the defaults when absent). */
+  holdCaps?: HoldCaps;
+}
+
+/** A counter of a key's held places that grows in a transaction, and where: its condition may refuse the write. */
+export interface HeldPlacesCheck {
+  position: number;
+  change: HeldPlacesChange;
+}
+
+/** The counters of the key's held places a write changes, appended to its items; those that grow are checks to read a refusal by. */
+function countHeldPlaces(items: TransactItems, before: BookingItem | undefined, after: BookingItem, caps?: HoldCaps): HeldPlacesCheck[] {
+  return heldPlacesChanges(before, after, caps).flatMap((change) => {
+    const position = items.push(heldPlacesUpdate(change)) - 1;
+    return change.delta > 0 ? [{ position, change }] : [];
+  });
 }
 
 /** Held and confirmed bookings take places and are on their day's manifest. */
@@ -103,7 +121,7 @@ const givePlacesBack = (key: ReturnType<typeof timeslotKey>, places: number): Tr
 /** The transaction of one new booking, with where its conditioned items are, to read a cancellation by. */
 export interface BookingTransaction {
   input: TransactWriteCommandInput;
-  at: { timeslot: number; booking: number; idempotency?: number; uuid?: number };
+  at: { timeslot: number; booking: number; idempotency?: number; uuid?: number; heldPlaces: HeldPlacesCheck[] };
 }
 
 /** The item that finds a partner's UUID booking by its UUID: written with it, and only if no booking of the key has that UUID yet. */
@@ -123,7 +141,7 @@ const uuidEntryPut = (booking: BookingItem): TransactItem | undefined =>
     : undefined;
 
 /** One new booking, held or confirmed (exported so the benchmark can run the same shape bare). */
-export function bookingTransaction({ booking, idempotency }: BookingWrite): BookingTransaction {
+export function bookingTransaction({ booking, idempotency, holdCaps }: BookingWrite): BookingTransaction {
   const operatorId = booking.OperatorID;
   const items: TransactItems = [
     takePlaces(timeslotKey(booking), booking.Participants),
@@ -143,7 +161,7 @@ export function bookingTransaction({ booking, idempotency }: BookingWrite): Book
       },
     },
   ];
-  const at: BookingTransaction['at'] = { timeslot: 0, booking: 1 };
+  const at: BookingTransaction['at'] = { timeslot: 0, booking: 1, heldPlaces: [] };
   if (idempotency) {
     at.idempotency =
       items.push({
@@ -163,6 +181,7 @@ export function bookingTransaction({ booking, idempotency }: BookingWrite): Book
   const uuidEntry = uuidEntryPut(booking);
   if (uuidEntry) at.uuid = items.push(uuidEntry) - 1;
   items.push(...resellerReferencePut(booking));
+  at.heldPlaces = countHeldPlaces(items, undefined, booking, holdCaps);
   return { input: { TransactItems: items }, at };
 }
 
@@ -194,13 +213,15 @@ const CHANGEABLE = [
   'CancelledAt',
   'CancelledBy',
   'CancellationReason',
+  'HoldCounted',
 ] as const satisfies readonly (keyof BookingItem)[];
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** The booking as a change leaves it: one version on, updated at `at`. */
+/** The booking as a change leaves it: one version on, updated at `at`, and counted in its key's held places while it is a partner's hold. */
 export const changed = (current: BookingItem, next: Omit<BookingItem, 'Version' | 'UpdatedAt'>, at: string): BookingItem => ({
   ...next,
+  HoldCounted: countsAsHeld(next) || undefined,
   Version: (current.Version ?? 0) + 1,
   UpdatedAt: at,
 });
@@ -210,6 +231,8 @@ export interface ChangeTransaction {
   input: TransactWriteCommandInput;
   /** The position of the update that takes places, when the change takes any. */
   takesAt?: number;
+  /** The counters of the key's held places the change grows. */
+  heldPlaces: HeldPlacesCheck[];
 }
 
 /**
@@ -219,10 +242,15 @@ export interface ChangeTransaction {
  * stands for Status); the places it holds given back, taken or moved between
  * timeslots (a booking holds its Participants on its timeslot while it is
  * held or confirmed); its index entries (manifest, hold expiry, the partner's
- * days) and its reseller-reference item kept in step; and the partner's
- * delivery when it has one.
+ * days) and its reseller-reference item kept in step; the counters of
+ * the places its key holds (held-places.ts); and the partner's delivery when it has one.
  */
-export function changeTransaction(current: BookingItem, next: BookingItem, change: Change, delivery?: DeliveryItem): ChangeTransaction {
+export function changeTransaction(
+  current: BookingItem,
+  next: BookingItem,
+  change: Change,
+  options: { delivery?: DeliveryItem; holdCaps?: HoldCaps } = {},
+): ChangeTransaction {
   const names: Record<string, string> = { '#status': 'Status' };
   const values: Record<string, unknown> = { ...change.values, ':nextVersion': (current.Version ?? 0) + 1, ':updatedAt': change.at };
   const set = ['Version = :nextVersion', 'UpdatedAt = :updatedAt'];
@@ -280,6 +308,7 @@ export function changeTransaction(current: BookingItem, next: BookingItem, chang
     if (oldReference) items.push({ Delete: { TableName: tableName(), Key: oldReference } });
     items.push(...resellerReferencePut(next));
   }
-  if (delivery) items.push(deliveryPut(delivery));
-  return { input: { TransactItems: items }, takesAt };
+  const heldPlaces = countHeldPlaces(items, current, next, options.holdCaps);
+  if (options.delivery) items.push(deliveryPut(options.delivery));
+  return { input: { TransactItems: items }, takesAt, heldPlaces };
 }

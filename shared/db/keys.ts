@@ -142,6 +142,21 @@ function partnerDaysPartition(operatorId: string, keyId: string): string {
 }
 
 /*
+ * The places a partner key holds at once (its bookings ON_HOLD): a counter
+ * in all and one per timeslot, in a partition of the key's, each changed in
+ * the transaction that takes or gives back the held places.
+ */
+const holdsPartition = (operatorId: string, keyId: string) => `${operatorPartition(operatorId)}#APIKEY#${keyId}#HOLDS`;
+
+export const holdKeys = {
+  total: (operatorId: string, keyId: string): ItemKey => ({ PK: holdsPartition(operatorId, keyId), SK: 'TOTAL' }),
+  timeslot: (operatorId: string, keyId: string, activityId: string, date: string, time: string): ItemKey => ({
+    PK: holdsPartition(operatorId, keyId),
+    SK: `SLOT#${activityId}#${date}#${time}`,
+  }),
+};
+
+/*
  * Work that falls due, on the sparse GSI3: an item carries the entry only
  * while the work is pending, so the one-minute sweeps read what is due and
  * nothing else. Each kind is one partition ordered by due instant (ISO 8601 UTC).

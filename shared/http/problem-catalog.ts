@@ -1,6 +1,7 @@
 import { gatewayProblems } from '../api/gateway';
 import { example } from '../api/examples';
-import { BookingCancelledError, HoldExpiredError, TimeslotStartedError } from '../booking/errors';
+import { BookingCancelledError, HoldCapError, HoldExpiredError, TimeslotStartedError } from '../booking/errors';
+import { DEFAULT_HOLD_CAPS } from '../accounts/hold-caps';
 import { insufficientCapacity } from '../booking/create-booking';
 import { customerSchema } from '../booking/schemas';
 import { activityNotFound } from '../catalog/products';
@@ -47,7 +48,7 @@ const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
   409: {
     name: 'Conflict',
     description:
-      'The state of the booking or timeslot refuses the request: fewer places left than asked for (`insufficient-capacity`; nothing is written), a hold confirmed at or after its expiry (`hold-expired`), a cancelled booking confirmed (`booking-cancelled`), or a partner cancelling once the timeslot has started (`timeslot-started`).',
+      'The state of the booking or timeslot refuses the request: fewer places left than asked for (`insufficient-capacity`; nothing is written), a hold confirmed at or after its expiry (`hold-expired`), a cancelled booking confirmed (`booking-cancelled`), a partner cancelling once the timeslot has started (`timeslot-started`), or a hold past the places the key may hold at once (`hold-cap-reached`; nothing is written).',
   },
   413: { name: 'PayloadTooLarge', description: 'A request body over 6 MB.' },
   415: { name: 'UnsupportedMediaType', description: 'A body sent without a JSON Content-Type.' },
@@ -73,6 +74,15 @@ export function problemCatalog(): Record<number, ProblemStatus> {
     errorExample(HoldExpiredError.of(example.heldBooking)),
     errorExample(BookingCancelledError.of({ ...example.booking, CancelledAt: '2026-06-20T09:20:44.001Z' })),
     errorExample(TimeslotStartedError.of(example.booking)),
+    errorExample(
+      HoldCapError.of({
+        keyId: example.booking.PartnerKeyID as string,
+        timeslot: example.booking,
+        held: DEFAULT_HOLD_CAPS.perTimeslot - 1,
+        cap: DEFAULT_HOLD_CAPS.perTimeslot,
+        asked: 2,
+      }),
+    ),
     gatewayExample('REQUEST_TOO_LARGE'),
     errorExample(new UnsupportedMediaTypeError()),
     errorExample(new ValidationError(customerSchema.properties.Phone.errorMessage, { field: 'Customer.Phone' })),

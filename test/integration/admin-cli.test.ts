@@ -121,6 +121,67 @@ describe('admin CLI', () => {
     );
   });
 
+  it('issues keys with the default caps on held places or given ones, changes them alone, and refuses impossible caps', async () => {
+    const standard = await admin('create-key', '--operator', operatorId, '--scopes', 'ota');
+    expect(standard.out).toMatch(/holding at most 40 places at once on a timeslot and 200 in all/);
+    const capped = await admin(
+      'create-key',
+      '--operator',
+      operatorId,
+      '--scopes',
+      'ota',
+      '--max-held-places-per-timeslot',
+      '4',
+      '--max-held-places',
+      '12',
+    );
+    expect(capped.out).toMatch(/limited to 50 requests\/s, burst 100, holding at most 4 places at once on a timeslot and 12 in all/);
+    const keyId = /key_[A-Za-z0-9]+/.exec(capped.out)?.[0] as string;
+    expect((await admin('list-keys', '--operator', operatorId)).out).toMatch(
+      new RegExp(`${keyId}\\s+ACTIVE\\s+ota\\s+50/s burst 100\\s+holds 4/timeslot 12 in all`),
+    );
+
+    const raised = await admin(
+      'set-key-limits',
+      '--operator',
+      operatorId,
+      '--key',
+      keyId,
+      '--max-held-places-per-timeslot',
+      '30',
+      '--max-held-places',
+      '90',
+    );
+    expect(raised).toEqual({ code: 0, out: expect.stringMatching(/may now hold at most 30 places at once on a timeslot and 90 in all/) });
+    // Its rate limits are as they were: only what was given changes.
+    expect((await admin('list-keys', '--operator', operatorId)).out).toMatch(
+      new RegExp(`${keyId}\\s+ACTIVE\\s+ota\\s+50/s burst 100\\s+holds 30/timeslot 90 in all`),
+    );
+
+    expect(
+      await admin(
+        'set-key-limits',
+        '--operator',
+        operatorId,
+        '--key',
+        keyId,
+        '--max-held-places-per-timeslot',
+        '100',
+        '--max-held-places',
+        '90',
+      ),
+    ).toEqual({
+      code: 1,
+      out: expect.stringMatching(/'max-held-places-per-timeslot' is 100, more than the places the key may hold in all \(90\)/),
+    });
+    expect((await admin('set-key-limits', '--operator', operatorId, '--key', keyId, '--max-held-places', '0')).out).toMatch(
+      /Missing --max-held-places-per-timeslot/,
+    );
+    expect((await admin('set-key-limits', '--operator', operatorId, '--key', keyId)).out).toMatch(
+      /Give --rate and --burst, or --max-held-places-per-timeslot and --max-held-places, or both/,
+    );
+  });
+
   it('asks for the API with --aws before it touches anything', async () => {
     const result = await admin('create-key', '--aws', '--table', 'any', '--operator', operatorId, '--scopes', 'ota');
     expect(result).toEqual({ code: 1, out: expect.stringMatching(/With --aws, give --api-id ID/) });

@@ -1,4 +1,5 @@
-import { HOLD_MINUTES } from '../../booking/constants';
+import { HOLD_LIFE_MINUTES, HOLD_MINUTES } from '../../booking/constants';
+import { DEFAULT_HOLD_CAPS } from '../../accounts/hold-caps';
 import { bookingReferencePath, bookingsQuery, confirmationBody, operatorCancellationBody, partnerBookingBody } from '../../booking/schemas';
 import { booking, bookingRequest, confirmedHold } from '../examples';
 import type { Operation } from '../operation';
@@ -11,7 +12,7 @@ export const bookingOperations = {
     docs: {
       tag: 'Bookings',
       summary: 'Book a timeslot',
-      description: `Takes the places in one transaction, or nothing: a full timeslot is 409 \`insufficient-capacity\`. Without \`Answers\` the booking is accepted with \`WaiverStatus: PENDING\`; with them, every required question must be answered. With \`Hold\` the places are only held: the booking is \`ON_HOLD\` until \`HoldExpiresAt\` (\`ExpiresInMinutes\` ${HOLD_MINUTES.min} to ${HOLD_MINUTES.max}, default ${HOLD_MINUTES.default}), \`Customer\` may wait for the confirmation, and a hold not confirmed in time expires by itself within a minute of \`HoldExpiresAt\`, giving its places back. An \`Idempotency-Key\` makes retries safe for 24 hours.`,
+      description: `Takes the places in one transaction, or nothing: a full timeslot is 409 \`insufficient-capacity\`. Without \`Answers\` the booking is accepted with \`WaiverStatus: PENDING\`; with them, every required question must be answered. With \`Hold\` the places are only held: the booking is \`ON_HOLD\` until \`HoldExpiresAt\` (\`ExpiresInMinutes\` ${HOLD_MINUTES.min} to ${HOLD_MINUTES.max}, default ${HOLD_MINUTES.default}), \`Customer\` may wait for the confirmation, and a hold not confirmed in time expires by itself within a minute of \`HoldExpiresAt\`, giving its places back. A key holds at most so many places at once, unconfirmed (by default ${DEFAULT_HOLD_CAPS.perTimeslot} on one timeslot and ${DEFAULT_HOLD_CAPS.total} in all; its operator may give it others): a hold past either is 409 \`hold-cap-reached\`, and confirming, cancelling or letting holds expire makes room. A hold lives at most ${HOLD_LIFE_MINUTES} minutes from when it was made. An \`Idempotency-Key\` makes retries safe for 24 hours.`,
       success: {
         status: 201,
         description: 'The booking (or, for a repeated Idempotency-Key, the original booking again)',
