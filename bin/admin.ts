@@ -20,6 +20,7 @@ import { DEFAULT_KEY_LIMITS } from '../shared/accounts/api-keys';
 import { checkHoldCaps, DEFAULT_HOLD_CAPS, holdCapsOf, type HoldCaps } from '../shared/accounts/hold-caps';
 import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../lib/aws/gateway-keys';
 import { DomainError, violationsOf } from '../shared/core/errors';
+import { personalDataCommands } from './admin-personal-data';
 
 /** `1 product`, `2 products`. */
 const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -58,6 +59,12 @@ Commands:
   cancel-booking    --operator ID --reference REF --reason TEXT
                     (any booking of any channel; the places go back at once, and the partner
                     who sold it is sent booking.cancelled by the running service within two minutes)
+  erase-personal-data --operator ID (--reference REF | --email EMAIL)
+                    (erases a booking's customer, answers, contact and notes, or those of
+                    every booking of a customer, in every copy; the accounts keep the rest)
+  index-personal-data --operator ID
+                    (once, for bookings made before erasure and retention existed: indexes
+                    them by their customers' emails and for the retention sweep)
   emit-event        --operator ID [--event METER] [--endpoint URL]
                     (a sample platform event of every built-in meter, or of one, sent to
                     EventBridge: the local host of npm start unless --endpoint says
@@ -90,6 +97,7 @@ const { values, positionals } = parseArgs({
     file: { type: 'string' },
     channel: { type: 'string' },
     reference: { type: 'string' },
+    email: { type: 'string' },
     reason: { type: 'string' },
     event: { type: 'string' },
     endpoint: { type: 'string' },
@@ -254,6 +262,7 @@ const commands: Record<string, (target: string) => Promise<void>> = {
       `${booking.BookingReference}  ${booking.Status}${booking.CancelledAt ? ` at ${booking.CancelledAt}` : ''}${by}  in ${target}`,
     );
   },
+  ...personalDataCommands({ option, optional: (name) => values[name], usageError: (message) => new UsageError(message) }),
   'seed-demo': async (target) => {
     const { newKey, history } = await seedDemo();
     const written = await history;

@@ -2,7 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { firewallOption } from '../lib/aws/api-firewall';
 import { OtaUsageStack } from '../lib/aws/stack';
-import { parseWebhookPorts } from '../shared/core/config';
+import { parseRetentionDays, parseWebhookPorts } from '../shared/core/config';
 
 const app = new App();
 new OtaUsageStack(app, 'OtaUsageService', {
@@ -15,6 +15,8 @@ new OtaUsageStack(app, 'OtaUsageService', {
   alarmEmail: app.node.tryGetContext('alarmEmail'),
   // `-c webhookPorts=443,8443` lets partners register webhook URLs on those ports (443 alone otherwise).
   webhookPorts: app.node.tryGetContext('webhookPorts') && parseWebhookPorts(String(app.node.tryGetContext('webhookPorts'))),
+  // `-c retentionDays=730` keeps customers' personal data two years after their activity (a year otherwise).
+  retentionDays: app.node.tryGetContext('retentionDays') && parseRetentionDays(String(app.node.tryGetContext('retentionDays'))),
   // `-c waf=false` deploys without the firewall; `-c wafRequestsPerAddress=12000` changes its per-address limit (per minute).
   firewall: firewallOption(app.node.tryGetContext('waf'), app.node.tryGetContext('wafRequestsPerAddress')),
 });

@@ -42,6 +42,8 @@ export interface OtaUsageStackProps extends StackProps {
   alarmEmail?: string;
   /** The ports partners' webhook URLs may use (WEBHOOK_PORTS of the functions that register and send them); 443 alone when absent. */
   webhookPorts?: readonly number[];
+  /** Days personal data is kept after a booking's activity (PERSONAL_DATA_RETENTION_DAYS of the retention sweep); the default when absent. */
+  retentionDays?: number;
   /** The firewall in front of the stage (lib/aws/api-firewall.ts): on unless false; its per-address limit when given. */
   firewall?: false | { requestsPerAddress?: number };
   /** The route table (shared/api/routes.ts); the stack-size check synthesizes a larger one. */
@@ -193,6 +195,9 @@ export class OtaUsageStack extends Stack {
       problemBaseUrl,
       logLevel,
     });
+    if (props.retentionDays !== undefined) {
+      this.background.scheduled.get('anonymise-bookings')?.addEnvironment('PERSONAL_DATA_RETENTION_DAYS', String(props.retentionDays));
+    }
 
     // Built-in meters: the platform's EventBridge events, recorded by the same usage code as the API.
     const platformEventsStack = new ServiceStack(this, 'PlatformEvents', {

@@ -128,6 +128,14 @@ const routeTable = [
     tableAccess: 'readWrite',
   },
   {
+    id: 'erase-personal-data',
+    method: 'POST',
+    path: '/api/v2/bookings/erasure',
+    entry: 'functions/bookings/erase-personal-data.ts',
+    scope: 'bookings:write',
+    tableAccess: 'readWrite',
+  },
+  {
     id: 'put-webhook',
     method: 'PUT',
     path: '/api/v2/ota/webhook',

@@ -179,6 +179,7 @@ export function bookingItem(newBooking: NewBooking, reference: string, waiverSta
           ...(uuidBooking.resellerReference ? { ResellerReference: uuidBooking.resellerReference } : {}),
         }
       : {}),
+    ...(newBooking.idempotency ? { IdempotencyKeyHash: newBooking.idempotency.keyHash } : {}),
     UpdatedAt: now.toISOString(),
     Version: 1,
   };

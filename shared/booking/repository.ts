@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
@@ -7,12 +7,13 @@ import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { GSI1, GSI2, GSI4 } from '../db/table-design';
 import { rawNumber, transactionCancellation, type TransactionCancellation } from '../db/transaction-errors';
 import type { HeldPlacesChange } from './held-places';
+import { customerPrefix, resellerReferencePrefix } from './booking-indexes';
+import { emailHash } from './personal-data';
 import type { Channel } from './constants';
 import type { BookingItem, IdempotencyRecord } from './model';
 import {
   TRANSITION_BOOKING_ITEM,
   bookingTransaction,
-  resellerReferencePrefix,
   type BookingWrite,
   type ChangeTransaction,
   type HeldPlacesCheck,
@@ -284,4 +285,44 @@ export async function getBookings(operatorId: string, references: string[]): Pro
     (item) => items.push(item as unknown as BookingItem),
   );
   return items;
+}
+
+/** The references of an operator's bookings of one customer, by the SHA-256 of the customer's email (consistent), at most `limit`. */
+export async function queryCustomerBookings(operatorId: string, email: string, limit: number): Promise<string[]> {
+  const { PK } = customerPrefix(operatorId, email);
+  const { Items } = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': PK },
+      ProjectionExpression: 'BookingReference',
+      ConsistentRead: true,
+      Limit: limit,
+    }),
+  );
+  return (Items ?? []).map((item) => item.BookingReference as string);
+}
+
+/** Removes the item that finds a booking by a customer's email, when the booking no longer holds that email. */
+export async function deleteCustomerEntry(operatorId: string, email: string, reference: string): Promise<void> {
+  await documentClient().send(
+    new DeleteCommand({ TableName: tableName(), Key: bookingKeys.customerEntry(operatorId, emailHash(email), reference) }),
+  );
+}
+
+/**
+ * Runs a transaction conditioned on what it read, whatever its condition
+ * fails on (an erasure: the booking's change and its copies' updates; the
+ * indexing of a booking made before): 'moved' when any item is no longer as
+ * read (the booking changed, a copy expired) or the transaction lost a
+ * race, so the caller reads and decides again.
+ */
+export async function writeGuarded(input: TransactWriteCommandInput): Promise<'done' | 'moved'> {
+  try {
+    await documentClient().send(new TransactWriteCommand(input));
+    return 'done';
+  } catch (error) {
+    if (transactionCancellation(error)) return 'moved';
+    throw error;
+  }
 }

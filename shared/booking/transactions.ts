@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unixSeconds } from '../core/clock';
 import { tableName } from '../db/client';
-import { bookingKeys, dueKeys, keys } from '../db/keys';
+import { bookingKeys, keys } from '../db/keys';
+import { besideItems, besidePut, dueEntry, isLive, manifestEntry, partnerDayEntry, uuidEntryPut } from './booking-indexes';
 import type { DeliveryItem } from '../webhooks/model';
 import { deliveryPut } from '../webhooks/repository';
 import type { Change } from './lifecycle';
@@ -47,54 +47,7 @@ function countHeldPlaces(items: TransactItems, before: BookingItem | undefined, 
   });
 }
 
-/** Held and confirmed bookings take places and are on their day's manifest. */
-const isLive = (booking: BookingItem) => booking.Status === 'ON_HOLD' || booking.Status === 'CONFIRMED';
-
-const manifestEntry = (booking: BookingItem) =>
-  bookingKeys.manifestEntry(booking.OperatorID, booking.Date, booking.ActivityID, booking.Time, booking.BookingReference);
-
-const holdEntry = (booking: BookingItem) =>
-  booking.Status === 'ON_HOLD' && booking.HoldExpiresAt
-    ? dueKeys.holdExpiry(booking.HoldExpiresAt, booking.OperatorID, booking.BookingReference)
-    : undefined;
-
-/** A partner's UUID booking (OCTo) is listed by its key and timeslot day for its whole life. */
-const partnerDayEntry = (booking: BookingItem) =>
-  booking.UUID && booking.PartnerKeyID
-    ? bookingKeys.partnerDay(
-        booking.OperatorID,
-        booking.PartnerKeyID,
-        booking.Date,
-        booking.ActivityID,
-        booking.Time,
-        booking.BookingReference,
-      )
-    : undefined;
-
-const referenceHash = (reference: string) => createHash('sha256').update(reference, 'utf8').digest('hex');
-
-/** The table item that finds a UUID booking by the partner's own reference, when it has one. */
-const resellerReferenceKey = (booking: BookingItem) =>
-  booking.UUID && booking.PartnerKeyID && booking.ResellerReference
-    ? bookingKeys.resellerReferenceEntry(
-        booking.OperatorID,
-        booking.PartnerKeyID,
-        referenceHash(booking.ResellerReference),
-        booking.BookingReference,
-      )
-    : undefined;
-
-export const resellerReferencePrefix = (operatorId: string, keyId: string, reference: string) =>
-  bookingKeys.resellerReferencePrefix(operatorId, keyId, referenceHash(reference));
-
 const timeslotKey = (booking: BookingItem) => keys.timeslot(booking.OperatorID, booking.ActivityID, booking.Date, booking.Time);
-
-const resellerReferencePut = (booking: BookingItem): TransactItem[] => {
-  const key = resellerReferenceKey(booking);
-  return key
-    ? [{ Put: { TableName: tableName(), Item: { ...key, Entity: 'ResellerReference', BookingReference: booking.BookingReference } } }]
-    : [];
-};
 
 /** Takes `places` on a timeslot only while it has that many left; the old image tells a missing timeslot from a full one. */
 const takePlaces = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({
@@ -124,22 +77,6 @@ export interface BookingTransaction {
   at: { timeslot: number; booking: number; idempotency?: number; uuid?: number; heldPlaces: HeldPlacesCheck[] };
 }
 
-/** The item that finds a partner's UUID booking by its UUID: written with it, and only if no booking of the key has that UUID yet. */
-const uuidEntryPut = (booking: BookingItem): TransactItem | undefined =>
-  booking.UUID && booking.PartnerKeyID
-    ? {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...bookingKeys.uuidEntry(booking.OperatorID, booking.PartnerKeyID, booking.UUID),
-            Entity: 'BookingUuid',
-            BookingReference: booking.BookingReference,
-          },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      }
-    : undefined;
-
 /** One new booking, held or confirmed (exported so the benchmark can run the same shape bare). */
 export function bookingTransaction({ booking, idempotency, holdCaps }: BookingWrite): BookingTransaction {
   const operatorId = booking.OperatorID;
@@ -152,7 +89,7 @@ export function bookingTransaction({ booking, idempotency, holdCaps }: BookingWr
           ...bookingKeys.booking(operatorId, booking.BookingReference),
           ...bookingKeys.bookingListEntry(operatorId, booking.CreatedAt, booking.BookingReference),
           ...manifestEntry(booking),
-          ...holdEntry(booking),
+          ...dueEntry(booking),
           ...partnerDayEntry(booking),
           Entity: 'Booking',
           ...booking,
@@ -180,7 +117,7 @@ export function bookingTransaction({ booking, idempotency, holdCaps }: BookingWr
   }
   const uuidEntry = uuidEntryPut(booking);
   if (uuidEntry) at.uuid = items.push(uuidEntry) - 1;
-  items.push(...resellerReferencePut(booking));
+  items.push(...besideItems(booking).map((item) => besidePut(booking, item)));
   at.heldPlaces = countHeldPlaces(items, undefined, booking, holdCaps);
   return { input: { TransactItems: items }, at };
 }
@@ -214,14 +151,21 @@ const CHANGEABLE = [
   'CancelledBy',
   'CancellationReason',
   'HoldCounted',
+  'RequestHash',
+  'ErasedAt',
+  'ErasedBy',
 ] as const satisfies readonly (keyof BookingItem)[];
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** The booking as a change leaves it: one version on, updated at `at`, and counted in its key's held places while it is a partner's hold. */
+/**
+ * The booking as a change leaves it: one version on, updated at `at`; a hold
+ * counted in its key's held places stays counted while it is held (a hold
+ * made before the count existed never joins it).
+ */
 export const changed = (current: BookingItem, next: Omit<BookingItem, 'Version' | 'UpdatedAt'>, at: string): BookingItem => ({
   ...next,
-  HoldCounted: countsAsHeld(next) || undefined,
+  HoldCounted: (countsAsHeld(next) && current.HoldCounted) || undefined,
   Version: (current.Version ?? 0) + 1,
   UpdatedAt: at,
 });
@@ -241,9 +185,10 @@ export interface ChangeTransaction {
  * conditioned on its version and on `change.condition` (the name `#status`
  * stands for Status); the places it holds given back, taken or moved between
  * timeslots (a booking holds its Participants on its timeslot while it is
- * held or confirmed); its index entries (manifest, hold expiry, the partner's
- * days) and its reseller-reference item kept in step; the counters of
- * the places its key holds (held-places.ts); and the partner's delivery when it has one.
+ * held or confirmed); its index entries and the items beside it kept in
+ * step (booking-indexes.ts); the counters of the places its key holds
+ * (held-places.ts); and the partner's delivery when it has one, named on the
+ * booking so that an erasure finds its payload.
  */
 export function changeTransaction(
   current: BookingItem,
@@ -275,8 +220,12 @@ export function changeTransaction(
     if (!entry && before) remove.push(...Object.keys(before));
   };
   indexEntries(isLive(next) ? manifestEntry(next) : undefined, isLive(current) ? manifestEntry(current) : undefined);
-  indexEntries(holdEntry(next), holdEntry(current));
+  indexEntries(dueEntry(next), dueEntry(current));
   indexEntries(partnerDayEntry(next), partnerDayEntry(current));
+  if (options.delivery) {
+    set.push('DeliveryIDs = list_append(if_not_exists(DeliveryIDs, :noDeliveries), :delivery)');
+    Object.assign(values, { ':noDeliveries': [], ':delivery': [options.delivery.DeliveryID] });
+  }
 
   const versionGuard = current.Version === undefined ? 'attribute_not_exists(Version)' : 'Version = :readVersion';
   if (current.Version !== undefined) values[':readVersion'] = current.Version;
@@ -303,11 +252,10 @@ export function changeTransaction(
     if (holds) takesAt = items.push(takePlaces(timeslotKey(next), holds)) - 1;
   }
 
-  const [oldReference, newReference] = [resellerReferenceKey(current), resellerReferenceKey(next)];
-  if (!same(oldReference, newReference)) {
-    if (oldReference) items.push({ Delete: { TableName: tableName(), Key: oldReference } });
-    items.push(...resellerReferencePut(next));
-  }
+  const [before, after] = [besideItems(current), besideItems(next)];
+  const among = (items: typeof before, item: (typeof before)[number]) => items.some((other) => same(other.key, item.key));
+  for (const item of before) if (!among(after, item)) items.push({ Delete: { TableName: tableName(), Key: item.key } });
+  for (const item of after) if (!among(before, item)) items.push(besidePut(next, item));
   const heldPlaces = countHeldPlaces(items, current, next, options.holdCaps);
   if (options.delivery) items.push(deliveryPut(options.delivery));
   return { input: { TransactItems: items }, takesAt, heldPlaces };

@@ -29,6 +29,7 @@ export const businessMetrics = {
     'cancelled',
     'extended',
     'changed',
+    'erased',
   ],
   UsageEntries: ['recorded', 'replayed', 'voided'],
   PlatformEvents: ['recorded', 'rejected'],

@@ -107,6 +107,17 @@ export const bookingKeys = {
     SKPrefix: 'BOOKING#',
   }),
   /**
+   * One booking of a customer, found by the SHA-256 of the customer's email
+   * (trimmed, lower case): a table item beside the booking, written and
+   * removed with it, so that every booking of one customer is one
+   * consistent Query (an erasure by email), never a scan.
+   */
+  customerEntry: (operatorId: string, emailHash: string, reference: string): ItemKey => ({
+    PK: customerPartition(operatorId, emailHash),
+    SK: `BOOKING#${reference}`,
+  }),
+  customerPrefix: (operatorId: string, emailHash: string) => ({ PK: customerPartition(operatorId, emailHash), SKPrefix: 'BOOKING#' }),
+  /**
    * A partner key's own UUID of one of its bookings (OCTo's uuid) → the
    * booking's reference, which is random: written with the booking, never
    * changed. Bookings made while references were derived from the UUID have none.
@@ -131,6 +142,10 @@ export const bookingKeys = {
     SKTo: `${lastDate}#~`,
   }),
 };
+
+function customerPartition(operatorId: string, emailHash: string): string {
+  return `${operatorPartition(operatorId)}#CUSTOMER#${emailHash}`;
+}
 
 function resellerReferencePartition(operatorId: string, keyId: string, referenceHash: string): string {
   return `${operatorPartition(operatorId)}#APIKEY#${keyId}#RESELLERREF#${referenceHash}`;
@@ -170,8 +185,17 @@ export const dueKeys = {
     GSI3PK: 'DUE#WEBHOOK',
     GSI3SK: `${nextAttemptAt}#${deliveryId}`,
   }),
+  /**
+   * A booking that holds personal data, by the end of its activity (UTC): its
+   * data is due for anonymising a retention period after that instant, so the
+   * sweep reads the entries up to now minus the period, whatever it is set to.
+   */
+  retention: (endsAtUtc: string, operatorId: string, reference: string) => ({
+    GSI3PK: 'DUE#RETENTION',
+    GSI3SK: `${endsAtUtc}#${operatorId}#${reference}`,
+  }),
   /** Inclusive upper bound of the entries of `kind` due at or before `nowIso`. */
-  dueBy: (kind: 'HOLD' | 'WEBHOOK', nowIso: string) => ({ GSI3PK: `DUE#${kind}`, SKTo: `${nowIso}#~` }),
+  dueBy: (kind: 'HOLD' | 'WEBHOOK' | 'RETENTION', nowIso: string) => ({ GSI3PK: `DUE#${kind}`, SKTo: `${nowIso}#~` }),
 };
 
 /* Webhooks: a partner key's one endpoint, and each pending delivery in a partition of its own. */

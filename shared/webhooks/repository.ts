@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
+import { batchGet } from '../db/batch';
 import { queryDueItems } from '../db/due-work';
 import { dueKeys, webhookKeys } from '../db/keys';
 import type { DeliveryItem, WebhookEndpointItem } from './model';
@@ -48,6 +49,29 @@ export function deliveryPut(delivery: DeliveryItem): TransactItem {
     },
   };
 }
+
+/** Deliveries by ID (consistent); those gone (settled a week ago) are left out. */
+export async function getDeliveries(operatorId: string, deliveryIds: readonly string[]): Promise<DeliveryItem[]> {
+  const items: DeliveryItem[] = [];
+  await batchGet(
+    'Reading deliveries',
+    deliveryIds.map((id) => webhookKeys.delivery(operatorId, id)),
+    undefined,
+    (item) => items.push(item as unknown as DeliveryItem),
+  );
+  return items;
+}
+
+/** The Update of a delivery's payload, for an erasure's transaction: only while the delivery is kept. */
+export const payloadUpdate = (delivery: DeliveryItem, payload: string): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: webhookKeys.delivery(delivery.OperatorID, delivery.DeliveryID),
+    UpdateExpression: 'SET Payload = :payload',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':payload': payload },
+  },
+});
 
 export async function getDelivery(operatorId: string, deliveryId: string): Promise<DeliveryItem | undefined> {
   const { Item } = await documentClient().send(

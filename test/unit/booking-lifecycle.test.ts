@@ -1,4 +1,10 @@
-import { BookingCancelledError, HoldExpiredError, HoldLifeExceededError, NotOnHoldError, TimeslotStartedError } from '../../shared/booking/errors';
+import {
+  BookingCancelledError,
+  HoldExpiredError,
+  HoldLifeExceededError,
+  NotOnHoldError,
+  TimeslotStartedError,
+} from '../../shared/booking/errors';
 import { HOLD_LIFE_MINUTES } from '../../shared/booking/constants';
 import { cancel, change, confirm, expire, extend, holdExpiry, holdLapsed, madeStatus, type Decision } from '../../shared/booking/lifecycle';
 import type { BookingItem } from '../../shared/booking/model';

@@ -1,7 +1,9 @@
 import { HOLD_LIFE_MINUTES, HOLD_MINUTES } from '../../booking/constants';
 import { DEFAULT_HOLD_CAPS } from '../../accounts/hold-caps';
 import { bookingReferencePath, bookingsQuery, confirmationBody, operatorCancellationBody, partnerBookingBody } from '../../booking/schemas';
-import { booking, bookingRequest, confirmedHold } from '../examples';
+import { booking, bookingRequest, confirmedHold, erasedBooking } from '../examples';
+import { erasureBody, erasureQuery } from '../../booking/erasure-schemas';
+import { DEFAULT_RETENTION_DAYS } from '../../core/config';
 import type { Operation } from '../operation';
 import type { RouteId } from '../routes';
 
@@ -99,6 +101,22 @@ export const bookingOperations = {
       },
       errors: [404],
       requestExample: { Reason: 'Storm warning: no boats go out' },
+    },
+  },
+  'erase-personal-data': {
+    request: { query: erasureQuery, body: erasureBody },
+    docs: {
+      tag: 'Bookings',
+      summary: "Erase a customer's personal data (operator)",
+      description: `Erases the personal data of one booking (\`BookingReference\`) or of every booking of one customer (\`Email\`, in the body so that it is never in a URL or an access log): its Customer, waiver Answers, and an OCTo booking's contact and notes, in the booking and in every copy of it (the stored answer of its Idempotency-Key, its webhook deliveries, the indexes that list it). What the accounts need stays: reference, product, date and time, party, units, price, payment reference, status and their instants; the booking stays listed, on its manifest and cancellable, with \`ErasedAt\`. By email, \`limit\` bookings are erased a request and \`More\` says whether to send it again. Erasing again changes nothing; another operator's booking is 404. Personal data is also erased ${DEFAULT_RETENTION_DAYS} days after the activity by default (docs/operating.md).`,
+      success: {
+        status: 200,
+        description: 'The bookings erased',
+        data: 'Erasure',
+        example: { Bookings: [erasedBooking], More: false },
+      },
+      errors: [404],
+      requestExample: { Email: 'ana@example.com' },
     },
   },
 } as const satisfies Partial<Record<RouteId, Operation>>;
