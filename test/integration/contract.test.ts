@@ -195,6 +195,14 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
       sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{"Reason":"x"}', headers: plainText }),
     422: () => sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ body: { Reason: '  ' } }),
   },
+  'erase-personal-data': {
+    200: async () => sender(routeById('erase-personal-data'))({ body: { BookingReference: await newBooking() } }),
+    400: () => sender(routeById('erase-personal-data'))({ body: { BookingReference: 'ABCDEFGHJK', Email: 'ana@example.com' } }),
+    404: () => sender(routeById('erase-personal-data'))({ body: { BookingReference: 'ABCDEFGHJK' } }),
+    413: () => sender(routeById('erase-personal-data'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
+    415: () => sender(routeById('erase-personal-data'))({ rawBody: '{"Email":"ana@example.com"}', headers: plainText }),
+    422: () => sender(routeById('erase-personal-data'))({ body: { Email: 'ana at example.com' } }),
+  },
   'put-webhook': {
     200: () => sender(routeById('put-webhook'))({ key: webhookKey, body: { Url: 'https://partner.example.com/hooks/ota' } }),
     400: () => sender(routeById('put-webhook'))({ key: webhookKey, rawBody: '{"Url":', headers: { 'Content-Type': 'application/json' } }),

@@ -7,6 +7,7 @@ import { bookingKeys, webhookKeys } from '../../shared/db/keys';
 import { BOOKING, ERASURE, erasureWorld, itemsMentioning, uniqueCustomer } from '../support/erasure';
 import { availabilityId } from '../support/octo';
 import { expectProblem } from '../support/problems';
+import { HOSTILE_JSON_VALUES, HOSTILE_STRINGS, PROTOTYPE_NAMES } from '../../scripts/fuzz/hostile-values';
 
 /**
  * Erasure of a customer's personal data through the operator's route, on
@@ -249,6 +250,37 @@ describe('an erasure request', () => {
     [{ Email: 'a@example.com', Name: 'Ana' }, 422, /Field 'Name' is not allowed/],
   ])('%j is refused with %i, naming what is wrong, and changes nothing', async (body, status, detail) => {
     expectProblem(await erase(body), status, { detail });
+  });
+
+  test('with hostile values in either field, or of the wrong shape, is refused with a problem, and erases nothing', async () => {
+    const customer = uniqueCustomer();
+    const { reference } = await marketplaceBooking(customer);
+    const values: unknown[] = [
+      ...HOSTILE_STRINGS,
+      ...HOSTILE_JSON_VALUES,
+      `${customer.Email}\u0000`,
+      ` ${customer.Email}`,
+      [customer.Email],
+    ];
+    const bodies = [
+      ...values.flatMap((value) => [{ Email: value }, { BookingReference: value }]),
+      ...PROTOTYPE_NAMES.map((name) => JSON.parse(`{"${name}": {"Email": "${customer.Email}"}}`)),
+      [{ Email: customer.Email }],
+      customer.Email,
+      null,
+    ];
+    for (const body of bodies) {
+      const answer = await erase(body);
+      expect({ body, status: answer.status >= 400 && answer.status < 500 }).toEqual({ body, status: true });
+      expectProblem(answer, answer.status);
+    }
+    const raw = await world.request('POST', ERASURE, {
+      key: world.operator.key,
+      rawBody: `{"Email":"${customer.Email}"`,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expectProblem(raw, 400, { detail: /not valid JSON/ });
+    expect((await readItem(reference))?.Customer).toEqual(customer);
   });
 
   test('needs bookings:write', async () => {
