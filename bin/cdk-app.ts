@@ -2,7 +2,8 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { firewallOption } from '../lib/aws/api-firewall';
 import { OtaUsageStack } from '../lib/aws/stack';
-import { parseRetentionDays, parseWebhookPorts } from '../shared/core/config';
+import { parseWebhookPorts } from '../shared/core/config';
+import { parseRetentionDays } from '../shared/booking/retention';
 
 const app = new App();
 new OtaUsageStack(app, 'OtaUsageService', {

@@ -1,5 +1,6 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../core/config';
+import { retentionDays as retentionPeriod } from './retention';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
@@ -168,7 +169,7 @@ async function eraseCustomerBooking(operatorId: string, reference: string, email
  */
 export async function anonymiseDueBookings(
   now: Date = config().clock(),
-  { retentionDays = config().retentionDays, pageSize = 100, maxPages = 10 } = {},
+  { retentionDays = retentionPeriod(), pageSize = 100, maxPages = 10 } = {},
 ): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionDays * 24 * 60 * 60 * 1000).toISOString();
   let count = 0;

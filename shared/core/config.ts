@@ -32,12 +32,8 @@ export interface Config {
   webhookPorts: readonly number[];
   /** Least severe log level written; LOG_LEVEL, INFO unless set. */
   logLevel: LogLevel;
-  /**
-   * Days after a booking's activity ends that its personal data is kept
-   * before the retention sweep anonymises it: PERSONAL_DATA_RETENTION_DAYS,
-   * DEFAULT_RETENTION_DAYS unless set.
-   */
-  retentionDays: number;
+  /** Days a booking's personal data is kept after its activity (shared/booking/retention.ts): set by `configure` only, else its own setting. */
+  retentionDays?: number;
 }
 
 /** Where problem types live unless PROBLEM_BASE_URL says otherwise. */
@@ -69,22 +65,6 @@ export function parseWebhookPorts(value: string): readonly number[] {
 const webhookPortsFromEnvironment = () =>
   process.env.WEBHOOK_PORTS ? parseWebhookPorts(process.env.WEBHOOK_PORTS) : DEFAULT_WEBHOOK_PORTS;
 
-/**
- * A year after the activity: past the disputes, chargebacks and reviews that
- * follow a trip, and a season for a returning customer; the accounts keep
- * the booking itself (reference, product, date, party, price, status) for ever.
- */
-export const DEFAULT_RETENTION_DAYS = 365;
-
-/** The days of a PERSONAL_DATA_RETENTION_DAYS value; anything but a whole number from 1 to 36,500 fails at once. */
-export function parseRetentionDays(value: string): number {
-  const days = Number(value);
-  if (!/^\d+$/.test(value) || days < 1 || days > 36_500) {
-    throw new Error(`PERSONAL_DATA_RETENTION_DAYS must be a whole number of days from 1 to 36500, not '${value}'`);
-  }
-  return days;
-}
-
 export const WEBHOOK_TARGETS = ['public-https', 'loopback-http'] as const;
 export type WebhookTargets = (typeof WEBHOOK_TARGETS)[number];
 
@@ -105,9 +85,6 @@ const environmentDefaults = (): Omit<Config, 'tableName'> => ({
   // Never from the environment: loopback targets exist only where `configure` says so (the local host).
   webhookTargets: 'public-https',
   webhookPorts: webhookPortsFromEnvironment(),
-  retentionDays: process.env.PERSONAL_DATA_RETENTION_DAYS
-    ? parseRetentionDays(process.env.PERSONAL_DATA_RETENTION_DAYS)
-    : DEFAULT_RETENTION_DAYS,
 });
 
 function fromEnvironment(): Config {

@@ -5,7 +5,8 @@ import { GetCommand, UpdateCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb'
 import type { BookingItem } from '../../shared/booking/model';
 import { anonymiseDueBookings } from '../../shared/booking/erasure';
 import { emailHash } from '../../shared/booking/personal-data';
-import { config, configure, DEFAULT_RETENTION_DAYS } from '../../shared/core/config';
+import { config, configure } from '../../shared/core/config';
+import { DEFAULT_RETENTION_DAYS } from '../../shared/booking/retention';
 import { documentClient, tableName } from '../../shared/db/client';
 import { bookingKeys } from '../../shared/db/keys';
 import { BOOKING, ERASURE, erasureWorld, itemsMentioning, uniqueCustomer } from '../support/erasure';
@@ -55,7 +56,7 @@ const endOf = async (reference: string) => Date.parse((await readItem(reference)
 
 afterEach(() => {
   clock.set(new Date());
-  configure({ ...config(), retentionDays: DEFAULT_RETENTION_DAYS });
+  configure({ ...config(), retentionDays: undefined });
 });
 
 describe('retention', () => {

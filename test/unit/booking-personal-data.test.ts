@@ -2,7 +2,7 @@ import { dueEntry } from '../../shared/booking/booking-indexes';
 import type { BookingItem } from '../../shared/booking/model';
 import { customerEmail, emailHash, holdsPersonalData, scrubbedRecord, withoutPersonalData } from '../../shared/booking/personal-data';
 import { toBooking } from '../../shared/booking/model';
-import { DEFAULT_RETENTION_DAYS, parseRetentionDays } from '../../shared/core/config';
+import { DEFAULT_RETENTION_DAYS, parseRetentionDays } from '../../shared/booking/retention';
 
 /** A booking's personal data, decided with no I/O: what an erasure removes and keeps, and when retention makes it due. */
 

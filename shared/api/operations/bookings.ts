@@ -3,7 +3,7 @@ import { DEFAULT_HOLD_CAPS } from '../../accounts/hold-caps';
 import { bookingReferencePath, bookingsQuery, confirmationBody, operatorCancellationBody, partnerBookingBody } from '../../booking/schemas';
 import { booking, bookingRequest, confirmedHold, erasedBooking } from '../examples';
 import { erasureBody, erasureQuery } from '../../booking/erasure-schemas';
-import { DEFAULT_RETENTION_DAYS } from '../../core/config';
+import { DEFAULT_RETENTION_DAYS } from '../../booking/retention';
 import type { Operation } from '../operation';
 import type { RouteId } from '../routes';
 
