@@ -14,6 +14,7 @@ import { checkNumbersAsSent } from '../shared/core/json-numbers';
 import { attributeClient } from '../shared/db/client';
 import { rebuildUsageAggregates } from '../shared/usage/rebuild';
 import { voidUsageEntry } from '../shared/usage/void-entry';
+import { revokePartnerKey } from '../shared/webhooks/key-revocation';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { API_STAGE, usagePlanName } from '../shared/api/gateway';
 import { DEFAULT_KEY_LIMITS } from '../shared/accounts/api-keys';
@@ -222,8 +223,10 @@ const commands: Record<string, (target: string) => Promise<void>> = {
   },
   'revoke-key': async (_target) => {
     const api = apiTarget();
-    await apiKeys.revokeApiKey(option('operator'), option('key'));
-    console.log(`Revoked ${values.key}; calls with it fail once cached authorizations expire.`);
+    const { givenUp } = await revokePartnerKey(option('operator'), option('key'));
+    console.log(
+      `Revoked ${values.key}; calls with it fail once cached authorizations expire. Its webhook endpoint is removed, ${givenUp} pending delivery(ies) given up.`,
+    );
     const { ApiGatewayKeyId } = await apiKeys.getApiKey(option('operator'), option('key'));
     if (api && ApiGatewayKeyId) {
       await deleteGatewayKey(api, ApiGatewayKeyId);

@@ -107,7 +107,15 @@ export async function findActiveKey(secret: string): Promise<ApiKeyRecord | unde
 
 export const listApiKeys = (operatorId: string): Promise<ApiKeyRecord[]> => queryOperatorApiKeys(operatorId);
 
-/** Revokes both views of the key at once; revoking a revoked key changes nothing. */
+/** Whether the operator's key exists and is not revoked, as of now (a consistent read: a revocation a moment ago counts). */
+export const isKeyActive = async (operatorId: string, keyId: string): Promise<boolean> =>
+  (await getOperatorApiKey(operatorId, keyId, { consistent: true }))?.Status === 'ACTIVE';
+
+/**
+ * Revokes both views of the key at once; revoking a revoked key changes
+ * nothing. What the key had set up elsewhere goes with it: see
+ * shared/webhooks/key-revocation.ts.
+ */
 export async function revokeApiKey(operatorId: string, keyId: string): Promise<void> {
   const key = await getOperatorApiKey(operatorId, keyId);
   if (!key || !(await writeRevocation(operatorId, keyId, key.SecretHash, config().clock().toISOString()))) {

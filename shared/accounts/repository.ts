@@ -59,8 +59,14 @@ export async function getApiKeyByHash(secretHash: string): Promise<ApiKeyRecord 
   return Item as ApiKeyRecord | undefined;
 }
 
-export async function getOperatorApiKey(operatorId: string, keyId: string): Promise<(ApiKeyRecord & { SecretHash: string }) | undefined> {
-  const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.operatorApiKey(operatorId, keyId) }));
+export async function getOperatorApiKey(
+  operatorId: string,
+  keyId: string,
+  { consistent = false } = {},
+): Promise<(ApiKeyRecord & { SecretHash: string }) | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.operatorApiKey(operatorId, keyId), ConsistentRead: consistent }),
+  );
   return Item as (ApiKeyRecord & { SecretHash: string }) | undefined;
 }
 

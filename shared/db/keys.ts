@@ -195,6 +195,8 @@ export const dueKeys = {
     GSI3SK: `${endsAtUtc}#${operatorId}#${reference}`,
   }),
   /** Inclusive upper bound of the entries of `kind` due at or before `nowIso`. */
+  /** The whole partition of one kind: everything pending, due or not. */
+  pending: (kind: 'HOLD' | 'WEBHOOK' | 'RETENTION') => ({ GSI3PK: `DUE#${kind}` }),
   dueBy: (kind: 'HOLD' | 'WEBHOOK' | 'RETENTION', nowIso: string) => ({ GSI3PK: `DUE#${kind}`, SKTo: `${nowIso}#~` }),
 };
 

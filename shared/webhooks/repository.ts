@@ -1,9 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { batchGet } from '../db/batch';
 import { queryDueItems } from '../db/due-work';
 import { dueKeys, webhookKeys } from '../db/keys';
+import { GSI3 } from '../db/table-design';
 import type { DeliveryItem, WebhookEndpointItem } from './model';
 
 /** One function per webhook access pattern; see the README's access-pattern table. */
@@ -84,6 +85,31 @@ export async function getDelivery(operatorId: string, deliveryId: string): Promi
 export const queryDueDeliveries = (nowIso: string, limit: number): Promise<DeliveryItem[]> =>
   queryDueItems<DeliveryItem>('WEBHOOK', nowIso, limit);
 
+/**
+ * Every pending delivery to one partner key: the due index holds pending
+ * deliveries only (of every operator), read to its end and filtered to the
+ * key's; only a key's revocation asks, so no index of its own is kept for it.
+ */
+export async function queryPendingDeliveriesOf(operatorId: string, keyId: string): Promise<DeliveryItem[]> {
+  const deliveries: DeliveryItem[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: GSI3,
+        KeyConditionExpression: 'GSI3PK = :pk',
+        FilterExpression: 'OperatorID = :operator AND KeyID = :key',
+        ExpressionAttributeValues: { ':pk': dueKeys.pending('WEBHOOK').GSI3PK, ':operator': operatorId, ':key': keyId },
+        ExclusiveStartKey,
+      }),
+    );
+    deliveries.push(...((page.Items ?? []) as DeliveryItem[]));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return deliveries;
+}
+
 /** An update of a delivery under its condition; false when the condition no longer holds. */
 async function updateDelivery(
   delivery: DeliveryItem,
@@ -144,6 +170,19 @@ export const rescheduleDelivery = (
       ':error': outcome.lastError,
       ':queued': queuedAt,
     },
+  });
+
+/**
+ * Gives up a pending delivery whatever attempt is queued: FAILED with the
+ * reason, out of the due index, kept a while for inspection. An attempt in
+ * flight then finds it no longer pending and records nothing. False when it
+ * was settled meanwhile.
+ */
+export const abandonDelivery = (delivery: DeliveryItem, reason: string, expiresAt: number): Promise<boolean> =>
+  updateDelivery(delivery, {
+    expression: 'SET #status = :failed, LastError = :error, ExpiresAt = :expires REMOVE QueuedAt, NextAttemptAt, GSI3PK, GSI3SK',
+    condition: 'attribute_exists(DeliveryID)',
+    values: { ':failed': 'FAILED', ':error': reason, ':expires': expiresAt },
   });
 
 /**

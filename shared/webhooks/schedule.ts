@@ -14,6 +14,8 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const QUEUED_ATTEMPT_LEASE_MS = 60_000;
 const FIRST_RETRY_MS = 60_000;
 const LONGEST_WAIT_MS = 8 * 60 * 60 * 1000;
+/** Why the deliveries to a revoked key were given up (their LastError). */
+export const KEY_REVOKED = 'the API key was revoked';
 /** Settled deliveries are kept this long for inspection, then removed by TTL. */
 export const SETTLED_RETENTION_SECONDS = 7 * 24 * 60 * 60;
 

@@ -1,10 +1,11 @@
 import { Webhook } from 'standardwebhooks';
+import { isKeyActive } from '../accounts/api-keys';
 import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
 import type { DeliveryItem, DeliveryMessage } from './model';
 import { post } from './outbound';
 import { getDelivery, getEndpoint, rescheduleDelivery, settleDelivery } from './repository';
-import { ATTEMPT_TIMEOUT_MS, SETTLED_RETENTION_SECONDS, nextAttemptAfterFailure } from './schedule';
+import { ATTEMPT_TIMEOUT_MS, KEY_REVOKED, SETTLED_RETENTION_SECONDS, nextAttemptAfterFailure } from './schedule';
 
 /**
  * One attempt at one delivery, signed as Standard Webhooks specifies:
@@ -56,7 +57,12 @@ export async function attemptDelivery(message: DeliveryMessage, now: Date = conf
   const delivery = await getDelivery(message.OperatorID, message.DeliveryID);
   if (delivery?.Status !== 'PENDING' || delivery.QueuedAt !== message.QueuedAt) return 'not-pending';
   const queuedAt = message.QueuedAt;
-  const endpoint = await getEndpoint(delivery.OperatorID, delivery.KeyID);
+  const [endpoint, keyActive] = await Promise.all([
+    getEndpoint(delivery.OperatorID, delivery.KeyID),
+    isKeyActive(delivery.OperatorID, delivery.KeyID),
+  ]);
+  // A revoked key is told nothing more, even through an endpoint registered while its last authorizations were cached.
+  if (!keyActive) return settle(delivery, queuedAt, 'FAILED', now, KEY_REVOKED);
   if (!endpoint) return settle(delivery, queuedAt, 'FAILED', now, 'the partner removed its webhook endpoint');
   const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, endpoint.Secret, now), config(), ATTEMPT_TIMEOUT_MS);
   if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, queuedAt, 'DELIVERED', now);

@@ -1,13 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { LocalHost } from '../../lib/local/host';
+import { findActiveKey, revokeApiKey } from '../../shared/accounts/api-keys';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { addDays } from '../../shared/core/calendar';
 import { manualClock } from '../../shared/core/clock';
 import { config, configure } from '../../shared/core/config';
 import { ensureTable } from '../../lib/local/table';
 import { attributeClient, documentClient, tableName } from '../../shared/db/client';
-import { webhookKeys } from '../../shared/db/keys';
+import { bookingKeys, webhookKeys } from '../../shared/db/keys';
+import { revokePartnerKey } from '../../shared/webhooks/key-revocation';
 import { DELIVERY_WINDOW_MS } from '../../shared/webhooks/schedule';
 import { tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
@@ -303,5 +305,56 @@ describe('deliveries', () => {
     } finally {
       receiver.answer(204);
     }
+  });
+});
+
+describe('a revoked key', () => {
+  const keyIdOf = async (key: string) => (await findActiveKey(key))!.KeyID;
+  const readItem = async (key: { PK: string; SK: string }) =>
+    (await documentClient().send(new GetCommand({ TableName: tableName(), Key: key }))).Item;
+
+  it('loses its endpoint and its pending deliveries when revoked: nothing more is sent to it, however long it is retried', async () => {
+    clock.set(new Date());
+    const partner = await partnerWithEndpoint('/revoked');
+    const reference = await book(partner.key);
+    const keyId = await keyIdOf(partner.key);
+    receiver.answer(500);
+    try {
+      await operatorCancel(reference);
+      await settle();
+    } finally {
+      receiver.answer(204);
+    }
+    const [failed] = receivedAt('/revoked');
+    const deliveryId = failed.headers['webhook-id'] as string;
+    expect(await readItem(webhookKeys.delivery(operator.operatorId, deliveryId))).toMatchObject({ Status: 'PENDING', Attempts: 1 });
+
+    expect(await revokePartnerKey(operator.operatorId, keyId, clock())).toEqual({ givenUp: 1 });
+    expect(await readItem(webhookKeys.endpoint(operator.operatorId, keyId))).toBeUndefined();
+    const delivery = await readItem(webhookKeys.delivery(operator.operatorId, deliveryId));
+    expect(delivery).toMatchObject({ Status: 'FAILED', Attempts: 1, LastError: 'the API key was revoked' });
+    expect(delivery).not.toHaveProperty('NextAttemptAt');
+    for (let elapsed = 0; elapsed < 2 * 3_600_000; elapsed += 15 * 60_000) await sweepAfter(15 * 60_000);
+    expect(receivedAt('/revoked')).toHaveLength(1);
+  });
+
+  it('is sent nothing by the sender, though its endpoint is still registered', async () => {
+    clock.set(new Date());
+    const partner = await partnerWithEndpoint('/revoked-still-registered');
+    const reference = await book(partner.key);
+    const keyId = await keyIdOf(partner.key);
+    // The key alone, as if its endpoint were registered again in the minute cached authorizations still allow it.
+    await revokeApiKey(operator.operatorId, keyId);
+    expect(await readItem(webhookKeys.endpoint(operator.operatorId, keyId))).toBeDefined();
+    expect((await operatorCancel(reference)).status).toBe(200);
+    await settle();
+    await sweepAfter(2 * 60_000);
+    expect(receivedAt('/revoked-still-registered')).toHaveLength(0);
+    const [deliveryId] = (await readItem(bookingKeys.booking(operator.operatorId, reference)))!.DeliveryIDs as string[];
+    expect(await readItem(webhookKeys.delivery(operator.operatorId, deliveryId))).toMatchObject({
+      Status: 'FAILED',
+      Attempts: 1,
+      LastError: 'the API key was revoked',
+    });
   });
 });
