@@ -2,10 +2,17 @@
  * When deliveries are attempted. The first attempt follows the change at
  * once; after a failed attempt the next waits 1, 4, 16, 64 minutes, then
  * about 4 and then 8 hours, and the last attempt is made 24 hours after the
- * event. An attempt counts when the receiver answers 2xx within 10 seconds.
+ * event. An attempt counts when the receiver answers 2xx within 10 seconds,
+ * connected within 3.
  */
 export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
+/**
+ * Of those, the most a connection may take (the name's lookup included): a
+ * receiver that is up connects in milliseconds, and a host that drops the
+ * connection's packets would otherwise hold a delivery lane the whole 10 seconds.
+ */
+export const CONNECT_TIMEOUT_MS = 3_000;
 /**
  * A queued attempt is due again this long after it was queued, in case it
  * never happens (a sender that failed on it every time); an attempt ends
