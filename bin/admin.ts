@@ -15,6 +15,8 @@ import { attributeClient } from '../shared/db/client';
 import { rebuildUsageAggregates } from '../shared/usage/rebuild';
 import { voidUsageEntry } from '../shared/usage/void-entry';
 import { revokePartnerKey } from '../shared/webhooks/key-revocation';
+import { webhookOf } from '../shared/webhooks/endpoints';
+import type { WebhookEndpoint } from '../shared/webhooks/schemas';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { API_STAGE, usagePlanName } from '../shared/api/gateway';
 import { DEFAULT_KEY_LIMITS } from '../shared/accounts/api-keys';
@@ -77,6 +79,10 @@ TABLE_NAME (default ${LOCAL_TABLE_NAME}); the local host on PORT (default ${LOCA
 With --aws, create-key, set-key-limits and revoke-key also keep the key's API Gateway
 API key and usage plan: give --api-id ID (the stack's ApiId output, or API_ID) and
 optionally --stage (default ${API_STAGE}).`;
+
+/** A key's webhook endpoint in `list-keys`: its URL and, when attempts to it fail, since when (FAILING: nothing is sent until it is registered again). */
+const webhookLine = (webhook: WebhookEndpoint) =>
+  `webhook ${webhook.Status} ${webhook.Url}${webhook.FailingSince ? ` receiving nothing since ${webhook.FailingSince}` : ''}`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -216,8 +222,9 @@ const commands: Record<string, (target: string) => Promise<void>> = {
       const { rateLimit, burstLimit } = apiKeys.keyLimits(key);
       const { perTimeslot, total } = holdCapsOf(key);
       const holds = `holds ${perTimeslot}/timeslot ${total} in all`;
+      const webhook = await webhookOf({ operatorId: key.OperatorID, keyId: key.KeyID });
       console.log(
-        `${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${rateLimit}/s burst ${burstLimit}  ${holds}  ${key.CreatedAt}  ${key.Name}`,
+        `${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${rateLimit}/s burst ${burstLimit}  ${holds}  ${key.CreatedAt}  ${key.Name}${webhook ? `  ${webhookLine(webhook)}` : ''}`,
       );
     }
   },

@@ -91,7 +91,11 @@ export const usageBatchResult = {
 export const example = { customer, answers, product, questions, bookingRequest, booking, heldBooking, usageEntry };
 
 export const confirmedHold = { ...booking, HoldExpiresAt: heldBooking.HoldExpiresAt, ConfirmedAt: '2026-06-20T09:21:40.002Z' };
-export const webhookEndpoint = { Url: 'https://partner.example.com/hooks/ota', CreatedAt: '2026-06-01T08:00:00.000Z' };
+export const webhookEndpoint = {
+  Url: 'https://partner.example.com/hooks/ota',
+  CreatedAt: '2026-06-01T08:00:00.000Z',
+  Status: 'ACTIVE',
+} as const;
 
 export const keyOperator = {
   OperatorID: 'demo',

@@ -11,6 +11,12 @@ export interface WebhookEndpointItem {
   /** `whsec_` and the base64 of 32 random bytes, as Standard Webhooks spells secrets. */
   Secret: string;
   CreatedAt: string;
+  /** The oldest event it has failed to receive since it last received one (endpoint-health.ts); gone on a delivery. */
+  FailingSince?: string;
+  /** When it last received an event after failing: an older event failing later does not make it fail since before then. */
+  RecoveredAt?: string;
+  /** When it was marked failing, a day of failed attempts after FailingSince: nothing is sent until it is registered again. */
+  MarkedFailingAt?: string;
 }
 
 /** What the partner receives: `data` is the record as the partner API shows it. */

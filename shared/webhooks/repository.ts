@@ -27,6 +27,32 @@ export async function getEndpoint(operatorId: string, keyId: string): Promise<We
   return Item as WebhookEndpointItem | undefined;
 }
 
+/**
+ * Records an endpoint's health (endpoint-health.ts): only on the
+ * registration it was read as (its CreatedAt), so a registration made since
+ * starts afresh; false when the condition no longer holds.
+ */
+export async function updateEndpointHealth(
+  endpoint: WebhookEndpointItem,
+  update: { expression: string; condition: string; values: Record<string, unknown> },
+): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: webhookKeys.endpoint(endpoint.OperatorID, endpoint.KeyID),
+        UpdateExpression: update.expression,
+        ConditionExpression: `CreatedAt = :created AND ${update.condition}`,
+        ExpressionAttributeValues: { ':created': endpoint.CreatedAt, ...update.values },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
 /** True when there was an endpoint to delete. */
 export async function deleteEndpoint(operatorId: string, keyId: string): Promise<boolean> {
   const { Attributes } = await documentClient().send(

@@ -13,13 +13,25 @@ export const webhookEndpointBody = {
 const endpointProperties = {
   Url: { type: 'string', description: 'Where deliveries are POSTed' },
   CreatedAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC instant' },
+  Status: {
+    type: 'string',
+    enum: ['ACTIVE', 'FAILING'],
+    description:
+      'FAILING once it has received none of its events for a day: nothing more is sent to it, and events for it are given up, until it is registered again',
+  },
+  FailingSince: {
+    type: 'string',
+    format: 'date-time',
+    description: 'While attempts to it fail: the oldest event it has not received since it last received one',
+  },
+  MarkedFailingAt: { type: 'string', format: 'date-time', description: 'FAILING only: when it was marked failing' },
 } as const;
 
 /** The endpoint as GET answers it: never the secret. */
 export const webhookEndpointSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['Url', 'CreatedAt'],
+  required: ['Url', 'CreatedAt', 'Status'],
   properties: endpointProperties,
 } as const;
 export type WebhookEndpoint = FromSchema<typeof webhookEndpointSchema>;
@@ -28,7 +40,7 @@ export type WebhookEndpoint = FromSchema<typeof webhookEndpointSchema>;
 export const issuedWebhookEndpointSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['Url', 'CreatedAt', 'Secret'],
+  required: ['Url', 'CreatedAt', 'Status', 'Secret'],
   properties: {
     ...endpointProperties,
     Secret: {

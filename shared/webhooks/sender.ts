@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { isKeyActive } from '../accounts/api-keys';
 import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
+import { isMarkedFailing, markedFailingError, recordAttemptOutcome } from './endpoint-health';
 import type { DeliveryItem, DeliveryMessage } from './model';
 import { post } from './outbound';
 import { getDelivery, getEndpoint, rescheduleDelivery, settleDelivery } from './repository';
@@ -64,8 +65,11 @@ export async function attemptDelivery(message: DeliveryMessage, now: Date = conf
   // A revoked key is told nothing more, even through an endpoint registered while its last authorizations were cached.
   if (!keyActive) return settle(delivery, queuedAt, 'FAILED', now, KEY_REVOKED);
   if (!endpoint) return settle(delivery, queuedAt, 'FAILED', now, 'the partner removed its webhook endpoint');
+  if (isMarkedFailing(endpoint)) return settle(delivery, queuedAt, 'FAILED', now, markedFailingError(endpoint));
   const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, endpoint.Secret, now), config(), ATTEMPT_TIMEOUT_MS);
-  if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, queuedAt, 'DELIVERED', now);
+  const delivered = outcome.ok && outcome.status >= 200 && outcome.status < 300;
+  await recordAttemptOutcome(endpoint, delivery, delivered, now);
+  if (delivered) return settle(delivery, queuedAt, 'DELIVERED', now);
   const lastError = outcome.ok ? `answered ${outcome.status}` : outcome.error;
   const next = nextAttemptAfterFailure(new Date(delivery.CreatedAt), delivery.Attempts + 1, now);
   if (!next) return settle(delivery, queuedAt, 'FAILED', now, lastError);

@@ -11,7 +11,7 @@ export const webhookOperations = {
       tag: 'Webhooks',
       summary: "Register the key's webhook endpoint",
       description:
-        'One endpoint per API key; registering again replaces it and issues a new signing secret. The answer shows the secret (`whsec_...`) this once. The URL must be https to a public host on port 443 (or a port the operator allows): only global unicast addresses are connected to (private, loopback, link-local, reserved addresses and IPv6 forms that embed an IPv4 address are refused), here and again on every delivery after DNS. Deliveries carry `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` as Standard Webhooks specifies; a 2xx within 10 seconds counts as delivered, anything else is retried with exponential backoff for 24 hours.',
+        'One endpoint per API key; registering again replaces it and issues a new signing secret. The answer shows the secret (`whsec_...`) this once. The URL must be https to a public host on port 443 (or a port the operator allows): only global unicast addresses are connected to (private, loopback, link-local, reserved addresses and IPv6 forms that embed an IPv4 address are refused), here and again on every delivery after DNS. Deliveries carry `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature` as Standard Webhooks specifies; a 2xx within 10 seconds (connected within 3) counts as delivered, anything else is retried with exponential backoff for 24 hours; an endpoint that receives none of its events for a day is marked failing until registered again.',
       success: {
         status: 200,
         description: 'The endpoint, with its secret shown this once',
@@ -25,7 +25,8 @@ export const webhookOperations = {
     docs: {
       tag: 'Webhooks',
       summary: "Read the key's webhook endpoint",
-      description: 'The registered URL; never the secret. 404 when the key has none.',
+      description:
+        'The registered URL and whether it takes deliveries; never the secret. While attempts fail, `FailingSince` names the oldest event not received since the last one that was; after a day of that the endpoint is `FAILING`: nothing more is sent, events for it are given up, until it is registered again (PUT). 404 when the key has none.',
       success: { status: 200, description: 'The endpoint', data: 'WebhookEndpoint', example: webhookEndpoint },
       errors: [404],
     },
