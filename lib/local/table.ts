@@ -9,9 +9,20 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { tableDesign } from '../../shared/db/table-design';
 
+/** Until the table's indexes are all built: DynamoDB builds one at a time, and refuses another while one is (LimitExceededException). */
+async function indexesBuilt(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (let tries = 0; tries < 300; tries += 1) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if ((Table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The indexes of table ${tableName} were not built within 30 seconds`);
+}
+
 /** Adds the indexes a table kept from an earlier version (under .data/) lacks, one at a time as DynamoDB requires. */
 async function addMissingIndexes(client: DynamoDBClient, tableName: string, existing: Set<string>): Promise<void> {
   for (const index of tableDesign.globalSecondaryIndexes.filter((candidate) => !existing.has(candidate.indexName))) {
+    await indexesBuilt(client, tableName);
     await client.send(
       new UpdateTableCommand({
         TableName: tableName,

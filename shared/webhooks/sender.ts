@@ -4,7 +4,7 @@ import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
 import { isMarkedFailing, markedFailingError, recordAttemptOutcome } from './endpoint-health';
 import type { DeliveryItem, DeliveryMessage } from './model';
-import { post } from './outbound';
+import { post, type PostOutcome } from './outbound';
 import { getDelivery, getEndpoint, rescheduleDelivery, settleDelivery } from './repository';
 import { ATTEMPT_TIMEOUT_MS, KEY_REVOKED, SETTLED_RETENTION_SECONDS, nextAttemptAfterFailure } from './schedule';
 
@@ -67,9 +67,14 @@ export async function attemptDelivery(message: DeliveryMessage, now: Date = conf
   if (!endpoint) return settle(delivery, queuedAt, 'FAILED', now, 'the partner removed its webhook endpoint');
   if (isMarkedFailing(endpoint)) return settle(delivery, queuedAt, 'FAILED', now, markedFailingError(endpoint));
   const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, endpoint.Secret, now), config(), ATTEMPT_TIMEOUT_MS);
-  const delivered = outcome.ok && outcome.status >= 200 && outcome.status < 300;
-  await recordAttemptOutcome(endpoint, delivery, delivered, now);
-  if (delivered) return settle(delivery, queuedAt, 'DELIVERED', now);
+  const result = await recordAttempt(delivery, queuedAt, outcome, now);
+  // After the attempt is recorded: a failure here retries the record, which then finds the delivery no longer queued, and sends nothing twice.
+  if (result !== 'not-pending') await recordAttemptOutcome(endpoint, delivery, result === 'delivered', now);
+  return result;
+}
+
+async function recordAttempt(delivery: DeliveryItem, queuedAt: string, outcome: PostOutcome, now: Date): Promise<AttemptResult> {
+  if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, queuedAt, 'DELIVERED', now);
   const lastError = outcome.ok ? `answered ${outcome.status}` : outcome.error;
   const next = nextAttemptAfterFailure(new Date(delivery.CreatedAt), delivery.Attempts + 1, now);
   if (!next) return settle(delivery, queuedAt, 'FAILED', now, lastError);
