@@ -24,6 +24,7 @@ import { checkHoldCaps, DEFAULT_HOLD_CAPS, holdCapsOf, type HoldCaps } from '../
 import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../lib/aws/gateway-keys';
 import { DomainError, violationsOf } from '../shared/core/errors';
 import { personalDataCommands } from './admin-personal-data';
+import { timeslotCommands } from './admin-timeslots';
 
 /** `1 product`, `2 products`. */
 const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -68,6 +69,13 @@ Commands:
   index-personal-data --operator ID
                     (once, for bookings made before erasure and retention existed: indexes
                     them by their customers' emails and for the retention sweep)
+  timeslots         --operator ID --activity ACT --date YYYY-MM-DD   (capacity, booked, held, left, who closed them)
+  set-capacity      --operator ID --activity ACT --date YYYY-MM-DD --time HH:MM --capacity N
+  close-timeslot    --operator ID --activity ACT --date YYYY-MM-DD [--time HH:MM] [--reason TEXT]
+  reopen-timeslot   --operator ID --activity ACT --date YYYY-MM-DD [--time HH:MM]   (no --time: every timeslot of the date)
+  add-timeslot      --operator ID --activity ACT (--date YYYY-MM-DD --time HH:MM --capacity N | --file timeslots.json)
+  cancel-timeslot   --operator ID --activity ACT --date YYYY-MM-DD --time HH:MM --reason TEXT
+                    (closes it and cancels its bookings; run it again to finish one that stopped)
   emit-event        --operator ID [--event METER] [--endpoint URL]
                     (a sample platform event of every built-in meter, or of one, sent to
                     EventBridge: the local host of npm start unless --endpoint says
@@ -105,6 +113,10 @@ const { values, positionals } = parseArgs({
     channel: { type: 'string' },
     reference: { type: 'string' },
     email: { type: 'string' },
+    activity: { type: 'string' },
+    date: { type: 'string' },
+    time: { type: 'string' },
+    capacity: { type: 'string' },
     reason: { type: 'string' },
     event: { type: 'string' },
     endpoint: { type: 'string' },
@@ -273,6 +285,7 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     );
   },
   ...personalDataCommands({ option, optional: (name) => values[name], usageError: (message) => new UsageError(message) }),
+  ...timeslotCommands({ option, optional: (name) => values[name], readJsonFile }),
   'seed-demo': async (target) => {
     const { newKey, history } = await seedDemo();
     const written = await history;

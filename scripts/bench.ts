@@ -16,6 +16,7 @@ import { keepAliveClient } from './bench/http';
 import type { BenchContext } from './bench/scenario';
 import { scenarios } from './bench/scenarios';
 import { seedBenchOperator } from './bench/seed';
+import { benchTimeslotCancellation } from './bench/timeslot-cancellation';
 import { benchUsageScaling } from './bench/usage-scaling';
 
 /**
@@ -32,13 +33,17 @@ import { benchUsageScaling } from './bench/usage-scaling';
  * batch route's entries/s (with dimensions and without) beside the
  * single-entry route's.
  *
+ * Then a timeslot of 10,000 places holding 2,000 bookings cancelled
+ * (scripts/bench/timeslot-cancellation.ts): through HTTP, and stopped
+ * half-way then finished by the sweep.
+ *
  * Flags: --quick (fewer calls, to try changes), --calls N, --warmup N, --concurrency N,
  * --only TEXT[,TEXT] (only the scenarios whose names contain one of them, e.g. `--only hold,confirm`; `--only octo`
  * for OCTo beside the marketplace alone, `--only "octo confirm"` for one pair;
  * the bundles are then left out; `--only usage` also runs usage at scale); --observability (only what the
  * observability middlewares add, per request, and the bundle table); --bundles (only the bundle table); --usage-entries N (entries in the 31 days; default 100000),
  * --summary-calls N (default 200), --single-entries N (default 2000), --usage-concurrency N (default 4:
- * requests in flight while loading and in the batch-vs-single comparison).
+ * requests in flight while loading and in the batch-vs-single comparison); --cancel-bookings N (default 2000; `--only cancel` alone).
  */
 
 const TABLE_NAME = 'ota-usage-bench';
@@ -58,9 +63,19 @@ interface Options {
   'summary-calls': number;
   'single-entries': number;
   'usage-concurrency': number;
+  'cancel-bookings': number;
 }
 
-const NUMBER_OPTIONS = ['calls', 'warmup', 'concurrency', 'usage-entries', 'summary-calls', 'single-entries', 'usage-concurrency'] as const;
+const NUMBER_OPTIONS = [
+  'calls',
+  'warmup',
+  'concurrency',
+  'usage-entries',
+  'summary-calls',
+  'single-entries',
+  'usage-concurrency',
+  'cancel-bookings',
+] as const;
 
 function parseOptions(args: string[]): Options {
   const options: Options = {
@@ -75,9 +90,18 @@ function parseOptions(args: string[]): Options {
     'single-entries': 2000,
     // 4 batches of 100 in flight are 400 entries at once: more than DynamoDB Local on a small machine finishes within the function timeout.
     'usage-concurrency': 4,
+    'cancel-bookings': 2000,
   };
   if (args.includes('--quick')) {
-    Object.assign(options, { calls: 300, warmup: 50, rounds: 2, 'usage-entries': 5000, 'summary-calls': 50, 'single-entries': 200 });
+    Object.assign(options, {
+      calls: 300,
+      warmup: 50,
+      rounds: 2,
+      'usage-entries': 5000,
+      'summary-calls': 50,
+      'single-entries': 200,
+      'cancel-bookings': 500,
+    });
   }
   for (const name of NUMBER_OPTIONS) {
     const at = args.indexOf(`--${name}`);
@@ -262,7 +286,8 @@ async function main(): Promise<void> {
       (scenario) => !options.only || options.only.some((name) => scenario.name.toLowerCase().includes(name)),
     );
     const faces = !options.only || options.only.some((name) => name.startsWith('octo'));
-    if (!selected.length && !faces) throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
+    const cancellation = !options.only || options.only.includes('cancel');
+    if (!selected.length && !faces && !cancellation) throw new Error(`No scenario matches --only ${options.only?.join(',')}`);
     if (selected.length) console.log(`Measuring ${selected.map((scenario) => scenario.name).join(', ')} ...`);
     const results: ScenarioResult[] = [];
     for (const scenario of selected) {
@@ -285,6 +310,10 @@ async function main(): Promise<void> {
         summaryCalls: options['summary-calls'],
         singleEntries: options['single-entries'],
       });
+    }
+
+    if (cancellation) {
+      await benchTimeslotCancellation({ url: host.url, bookings: options['cancel-bookings'] });
     }
 
     // The bundles need neither: stopping them first keeps the load-time figures free of their noise.

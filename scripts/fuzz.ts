@@ -205,8 +205,17 @@ async function main(): Promise<void> {
   const seededReservation = (await call('POST', '/octo/bookings', reservationBody)) as { id?: string; uuid?: string };
   if (!seededReservation.uuid) throw new Error(`The valid reservation was refused: ${JSON.stringify(seededReservation)}`);
   const today = wallClock('UTC').date;
+  // The operator's timeslot routes change a day of their own, so that a close or a cancellation leaves the other routes' timeslot on sale.
+  const operatorDay = addDays(date, 1);
   const valid = {
-    path: { ActivityID: 's_kayak01', BookingReference: seedBooking.BookingReference, productId: 's_kayak01', uuid: seededReservation.uuid },
+    path: {
+      ActivityID: 's_kayak01',
+      BookingReference: seedBooking.BookingReference,
+      productId: 's_kayak01',
+      uuid: seededReservation.uuid,
+      Date: operatorDay,
+      Time: slot.Time,
+    },
     query: {
       '/api/v2/ota/marketplace/products': { name: 'kayak' },
       '/api/v2/ota/marketplace/resolve-product': { ID: '1001' },
@@ -215,6 +224,7 @@ async function main(): Promise<void> {
       '/api/v2/bookings': { from: today, to: today, channel: 'ota', limit: '10' },
       '/api/v2/usage/meters': { from: today, to: today, tz: 'Europe/Lisbon', granularity: 'day' },
       '/octo/bookings': { localDate: date },
+      '/api/v2/timeslots/{ActivityID}': { date: operatorDay },
     } as Record<string, Record<string, string>>,
   };
   for (const op of operations) if (op.path.endsWith('/booking')) op.body = bookingBody;
@@ -275,6 +285,14 @@ async function main(): Promise<void> {
           }
         }
         if (first?.status === 201 && fuzzCase.idempotencyKey !== undefined && first.headers['idempotent-replayed'] !== 'true')
+          written.keys.add(`${fuzzCase.write}:${fuzzCase.idempotencyKey}`);
+        // A timeslot's cancellation keeps its Idempotency-Key's record once complete.
+        const cancellation = fuzzCase.write === 'timeslot-cancellation' && first?.status === 200 ? first.json.data : undefined;
+        if (
+          cancellation?.Timeslot.Cancellation.Complete &&
+          fuzzCase.idempotencyKey !== undefined &&
+          first?.headers['idempotent-replayed'] !== 'true'
+        )
           written.keys.add(`${fuzzCase.write}:${fuzzCase.idempotencyKey}`);
       }
     }),

@@ -33,7 +33,7 @@ export function describeError(error: unknown, scope: string): string {
   return `${error.detail} (${error.status})`;
 }
 
-async function call(path: string, init: { method: 'GET' | 'POST'; body?: unknown }): Promise<Response> {
+async function call(path: string, init: { method: 'GET' | 'POST' | 'PATCH'; body?: unknown }): Promise<Response> {
   const key = storedKey();
   if (!key) throw new ApiError(401, 'Not signed in');
   try {
@@ -73,6 +73,10 @@ export async function apiPost<T>(path: string, body: unknown): Promise<T> {
   return dataOf<T>(await call(path, { method: 'POST', body }));
 }
 
+export async function apiPatch<T>(path: string, body: unknown): Promise<T> {
+  return dataOf<T>(await call(path, { method: 'PATCH', body }));
+}
+
 let signedInAs: Promise<KeyOperator> | undefined;
 
 /** The key's operator (its name and time zone) and the key's scopes, asked once per sign-in. */
@@ -83,9 +87,12 @@ export function keyOperator(): Promise<KeyOperator> {
   return signedInAs;
 }
 
-/** Whether the key may cancel bookings (scope bookings:write); false when that cannot be known. */
-export const canCancelBookings = (): Promise<boolean> =>
+/** Whether the key has a scope (bookings:write cancels, availability:write changes timeslots); false when that cannot be known. */
+export const keyMay = (scope: 'bookings:write' | 'availability:write'): Promise<boolean> =>
   keyOperator().then(
-    (signedIn) => signedIn.Key.Scopes.includes('bookings:write'),
+    (signedIn) => signedIn.Key.Scopes.includes(scope),
     () => false,
   );
+
+/** Whether the key may cancel bookings (scope bookings:write). */
+export const canCancelBookings = (): Promise<boolean> => keyMay('bookings:write');

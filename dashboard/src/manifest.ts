@@ -1,15 +1,22 @@
-import { apiGet, canCancelBookings } from './api';
+import { apiGet, canCancelBookings, keyMay } from './api';
 import type { Booking, Manifest, ManifestTimeslot } from '../../shared/booking/schemas';
 import { CHANNEL_LABELS, cancelButton, customerCell, isLive, line, statusCell } from './booking-view';
 import { isoDay } from './dates';
 import { byId, cell, setStatus, type Panel } from './dom';
+import { timeslotControls, timeslotState, type ControlOutcome } from './timeslot-controls';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** One timeslot: a heading with its counts, and a table of who is coming. */
-function timeslotSection(slot: ManifestTimeslot, actionsFor: (booking: Booking) => HTMLTableCellElement): HTMLElement {
+/** One timeslot: a heading with its counts and state, its controls when the key may change it, and a table of who is coming. */
+function timeslotSection(
+  slot: ManifestTimeslot,
+  actionsFor: (booking: Booking) => HTMLTableCellElement,
+  controls?: HTMLElement,
+): HTMLElement {
   const section = document.createElement('section');
-  section.className = 'manifest-slot';
+  section.className = `manifest-slot${slot.Closed ? ' closed' : ''}`;
+  section.dataset.time = slot.Time;
+  section.dataset.activity = slot.ActivityID;
   const heading = document.createElement('h3');
   heading.textContent = `${slot.Time} · ${slot.ActivityName}`;
   heading.append(
@@ -17,7 +24,11 @@ function timeslotSection(slot: ManifestTimeslot, actionsFor: (booking: Booking) 
       `${plural(slot.Participants, 'participant')}${slot.HeldParticipants ? `, ${slot.HeldParticipants} of them on hold` : ''}`,
       'detail',
     ),
+    timeslotState(slot),
   );
+  section.append(heading);
+  if (controls) section.append(controls);
+  if (!slot.Bookings.length) return section;
   const table = document.createElement('table');
   table.innerHTML =
     '<thead><tr><th scope="col">Customer</th><th scope="col" class="number">Party</th><th scope="col">Reference</th><th scope="col">Channel</th><th scope="col">Waiver</th><th scope="col">Status</th><th scope="col" class="no-print"><span class="visually-hidden">Actions</span></th></tr></thead><tbody></tbody>';
@@ -37,7 +48,7 @@ function timeslotSection(slot: ManifestTimeslot, actionsFor: (booking: Booking) 
       return tr;
     }),
   );
-  section.append(heading, table);
+  section.append(table);
   return section;
 }
 
@@ -53,24 +64,27 @@ export function manifestPanel(onUnauthorized: (error: unknown) => boolean): Pane
   date.value = isoDay(new Date());
   let request = 0;
   let mayCancel: Promise<boolean> | undefined;
+  let mayChange: Promise<boolean> | undefined;
 
-  async function load(): Promise<void> {
+  /** Reads the day; `after` is what to say once it is shown (the change that made the reading). */
+  async function load(after?: string): Promise<void> {
     const mine = ++request;
     setStatus(status, 'loading', 'Loading the manifest…');
     form.setAttribute('aria-busy', 'true');
     try {
       const manifest = await apiGet<Manifest>('/api/v2/bookings', { date: date.value, activity: activity.value.trim() || undefined });
       mayCancel ??= canCancelBookings();
-      const allowed = await mayCancel;
+      mayChange ??= keyMay('availability:write');
+      const [allowed, changes] = await Promise.all([mayCancel, mayChange]);
       if (mine !== request) return;
       const actionsFor = (booking: Booking): HTMLTableCellElement => {
         const actions = cell('', 'actions no-print');
         if (allowed && isLive(booking)) {
           actions.append(
             cancelButton(booking, ({ booking: cancelled, message }) => {
-              setStatus(status, cancelled ? 'done' : 'error', message);
               // A cancelled booking leaves the manifest, and its timeslot's counts change: read the day again.
-              if (cancelled) void load();
+              if (cancelled) void load(message);
+              else setStatus(status, 'error', message);
             }),
           );
         }
@@ -78,10 +92,16 @@ export function manifestPanel(onUnauthorized: (error: unknown) => boolean): Pane
       };
       title.textContent = `Manifest for ${manifest.Date}: ${plural(manifest.Participants, 'participant')}`;
       title.hidden = false;
-      slots.replaceChildren(...manifest.Timeslots.map((slot) => timeslotSection(slot, actionsFor)));
+      // A change of a timeslot changes its counts and state: read the day again, and say what was done.
+      const changed = (outcome: ControlOutcome) => {
+        if (outcome.message !== undefined) void load(outcome.message);
+        else if (!onUnauthorized(outcome.error)) setStatus(status, 'error', outcome.error, 'availability:write');
+      };
+      const controlsOf = (slot: ManifestTimeslot) => (changes ? timeslotControls(manifest.Date, slot, changed) : undefined);
+      slots.replaceChildren(...manifest.Timeslots.map((slot) => timeslotSection(slot, actionsFor, controlsOf(slot))));
       print.disabled = manifest.Timeslots.length === 0;
-      if (manifest.Timeslots.length) setStatus(status, 'done', `${plural(manifest.Timeslots.length, 'timeslot')} with bookings.`);
-      else setStatus(status, 'empty', 'Nobody is booked on this day.');
+      if (!manifest.Timeslots.length) setStatus(status, 'empty', 'No timeslots on this day.');
+      else setStatus(status, 'done', after ?? `${plural(manifest.Timeslots.length, 'timeslot')}.`);
     } catch (error) {
       if (mine !== request || onUnauthorized(error)) return;
       slots.replaceChildren();
@@ -104,6 +124,7 @@ export function manifestPanel(onUnauthorized: (error: unknown) => boolean): Pane
     show: () => void load(),
     reset: () => {
       mayCancel = undefined;
+      mayChange = undefined;
       slots.replaceChildren();
       title.hidden = true;
       setStatus(status, 'idle', '');

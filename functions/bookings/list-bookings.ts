@@ -7,8 +7,6 @@ import { httpHandler, ok } from '../../shared/http/handler';
 export const handler = httpHandler(validators, async ({ caller, query }) => {
   const kind = queryKind(query);
   return ok(
-    kind.manifest
-      ? await operatorManifest(caller.operatorId, kind.manifest.date, query.activity)
-      : await listOperatorBookings(caller, kind.list),
+    kind.manifest ? await operatorManifest(caller, kind.manifest.date, query.activity) : await listOperatorBookings(caller, kind.list),
   );
 });

@@ -57,12 +57,16 @@ function withField(body: unknown, path: (string | number)[], value: unknown, rem
   return copy;
 }
 
-/** The operations whose 201 (an OCTo reservation's 200) the audit follows; the others' writes (cancel, confirm, webhook settings) change items it does not count. */
+/**
+ * The operations whose 201 (an OCTo reservation's 200, a timeslot cancellation's 200 with its Idempotency-Key) the
+ * audit follows; the others' writes (cancel, confirm, webhook settings, timeslot changes) change items it does not count.
+ */
 const WRITES: Record<string, Write | undefined> = {
   'POST /api/v2/ota/marketplace/booking': 'booking',
   'POST /octo/bookings': 'octo-booking',
   'POST /api/v2/usage/meters': 'usage',
   'POST /api/v2/usage/meters/batch': 'usage-batch',
+  'POST /api/v2/timeslots/{ActivityID}/{Date}/{Time}/cancel': 'timeslot-cancellation',
 };
 
 export function apiCases(op: Operation, context: FuzzContext, rng: ReturnType<typeof random>, randomCount: number): FuzzCase[] {

@@ -1,6 +1,6 @@
 /** The building blocks of `npm run fuzz`: what a fuzz case is, hostile values, and a seeded random source. */
 
-export type Write = 'booking' | 'octo-booking' | 'usage' | 'usage-batch';
+export type Write = 'booking' | 'octo-booking' | 'usage' | 'usage-batch' | 'timeslot-cancellation';
 
 export interface FuzzCase {
   kind: 'api' | 'bus' | 'edge';

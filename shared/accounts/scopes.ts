@@ -5,6 +5,8 @@ export const SCOPES = {
   'usage:write': 'Record usage entries',
   'bookings:read': "Read the operator's bookings of every channel and its manifest",
   'bookings:write': "Cancel the operator's bookings of every channel",
+  'availability:write':
+    "Read and change the operator's timeslots: capacity, closing, one-off timeslots, cancelling a timeslot with its bookings",
 } as const;
 
 export type Scope = keyof typeof SCOPES;

@@ -19,7 +19,7 @@ export const scheduledFunctions: readonly ScheduledFunction[] = [
     id: 'expire-holds',
     entry: 'functions/bookings/expire-holds.ts',
     everyMinutes: 1,
-    description: 'Expires the holds that are due and gives their places back',
+    description: 'Expires the holds that are due and gives their places back; carries on with unfinished timeslot cancellations',
   },
   {
     id: 'anonymise-bookings',

@@ -88,7 +88,25 @@ export const usageBatchResult = {
 };
 
 /** The examples by name, for code that shows them. */
-export const example = { customer, answers, product, questions, bookingRequest, booking, heldBooking, usageEntry };
+/** The operator's view of the kayak tour's 17:30 departure, closed for the afternoon's storm. */
+export const operatorTimeslot = {
+  ActivityID: 's_kayak01',
+  Date: '2026-07-01',
+  Time: '17:30',
+  StartsAt: '2026-07-01T17:30:00+01:00',
+  Capacity: 6,
+  Booked: 4,
+  Held: 1,
+  Vacancies: 1,
+  Status: 'CLOSED',
+  Closed: true,
+  ClosedReason: 'Storm warning: no boats go out',
+  ClosedBy: 'key_Xq3vN8aPz2Lm',
+  ClosedAt: '2026-07-01T11:02:10.300Z',
+  CapacityChangedBy: 'key_Xq3vN8aPz2Lm',
+  CapacityChangedAt: '2026-06-30T18:40:00.000Z',
+};
+export const example = { customer, answers, product, questions, bookingRequest, booking, heldBooking, usageEntry, operatorTimeslot };
 
 export const confirmedHold = { ...booking, HoldExpiresAt: heldBooking.HoldExpiresAt, ConfirmedAt: '2026-06-20T09:21:40.002Z' };
 export const webhookEndpoint = {

@@ -15,7 +15,7 @@ export interface RequestSchemas {
 
 /** What the code cannot say about an operation, for the OpenAPI document: its words, examples and the errors its domain raises. */
 export interface OperationDocs {
-  tag: 'Catalogue' | 'Bookings' | 'Webhooks' | 'Usage' | 'Account' | 'OCTo';
+  tag: 'Catalogue' | 'Bookings' | 'Timeslots' | 'Webhooks' | 'Usage' | 'Account' | 'OCTo';
   summary: string;
   description: string;
   success: {

@@ -10,6 +10,7 @@ import {
   productSchema,
   questionSchema,
 } from '../catalog/schemas';
+import { operatorTimeslotSchema, timeslotCancellationSchema } from '../booking/timeslot-schemas';
 import { usageBatchResultSchema, usageEntrySchema, usageSummarySchema, voidedUsageEntrySchema } from '../usage/schemas';
 import { issuedWebhookEndpointSchema, webhookEndpointSchema } from '../webhooks/schemas';
 import {
@@ -46,6 +47,7 @@ const Problem = {
     detail: { type: 'string', description: 'Names the offending parameter or field' },
     instance: { type: 'string', description: 'The request path' },
     missingQuestions: { ...stringList, description: 'The required waiver questions a booking left unanswered' },
+    taken: { type: 'integer', minimum: 0, description: 'A capacity below what is taken: the places held and booked on the timeslot' },
     errors: {
       type: 'array',
       description: 'An invalid body or query: every field at fault, each once, with the rule it breaks',
@@ -78,6 +80,8 @@ export const responseSchemas = {
   ManifestTimeslot: manifestTimeslotSchema,
   Manifest: manifestSchema,
   Erasure: erasureSchema,
+  OperatorTimeslot: operatorTimeslotSchema,
+  TimeslotCancellation: timeslotCancellationSchema,
   WebhookEndpoint: webhookEndpointSchema,
   IssuedWebhookEndpoint: issuedWebhookEndpointSchema,
   UsageEntry: usageEntrySchema,

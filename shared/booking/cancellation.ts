@@ -21,7 +21,14 @@ export interface CancelOptions {
   now: Date;
   /** Reads the booking afresh (after a lost race), with the caller's own visibility rules. */
   read: () => Promise<BookingItem>;
+  /** Whether the partner listens, when already known (one read per partner for many cancellations). */
+  listens?: boolean;
+  /** Cancels the booking only while it is on this timeslot: one moved away meanwhile is left as it is. */
+  onTimeslot?: Pick<BookingItem, 'ActivityID' | 'Date' | 'Time'>;
 }
+
+const elsewhere = (item: BookingItem, slot: CancelOptions['onTimeslot']) =>
+  slot !== undefined && (item.ActivityID !== slot.ActivityID || item.Date !== slot.Date || item.Time !== slot.Time);
 
 export function cancelBooking(item: BookingItem, options: CancelOptions): Promise<TransitionResult> {
   const { canceller, now } = options;
@@ -30,9 +37,11 @@ export function cancelBooking(item: BookingItem, options: CancelOptions): Promis
     outcome: 'cancelled',
     // The partner who sold it hears of a cancellation it did not make itself.
     event: canceller.by === 'operator' ? 'booking.cancelled' : undefined,
+    listens: options.listens,
     now,
     reread: options.read,
     step: (current) => {
+      if (elsewhere(current, options.onTimeslot)) return { answer: current };
       const decision = cancel(current, now, canceller);
       if ('stay' in decision) return { answer: current };
       return {

@@ -14,7 +14,7 @@ import { IDEMPOTENCY_TTL_SECONDS, type Channel } from './constants';
 import { holdExpiry, madeStatus } from './lifecycle';
 import { toBooking, type BookingItem, type IdempotencyRecord, type UnitItem } from './model';
 import { newBookingReference } from './reference';
-import { getIdempotencyRecord, writeBooking } from './repository';
+import { getIdempotencyRecord, writeBooking, type SlotRefusal } from './repository';
 import { lookUpUuid } from './uuid-lookup';
 import { capReached } from './held-places';
 import type { HoldCaps } from '../accounts/hold-caps';
@@ -140,6 +140,17 @@ export const insufficientCapacity = (request: Pick<BookingRequest, 'Date' | 'Tim
     `The timeslot ${request.Date} ${request.Time} has ${Math.max(0, vacancies)} place(s) left; ${request.Participants} were requested`,
   );
 
+/** A timeslot the operator closed sells nothing: the refusal of a booking that found no capacity. */
+export const closedTimeslot = (request: Pick<BookingRequest, 'Date' | 'Time'>) =>
+  new CapacityError(`The timeslot ${request.Date} ${request.Time} is closed for sale`);
+
+/** The refusal of a booking or move whose timeslot gave no places. */
+export function noRoomOn(request: Pick<BookingRequest, 'ActivityID' | 'Date' | 'Time' | 'Participants'>, refusal: SlotRefusal) {
+  if ('missing' in refusal) return noSuchTimeslot(request);
+  if ('closed' in refusal) return closedTimeslot(request);
+  return insufficientCapacity(request, refusal.vacancies);
+}
+
 export function bookingItem(newBooking: NewBooking, reference: string, waiverStatus: Booking['WaiverStatus']): BookingItem {
   const { request, product, timeZone, now, units, openingHours, uuidBooking } = newBooking;
   const currency = product.PricePerParticipant.Currency;
@@ -194,14 +205,12 @@ export const idempotencyRecord = (booking: BookingItem, requestHash: string, now
   ExpiresAt: expiresAt(now, IDEMPOTENCY_TTL_SECONDS),
 });
 
+/** What an idempotency key was used for, to name it when the key comes back with another request. */
+export const usedFor = (earlier: IdempotencyRecord): string => earlier.Of ?? `booking ${earlier.BookingReference}`;
+
 /** The original response for a live record of this key; refused when the key came with another body. */
 export async function replay(operatorId: string, idempotency: IdempotencyContext, now: Date): Promise<BookingResult | undefined> {
-  const record = replayable(
-    await getIdempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash),
-    idempotency,
-    now,
-    (earlier) => `booking ${earlier.BookingReference}`,
-  );
+  const record = replayable(await getIdempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash), idempotency, now, usedFor);
   return record && { booking: JSON.parse(record.Response) as Booking, replayed: true };
 }
 
@@ -248,11 +257,9 @@ export async function createBooking(newBooking: NewBooking): Promise<BookingResu
         const earlier = idempotency && (await replay(operatorId, idempotency, now));
         return earlier ? countedReplay(earlier, operatorId) : RETRY;
       }
-      case 'timeslot-missing':
-        throw noSuchTimeslot(request);
-      case 'timeslot-full':
-        countBusinessEvent('Bookings', 'refused-capacity', operatorId);
-        throw insufficientCapacity(request, result.vacancies);
+      case 'no-room':
+        if (!('missing' in result.refusal)) countBusinessEvent('Bookings', 'refused-capacity', operatorId);
+        throw noRoomOn(request, result.refusal);
       case 'reference-taken':
         reference = newBookingReference();
         return RETRY;

@@ -5,7 +5,8 @@ import { tableName } from '../db/client';
 import { bookingKeys } from '../db/keys';
 import { besideItems, besidePut, dueEntry } from './booking-indexes';
 import type { BookingItem } from './model';
-import { getBooking, queryBookingsCreatedBetween, writeGuarded } from './repository';
+import { writeGuarded } from './personal-data-repository';
+import { getBooking, queryBookingsCreatedBetween } from './repository';
 
 /**
  * For bookings made before erasure and retention existed: the item that

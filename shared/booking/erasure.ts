@@ -13,7 +13,8 @@ import type { Change } from './lifecycle';
 import { toBooking, type BookingItem } from './model';
 import { customerEmail, holdsPersonalData, scrubbedRecord, withoutPersonalData, type ErasedBy } from './personal-data';
 import { normaliseReference } from './reference';
-import { deleteCustomerEntry, getBooking, getIdempotencyRecord, queryCustomerBookings, writeGuarded } from './repository';
+import { deleteCustomerEntry, queryCustomerBookings, writeGuarded } from './personal-data-repository';
+import { getBooking, getIdempotencyRecord } from './repository';
 import type { Booking } from './schemas';
 import { changeTransaction, changed } from './transactions';
 

@@ -75,11 +75,14 @@ export const toBooking = (item: BookingItem): Booking => ({
   ...(item.ErasedAt ? { ErasedAt: item.ErasedAt } : {}),
 });
 
-/** What a key remembers of the booking it made: the request's hash and the original response. */
+/** What a key remembers of the booking it made (or the timeslot it cancelled): the request's hash and the original response. */
 export interface IdempotencyRecord {
   RequestHash: string;
-  BookingReference: string;
-  /** The `data` of the original 201 response, as JSON text. */
+  /** The booking the key made; absent for the other write a key can guard, a timeslot's cancellation. */
+  BookingReference?: string;
+  /** What the key was used for, in words, when it was not a booking. */
+  Of?: string;
+  /** The `data` of the original response, as JSON text. */
   Response: string;
   CreatedAt: string;
   /** Unix seconds. */

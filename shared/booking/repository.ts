@@ -1,4 +1,6 @@
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unixSeconds } from '../core/clock';
 import { batchGet } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
@@ -7,8 +9,7 @@ import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { GSI1, GSI2, GSI4 } from '../db/table-design';
 import { rawNumber, transactionCancellation, type TransactionCancellation } from '../db/transaction-errors';
 import type { HeldPlacesChange } from './held-places';
-import { customerPrefix, resellerReferencePrefix } from './booking-indexes';
-import { emailHash } from './personal-data';
+import { resellerReferencePrefix } from './booking-indexes';
 import type { Channel } from './constants';
 import type { BookingItem, IdempotencyRecord } from './model';
 import {
@@ -33,6 +34,27 @@ export async function getIdempotencyRecord(operatorId: string, keyId: string, ke
     new GetCommand({ TableName: tableName(), Key: bookingKeys.idempotencyRecord(operatorId, keyId, keyHash), ConsistentRead: true }),
   );
   return Item as IdempotencyRecord | undefined;
+}
+
+/** Keeps what a key's request answered, unless a live record of the key is there already (a simultaneous retry wrote it). */
+export async function putIdempotencyRecord(
+  operatorId: string,
+  key: { keyId: string; keyHash: string },
+  record: IdempotencyRecord,
+  now: Date,
+): Promise<void> {
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...bookingKeys.idempotencyRecord(operatorId, key.keyId, key.keyHash), Entity: 'IdempotencyRecord', ...record },
+        ConditionExpression: 'attribute_not_exists(PK) OR ExpiresAt <= :now',
+        ExpressionAttributeValues: { ':now': unixSeconds(now) },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 export interface BookingPage {
@@ -94,14 +116,75 @@ export async function queryManifest(operatorId: string, date: string, activityId
   return items;
 }
 
+/** One page of the live bookings of one timeslot, by the manifest's index (eventually consistent), after `startKey`. */
+export async function queryTimeslotBookings(
+  slot: { operatorId: string; activityId: string; date: string; time: string },
+  limit: number,
+  startKey?: Record<string, unknown>,
+): Promise<{ items: BookingItem[]; nextKey?: Record<string, unknown> }> {
+  const { GSI2PK, SKPrefix } = bookingKeys.manifestRange(slot.operatorId, slot.date, slot.activityId, slot.time);
+  const { Items, LastEvaluatedKey } = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: GSI2,
+      KeyConditionExpression: 'GSI2PK = :pk AND begins_with(GSI2SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': GSI2PK, ':prefix': SKPrefix },
+      Limit: limit,
+      ExclusiveStartKey: startKey,
+    }),
+  );
+  return { items: (Items ?? []) as BookingItem[], nextKey: LastEvaluatedKey };
+}
+
+/** A cancellation of one timeslot with its bookings, by the instant it started. */
+export interface TimeslotCancellationKey {
+  operatorId: string;
+  activityId: string;
+  date: string;
+  time: string;
+  startedAt: string;
+}
+
+const cancellationRecordKey = (at: TimeslotCancellationKey) =>
+  keys.timeslotCancellation(at.operatorId, at.activityId, at.date, at.time, at.startedAt);
+
+/** Notes the bookings a timeslot's cancellation is about to cancel, before it does: its answer finds them after any stop. */
+export async function noteCancelling(cancellation: TimeslotCancellationKey, references: string[]): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: cancellationRecordKey(cancellation),
+      UpdateExpression: 'SET Entity = :entity ADD #references :references',
+      ExpressionAttributeNames: { '#references': 'References' },
+      ExpressionAttributeValues: { ':entity': 'TimeslotCancellation', ':references': new Set(references) },
+    }),
+  );
+}
+
+/** The bookings a timeslot's cancellation noted (consistent). */
+export async function cancellingNoted(cancellation: TimeslotCancellationKey): Promise<string[]> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: cancellationRecordKey(cancellation), ConsistentRead: true }),
+  );
+  return [...((Item?.References as Set<string> | undefined) ?? [])];
+}
+
 /** Up to `limit` holds whose HoldExpiresAt is `nowIso` or earlier, oldest first. */
 export const queryExpiredHolds = (nowIso: string, limit: number): Promise<BookingItem[]> =>
   queryDueItems<BookingItem>('HOLD', nowIso, limit);
 
+/** Why a timeslot gave no places, read from its image when the condition failed: missing, closed, or too few left. */
+export type SlotRefusal = { missing: true } | { closed: true } | { vacancies: number };
+
+const slotRefusal = (old: ReturnType<TransactionCancellation['oldItem']>): SlotRefusal => {
+  if (!old) return { missing: true };
+  if (old.Closed?.BOOL) return { closed: true };
+  return { vacancies: rawNumber(old, 'Vacancies') };
+};
+
 export type BookingWriteOutcome =
   | { outcome: 'written' }
-  | { outcome: 'timeslot-missing' }
-  | { outcome: 'timeslot-full'; vacancies: number }
+  | { outcome: 'no-room'; refusal: SlotRefusal }
   | { outcome: 'reference-taken' }
   | { outcome: 'uuid-taken' }
   | { outcome: 'idempotency-key-taken' }
@@ -131,9 +214,7 @@ export async function writeBooking(write: BookingWrite): Promise<BookingWriteOut
     if (failed(at.uuid)) return { outcome: 'uuid-taken' };
     if (failed(at.booking)) return { outcome: 'reference-taken' };
     if (failed(at.timeslot)) {
-      const old = cancellation.oldItem(at.timeslot);
-      if (!old) return { outcome: 'timeslot-missing' };
-      return { outcome: 'timeslot-full', vacancies: rawNumber(old, 'Vacancies') };
+      return { outcome: 'no-room', refusal: slotRefusal(cancellation.oldItem(at.timeslot)) };
     }
     const capped = heldPlacesRefusal(cancellation, at.heldPlaces);
     if (capped) return capped;
@@ -145,13 +226,13 @@ export async function writeBooking(write: BookingWrite): Promise<BookingWriteOut
 /**
  * Runs a change of a booking (confirmation, cancellation, expiry, a move, ...): 'refused' when the booking is no
  * longer as it was read (its version or status condition failed), 'no-room' when the timeslot it takes places on
- * had too few (`vacancies`) or does not exist (undefined).
+ * gave none (too few left, closed, or missing).
  */
 export type TransitionOutcome =
   | { outcome: 'done' }
   | { outcome: 'refused' }
   | { outcome: 'contended' }
-  | { outcome: 'no-room'; vacancies?: number }
+  | { outcome: 'no-room'; refusal: SlotRefusal }
   | { outcome: 'hold-cap'; change: HeldPlacesChange; held: number };
 
 export async function writeTransition({ input, takesAt, heldPlaces }: ChangeTransaction): Promise<TransitionOutcome> {
@@ -163,8 +244,7 @@ export async function writeTransition({ input, takesAt, heldPlaces }: ChangeTran
     if (!cancellation) throw error;
     if (cancellation.conditionFailed(TRANSITION_BOOKING_ITEM)) return { outcome: 'refused' };
     if (takesAt !== undefined && cancellation.conditionFailed(takesAt)) {
-      const old = cancellation.oldItem(takesAt);
-      return { outcome: 'no-room', vacancies: old ? rawNumber(old, 'Vacancies') : undefined };
+      return { outcome: 'no-room', refusal: slotRefusal(cancellation.oldItem(takesAt)) };
     }
     const capped = heldPlacesRefusal(cancellation, heldPlaces);
     if (capped) return capped;
@@ -285,44 +365,4 @@ export async function getBookings(operatorId: string, references: string[]): Pro
     (item) => items.push(item as unknown as BookingItem),
   );
   return items;
-}
-
-/** The references of an operator's bookings of one customer, by the SHA-256 of the customer's email (consistent), at most `limit`. */
-export async function queryCustomerBookings(operatorId: string, email: string, limit: number): Promise<string[]> {
-  const { PK } = customerPrefix(operatorId, email);
-  const { Items } = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': PK },
-      ProjectionExpression: 'BookingReference',
-      ConsistentRead: true,
-      Limit: limit,
-    }),
-  );
-  return (Items ?? []).map((item) => item.BookingReference as string);
-}
-
-/** Removes the item that finds a booking by a customer's email, when the booking no longer holds that email. */
-export async function deleteCustomerEntry(operatorId: string, email: string, reference: string): Promise<void> {
-  await documentClient().send(
-    new DeleteCommand({ TableName: tableName(), Key: bookingKeys.customerEntry(operatorId, emailHash(email), reference) }),
-  );
-}
-
-/**
- * Runs a transaction conditioned on what it read, whatever its condition
- * fails on (an erasure: the booking's change and its copies' updates; the
- * indexing of a booking made before): 'moved' when any item is no longer as
- * read (the booking changed, a copy expired) or the transaction lost a
- * race, so the caller reads and decides again.
- */
-export async function writeGuarded(input: TransactWriteCommandInput): Promise<'done' | 'moved'> {
-  try {
-    await documentClient().send(new TransactWriteCommand(input));
-    return 'done';
-  } catch (error) {
-    if (transactionCancellation(error)) return 'moved';
-    throw error;
-  }
 }

@@ -10,7 +10,7 @@ import { NotFoundError, UnprocessableError, ValidationError } from '../core/erro
 import { partnerListens } from '../webhooks/events';
 import { cancelPartnerItem } from './cancellation';
 import { customerOf, mergeContact } from './contacts';
-import { checkNotStarted, countedReplay, createBooking, insufficientCapacity, noSuchTimeslot, uuidReplay } from './create-booking';
+import { checkNotStarted, countedReplay, createBooking, noRoomOn, noSuchTimeslot, uuidReplay } from './create-booking';
 import { change, confirm, extend, heldUntil } from './lifecycle';
 import type { BookingItem } from './model';
 import { getReservationItems } from './repository';
@@ -152,10 +152,6 @@ async function withSlot(caller: Caller, change: Promise<TransitionResult>, befor
   return { item, slot: await getTimeslot(caller.operatorId, item.ActivityID, item.Date, item.Time) };
 }
 
-/** The refusal of a change that found too few places on the timeslot it takes them on. */
-const noRoom = (next: BookingItem, vacancies: number | undefined) =>
-  vacancies === undefined ? noSuchTimeslot(next) : insufficientCapacity(next, vacancies);
-
 export interface ConfirmationChanges {
   contact?: Record<string, unknown>;
   resellerReference?: string | null;
@@ -179,7 +175,7 @@ export async function confirmReservation(
       listens,
       now,
       reread: rereadOf(caller, item),
-      noRoom,
+      noRoom: noRoomOn,
       step: async (current) => {
         const contact = mergeContact(current.Contact, changes.contact);
         const next: BookingItem = {
@@ -251,7 +247,7 @@ export async function changeReservation(
     holdCaps: caller.holdCaps,
     now,
     reread: rereadOf(caller, item),
-    noRoom,
+    noRoom: noRoomOn,
     step: async (current) => {
       const decision = change(current, now, caller.timeZone);
       if ('stay' in decision) return { answer: current };

@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ACTIVITY_ID_PATTERN, TIME_PATTERN, UNIT_ID_PATTERN } from '../catalog/constants';
+import { AVAILABILITY_STATUSES } from '../catalog/model';
 import { activityIdSchema, moneySchema, startsAtSchema, timeSchema } from '../catalog/schemas';
 import { dayRangeQuery, isoDate } from '../core/day-schemas';
 import {
@@ -344,12 +345,31 @@ export type BookingList = FromSchema<typeof bookingListSchema>;
 export const manifestTimeslotSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['ActivityID', 'ActivityName', 'Time', 'StartsAt', 'Participants', 'HeldParticipants', 'Bookings'],
+  required: [
+    'ActivityID',
+    'ActivityName',
+    'Time',
+    'StartsAt',
+    'Capacity',
+    'Vacancies',
+    'Status',
+    'Closed',
+    'Participants',
+    'HeldParticipants',
+    'Bookings',
+  ],
   properties: {
     ActivityID: activityId,
     ActivityName: { type: 'string' },
     Time: time,
     StartsAt: startsAtSchema,
+    Capacity: { ...count, description: 'The places the timeslot has' },
+    Vacancies: { ...count, description: 'The places left' },
+    Status: { type: 'string', enum: AVAILABILITY_STATUSES, description: 'As every channel shows it' },
+    Closed: { type: 'boolean', description: 'Closed by the operator: sold on no channel, its bookings kept' },
+    ClosedReason: { type: 'string', description: 'While closed, when a reason was given' },
+    ClosedBy: { type: 'string', description: 'While closed: the ID of the API key that closed it, or `admin` (the admin CLI)' },
+    ClosedAt: { ...instant, description: 'While closed: since when' },
     Participants: { ...count, description: "Places the timeslot's held and confirmed bookings take" },
     HeldParticipants: { ...count, description: 'Of those, the places only held' },
     Bookings: { type: 'array', items: bookingSchema, description: "By the customer's last name, then first name" },
@@ -364,7 +384,11 @@ export const manifestSchema = {
   properties: {
     Date: date,
     Participants: { ...count, description: 'Places taken over the whole day' },
-    Timeslots: { type: 'array', items: manifestTimeslotSchema, description: 'By start time, then activity name' },
+    Timeslots: {
+      type: 'array',
+      items: manifestTimeslotSchema,
+      description: 'Every timeslot of the day (those nobody booked too), by start time, then activity name',
+    },
   },
 } as const;
 export type Manifest = FromSchema<typeof manifestSchema>;

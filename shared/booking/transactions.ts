@@ -1,6 +1,7 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unixSeconds } from '../core/clock';
 import { tableName } from '../db/client';
+import { givePlacesBack as placesGivenBack, takePlaces as placesTaken } from '../catalog/timeslot-writes';
 import { bookingKeys, keys } from '../db/keys';
 import { besideItems, besidePut, dueEntry, isLive, manifestEntry, partnerDayEntry, uuidEntryPut } from './booking-indexes';
 import type { DeliveryItem } from '../webhooks/model';
@@ -49,26 +50,13 @@ function countHeldPlaces(items: TransactItems, before: BookingItem | undefined, 
 
 const timeslotKey = (booking: BookingItem) => keys.timeslot(booking.OperatorID, booking.ActivityID, booking.Date, booking.Time);
 
-/** Takes `places` on a timeslot only while it has that many left; the old image tells a missing timeslot from a full one. */
-const takePlaces = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({
-  Update: {
-    TableName: tableName(),
-    Key: key,
-    UpdateExpression: 'SET Booked = Booked + :places, Vacancies = Vacancies - :places',
-    ConditionExpression: 'attribute_exists(PK) AND Vacancies >= :places',
-    ExpressionAttributeValues: { ':places': places },
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-  },
+/** Places are taken with the old image returned, which tells a missing timeslot from a full or closed one. */
+const takePlaces = (key: ReturnType<typeof timeslotKey>, places: number, at: string): TransactItem => ({
+  Update: { ...placesTaken(key, places, at), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
 });
 
-const givePlacesBack = (key: ReturnType<typeof timeslotKey>, places: number): TransactItem => ({
-  Update: {
-    TableName: tableName(),
-    Key: key,
-    UpdateExpression: 'SET Booked = Booked - :places, Vacancies = Vacancies + :places',
-    ConditionExpression: 'attribute_exists(PK)',
-    ExpressionAttributeValues: { ':places': places },
-  },
+const givePlacesBack = (key: ReturnType<typeof timeslotKey>, places: number, at: string): TransactItem => ({
+  Update: placesGivenBack(key, places, at),
 });
 
 /** The transaction of one new booking, with where its conditioned items are, to read a cancellation by. */
@@ -81,7 +69,7 @@ export interface BookingTransaction {
 export function bookingTransaction({ booking, idempotency, holdCaps }: BookingWrite): BookingTransaction {
   const operatorId = booking.OperatorID;
   const items: TransactItems = [
-    takePlaces(timeslotKey(booking), booking.Participants),
+    takePlaces(timeslotKey(booking), booking.Participants, booking.CreatedAt),
     {
       Put: {
         TableName: tableName(),
@@ -245,11 +233,11 @@ export function changeTransaction(
   let takesAt: number | undefined;
   const [held, holds] = [isLive(current) ? current.Participants : 0, isLive(next) ? next.Participants : 0];
   if (same(timeslotKey(current), timeslotKey(next))) {
-    if (holds > held) takesAt = items.push(takePlaces(timeslotKey(next), holds - held)) - 1;
-    if (holds < held) items.push(givePlacesBack(timeslotKey(current), held - holds));
+    if (holds > held) takesAt = items.push(takePlaces(timeslotKey(next), holds - held, change.at)) - 1;
+    if (holds < held) items.push(givePlacesBack(timeslotKey(current), held - holds, change.at));
   } else {
-    if (held) items.push(givePlacesBack(timeslotKey(current), held));
-    if (holds) takesAt = items.push(takePlaces(timeslotKey(next), holds)) - 1;
+    if (held) items.push(givePlacesBack(timeslotKey(current), held, change.at));
+    if (holds) takesAt = items.push(takePlaces(timeslotKey(next), holds, change.at)) - 1;
   }
 
   const [before, after] = [besideItems(current), besideItems(next)];

@@ -4,7 +4,7 @@ import { newDelivery, partnerListens } from '../webhooks/events';
 import type { DeliveryItem, WebhookEventType } from '../webhooks/model';
 import type { Booking } from './schemas';
 import { toBooking, type BookingItem } from './model';
-import { writeTransition } from './repository';
+import { writeTransition, type SlotRefusal } from './repository';
 import type { Change } from './lifecycle';
 import { changeTransaction, changed } from './transactions';
 import { capReached } from './held-places';
@@ -46,8 +46,8 @@ export interface Transition {
   listens?: boolean;
   /** Reads the booking afresh after a lost race; without it a lost race ends the transition unmoved (a sweep tries next time). */
   reread?: () => Promise<BookingItem>;
-  /** The refusal when the timeslot the change takes places on has too few (`vacancies` left) or does not exist (undefined). */
-  noRoom?: (next: BookingItem, vacancies: number | undefined) => Error;
+  /** The refusal when the timeslot the change takes places on gave none (too few left, closed, or missing). */
+  noRoom?: (next: BookingItem, refusal: SlotRefusal) => Error;
   /** The caps of the key whose holds the change may grow (a partner's own move of its hold); the defaults when absent. */
   holdCaps?: HoldCaps;
   now: Date;
@@ -88,7 +88,7 @@ export async function transitionBooking(item: BookingItem, transition: Transitio
     if (written.outcome === 'hold-cap') throw capReached(written.change, written.held);
     if (written.outcome === 'no-room') {
       if (!transition.noRoom) throw new Error(`${transition.what} found no room on a timeslot it did not mean to take places on`);
-      throw transition.noRoom(next, written.vacancies);
+      throw transition.noRoom(next, written.refusal);
     }
     if (!transition.reread) return { booking: toBooking(current), moved: false, item: current };
     // Moved meanwhile by a simultaneous request or sweep, or contended: look again.

@@ -19,12 +19,22 @@ const LIMITED_SHARE = 0.2;
 const roomStatus = (vacancies: number, capacity: number): AvailableDate['Status'] =>
   vacancies <= capacity * LIMITED_SHARE ? 'LIMITED' : 'AVAILABLE';
 
-export const availabilityStatus = (vacancies: number, capacity: number): AvailabilityStatus =>
-  vacancies <= 0 ? 'SOLD_OUT' : roomStatus(vacancies, capacity);
+/** The places a timeslot has for sale: none while closed, never fewer than none (a capacity cut below what was booked). */
+export const vacanciesOf = (slot: Pick<TimeslotItem, 'Vacancies' | 'Closed'>) => (slot.Closed ? 0 : Math.max(0, slot.Vacancies));
 
-export const vacanciesOf = (slot: Pick<TimeslotItem, 'Vacancies'>) => Math.max(0, slot.Vacancies);
+/**
+ * The one status of a timeslot, whoever shows it (the marketplace, OCTo,
+ * the operator's day, the events partners hear): CLOSED while the operator
+ * has closed it, SOLD_OUT once fewer than `places` are left (a party of one
+ * unless said), else by the share of its capacity left.
+ */
+export const timeslotStatus = (slot: Pick<TimeslotItem, 'Vacancies' | 'Capacity' | 'Closed'>, places = 1): AvailabilityStatus => {
+  if (slot.Closed) return 'CLOSED';
+  const vacancies = vacanciesOf(slot);
+  return vacancies < Math.max(1, places) ? 'SOLD_OUT' : roomStatus(vacancies, slot.Capacity);
+};
 
-/** Timeslots that have not started yet in the operator's time zone and still have room. */
+/** Timeslots that have not started yet in the operator's time zone and still have room (a closed one has none). */
 function bookable(slots: TimeslotItem[], timeZone: string, now: Date): TimeslotItem[] {
   return slots.filter((slot) => !timeslotStarted(slot, timeZone, now) && vacanciesOf(slot) > 0);
 }

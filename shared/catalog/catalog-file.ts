@@ -1,8 +1,10 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { isoDate } from '../core/day-schemas';
+import { MAX_CAPACITY } from './constants';
 import {
   activityIdSchema,
   availabilityTypeSchema,
+  capacitySchema as capacity,
   moneySchema,
   openingHoursSchema,
   questionTypeSchema,
@@ -14,14 +16,6 @@ export const WEEKDAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as con
 
 /** A schedule may span at most this many days; longer ones are split or re-imported later. */
 export const MAX_SCHEDULE_DAYS = 366;
-const MAX_CAPACITY = 10_000;
-
-const capacity = {
-  type: 'integer',
-  minimum: 1,
-  maximum: MAX_CAPACITY,
-  errorMessage: `must be an integer from 1 to ${MAX_CAPACITY}`,
-} as const;
 
 /** The highest price per participant in minor units: times the largest party, a booking's TotalPrice is still an exact integer (under 2^53). */
 const MAX_PRICE_AMOUNT = 100_000_000_000;

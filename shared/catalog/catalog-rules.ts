@@ -93,18 +93,34 @@ function checkSchedulesFit(index: number, product: CatalogProduct): void {
     }
     if (schedule.OpeningHours) checkOpeningHours(`${field}.OpeningHours`, schedule.OpeningHours);
   });
-  const [wantedSlot, unwantedSlot] = dayTicket ? (['OpeningHours', 'Time'] as const) : (['Time', 'OpeningHours'] as const);
-  (product.Timeslots ?? []).forEach((slot, position) => {
-    const field = `Products[${index}].Timeslots[${position}]`;
-    if (slot[wantedSlot] === undefined) throw new ValidationError('is required', { field: `${field}.${wantedSlot}` });
-    if (slot[unwantedSlot] !== undefined) {
-      throw new ValidationError(`is not allowed: ${dayTicket ? 'a day ticket opens for hours' : 'give Time'}`, {
-        field: `${field}.${unwantedSlot}`,
-      });
-    }
-    if (slot.OpeningHours) checkOpeningHours(`${field}.OpeningHours`, slot.OpeningHours);
-  });
+  (product.Timeslots ?? []).forEach((slot, position) => checkOneOffTimeslot(dayTicket, slot, `Products[${index}].Timeslots[${position}]`));
 }
+
+/** A one-off timeslot (`field` names it) fits its product: a Time for start-time products, OpeningHours for day tickets, never both. */
+export function checkOneOffTimeslot(dayTicket: boolean, slot: OneOffTimeslot, field: string): void {
+  const [wanted, unwanted] = dayTicket ? (['OpeningHours', 'Time'] as const) : (['Time', 'OpeningHours'] as const);
+  if (slot[wanted] === undefined) throw new ValidationError('is required', { field: `${field}.${wanted}` });
+  if (slot[unwanted] !== undefined) {
+    throw new ValidationError(`is not allowed: ${dayTicket ? 'a day ticket opens for hours' : 'give Time'}`, {
+      field: `${field}.${unwanted}`,
+    });
+  }
+  if (slot.OpeningHours) checkOpeningHours(`${field}.OpeningHours`, slot.OpeningHours);
+}
+
+/** A one-off timeslot as the catalogue file and the operator's additions give it. */
+export interface OneOffTimeslot {
+  Date: string;
+  Time?: string;
+  OpeningHours?: OpeningHours;
+  Capacity: number;
+}
+
+/** The row of a one-off timeslot: at its Time, or a day ticket's day at DAY_TICKET_TIME with its hours. */
+export const oneOffRow = (slot: OneOffTimeslot): SlotRow =>
+  slot.OpeningHours
+    ? { Date: slot.Date, Time: DAY_TICKET_TIME, Capacity: slot.Capacity, OpeningHours: slot.OpeningHours }
+    : { Date: slot.Date, Time: slot.Time as string, Capacity: slot.Capacity };
 
 export interface SlotRow {
   Date: string;
@@ -154,11 +170,7 @@ export function expandTimeslots(
   });
   (product.Timeslots ?? []).forEach((slot, index) => {
     if (slot.Time) checkTimeslotTime({ Date: slot.Date, Time: slot.Time }, timeZone, `Products[${entry.index}].Timeslots[${index}].Time`);
-    add(
-      slot.OpeningHours
-        ? { Date: slot.Date, Time: DAY_TICKET_TIME, Capacity: slot.Capacity, OpeningHours: slot.OpeningHours }
-        : { Date: slot.Date, Time: slot.Time as string, Capacity: slot.Capacity },
-    );
+    add(oneOffRow(slot));
   });
   return { rows: [...rows.values()], skipped };
 }

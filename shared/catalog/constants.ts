@@ -27,3 +27,6 @@ export const DEFAULT_OPTION_ID = 'DEFAULT';
 
 /** What a unit's ID may be: it names the unit in bookings (OCTo `unitId`, the marketplace's `Units[].UnitID`). */
 export const UNIT_ID_PATTERN = '^[a-z0-9_-]{1,64}$';
+
+/** The most places a timeslot may have (and a booking may take): the catalogue's, the operator's changes' and the party's limit. */
+export const MAX_CAPACITY = 10_000;

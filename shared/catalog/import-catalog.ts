@@ -1,4 +1,5 @@
 import { requireOperator } from '../accounts/operators';
+import { config } from '../core/config';
 import type { CatalogFile } from './catalog-file';
 import { checkAgainstStored, checkCatalog, startTimesOf, type SkippedStart } from './catalog-rules';
 import type { ProductItem } from './model';
@@ -26,7 +27,7 @@ export interface ImportSummary {
  * second time: products are replaced whole, timeslots get the file's
  * capacity and keep the places already booked on them.
  */
-export async function importCatalog(operatorId: string, input: unknown): Promise<ImportSummary> {
+export async function importCatalog(operatorId: string, input: unknown, now: Date = config().clock()): Promise<ImportSummary> {
   const operator = await requireOperator(operatorId);
   const { catalog, timeslots, skipped } = checkCatalog(input, operator.TimeZone);
   checkAgainstStored(catalog, await queryProductIdentities(operatorId));
@@ -49,6 +50,6 @@ export async function importCatalog(operatorId: string, input: unknown): Promise
     return putProduct(operatorId, item);
   });
   const slotWrites = catalog.Products.flatMap((product, index) => timeslots[index].map((slot) => ({ product, slot })));
-  await inBatches(slotWrites, ({ product, slot }) => putTimeslotCapacity(operatorId, product.ActivityID, slot));
+  await inBatches(slotWrites, ({ product, slot }) => putTimeslotCapacity(operatorId, product.ActivityID, slot, now.toISOString()));
   return { products: catalog.Products.length, timeslots: slotWrites.length, skipped };
 }

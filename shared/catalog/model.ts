@@ -35,9 +35,43 @@ export interface TimeslotItem {
    * Negative when the catalogue cut the capacity below what was already booked.
    */
   Vacancies: number;
+  /** One more with every write of the timeslot (timeslot-writes.ts): the order of its changes. Absent only before its first write. */
+  Sequence?: number;
+  /** When the change of that Sequence was made (ISO 8601 UTC). */
+  ChangedAt?: string;
+  /** Closed by the operator: nothing is sold on it, on any channel; its bookings stay. Absent: open. */
+  Closed?: boolean;
+  /** While closed: the operator's reason (when given), the key that closed it and when. */
+  ClosedReason?: string;
+  ClosedBy?: string;
+  ClosedAt?: string;
+  /** The last reopening: the key and when. */
+  ReopenedBy?: string;
+  ReopenedAt?: string;
+  /** The last change of capacity by the operator (not by a catalogue import): the key and when. */
+  CapacityChangedBy?: string;
+  CapacityChangedAt?: string;
+  /** Timeslots the operator added one by one (not by a catalogue import): the key and when. */
+  AddedBy?: string;
+  AddedAt?: string;
+  /** The last cancellation of the timeslot's bookings; while it has no FinishedAt the timeslot is due on the sweep and cannot reopen. */
+  Cancellation?: CancellationMarker;
 }
 
-export type AvailabilityStatus = 'AVAILABLE' | 'LIMITED' | 'SOLD_OUT';
+/** A cancellation of a timeslot's bookings, as its timeslot carries it: what, by whom, since when, and once done when it ended. */
+export interface CancellationMarker {
+  Reason: string;
+  By: string;
+  StartedAt: string;
+  FinishedAt?: string;
+  /** Whose timeslot, for the sweep that finds it by its due entry alone. */
+  OperatorID: string;
+  ActivityID: string;
+}
+
+/** A timeslot as every channel shows it: by the places left, or CLOSED by the operator. */
+export const AVAILABILITY_STATUSES = ['AVAILABLE', 'LIMITED', 'SOLD_OUT', 'CLOSED'] as const;
+export type AvailabilityStatus = (typeof AVAILABILITY_STATUSES)[number];
 
 /** A fixed field order, whatever order the stored map came back in. */
 export const toQuestion = (question: Question): Question => ({

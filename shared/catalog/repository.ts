@@ -4,6 +4,7 @@ import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { GSI1 } from '../db/table-design';
 import type { ProductItem, TimeslotItem } from './model';
+import { importedTimeslot } from './timeslot-writes';
 
 /** One function per catalogue access pattern; see the README's access-pattern table. */
 
@@ -40,6 +41,18 @@ export function queryVisibleProducts(operatorId: string, nameFragment?: string):
   });
 }
 
+/** Every product of an operator, hidden ones included, by ActivityID and name (the operator's manifest). */
+export function queryProductNames(operatorId: string): Promise<Pick<ProductItem, 'ActivityID' | 'Name'>[]> {
+  const { PK, SKPrefix } = keys.productPrefix(operatorId);
+  return queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ProjectionExpression: 'ActivityID, #name',
+    ExpressionAttributeNames: { '#name': 'Name' },
+    ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+  });
+}
+
 /** Every product of an operator, hidden ones included, with just the identifying attributes. */
 export function queryProductIdentities(operatorId: string): Promise<Pick<ProductItem, 'ProductID' | 'ActivityID' | 'NameLower'>[]> {
   const { PK, SKPrefix } = keys.productPrefix(operatorId);
@@ -72,15 +85,26 @@ export async function getProductByProductId(operatorId: string, productId: numbe
 /**
  * Every timeslot of an activity from `firstDate` to `lastDate` inclusive, in
  * date and time order. Strongly consistent, so availability shows a booking
- * or cancellation the moment it is confirmed.
+ * or cancellation the moment it is confirmed. What partners see of them,
+ * unless `whole` (the operator's own view, with who changed what and when).
  */
-export function queryTimeslots(operatorId: string, activityId: string, firstDate: string, lastDate: string): Promise<TimeslotItem[]> {
+export function queryTimeslots(
+  operatorId: string,
+  activityId: string,
+  firstDate: string,
+  lastDate: string,
+  { whole = false } = {},
+): Promise<TimeslotItem[]> {
   const { PK, SKFrom, SKTo } = keys.timeslotRange(operatorId, activityId, firstDate, lastDate);
   return queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ProjectionExpression: '#date, #time, #capacity, Booked, Vacancies, OpeningHours',
-    ExpressionAttributeNames: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
+    ...(whole
+      ? {}
+      : {
+          ProjectionExpression: '#date, #time, #capacity, Booked, Vacancies, OpeningHours, #closed',
+          ExpressionAttributeNames: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity', '#closed': 'Closed' },
+        }),
     ExpressionAttributeValues: { ':pk': PK, ':from': SKFrom, ':to': SKTo },
     ConsistentRead: true,
   });
@@ -138,25 +162,7 @@ export async function putTimeslotCapacity(
   operatorId: string,
   activityId: string,
   slot: Pick<TimeslotItem, 'Date' | 'Time' | 'Capacity' | 'OpeningHours'>,
+  at: string,
 ): Promise<void> {
-  await documentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.timeslot(operatorId, activityId, slot.Date, slot.Time),
-      // Vacancies is what a booking's condition checks; it follows a capacity change and keeps what is booked.
-      UpdateExpression:
-        'SET Entity = :entity, #date = :date, #time = :time, #capacity = :capacity, ' +
-        'Booked = if_not_exists(Booked, :zero), Vacancies = :capacity - if_not_exists(Booked, :zero)' +
-        (slot.OpeningHours ? ', OpeningHours = :hours' : ' REMOVE OpeningHours'),
-      ExpressionAttributeNames: { '#date': 'Date', '#time': 'Time', '#capacity': 'Capacity' },
-      ExpressionAttributeValues: {
-        ':entity': 'Timeslot',
-        ':date': slot.Date,
-        ':time': slot.Time,
-        ':capacity': slot.Capacity,
-        ':zero': 0,
-        ...(slot.OpeningHours ? { ':hours': slot.OpeningHours } : {}),
-      },
-    }),
-  );
+  await documentClient().send(new UpdateCommand(importedTimeslot(keys.timeslot(operatorId, activityId, slot.Date, slot.Time), slot, at)));
 }

@@ -4,6 +4,7 @@ import {
   ACTIVITY_ID_PATTERN,
   ACTIVITY_ID_RULE,
   AVAILABILITY_TYPES,
+  MAX_CAPACITY,
   QUESTION_TYPES,
   TIME_PATTERN,
   UNIT_ID_PATTERN,
@@ -23,6 +24,14 @@ export const activityIdPath = {
   type: 'object',
   required: ['ActivityID'],
   properties: { ActivityID: activityIdSchema },
+} as const;
+
+/** A timeslot's capacity, as the catalogue file and the operator's changes give it. */
+export const capacitySchema = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_CAPACITY,
+  errorMessage: `must be an integer from 1 to ${MAX_CAPACITY}`,
 } as const;
 
 export const timeSchema = { type: 'string', pattern: TIME_PATTERN, errorMessage: 'must be a time in HH:MM (24-hour) format' } as const;

@@ -46,6 +46,15 @@ export const keys = {
     // '~' sorts after every character a time can contain, so the whole last day is included.
     SKTo: `SLOT#${lastDate}#~`,
   }),
+  /**
+   * The bookings a cancellation of a timeslot (started at `startedAt`) set
+   * out to cancel, beside its timeslot but outside the SLOT# range, so
+   * availability reads never meet it.
+   */
+  timeslotCancellation: (operatorId: string, activityId: string, date: string, time: string, startedAt: string): ItemKey => ({
+    PK: activityPartition(operatorId, activityId),
+    SK: `CANCELLATION#${date}#${time}#${startedAt}`,
+  }),
 };
 
 /*
@@ -88,10 +97,10 @@ export const bookingKeys = {
     GSI2PK: `${operatorPartition(operatorId)}#MANIFEST#${date}`,
     GSI2SK: `${activityId}#${time}#${reference}`,
   }),
-  /** GSI2 bounds of one day's manifest, of every activity or of one. */
-  manifestRange: (operatorId: string, date: string, activityId?: string) => ({
+  /** GSI2 bounds of one day's manifest, of every activity, of one, or of one of its timeslots. */
+  manifestRange: (operatorId: string, date: string, activityId?: string, time?: string) => ({
     GSI2PK: `${operatorPartition(operatorId)}#MANIFEST#${date}`,
-    SKPrefix: activityId ? `${activityId}#` : undefined,
+    SKPrefix: activityId ? `${activityId}#${time ? `${time}#` : ''}` : undefined,
   }),
   /**
    * A partner's own reference of one of its UUID bookings (OCTo's
@@ -171,6 +180,9 @@ export const holdKeys = {
   }),
 };
 
+/** The kinds of work on the due index, each its own partition. */
+type DueKind = 'HOLD' | 'WEBHOOK' | 'RETENTION' | 'TIMESLOT';
+
 /*
  * Work that falls due, on the sparse GSI3: an item carries the entry only
  * while the work is pending, so the one-minute sweeps read what is due and
@@ -194,10 +206,15 @@ export const dueKeys = {
     GSI3PK: 'DUE#RETENTION',
     GSI3SK: `${endsAtUtc}#${operatorId}#${reference}`,
   }),
-  /** Inclusive upper bound of the entries of `kind` due at or before `nowIso`. */
+  /** A timeslot whose cancellation has not finished: the sweep finishes it once `dueAt` has passed. */
+  timeslotCancellation: (dueAt: string, operatorId: string, activityId: string, date: string, time: string) => ({
+    GSI3PK: 'DUE#TIMESLOT',
+    GSI3SK: `${dueAt}#${operatorId}#${activityId}#${date}#${time}`,
+  }),
   /** The whole partition of one kind: everything pending, due or not. */
-  pending: (kind: 'HOLD' | 'WEBHOOK' | 'RETENTION') => ({ GSI3PK: `DUE#${kind}` }),
-  dueBy: (kind: 'HOLD' | 'WEBHOOK' | 'RETENTION', nowIso: string) => ({ GSI3PK: `DUE#${kind}`, SKTo: `${nowIso}#~` }),
+  pending: (kind: DueKind) => ({ GSI3PK: `DUE#${kind}` }),
+  /** Inclusive upper bound of the entries of `kind` due at or before `nowIso`. */
+  dueBy: (kind: DueKind, nowIso: string) => ({ GSI3PK: `DUE#${kind}`, SKTo: `${nowIso}#~` }),
 };
 
 /* Webhooks: a partner key's one endpoint, and each pending delivery in a partition of its own. */

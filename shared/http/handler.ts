@@ -20,15 +20,18 @@ export interface HttpRequest<R extends { path: unknown; query: unknown; body: un
   body: R['body'];
   headers: Record<string, string | undefined>;
   event: APIGatewayProxyEvent;
+  /** What is left of the function's time (Lambda's context), for work that stops in time and is carried on later. */
+  remainingMs: () => number;
 }
 
 type ParsedEvent = Omit<APIGatewayProxyEvent, 'body'> & { body: unknown };
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
-export const ok = (data: unknown): APIGatewayProxyResult => ({
+/** `replayed`: an Idempotency-Key matched, and this is the original response again. */
+export const ok = (data: unknown, { replayed = false } = {}): APIGatewayProxyResult => ({
   statusCode: 200,
-  headers: JSON_HEADERS,
+  headers: { ...JSON_HEADERS, ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}) },
   body: JSON.stringify({ data }),
 });
 
@@ -209,7 +212,7 @@ export function httpHandler<Id extends RouteId>(
 
   const handler = middy<ParsedEvent, APIGatewayProxyResult>()
     .before((request) => logReceived(request.event))
-    .handler(async (event) =>
+    .handler(async (event, context) =>
       fn({
         caller: fromAuthorizerContext(event.requestContext?.authorizer),
         path: validatePath(emptyObject(event.pathParameters)),
@@ -217,6 +220,7 @@ export function httpHandler<Id extends RouteId>(
         body: validateBody(event.body, numbersNotAsSent(event)),
         headers: lowerCaseHeaders(event.headers),
         event: event as unknown as APIGatewayProxyEvent,
+        remainingMs: () => context.getRemainingTimeInMillis(),
       }),
     );
   if (validators.body) {

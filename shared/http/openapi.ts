@@ -244,6 +244,11 @@ export function openApiDocument(faces: FaceDocuments, options: OpenApiOptions = 
           "Partner bookings and holds (scope `ota`), the operator's list and manifest of every channel (scope `bookings:read`) and its cancellations (`bookings:write`).",
       },
       {
+        name: 'Timeslots',
+        description:
+          "The operator's timeslots (scope `availability:write`): its view of a day, capacity, closing and reopening, one-off timeslots, and cancelling a timeslot with its bookings.",
+      },
+      {
         name: 'Webhooks',
         description:
           'A partner key registers one endpoint (scope `ota`) and is sent `booking.confirmed`, `booking.cancelled` (by the operator) and `hold.expired` for the bookings it made, signed as Standard Webhooks specifies.',
@@ -274,7 +279,7 @@ export function openApiDocument(faces: FaceDocuments, options: OpenApiOptions = 
           in: 'header',
           required: false,
           description:
-            'Makes a retry safe: the same key with the same body answers the original 201 again (with `Idempotent-Replayed: true`); with a different body it is 422.',
+            'Makes a retry safe: the same key with the same request answers the original response again (with `Idempotent-Replayed: true`); with a different request it is 422.',
           schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
           example: '0b9f4a1e-4f7c-4d7e-9a57-5f0e2c1d8b6a',
         },

@@ -1,4 +1,4 @@
-import { availabilityStatus, vacanciesOf } from '../catalog/availability';
+import { timeslotStatus, vacanciesOf } from '../catalog/availability';
 import { DEFAULT_OPTION_ID, TIME_PATTERN } from '../catalog/constants';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import type { OpeningHours } from '../catalog/schemas';
@@ -157,7 +157,8 @@ export const octoAvailability = (slot: TimeslotItem, product: ShopfrontProduct, 
 function availabilityOf(slot: TimeslotItem, end: string, options: AvailabilityOptions): Availability {
   const id = availabilityIdOf(slot, options.timeZone);
   const vacancies = vacanciesOf(slot);
-  const available = vacancies >= Math.max(1, options.places ?? 1);
+  const status = timeslotStatus(slot, options.places);
+  const available = status === 'AVAILABLE' || status === 'LIMITED';
   return {
     id,
     localDateTimeStart: slotStart(slot, options.timeZone),
@@ -165,7 +166,7 @@ function availabilityOf(slot: TimeslotItem, end: string, options: AvailabilityOp
     utcCutoffAt: utcSeconds(closesAt(slot, options.timeZone).toISOString()),
     allDay: slot.OpeningHours !== undefined,
     available,
-    status: available ? availabilityStatus(vacancies, slot.Capacity) : 'SOLD_OUT',
+    status,
     vacancies,
     capacity: slot.Capacity,
     maxUnits: null,

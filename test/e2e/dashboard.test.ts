@@ -1,3 +1,4 @@
+import { addDays } from '../../shared/core/calendar';
 import { tomorrow } from '../support/catalog';
 import { dashboardWorld, TIME_ZONE, bookingBody } from '../support/dashboard';
 
@@ -98,8 +99,14 @@ describe('operator dashboard', () => {
     await world.page.locator('#manifest-form button[type="submit"]').click();
     await world.page.locator('#manifest-status[data-state="done"]').waitFor();
     const headings = await world.page.locator('.manifest-slot h3').allInnerTexts();
-    expect(headings.map((heading) => heading.split('\n')[0])).toEqual(['09:00 · Harbour Walking Tour', '14:00 · Harbour Walking Tour']);
-    expect(headings[1]).toMatch(/participants, 2 of them on hold/);
+    // Every timeslot of the day, the hidden activity's that nobody booked too.
+    expect(headings.map((heading) => heading.split('\n')[0])).toEqual([
+      '09:00 · Harbour Walking Tour',
+      '10:00 · Staff Only Tour',
+      '14:00 · Harbour Walking Tour',
+    ]);
+    expect(headings[1]).toMatch(/^10:00 · Staff Only Tour\s+0 participants\s+Capacity 5, 5 left$/);
+    expect(headings[2]).toMatch(/participants, 2 of them on hold/);
     const holdRow = world.page.locator(`.manifest-slot tr[data-reference="${held.json.data.BookingReference}"]`);
     expect(await holdRow.innerText()).toMatch(/Almeida[\s\S]*On hold\s+until/);
     expect(await world.page.locator('#manifest-print').isEnabled()).toBe(true);
@@ -118,6 +125,80 @@ describe('operator dashboard', () => {
     });
     expect(cancelled.json.data).toMatchObject({ Status: 'CANCELLED', CancelledBy: 'operator', CancellationReason: 'Guide ill' });
     await world.page.locator('#tab-bookings').click();
+  });
+
+  it('changes the day from the manifest for a key with availability:write: a capacity, a close with its reason, a reopening, and a timeslot cancelled with its bookings', async () => {
+    const day = addDays(tomorrow(TIME_ZONE), 1);
+    const made = [];
+    for (const time of ['09:00', '09:00', '14:00']) {
+      const booked = await world.request('POST', '/api/v2/ota/marketplace/booking', {
+        key: world.operator.key,
+        body: bookingBody(time, { Date: day }),
+      });
+      expect(booked.status).toBe(201);
+      made.push(booked.json.data.BookingReference as string);
+    }
+    await world.page.locator('#tab-manifest').click();
+    await setDate('#manifest-date', day);
+    await world.page.locator('#manifest-form button[type="submit"]').click();
+    await world.page.locator('#manifest-status[data-state="done"]').waitFor();
+    const section = (time: string) => world.page.locator(`.manifest-slot[data-time="${time}"]`);
+    expect(await section('09:00').locator('.slot-capacity').first().innerText()).toBe('Capacity 40, 36 left');
+    expect(await unlabelledControls()).toEqual([]);
+
+    // A capacity: set, and refused below what is taken with the API's words.
+    await section('09:00').locator('input.slot-capacity-input').fill('30');
+    await section('09:00').locator('button.set-capacity').click();
+    await world.page.locator('#manifest-status', { hasText: '09:00 Harbour Walking Tour now has a capacity of 30.' }).waitFor();
+    expect(await section('09:00').locator('.slot-capacity').first().innerText()).toBe('Capacity 30, 26 left');
+    await section('09:00').locator('input.slot-capacity-input').fill('3');
+    await section('09:00').locator('button.set-capacity').click();
+    await world.page.locator('#manifest-status[data-state="error"]').waitFor();
+    expect(await text('#manifest-status')).toMatch(
+      /^Field 'Capacity' is 3, below the 4 place\(s\) already taken \(held or booked\) .* \(409\)$/,
+    );
+
+    // Closed with a reason: the manifest says who closed it and why, and the marketplace no longer sells it; then reopened.
+    world.page.once('dialog', (dialog) => void dialog.accept('Storm'));
+    await section('14:00').locator('button.close-timeslot').click();
+    await world.page.locator('#manifest-status', { hasText: '14:00 Harbour Walking Tour is closed.' }).waitFor();
+    expect(await section('14:00').locator('.slot-closed').innerText()).toMatch(/^Closed by key_\w+ .+: Storm$/);
+    const sold = async () =>
+      (
+        await world.request('GET', `/api/v2/ota/marketplace/availability/s_walk1/timeslots?Date=${day}`, { key: world.operator.key })
+      ).json.data.map((slot: { Time: string }) => slot.Time);
+    expect(await sold()).toEqual(['09:00']);
+    await screenshot('manifest-timeslot-closed');
+    await section('14:00').locator('button.reopen-timeslot').click();
+    await world.page.locator('#manifest-status', { hasText: '14:00 Harbour Walking Tour is open for sale again.' }).waitFor();
+    expect(await section('14:00').locator('.slot-closed').count()).toBe(0);
+    expect(await sold()).toEqual(['09:00', '14:00']);
+
+    // Cancelled with every booking on it, with the reason each partner is told.
+    world.page.once('dialog', (dialog) => void dialog.accept('Engine failure'));
+    await section('09:00').locator('button.cancel-timeslot').click();
+    await world.page.locator('#manifest-status', { hasText: '09:00 Harbour Walking Tour is cancelled: 2 booking(s) cancelled.' }).waitFor();
+    expect(await section('09:00').locator('h3').innerText()).toMatch(
+      /0 participants\s+Capacity 30, 30 left\s+Closed by key_\w+ .+: Engine failure/,
+    );
+    for (const reference of made.slice(0, 2)) {
+      const booking = await world.request('GET', `/api/v2/ota/marketplace/booking/${reference}`, { key: world.operator.key });
+      expect(booking.json.data).toMatchObject({ Status: 'CANCELLED', CancelledBy: 'operator', CancellationReason: 'Engine failure' });
+    }
+
+    // A key without availability:write sees the day without its controls.
+    await world.page.locator('#sign-out').click();
+    await signIn(await world.operator.keyWith(['bookings:read', 'bookings:write']));
+    await world.page.locator('#bookings-status[data-state="done"]').waitFor();
+    await world.page.locator('#tab-manifest').click();
+    await setDate('#manifest-date', day);
+    await world.page.locator('#manifest-form button[type="submit"]').click();
+    await world.page.locator('#manifest-status[data-state="done"]').waitFor();
+    expect(await world.page.locator('.manifest-slot').count()).toBe(2);
+    expect(await world.page.locator('.slot-controls').count()).toBe(0);
+    await world.page.locator('#sign-out').click();
+    await signIn(world.operator.key);
+    await world.page.locator('#bookings-status[data-state="done"]').waitFor();
   });
 
   it('offers no Cancel button to a key without bookings:write', async () => {

@@ -13,6 +13,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalHost } from '../../lib/local/host';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, freePort, httpClient, startTestHost, uniqueOperatorId } from '../support/fixtures';
+import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
@@ -282,6 +283,55 @@ describe('admin CLI', () => {
       code: 1,
       out: expect.stringMatching(/Usage entry 12345 does not exist/),
     });
+  });
+});
+
+describe("admin CLI: the operator's timeslots", () => {
+  it('shows the day, sets a capacity, closes and reopens, adds and cancels timeslots, refusing what the API refuses', async () => {
+    const start = tomorrow();
+    const { operatorId } = await createTestOperator(testCatalog({ start, days: 2, capacity: 10 }));
+    const slot = ['--operator', operatorId, '--activity', 's_walk1', '--date', start];
+    const customer = { FirstName: 'Walk', LastName: 'In', Email: 'walk.in@example.com' };
+    await recordOperatorBooking(operatorId, {
+      Channel: 'pos',
+      ActivityID: 's_walk1',
+      Date: start,
+      Time: '09:00',
+      Participants: 3,
+      Customer: customer,
+    });
+
+    expect(await admin('timeslots', ...slot)).toEqual({
+      code: 0,
+      out: `s_walk1 ${start} 09:00  AVAILABLE  capacity 10, booked 3, held 0, left 7\ns_walk1 ${start} 14:00  AVAILABLE  capacity 10, booked 0, held 0, left 10\n`,
+    });
+    expect((await admin('set-capacity', ...slot, '--time', '09:00', '--capacity', '25')).out).toMatch(
+      /09:00 {2}AVAILABLE {2}capacity 25, booked 3, held 0, left 22\n$/,
+    );
+    expect(await admin('set-capacity', ...slot, '--time', '09:00', '--capacity', '2')).toEqual({
+      code: 1,
+      out: `Error: Field 'Capacity' is 2, below the 3 place(s) already taken (held or booked) on ${start} 09:00; nothing was changed\n`,
+    });
+    expect(await admin('set-capacity', ...slot, '--time', '09:00', '--capacity', '10001')).toEqual({
+      code: 1,
+      out: "Error: Field 'Capacity' must be an integer from 1 to 10000\n",
+    });
+    expect((await admin('close-timeslot', ...slot, '--reason', 'Guide ill')).out).toMatch(
+      new RegExp(`09:00  CLOSED     capacity 25, booked 3, held 0, left 22  closed by admin at \\S+: Guide ill\n.*14:00  CLOSED `),
+    );
+    expect((await admin('reopen-timeslot', ...slot, '--time', '14:00')).out).toMatch(/14:00 {2}AVAILABLE /);
+    expect((await admin('add-timeslot', ...slot, '--time', '19:00', '--capacity', '6')).out).toMatch(
+      /19:00 {2}AVAILABLE {2}capacity 6, booked 0, held 0, left 6\n$/,
+    );
+    expect((await admin('add-timeslot', ...slot, '--time', '19:00', '--capacity', '6')).out).toMatch(
+      /^Error: Field 'Timeslots\[0\]' is \S+ 19:00, a timeslot activity s_walk1 already has/,
+    );
+    const cancelled = await admin('cancel-timeslot', ...slot, '--time', '09:00', '--reason', 'Storm');
+    expect(cancelled).toEqual({
+      code: 0,
+      out: expect.stringMatching(/09:00 {2}CLOSED {5}capacity 25, booked 0, held 0, left 25 .*\nCancelled 1 booking\(s\): [A-Z0-9]{10}\n$/),
+    });
+    expect((await admin('cancel-timeslot', ...slot, '--time', '09:00')).out).toMatch(/Missing --reason/);
   });
 });
 

@@ -90,7 +90,7 @@ describe('the manifest of a day', () => {
     await partnerBooking('s_zoo1', '09:00', 6, person('Filipe', 'Nunes'), {}, addDays(day, 1));
   });
 
-  it('lists held and confirmed bookings of every channel by timeslot start, then activity name, then customer name, with participant counts', async () => {
+  it('lists every timeslot of the day by start, then activity name, with its held and confirmed bookings of every channel by customer name, and participant counts', async () => {
     const response = await manifest(`date=${day}`);
     expect(response.status).toBe(200);
     const data = response.json.data;
@@ -107,7 +107,14 @@ describe('the manifest of a day', () => {
     ).toEqual([
       ['09:00', 'Aquarium Visit', 6, 2, ['Alves, Carla (online, CONFIRMED)', 'Reis, Duarte (ota, ON_HOLD)']],
       ['09:00', 'Zoo Walk', 4, 0, ['Matos, Ana (pos, CONFIRMED)', 'Matos, Bruno (ota, CONFIRMED)']],
+      ['15:00', 'Aquarium Visit', 0, 0, []],
       ['15:00', 'Zoo Walk', 2, 0, ['Silva, Zara (ota, CONFIRMED)']],
+    ]);
+    expect(data.Timeslots.map((slot: any) => [slot.Capacity, slot.Vacancies, slot.Status, slot.Closed])).toEqual([
+      [30, 24, 'AVAILABLE', false],
+      [30, 26, 'AVAILABLE', false],
+      [30, 30, 'AVAILABLE', false],
+      [30, 28, 'AVAILABLE', false],
     ]);
     const hold = data.Timeslots[0].Bookings[1];
     expect(hold).toMatchObject({ BookingReference: held, HoldExpiresAt: expect.any(String) });

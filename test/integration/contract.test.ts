@@ -5,7 +5,7 @@ import type { LocalHost } from '../../lib/local/host';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { octoDocument } from '../../shared/octo/openapi';
 import { ANY_KEY, routes, type Route } from '../../shared/api/routes';
-import type { Scope } from '../../shared/accounts/scopes';
+import { SCOPES, type Scope } from '../../shared/accounts/scopes';
 import { config } from '../../shared/core/config';
 import { documentClient, tableName } from '../../shared/db/client';
 import { bookingKeys } from '../../shared/db/keys';
@@ -13,6 +13,7 @@ import { addDays, wallClock } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { documentValidator, documentedResponse } from '../support/openapi';
+import { PLAIN_TEXT, TOO_LARGE, timeslotCases, type Response, type Send } from '../support/contract-timeslots';
 
 /**
  * Drives every route through the local host, for its success and for each
@@ -29,9 +30,6 @@ const marketplaceRoutes = routes.filter((route) => route.face !== 'octo');
 
 /** The statuses a client can provoke; 429, 500 and 504 come from load, faults and time, not from a request. */
 const DRIVEN_STATUSES = [200, 201, 204, 400, 401, 403, 404, 409, 413, 415, 422];
-
-type Response = Awaited<ReturnType<HttpClient>>;
-type Send = (options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<Response>;
 
 let host: LocalHost;
 let request: HttpClient;
@@ -59,8 +57,7 @@ function sender(route: Route, pathParameters: Record<string, string> = {}, query
 }
 
 /** A key with every scope but the route's. */
-const keyWithout = (scope: Scope) =>
-  operator.keyWith((['ota', 'usage:read', 'usage:write', 'bookings:read', 'bookings:write'] as Scope[]).filter((other) => other !== scope));
+const keyWithout = (scope: Scope) => operator.keyWith((Object.keys(SCOPES) as Scope[]).filter((other) => other !== scope));
 
 const customer = { FirstName: 'Ana', LastName: 'Silva', Email: 'ana@example.com', Phone: '+351912345678' };
 const answers = [
@@ -102,9 +99,6 @@ async function startedBooking(): Promise<string> {
   );
   return reference;
 }
-
-const tooLarge = 'x'.repeat(6 * 1024 * 1024 + 1);
-const plainText = { 'Content-Type': 'text/plain' };
 
 /** How to provoke each status of each route. A route's 401 and 403 are added for every route below. */
 const cases: Record<string, Record<number, () => Promise<Response>>> = {
@@ -149,8 +143,8 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
       await newBooking({ Date: later, Participants: 10 });
       return sender(routeById('create-booking'))({ body: bookingBody({ Date: later, Participants: 1 }) });
     },
-    413: () => sender(routeById('create-booking'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('create-booking'))({ rawBody: JSON.stringify(bookingBody()), headers: plainText }),
+    413: () => sender(routeById('create-booking'))({ rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
+    415: () => sender(routeById('create-booking'))({ rawBody: JSON.stringify(bookingBody()), headers: PLAIN_TEXT }),
     422: () => sender(routeById('create-booking'))({ body: bookingBody({ Customer: { ...customer, Phone: '0912' } }) }),
   },
   'get-booking': {
@@ -175,10 +169,10 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     },
     413: () =>
       sender(routeById('confirm-booking'), { BookingReference: 'ABCDEFGHJK' })({
-        rawBody: tooLarge,
+        rawBody: TOO_LARGE,
         headers: { 'Content-Type': 'application/json' },
       }),
-    415: () => sender(routeById('confirm-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{}', headers: plainText }),
+    415: () => sender(routeById('confirm-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{}', headers: PLAIN_TEXT }),
     422: async () =>
       sender(routeById('confirm-booking'), { BookingReference: await newHold() })({ body: { Customer: { ...customer, Email: 'no' } } }),
   },
@@ -188,26 +182,33 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     404: () => sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ body: { Reason: 'Storm' } }),
     413: () =>
       sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({
-        rawBody: tooLarge,
+        rawBody: TOO_LARGE,
         headers: { 'Content-Type': 'application/json' },
       }),
     415: () =>
-      sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{"Reason":"x"}', headers: plainText }),
+      sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{"Reason":"x"}', headers: PLAIN_TEXT }),
     422: () => sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ body: { Reason: '  ' } }),
   },
   'erase-personal-data': {
     200: async () => sender(routeById('erase-personal-data'))({ body: { BookingReference: await newBooking() } }),
     400: () => sender(routeById('erase-personal-data'))({ body: { BookingReference: 'ABCDEFGHJK', Email: 'ana@example.com' } }),
     404: () => sender(routeById('erase-personal-data'))({ body: { BookingReference: 'ABCDEFGHJK' } }),
-    413: () => sender(routeById('erase-personal-data'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('erase-personal-data'))({ rawBody: '{"Email":"ana@example.com"}', headers: plainText }),
+    413: () => sender(routeById('erase-personal-data'))({ rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
+    415: () => sender(routeById('erase-personal-data'))({ rawBody: '{"Email":"ana@example.com"}', headers: PLAIN_TEXT }),
     422: () => sender(routeById('erase-personal-data'))({ body: { Email: 'ana at example.com' } }),
   },
+  ...timeslotCases({
+    send: (id, path, query) => sender(routeById(id), path, query),
+    newBooking,
+    operatorId: () => operator.operatorId,
+    start,
+  }),
   'put-webhook': {
     200: () => sender(routeById('put-webhook'))({ key: webhookKey, body: { Url: 'https://partner.example.com/hooks/ota' } }),
     400: () => sender(routeById('put-webhook'))({ key: webhookKey, rawBody: '{"Url":', headers: { 'Content-Type': 'application/json' } }),
-    413: () => sender(routeById('put-webhook'))({ key: webhookKey, rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('put-webhook'))({ key: webhookKey, rawBody: '{"Url":"https://partner.example.com/"}', headers: plainText }),
+    413: () => sender(routeById('put-webhook'))({ key: webhookKey, rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
+    415: () =>
+      sender(routeById('put-webhook'))({ key: webhookKey, rawBody: '{"Url":"https://partner.example.com/"}', headers: PLAIN_TEXT }),
     422: () => sender(routeById('put-webhook'))({ key: webhookKey, body: { Url: 'https://169.254.169.254/latest/meta-data' } }),
   },
   'get-webhook': {
@@ -239,8 +240,8 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
         body: { Meter: 'storage-gb', Usage: 0.25, ExtraInfo: '{"Bucket":"photos"}', Dimensions: { Region: 'eu-west', Plan: 'pro' } },
       }),
     400: () => sender(routeById('record-usage'))({ rawBody: '{"Meter"', headers: { 'Content-Type': 'application/json' } }),
-    413: () => sender(routeById('record-usage'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('record-usage'))({ rawBody: '{"Meter":"storage-gb","Usage":1}', headers: plainText }),
+    413: () => sender(routeById('record-usage'))({ rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
+    415: () => sender(routeById('record-usage'))({ rawBody: '{"Meter":"storage-gb","Usage":1}', headers: PLAIN_TEXT }),
     422: () => sender(routeById('record-usage'))({ body: { Meter: 'storage-gb', Usage: '1' } }),
   },
   'record-usage-batch': {
@@ -254,8 +255,8 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
         },
       }),
     400: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[', headers: { 'Content-Type': 'application/json' } }),
-    413: () => sender(routeById('record-usage-batch'))({ rawBody: tooLarge, headers: { 'Content-Type': 'application/json' } }),
-    415: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[]}', headers: plainText }),
+    413: () => sender(routeById('record-usage-batch'))({ rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
+    415: () => sender(routeById('record-usage-batch'))({ rawBody: '{"Entries":[]}', headers: PLAIN_TEXT }),
     422: () =>
       sender(routeById('record-usage-batch'))({
         body: {
@@ -301,8 +302,8 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
 
 /** Every route's 401 (no key) and, where it needs a scope, 403 (a key without it), with a valid request otherwise. */
 for (const route of marketplaceRoutes) {
-  const send = sender(route, { ActivityID: 's_walk1', BookingReference: 'ABCDEFGHJK', ID: '1' });
-  const body = route.method === 'POST' || route.method === 'PUT' ? {} : undefined;
+  const send = sender(route, { ActivityID: 's_walk1', Date: start, Time: '09:00', BookingReference: 'ABCDEFGHJK', ID: '1' });
+  const body = route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH' ? {} : undefined;
   const { scope } = route;
   cases[route.id] = { ...cases[route.id], 401: () => send({ key: undefined, body }) };
   if (scope !== ANY_KEY) cases[route.id][403] = async () => send({ key: await keyWithout(scope), body });

@@ -79,7 +79,13 @@ export async function invokeSources(entry: string, invocations: Invocation[]): P
   const outcomes: Outcome[] = [];
   for (const { name, event } of invocations) {
     try {
-      outcomes.push({ result: JSON.parse(JSON.stringify((await handler(event, { awsRequestId: name } as Context)) ?? null)) });
+      outcomes.push({
+        result: JSON.parse(
+          JSON.stringify(
+            (await handler(event, { awsRequestId: name, getRemainingTimeInMillis: () => 10_000 } as unknown as Context)) ?? null,
+          ),
+        ),
+      });
     } catch (error) {
       outcomes.push({ error: (error as Error).message });
     }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { createApiKey, MAX_KEY_LIMITS } from '../../shared/accounts/api-keys';
-import type { Scope } from '../../shared/accounts/scopes';
+import { SCOPES, type Scope } from '../../shared/accounts/scopes';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator } from '../../shared/accounts/operators';
 import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../lib/local/host';
@@ -22,7 +22,7 @@ export async function createTestOperator(catalog?: CatalogFile, options: { timeZ
   if (catalog) await importCatalog(operatorId, catalog);
   // At the highest limits, so that only the rate-limit tests (which make keys of their own) meet a 429.
   const keyWith = async (scopes: Scope[]) => (await createApiKey(operatorId, scopes, 'test', MAX_KEY_LIMITS)).secret;
-  return { operatorId, key: await keyWith(['ota', 'usage:read', 'usage:write', 'bookings:read', 'bookings:write']), keyWith };
+  return { operatorId, key: await keyWith(Object.keys(SCOPES) as Scope[]), keyWith };
 }
 
 /** An HTTP client for the local host that returns status, headers and parsed JSON. */

@@ -1,4 +1,4 @@
-import { availabilityStatus, checkDateRange, summariseDates, summariseTimeslots } from '../../shared/catalog/availability';
+import { checkDateRange, summariseDates, summariseTimeslots, timeslotStatus, vacanciesOf } from '../../shared/catalog/availability';
 import { ValidationError } from '../../shared/core/errors';
 
 const slot = (Date: string, Time: string, Capacity: number, Booked: number) => ({
@@ -12,12 +12,29 @@ const slot = (Date: string, Time: string, Capacity: number, Booked: number) => (
 const now = new Date('2026-06-10T11:00:00Z');
 
 describe('availability status', () => {
+  const status = (vacancies: number, capacity: number, extra: { Closed?: boolean; places?: number } = {}) =>
+    timeslotStatus({ Vacancies: vacancies, Capacity: capacity, Closed: extra.Closed }, extra.places);
+
   it('is AVAILABLE above a fifth of capacity, LIMITED at or below, SOLD_OUT at none', () => {
-    expect(availabilityStatus(10, 10)).toBe('AVAILABLE');
-    expect(availabilityStatus(3, 10)).toBe('AVAILABLE');
-    expect(availabilityStatus(2, 10)).toBe('LIMITED');
-    expect(availabilityStatus(1, 10)).toBe('LIMITED');
-    expect(availabilityStatus(0, 10)).toBe('SOLD_OUT');
+    expect(status(10, 10)).toBe('AVAILABLE');
+    expect(status(3, 10)).toBe('AVAILABLE');
+    expect(status(2, 10)).toBe('LIMITED');
+    expect(status(1, 10)).toBe('LIMITED');
+    expect(status(0, 10)).toBe('SOLD_OUT');
+    expect(status(-2, 10)).toBe('SOLD_OUT');
+  });
+
+  it('is SOLD_OUT for a party larger than the places left', () => {
+    expect(status(3, 10, { places: 3 })).toBe('AVAILABLE');
+    expect(status(3, 10, { places: 4 })).toBe('SOLD_OUT');
+  });
+
+  it('is CLOSED while the operator has closed the timeslot, whatever is left, and then has nothing for sale', () => {
+    expect(status(10, 10, { Closed: true })).toBe('CLOSED');
+    expect(status(0, 10, { Closed: true })).toBe('CLOSED');
+    expect(status(10, 10, { Closed: false })).toBe('AVAILABLE');
+    expect(vacanciesOf({ Vacancies: 10, Closed: true })).toBe(0);
+    expect(vacanciesOf({ Vacancies: 10 })).toBe(10);
   });
 });
 
@@ -58,6 +75,15 @@ describe('summaries', () => {
         Capacity: 10,
       },
     ]);
+  });
+
+  it('leaves a closed timeslot out like a full one, and its date when it was the only one with room', () => {
+    const closed = (item: ReturnType<typeof slot>) => ({ ...item, Closed: true });
+    const day = [closed(slot('2026-06-11', '09:00', 10, 0)), slot('2026-06-11', '15:00', 10, 4), closed(slot('2026-06-12', '09:00', 5, 0))];
+    expect(summariseDates(day, 'Europe/Lisbon', now)).toEqual([
+      { Date: '2026-06-11', Status: 'AVAILABLE', Vacancies: 6, Capacity: 10, AvailableTimeslots: 1 },
+    ]);
+    expect(summariseTimeslots(day, 'Europe/Lisbon', now).map((item) => item.Time)).toEqual(['15:00']);
   });
 
   it("judges 'already started' in the operator's zone, not the server's", () => {

@@ -170,9 +170,9 @@ describe('responses', () => {
       const responses = operationOf(route).responses;
       const statuses = Object.keys(responses).map(Number);
       const success = statuses.filter((status) => status < 300);
-      // 201 only for a POST that creates; actions on a resource (confirm, cancel), or on those its body names (an erasure), answer 200; DELETE answers 204 with no body.
-      const creates = route.method === 'POST' && schemas.body && !schemas.path && route.id !== 'erase-personal-data';
-      const expected = route.method === 'DELETE' ? 204 : creates ? 201 : 200;
+      // 201 only for a POST that creates; actions on a resource (a path ending in confirm, cancel, void), or on those its body names (an erasure), answer 200; DELETE answers 204 with no body.
+      const action = /\/(confirm|cancel|void|erasure)$/.test(route.path);
+      const expected = route.method === 'DELETE' ? 204 : route.method === 'POST' && schemas.body && !action ? 201 : 200;
       expect(success).toEqual([expected]);
       if (expected === 204) expect(responses[204].content).toBeUndefined();
       else expect(Object.keys(responses[success[0]].content)).toEqual(['application/json']);

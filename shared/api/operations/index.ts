@@ -4,6 +4,7 @@ import { accountOperations } from './account';
 import { bookingOperations } from './bookings';
 import { catalogueOperations } from './catalogue';
 import { octoOperations } from './octo';
+import { timeslotOperations } from './timeslots';
 import { usageOperations } from './usage';
 import { webhookOperations } from './webhooks';
 import type { RouteId } from '../routes';
@@ -20,6 +21,7 @@ export type { ObjectSchema, Operation, OperationDocs, RequestSchemas } from '../
 const operationTable = {
   ...catalogueOperations,
   ...bookingOperations,
+  ...timeslotOperations,
   ...webhookOperations,
   ...accountOperations,
   ...usageOperations,

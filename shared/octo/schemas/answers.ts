@@ -163,7 +163,7 @@ export const productSchema = {
 } as const;
 export type Product = FromSchema<typeof productSchema>;
 
-const availabilityStatus = { type: 'string', enum: ['AVAILABLE', 'LIMITED', 'SOLD_OUT'] } as const;
+const availabilityStatus = { type: 'string', enum: ['AVAILABLE', 'LIMITED', 'SOLD_OUT', 'CLOSED'] } as const;
 
 export const availabilitySchema = {
   type: 'object',

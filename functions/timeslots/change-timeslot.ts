@@ -1,0 +1,7 @@
+import { validators } from '../../shared/api/validators/change-timeslot.generated';
+import { changeOperatorTimeslot, editorOf } from '../../shared/booking/operator-timeslots';
+import { httpHandler, ok } from '../../shared/http/handler';
+
+export const handler = httpHandler(validators, async ({ caller, path, body }) =>
+  ok(await changeOperatorTimeslot(editorOf(caller), { activityId: path.ActivityID, date: path.Date, time: path.Time }, body)),
+);
