@@ -1,5 +1,5 @@
 import type { DeliveryItem, WebhookEndpointItem } from './model';
-import { updateEndpointHealth } from './repository';
+import { updateEndpoint } from './repository';
 import { DELIVERY_WINDOW_MS } from './schedule';
 
 /**
@@ -35,19 +35,19 @@ export async function recordAttemptOutcome(
 ): Promise<void> {
   if (delivered) {
     if (!endpoint.FailingSince) return;
-    await updateEndpointHealth(endpoint, {
+    await updateEndpoint(endpoint, {
       expression: 'SET RecoveredAt = :now REMOVE FailingSince',
       condition: 'attribute_not_exists(MarkedFailingAt)',
       values: { ':now': now.toISOString() },
     });
   } else if (!endpoint.FailingSince) {
-    await updateEndpointHealth(endpoint, {
+    await updateEndpoint(endpoint, {
       expression: 'SET FailingSince = :since',
       condition: 'attribute_not_exists(FailingSince)',
       values: { ':since': latest(delivery.CreatedAt, endpoint.CreatedAt, endpoint.RecoveredAt) },
     });
   } else if (now.getTime() - Date.parse(endpoint.FailingSince) >= FAILING_AFTER_MS) {
-    await updateEndpointHealth(endpoint, {
+    await updateEndpoint(endpoint, {
       expression: 'SET MarkedFailingAt = :now',
       condition: 'FailingSince = :since AND attribute_not_exists(MarkedFailingAt)',
       values: { ':now': now.toISOString(), ':since': endpoint.FailingSince },

@@ -28,11 +28,12 @@ export async function getEndpoint(operatorId: string, keyId: string): Promise<We
 }
 
 /**
- * Records an endpoint's health (endpoint-health.ts): only on the
- * registration it was read as (its CreatedAt), so a registration made since
- * starts afresh; false when the condition no longer holds.
+ * An update of an endpoint's state (its health, endpoint-health.ts; its
+ * lanes, partner-lanes.ts): only on the registration it was read as (its
+ * CreatedAt), so a registration made since starts afresh; false when the
+ * condition no longer holds.
  */
-export async function updateEndpointHealth(
+export async function updateEndpoint(
   endpoint: WebhookEndpointItem,
   update: { expression: string; condition: string; values: Record<string, unknown> },
 ): Promise<boolean> {
@@ -196,6 +197,18 @@ export const rescheduleDelivery = (
       ':error': outcome.lastError,
       ':queued': queuedAt,
     },
+  });
+
+/**
+ * Puts off the attempt queued at `queuedAt` to `next`, counting no attempt:
+ * the retry sweep queues it again once due. False when that queueing is no
+ * longer the delivery's.
+ */
+export const deferDelivery = (delivery: DeliveryItem, queuedAt: string, next: string): Promise<boolean> =>
+  updateDelivery(delivery, {
+    expression: 'SET NextAttemptAt = :next, GSI3SK = :sk REMOVE QueuedAt',
+    condition: 'QueuedAt = :queued',
+    values: { ':next': next, ':sk': dueKeys.webhookAttempt(next, delivery.DeliveryID).GSI3SK, ':queued': queuedAt },
   });
 
 /**

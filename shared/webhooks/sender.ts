@@ -5,7 +5,8 @@ import { config } from '../core/config';
 import { isMarkedFailing, markedFailingError, recordAttemptOutcome } from './endpoint-health';
 import type { DeliveryItem, DeliveryMessage } from './model';
 import { post, type PostOutcome } from './outbound';
-import { getDelivery, getEndpoint, rescheduleDelivery, settleDelivery } from './repository';
+import { releaseLane, takeLane } from './partner-lanes';
+import { deferDelivery, getDelivery, getEndpoint, rescheduleDelivery, settleDelivery } from './repository';
 import { ATTEMPT_TIMEOUT_MS, KEY_REVOKED, SETTLED_RETENTION_SECONDS, nextAttemptAfterFailure } from './schedule';
 
 /**
@@ -18,7 +19,7 @@ import { ATTEMPT_TIMEOUT_MS, KEY_REVOKED, SETTLED_RETENTION_SECONDS, nextAttempt
  */
 export const USER_AGENT = 'ota-usage-webhooks/1';
 
-export type AttemptResult = 'delivered' | 'retry-scheduled' | 'failed' | 'not-pending';
+export type AttemptResult = 'delivered' | 'retry-scheduled' | 'deferred' | 'failed' | 'not-pending';
 
 export function signedHeaders(delivery: Pick<DeliveryItem, 'DeliveryID' | 'Payload'>, secret: string, at: Date): Record<string, string> {
   return {
@@ -66,8 +67,12 @@ export async function attemptDelivery(message: DeliveryMessage, now: Date = conf
   if (!keyActive) return settle(delivery, queuedAt, 'FAILED', now, KEY_REVOKED);
   if (!endpoint) return settle(delivery, queuedAt, 'FAILED', now, 'the partner removed its webhook endpoint');
   if (isMarkedFailing(endpoint)) return settle(delivery, queuedAt, 'FAILED', now, markedFailingError(endpoint));
+  const lane = await takeLane(endpoint, now);
+  if (!lane) return (await deferDelivery(delivery, queuedAt, now.toISOString())) ? 'deferred' : 'not-pending';
   const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, endpoint.Secret, now), config(), ATTEMPT_TIMEOUT_MS);
   const result = await recordAttempt(delivery, queuedAt, outcome, now);
+  // Freed once the attempt is recorded (should the sender stop before, the lane's lease ends on its own).
+  await releaseLane(endpoint, lane);
   // After the attempt is recorded: a failure here retries the record, which then finds the delivery no longer queued, and sends nothing twice.
   if (result !== 'not-pending') await recordAttemptOutcome(endpoint, delivery, result === 'delivered', now);
   return result;

@@ -5,8 +5,10 @@ import { config, configure } from '../../shared/core/config';
 import { documentClient, tableName } from '../../shared/db/client';
 import { bookingKeys, webhookKeys } from '../../shared/db/keys';
 import { revokePartnerKey } from '../../shared/webhooks/key-revocation';
+import { LANES_PER_PARTNER } from '../../shared/webhooks/partner-lanes';
 import { DELIVERY_WINDOW_MS } from '../../shared/webhooks/schedule';
 import type { HttpClient } from '../support/fixtures';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 import { BOOKING, event, WEBHOOK, webhookWorld } from '../support/webhooks';
 
 /**
@@ -263,5 +265,62 @@ describe('a revoked key', () => {
       Attempts: 1,
       LastError: 'the API key was revoked',
     });
+  });
+});
+
+describe('a receiver that accepts and never answers', () => {
+  const deliveriesOf = async (references: string[]) =>
+    Promise.all(
+      references.map(async (reference) => {
+        const booking = await documentClient().send(
+          new GetCommand({ TableName: tableName(), Key: bookingKeys.booking(world.operator.operatorId, reference) }),
+        );
+        const [deliveryId] = booking.Item!.DeliveryIDs as string[];
+        return (
+          await documentClient().send(
+            new GetCommand({ TableName: tableName(), Key: webhookKeys.delivery(world.operator.operatorId, deliveryId) }),
+          )
+        ).Item!;
+      }),
+    );
+
+  it(`holds at most ${LANES_PER_PARTNER} delivery lanes: its other events wait for the retry sweep, and another partner's are delivered meanwhile`, async () => {
+    clock.set(new Date());
+    const slow = await partnerWithEndpoint('/never-answers');
+    const other = await startWebhookReceiver();
+    try {
+      const otherKey = await world.operator.keyWith(['ota']);
+      expect((await request('PUT', WEBHOOK, { key: otherKey, body: { Url: other.url('/other') } })).status).toBe(200);
+      const slowBookings: string[] = [];
+      for (let count = 0; count < 5; count += 1) slowBookings.push(await book(slow.key));
+      const otherBooking = await book(otherKey);
+      world.receiver.answer('hold');
+      const cancelled = await Promise.all([...slowBookings, otherBooking].map((reference) => operatorCancel(reference)));
+      expect(cancelled.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
+
+      // The other partner is told while the slow receiver holds its lanes; the slow one's other events are put off, none attempted.
+      await other.waitFor(1);
+      let deferred: Record<string, unknown>[] = [];
+      for (let tries = 0; deferred.length < 5 - LANES_PER_PARTNER && tries < 100; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        deferred = (await deliveriesOf(slowBookings)).filter((delivery) => delivery.Status === 'PENDING' && !delivery.QueuedAt);
+      }
+      expect(deferred.map((delivery) => delivery.Attempts)).toEqual(Array(5 - LANES_PER_PARTNER).fill(0));
+      expect(receivedAt('/never-answers')).toHaveLength(LANES_PER_PARTNER);
+
+      world.receiver.answer(204);
+      world.receiver.release(204);
+      await settle();
+      await sweepAfter(60_000);
+      const received = receivedAt('/never-answers').map((entry) => entry.headers['webhook-id']);
+      expect(received).toHaveLength(5);
+      expect(new Set(received).size).toBe(5);
+      expect((await deliveriesOf(slowBookings)).map((delivery) => delivery.Status)).toEqual(Array(5).fill('DELIVERED'));
+      expect(other.received).toHaveLength(1);
+    } finally {
+      world.receiver.answer(204);
+      world.receiver.release(204);
+      await other.stop();
+    }
   });
 });
