@@ -255,8 +255,9 @@ describe('expiring and cancelling', () => {
     expect(statuses.filter((status) => status === 'CONFIRMED')).toHaveLength(confirmed);
     expect(statuses.filter((status) => status === 'EXPIRED')).toHaveLength(refused);
     expect(await timeslot(date)).toEqual({ Booked: confirmed, Vacancies: CAPACITY - confirmed });
-    // Sweeping again, later, gives nothing back twice.
-    expect(await expireDueHolds(new Date(expiry + 60_000))).toBe(0);
+    // Sweeping again, later, gives nothing back twice (what it expires then is other tests' holds due by then, in the shared table).
+    await expireDueHolds(new Date(expiry + 60_000));
+    expect(await Promise.all(references.map(async (reference) => (await read(reference)).json.data.Status))).toEqual(statuses);
     expect(await timeslot(date)).toEqual({ Booked: confirmed, Vacancies: CAPACITY - confirmed });
   });
 });
