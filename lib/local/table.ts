@@ -9,20 +9,21 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { tableDesign } from '../../shared/db/table-design';
 
-/** Until the table's indexes are all built: DynamoDB builds one at a time, and refuses another while one is (LimitExceededException). */
-async function indexesBuilt(client: DynamoDBClient, tableName: string): Promise<void> {
-  for (let tries = 0; tries < 300; tries += 1) {
+/** Resolves once the table and every index of it are ACTIVE: DynamoDB refuses an index while another is being created. */
+async function untilActive(client: DynamoDBClient, tableName: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    if ((Table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE')) return;
+    const indexes = Table?.GlobalSecondaryIndexes ?? [];
+    if (Table?.TableStatus === 'ACTIVE' && indexes.every((index) => index.IndexStatus === 'ACTIVE')) return;
+    if (Date.now() > deadline) throw new Error(`Table ${tableName} is not ACTIVE after ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`The indexes of table ${tableName} were not built within 30 seconds`);
 }
 
 /** Adds the indexes a table kept from an earlier version (under .data/) lacks, one at a time as DynamoDB requires. */
 async function addMissingIndexes(client: DynamoDBClient, tableName: string, existing: Set<string>): Promise<void> {
   for (const index of tableDesign.globalSecondaryIndexes.filter((candidate) => !existing.has(candidate.indexName))) {
-    await indexesBuilt(client, tableName);
     await client.send(
       new UpdateTableCommand({
         TableName: tableName,
@@ -41,6 +42,7 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string, exis
         ],
       }),
     );
+    await untilActive(client, tableName);
   }
 }
 

@@ -255,7 +255,7 @@ describe('expiring and cancelling', () => {
     expect(statuses.filter((status) => status === 'CONFIRMED')).toHaveLength(confirmed);
     expect(statuses.filter((status) => status === 'EXPIRED')).toHaveLength(refused);
     expect(await timeslot(date)).toEqual({ Booked: confirmed, Vacancies: CAPACITY - confirmed });
-    // Sweeping again, later, gives nothing back twice (what it expires then is other tests' holds due by then, in the shared table).
+    // Sweeping again, later, gives nothing back twice (it may expire other test files' holds, due by then).
     await expireDueHolds(new Date(expiry + 60_000));
     expect(await Promise.all(references.map(async (reference) => (await read(reference)).json.data.Status))).toEqual(statuses);
     expect(await timeslot(date)).toEqual({ Booked: confirmed, Vacancies: CAPACITY - confirmed });

@@ -1,12 +1,10 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { routes, type Route } from '../../shared/api/routes';
 import { createPartnerBooking } from '../../shared/booking/partner-bookings';
 import { reserve } from '../../shared/booking/reservations';
 import { addDays, zonedIso } from '../../shared/core/calendar';
-import { documentClient, tableName } from '../../shared/db/client';
-import { keys } from '../../shared/db/keys';
 import { testCatalog, tomorrow } from '../support/catalog';
+import { timeslotRouteCases } from '../support/bundle-timeslot-cases';
 import { bundle, invokeBundle, invokeSources, type Outcome, bundledBooking } from '../support/bundles';
 import { createTestOperator, type TestOperator } from '../support/fixtures';
 
@@ -118,7 +116,6 @@ interface RouteCase {
 const availabilityAt = (time: string) => zonedIso(date, time, 'Europe/Lisbon');
 /** The operator's timeslot routes act on the second day, which no booking of this file uses. */
 const nextDay = addDays(date, 1);
-const timeslotOf = (time: string) => ({ ActivityID: 's_walk1', Date: nextDay, Time: time });
 const octoBody = (parts: RequestParts): RequestParts => ({ ...parts, headers: { 'Octo-Capabilities': 'octo/pricing', ...parts.headers } });
 
 const cases: Record<string, (references: Map<string, string>) => RouteCase> = {
@@ -223,38 +220,7 @@ const cases: Record<string, (references: Map<string, string>) => RouteCase> = {
   }),
   'get-operator': () => ({ accepted: {}, refused: { operatorId: 'op_closed' }, refusedStatus: 404 }),
   'get-usage-summary': () => ({ accepted: { query: { from: date, to: date } }, refused: { query: { from: date } }, refusedStatus: 422 }),
-  'get-timeslots': () => ({
-    accepted: { path: { ActivityID: 's_walk1' }, query: { date: nextDay } },
-    refused: { path: { ActivityID: 's_walk1' } },
-    refusedStatus: 422,
-  }),
-  'change-timeslot': () => ({
-    accepted: { path: timeslotOf('14:00'), body: { Capacity: 12 } },
-    refused: { path: timeslotOf('14:00'), body: { Capacity: 0 } },
-    refusedStatus: 422,
-    masked: ['CapacityChangedAt'],
-  }),
-  'change-timeslot-date': () => ({
-    accepted: { path: { ActivityID: 's_walk1', Date: nextDay }, body: { Closed: true, Reason: 'Storm warning' } },
-    refused: { path: { ActivityID: 's_walk1', Date: nextDay }, body: {} },
-    refusedStatus: 422,
-    masked: ['ClosedAt'],
-  }),
-  'add-timeslots': () => ({
-    accepted: { path: { ActivityID: 's_walk1' }, body: { Timeslots: [{ Date: nextDay, Time: '19:00', Capacity: 6 }] } },
-    refused: { path: { ActivityID: 's_walk1' }, body: { Timeslots: [{ Date: nextDay, Time: '19:00', Capacity: 0 }] } },
-    refusedStatus: 422,
-    masked: ['AddedAt'],
-    undo: async () => {
-      const Key = keys.timeslot(operator.operatorId, 's_walk1', nextDay, '19:00');
-      await documentClient().send(new DeleteCommand({ TableName: tableName(), Key }));
-    },
-  }),
-  'cancel-timeslot': () => ({
-    accepted: { path: timeslotOf('09:00'), body: { Reason: 'Storm warning' }, headers: { 'Idempotency-Key': 'bundled-cancel-1' } },
-    refused: { path: timeslotOf('09:00'), body: {} },
-    refusedStatus: 422,
-  }),
+  ...timeslotRouteCases(nextDay, () => operator.operatorId),
   'octo-get-supplier': () => ({ accepted: octoBody({}) }),
   'octo-list-products': () => ({ accepted: octoBody({}) }),
   'octo-get-product': () => ({
