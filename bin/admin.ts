@@ -14,16 +14,18 @@ import { checkNumbersAsSent } from '../shared/core/json-numbers';
 import { attributeClient } from '../shared/db/client';
 import { rebuildUsageAggregates } from '../shared/usage/rebuild';
 import { voidUsageEntry } from '../shared/usage/void-entry';
-import { putUsageLimitFromFile } from '../shared/usage/limit-file';
-import { deleteUsageLimit, listUsageLimits } from '../shared/usage/limits';
-import { readLimitStatus } from '../shared/usage/limit-status';
-import type { UsageLimit, UsageLimitStatus } from '../shared/usage/limit-schemas';
+import { revokePartnerKey } from '../shared/webhooks/key-revocation';
+import { webhookOf } from '../shared/webhooks/endpoints';
+import type { WebhookEndpoint } from '../shared/webhooks/schemas';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { API_STAGE, usagePlanName } from '../shared/api/gateway';
 import { DEFAULT_KEY_LIMITS } from '../shared/accounts/api-keys';
+import { checkHoldCaps, DEFAULT_HOLD_CAPS, holdCapsOf, type HoldCaps } from '../shared/accounts/hold-caps';
 import { createGatewayKey, deleteGatewayKey, moveGatewayKey, type ApiTarget } from '../lib/aws/gateway-keys';
 import { DomainError, violationsOf } from '../shared/core/errors';
+import { personalDataCommands } from './admin-personal-data';
 import { timeslotCommands } from './admin-timeslots';
+import { usageLimitCommands } from './admin-usage-limits';
 
 /** `1 product`, `2 products`. */
 const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -40,7 +42,10 @@ Commands:
   create-operator   --id ID --name NAME --time-zone ZONE
   create-key        --operator ID --scopes ota,usage:read,... [--name LABEL]
                     [--rate REQUESTS_PER_SECOND --burst REQUESTS]  (default ${DEFAULT_KEY_LIMITS.rateLimit} and ${DEFAULT_KEY_LIMITS.burstLimit})
-  set-key-limits    --operator ID --key KEY_ID --rate REQUESTS_PER_SECOND --burst REQUESTS
+                    [--max-held-places-per-timeslot PLACES --max-held-places PLACES]
+                    (the places the key may hold at once, unconfirmed: default ${DEFAULT_HOLD_CAPS.perTimeslot} and ${DEFAULT_HOLD_CAPS.total})
+  set-key-limits    --operator ID --key KEY_ID [--rate REQUESTS_PER_SECOND --burst REQUESTS]
+                    [--max-held-places-per-timeslot PLACES --max-held-places PLACES]
   list-keys         --operator ID
   revoke-key        --operator ID --key KEY_ID
   import-catalog    --operator ID --file catalog.json   (also as import-catalogue)
@@ -65,6 +70,12 @@ Commands:
   cancel-booking    --operator ID --reference REF --reason TEXT
                     (any booking of any channel; the places go back at once, and the partner
                     who sold it is sent booking.cancelled by the running service within two minutes)
+  erase-personal-data --operator ID (--reference REF | --email EMAIL)
+                    (erases a booking's customer, answers, contact and notes, or those of
+                    every booking of a customer, in every copy; the accounts keep the rest)
+  index-personal-data --operator ID
+                    (once, for bookings made before erasure and retention existed: indexes
+                    them by their customers' emails and for the retention sweep)
   timeslots         --operator ID --activity ACT --date YYYY-MM-DD   (capacity, booked, held, left, who closed them)
   set-capacity      --operator ID --activity ACT --date YYYY-MM-DD --time HH:MM --capacity N
   close-timeslot    --operator ID --activity ACT --date YYYY-MM-DD [--time HH:MM] [--reason TEXT]
@@ -84,6 +95,10 @@ With --aws, create-key, set-key-limits and revoke-key also keep the key's API Ga
 API key and usage plan: give --api-id ID (the stack's ApiId output, or API_ID) and
 optionally --stage (default ${API_STAGE}).`;
 
+/** A key's webhook endpoint in `list-keys`: its URL and, when attempts to it fail, since when (FAILING: nothing is sent until it is registered again). */
+const webhookLine = (webhook: WebhookEndpoint) =>
+  `webhook ${webhook.Status} ${webhook.Url}${webhook.FailingSince ? ` receiving nothing since ${webhook.FailingSince}` : ''}`;
+
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -97,11 +112,14 @@ const { values, positionals } = parseArgs({
     key: { type: 'string' },
     rate: { type: 'string' },
     burst: { type: 'string' },
+    'max-held-places-per-timeslot': { type: 'string' },
+    'max-held-places': { type: 'string' },
     'api-id': { type: 'string' },
     stage: { type: 'string' },
     file: { type: 'string' },
     channel: { type: 'string' },
     reference: { type: 'string' },
+    email: { type: 'string' },
     activity: { type: 'string' },
     date: { type: 'string' },
     time: { type: 'string' },
@@ -141,10 +159,16 @@ function configureTarget(): string {
   return `table ${tableName} at ${dynamoEndpoint}`;
 }
 
-/** --rate and --burst, or the defaults when both are absent. */
-function limitsOption(required: boolean): apiKeys.KeyLimits {
-  if (!required && values.rate === undefined && values.burst === undefined) return DEFAULT_KEY_LIMITS;
+/** --rate and --burst, or undefined when both are absent. */
+function limitsOption(): apiKeys.KeyLimits | undefined {
+  if (values.rate === undefined && values.burst === undefined) return undefined;
   return apiKeys.checkKeyLimits({ rateLimit: Number(option('rate')), burstLimit: Number(option('burst')) });
+}
+
+/** --max-held-places-per-timeslot and --max-held-places, or undefined when both are absent. */
+function holdCapsOption(): HoldCaps | undefined {
+  if (values['max-held-places-per-timeslot'] === undefined && values['max-held-places'] === undefined) return undefined;
+  return checkHoldCaps({ perTimeslot: Number(option('max-held-places-per-timeslot')), total: Number(option('max-held-places')) });
 }
 
 /** The deployed API whose usage plans throttle the keys, in --aws mode only. */
@@ -156,6 +180,7 @@ function apiTarget(): ApiTarget | undefined {
 }
 
 const describeLimits = ({ rateLimit, burstLimit }: apiKeys.KeyLimits) => `${rateLimit} requests/s, burst ${burstLimit}`;
+const describeHoldCaps = ({ perTimeslot, total }: HoldCaps) => `at most ${perTimeslot} places at once on a timeslot and ${total} in all`;
 
 function readJsonFile(file: string): unknown {
   let text: string;
@@ -179,11 +204,12 @@ const commands: Record<string, (target: string) => Promise<void>> = {
   },
   'create-key': async (_target) => {
     const scopes = apiKeys.parseScopes(option('scopes'));
-    const limits = limitsOption(false);
+    const limits = limitsOption() ?? DEFAULT_KEY_LIMITS;
+    const caps = holdCapsOption() ?? DEFAULT_HOLD_CAPS;
     const api = apiTarget();
-    const { record, secret } = await apiKeys.createApiKey(option('operator'), scopes, values.name ?? 'API key', limits);
+    const { record, secret } = await apiKeys.createApiKey(option('operator'), scopes, values.name ?? 'API key', limits, caps);
     console.log(
-      `Created key ${record.KeyID} for ${record.OperatorID} with scopes ${scopes.join(', ')}, limited to ${describeLimits(limits)}.`,
+      `Created key ${record.KeyID} for ${record.OperatorID} with scopes ${scopes.join(', ')}, limited to ${describeLimits(limits)}, holding ${describeHoldCaps(caps)}.`,
     );
     console.log(`Secret (shown only now; store it safely): ${secret}`);
     if (api) {
@@ -193,8 +219,14 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     }
   },
   'set-key-limits': async (_target) => {
-    const limits = limitsOption(true);
-    const api = apiTarget();
+    const [limits, caps] = [limitsOption(), holdCapsOption()];
+    if (!limits && !caps) throw new UsageError('Give --rate and --burst, or --max-held-places-per-timeslot and --max-held-places, or both');
+    const api = limits && apiTarget();
+    if (caps) {
+      const record = await apiKeys.setHoldCaps(option('operator'), option('key'), caps);
+      console.log(`Key ${record.KeyID} may now hold ${describeHoldCaps(caps)}; the change applies once cached authorizations expire.`);
+    }
+    if (!limits) return;
     const record = await apiKeys.setApiKeyLimits(option('operator'), option('key'), limits);
     console.log(`Key ${record.KeyID} is now limited to ${describeLimits(limits)}; the change applies once cached authorizations expire.`);
     if (api) {
@@ -208,15 +240,20 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     if (!keys.length) console.log('No keys.');
     for (const key of keys) {
       const { rateLimit, burstLimit } = apiKeys.keyLimits(key);
+      const { perTimeslot, total } = holdCapsOf(key);
+      const holds = `holds ${perTimeslot}/timeslot ${total} in all`;
+      const webhook = await webhookOf({ operatorId: key.OperatorID, keyId: key.KeyID });
       console.log(
-        `${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${rateLimit}/s burst ${burstLimit}  ${key.CreatedAt}  ${key.Name}`,
+        `${key.KeyID}  ${key.Status.padEnd(7)}  ${key.Scopes.join(',')}  ${rateLimit}/s burst ${burstLimit}  ${holds}  ${key.CreatedAt}  ${key.Name}${webhook ? `  ${webhookLine(webhook)}` : ''}`,
       );
     }
   },
   'revoke-key': async (_target) => {
     const api = apiTarget();
-    await apiKeys.revokeApiKey(option('operator'), option('key'));
-    console.log(`Revoked ${values.key}; calls with it fail once cached authorizations expire.`);
+    const { givenUp } = await revokePartnerKey(option('operator'), option('key'));
+    console.log(
+      `Revoked ${values.key}; calls with it fail once cached authorizations expire. Its webhook endpoint is removed, ${givenUp} pending delivery(ies) given up.`,
+    );
     const { ApiGatewayKeyId } = await apiKeys.getApiKey(option('operator'), option('key'));
     if (api && ApiGatewayKeyId) {
       await deleteGatewayKey(api, ApiGatewayKeyId);
@@ -255,7 +292,9 @@ const commands: Record<string, (target: string) => Promise<void>> = {
       `${booking.BookingReference}  ${booking.Status}${booking.CancelledAt ? ` at ${booking.CancelledAt}` : ''}${by}  in ${target}`,
     );
   },
+  ...personalDataCommands({ option, optional: (name) => values[name], usageError: (message) => new UsageError(message) }),
   ...timeslotCommands({ option, optional: (name) => values[name], readJsonFile }),
+  ...usageLimitCommands({ option, readJsonFile }),
   'seed-demo': async (target) => {
     const { newKey, history } = await seedDemo();
     const written = await history;
@@ -280,24 +319,6 @@ const commands: Record<string, (target: string) => Promise<void>> = {
         : `Usage entry ${entry.ID} was already voided at ${entry.VoidedAt}; nothing changed in ${target}`,
     );
   },
-  'put-usage-limit': async (target) => {
-    const limit = await putUsageLimitFromFile(option('operator'), option('limit'), readJsonFile(option('file')));
-    console.log(`${describeLimit(limit)}  applies from ${new Date(limit.AppliesFrom * 1000).toISOString()}, in ${target}`);
-  },
-  'list-usage-limits': async (target) => {
-    const limits = await listUsageLimits(option('operator'));
-    if (!limits.length) console.log(`No usage limits in ${target}.`);
-    for (const limit of limits) {
-      console.log(`${describeLimit(limit)}  ${describeStatus((await readLimitStatus(option('operator'), limit.LimitID)).status)}`);
-    }
-  },
-  'usage-limit-status': async (_target) => {
-    console.log(describeStatus((await readLimitStatus(option('operator'), option('limit'))).status));
-  },
-  'delete-usage-limit': async (target) => {
-    await deleteUsageLimit(option('operator'), option('limit'));
-    console.log(`Deleted usage limit ${values.limit} of ${values.operator} in ${target}`);
-  },
   'emit-event': async (_target) => {
     const endpoint = values.aws ? undefined : eventBusEndpoint();
     const sent = await emitSampleEvents(option('operator'), { meter: values.event, endpoint });
@@ -305,19 +326,6 @@ const commands: Record<string, (target: string) => Promise<void>> = {
     console.log(`(sent to ${endpoint ?? 'the default event bus in AWS'})`);
   },
 };
-
-const describeLimit = (limit: UsageLimit) =>
-  `${limit.LimitID}  ${limit.Meter}${limit.Filter ? ` ${JSON.stringify(limit.Filter)}` : ''}  ${limit.Amount} per ${limit.Period} (${limit.TimeZone})  ` +
-  `thresholds ${limit.Thresholds.join(',') || 'none'}%  ${limit.Enforcement}`;
-
-const describeStatus = (status: UsageLimitStatus) =>
-  `used ${status.Used} of ${status.Amount} (${status.Remaining} remaining${status.Allowed ? '' : ', reached'}) ` +
-  `from ${new Date(status.PeriodStart * 1000).toISOString()} until ${new Date(status.ResetsAt * 1000).toISOString()}; crossed: ` +
-  `${
-    status.Thresholds.filter((threshold) => threshold.Crossed)
-      .map((threshold) => `${threshold.Percent}%`)
-      .join(', ') || 'none'
-  }`;
 
 /** Where emit-event sends without --aws: the local host of npm start, unless --endpoint says otherwise. */
 const eventBusEndpoint = () => values.endpoint ?? localSettings().apiUrl;

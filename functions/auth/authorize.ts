@@ -1,6 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { routes } from '../../shared/api/routes';
 import { findActiveKey, keyLimits } from '../../shared/accounts/api-keys';
+import { holdCapsOf } from '../../shared/accounts/hold-caps';
 import { getOperator } from '../../shared/accounts/operators';
 import { countBusinessEvent } from '../../shared/core/metrics';
 import { annotate, observed } from '../../shared/core/observability';
@@ -24,7 +25,13 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
   }
   const { rateLimit, burstLimit } = keyLimits(key);
   const context = {
-    ...toAuthorizerContext({ operatorId: operator.OperatorID, keyId: key.KeyID, scopes: key.Scopes, timeZone: operator.TimeZone }),
+    ...toAuthorizerContext({
+      operatorId: operator.OperatorID,
+      keyId: key.KeyID,
+      scopes: key.Scopes,
+      timeZone: operator.TimeZone,
+      holdCaps: holdCapsOf(key),
+    }),
     // For the local host's token buckets; in AWS the usage plan of `usageIdentifierKey` holds the same limits.
     rateLimit,
     burstLimit,

@@ -4,22 +4,25 @@ import { gatewayProblems, type GatewayProblem, type GatewayResponseType } from '
 import { octoMembersOf } from '../../shared/octo/gateway-errors';
 
 /**
- * The body of a gateway response: the same RFC 7807 problem a function would
- * answer with, and OCTo's `error` and `errorMessage` beside it, since a
- * gateway response is the API's, not a route's (shared/octo/gateway-errors.ts). API
- * Gateway substitutes $context variables in gateway response templates, so
- * the instance is filled in per request.
+ * The body of a refusal the front door answers by itself: the same RFC 7807
+ * problem a function would answer with, and OCTo's `error` and
+ * `errorMessage` beside it, since such a refusal is the API's, not a route's
+ * (shared/octo/gateway-errors.ts). `instance` when the answering service can
+ * fill it in per request.
  */
-export function problemTemplate(problem: GatewayProblem, problemBaseUrl: string): string {
-  return JSON.stringify({
+export const frontDoorProblem = (problem: GatewayProblem, problemBaseUrl: string, instance?: string): string =>
+  JSON.stringify({
     type: problemTypeUri(problemBaseUrl, problem.kind),
     title: statusTitle(problem.status),
     status: problem.status,
     detail: problem.detail,
-    instance: '$context.path',
+    ...(instance === undefined ? {} : { instance }),
     ...octoMembersOf(problem.status, problem.detail),
   });
-}
+
+/** A gateway response's body: API Gateway substitutes $context variables in its templates, so the instance is filled in per request. */
+export const problemTemplate = (problem: GatewayProblem, problemBaseUrl: string): string =>
+  frontDoorProblem(problem, problemBaseUrl, '$context.path');
 
 /** Gateway response header values are mapping expressions, so static values are single-quoted. */
 const staticHeaderValues = (headers: Record<string, string>) =>

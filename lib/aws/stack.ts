@@ -17,11 +17,13 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { tableDesign } from '../../shared/db/table-design';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
-import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING, usagePlanName } from '../../shared/api/gateway';
+import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, OPENAPI_THROTTLING, THROTTLING, usagePlanName } from '../../shared/api/gateway';
+import { OPENAPI_PATH } from '../../shared/http/openapi';
 import { DEFAULT_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import type { LogLevel } from '../../shared/core/config';
 import { Monitoring } from './monitoring';
 import { ApiReference, addApiReferenceMethod } from './api-reference';
+import { ApiFirewall } from './api-firewall';
 import { addProblemGatewayResponses } from './problem-gateway-responses';
 import { DashboardSite } from './dashboard-site';
 import { PlatformEvents } from './platform-events';
@@ -40,6 +42,10 @@ export interface OtaUsageStackProps extends StackProps {
   alarmEmail?: string;
   /** The ports partners' webhook URLs may use (WEBHOOK_PORTS of the functions that register and send them); 443 alone when absent. */
   webhookPorts?: readonly number[];
+  /** Days personal data is kept after a booking's activity (PERSONAL_DATA_RETENTION_DAYS of the retention sweep); the default when absent. */
+  retentionDays?: number;
+  /** The firewall in front of the stage (lib/aws/api-firewall.ts): on unless false; its per-address limit when given. */
+  firewall?: false | { requestsPerAddress?: number };
   /** The route table (shared/api/routes.ts); the stack-size check synthesizes a larger one. */
   routes?: readonly Route[];
 }
@@ -79,8 +85,10 @@ export class OtaUsageStack extends Stack {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
-      // Bookings and usage records outlive any one deployment; deleting the stack must not delete them.
+      // Bookings and usage records outlive any one deployment; deleting the stack must not delete them,
+      // and deletion protection refuses a DeleteTable from anywhere else (the console, the CLI, a script) until it is turned off.
       removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
     }));
     for (const index of tableDesign.globalSecondaryIndexes) {
       table.addGlobalSecondaryIndex({
@@ -118,6 +126,13 @@ export class OtaUsageStack extends Stack {
         stageName: API_STAGE,
         throttlingRateLimit: THROTTLING.rateLimit,
         throttlingBurstLimit: THROTTLING.burstLimit,
+        // The public document needs no key, so no usage plan bounds it: it has a throttle of its own.
+        methodOptions: {
+          [`${OPENAPI_PATH}/GET`]: {
+            throttlingRateLimit: OPENAPI_THROTTLING.rateLimit,
+            throttlingBurstLimit: OPENAPI_THROTTLING.burstLimit,
+          },
+        },
         accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH })),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
         // Execution logs of failures, X-Ray traces from the front door, and metrics per method (the dashboard's per-route signals).
@@ -145,16 +160,20 @@ export class OtaUsageStack extends Stack {
         'AwsSolutions-APIG2',
         'Each function validates its request against the JSON Schemas the OpenAPI document publishes, answering problem+json',
       ],
-      [
-        'AwsSolutions-APIG3',
-        'A WAF web ACL is the platform team’s account-level choice; per-key usage plans and the stage throttle bound every caller',
-      ],
       ['AwsSolutions-COG4', 'Partners and clients authenticate with API keys through the REQUEST authorizer, not with Cognito user pools'],
       [
         'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
         'The account’s API Gateway logging role: AWS’s managed policy is the documented way to grant it',
       ],
     ];
+    if (props.firewall === false) {
+      acknowledged.push([
+        'AwsSolutions-APIG3',
+        'The firewall was turned off for this deployment (-c waf=false): per-key usage plans and the stage throttle bound every caller',
+      ]);
+    } else {
+      new ApiFirewall(this, 'Firewall', { stage: api.deploymentStage, problemBaseUrl, ...props.firewall });
+    }
     for (const [id, reason] of acknowledged) Validations.of(api).acknowledge({ id, reason });
     addProblemGatewayResponses(api, problemBaseUrl);
     // The API reference is public: the one method without the key authorizer.
@@ -177,6 +196,9 @@ export class OtaUsageStack extends Stack {
       problemBaseUrl,
       logLevel,
     });
+    if (props.retentionDays !== undefined) {
+      this.background.scheduled.get('anonymise-bookings')?.addEnvironment('PERSONAL_DATA_RETENTION_DAYS', String(props.retentionDays));
+    }
 
     // Built-in meters: the platform's EventBridge events, recorded by the same usage code as the API.
     const platformEventsStack = new ServiceStack(this, 'PlatformEvents', {

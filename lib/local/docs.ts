@@ -6,7 +6,10 @@ import { problem } from '../../shared/http/problem';
 import { OPENAPI_PATH, openApiDocument } from '../../shared/http/openapi';
 import { octoDocument } from '../../shared/octo/openapi';
 import { SECURITY_HEADERS } from './dashboard';
-import { requestPath, sendProblem } from './http-edge';
+import { gatewayResponseProblem, requestPath, sendProblem } from './http-edge';
+import { methodThrottle } from './rate-limit';
+import type { Clock } from '../../shared/core/clock';
+import { OPENAPI_THROTTLING } from '../../shared/api/gateway';
 import { logError } from '../../shared/core/observability';
 
 /**
@@ -89,8 +92,24 @@ const assets = new Map<string, Asset>([
 export const servesDocs = (request: IncomingMessage): boolean =>
   (request.method === 'GET' || request.method === 'HEAD') && assets.has(requestPath(request));
 
-export function serveDocs(request: IncomingMessage, response: ServerResponse): void {
-  const path = requestPath(request);
+/**
+ * Serves the API reference. The document has the throttle of its method on
+ * the stage (OPENAPI_THROTTLING), one bucket for all its callers, answered
+ * as API Gateway answers it.
+ */
+export function docsServer(clock: Clock) {
+  const throttle = methodThrottle(OPENAPI_THROTTLING, clock);
+  return (request: IncomingMessage, response: ServerResponse): void => {
+    const path = requestPath(request);
+    if (path === OPENAPI_PATH) {
+      const decision = throttle();
+      if (!decision.allowed) return sendProblem(response, gatewayResponseProblem('THROTTLED', path), decision.headers);
+    }
+    serveAsset(request, response, path);
+  };
+}
+
+function serveAsset(request: IncomingMessage, response: ServerResponse, path: string): void {
   const asset = assets.get(path) as Asset;
   const nonce = randomBytes(16).toString('base64');
   let body: string | Buffer;

@@ -6,7 +6,7 @@ import { config, configure } from '../../shared/core/config';
 import { localGateway, type LocalGateway, type LocalGatewayOptions } from './api-gateway';
 import { serveDashboard, servesDashboard } from './dashboard';
 import { LOCAL_HTTP_HOST } from './defaults';
-import { serveDocs, servesDocs } from './docs';
+import { docsServer, servesDocs } from './docs';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
 import { acceptedHosts, failSafely, guardServerEdge, misdirectedHost, missingHost, sendProblem } from './http-edge';
 import { createLocalQueue, type LocalQueue, type LocalQueueOptions } from './queue';
@@ -34,7 +34,7 @@ function send(response: ServerResponse, result: APIGatewayProxyResult): void {
 export interface LocalHostOptions extends LocalGatewayOptions {
   port?: number;
   host?: string;
-  /** The host's "now": authorizer cache expiry, the per-key token buckets (rate-limit.ts), request times and the functions' remaining time. */
+  /** The host's "now": authorizer cache expiry, the token buckets (rate-limit.ts), request times and the functions' remaining time. */
   clock?: Clock;
   eventBus?: LocalEventBusOptions;
   scheduler?: LocalSchedulerOptions;
@@ -63,7 +63,17 @@ export interface LocalHost {
  * the API reference or the gateway, once its Host names this host.
  */
 async function serveRequest(
-  { gateway, standIns, accepts }: { gateway: LocalGateway; standIns: (LocalEventBus | LocalQueue)[]; accepts: (host: string) => boolean },
+  {
+    gateway,
+    standIns,
+    serveDocs,
+    accepts,
+  }: {
+    gateway: LocalGateway;
+    standIns: (LocalEventBus | LocalQueue)[];
+    serveDocs: ReturnType<typeof docsServer>;
+    accepts: (host: string) => boolean;
+  },
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
@@ -101,13 +111,14 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   const gateway = localGateway(options, clock);
   const eventBus = createLocalEventBus({ ...options.eventBus, clock });
   const queue = createLocalQueue(options.queue);
+  const serveDocs = docsServer(clock);
   const bindAddress = options.host ?? LOCAL_HTTP_HOST;
   // Set once the port is known; no request arrives before.
   let accepts: (host: string) => boolean = () => false;
 
   // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.
   const server = createServer({ requireHostHeader: false }, (request, response) => {
-    serveRequest({ gateway, standIns: [eventBus, queue], accepts }, request, response).catch((error) =>
+    serveRequest({ gateway, standIns: [eventBus, queue], serveDocs, accepts }, request, response).catch((error) =>
       failSafely(request, response, error, 'Local host'),
     );
   });

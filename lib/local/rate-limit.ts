@@ -33,11 +33,14 @@ function keyOf(authorized: APIGatewayAuthorizerResult) {
   };
 }
 
-export function createRateLimiter(clock: Clock = systemClock) {
+/**
+ * Token buckets of one policy, by ID: each holds `burst` tokens, refills at
+ * `rate` a second, and each request takes one.
+ */
+function tokenBuckets(policy: string, clock: Clock) {
   const buckets = new Map<string, { tokens: number; at: number }>();
 
-  return function take(authorized: APIGatewayAuthorizerResult): RateDecision {
-    const { bucket: id, rate, burst } = keyOf(authorized);
+  return function take(id: string, rate: number, burst: number): RateDecision {
     const now = clock().getTime();
     const bucket = buckets.get(id) ?? { tokens: burst, at: now };
     const available = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * rate);
@@ -46,13 +49,30 @@ export function createRateLimiter(clock: Clock = systemClock) {
     buckets.set(id, { tokens: left, at: now });
     const headers: Record<string, string> = {
       // The bucket as a quota: `burst` requests, refilled in full within w seconds.
-      'RateLimit-Policy': `"${POLICY}";q=${burst};w=${Math.max(1, Math.ceil(burst / rate))}`,
-      RateLimit: `"${POLICY}";r=${Math.floor(left)};t=${Math.ceil((burst - left) / rate)}`,
+      'RateLimit-Policy': `"${policy}";q=${burst};w=${Math.max(1, Math.ceil(burst / rate))}`,
+      RateLimit: `"${policy}";r=${Math.floor(left)};t=${Math.ceil((burst - left) / rate)}`,
     };
     // Whole seconds until one token is back: HTTP's Retry-After has no fractions, so never less than 1.
     if (!allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((1 - left) / rate)));
     return { allowed, headers };
   };
+}
+
+export function createRateLimiter(clock: Clock = systemClock) {
+  const take = tokenBuckets(POLICY, clock);
+  return (authorized: APIGatewayAuthorizerResult): RateDecision => {
+    const { bucket, rate, burst } = keyOf(authorized);
+    return take(bucket, rate, burst);
+  };
+}
+
+/**
+ * The throttle of a method of its own (the stage's method settings): one
+ * bucket that every caller of the method shares, keyed or not.
+ */
+export function methodThrottle(limits: { rateLimit: number; burstLimit: number }, clock: Clock = systemClock) {
+  const take = tokenBuckets('per-method', clock);
+  return (): RateDecision => take('method', limits.rateLimit, limits.burstLimit);
 }
 
 /** The 429 API Gateway answers (shared/api/gateway.ts), with this bucket's headers. */

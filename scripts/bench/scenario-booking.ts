@@ -72,7 +72,7 @@ function bookingScenario(withKey: boolean, hold = false): Scenario {
     name: hold ? 'POST booking (Hold)' : withKey ? 'POST booking (Idempotency-Key)' : 'POST booking',
     service: (context) =>
       context.post(BOOKING_PATH, nextRequest(context.firstDate, hold), withKey ? { 'Idempotency-Key': randomUUID() } : undefined),
-    bare: (context) => documentClient().send(new TransactWriteCommand(bookingTransaction(bareWrite(context, withKey, hold)))),
+    bare: (context) => documentClient().send(new TransactWriteCommand(bookingTransaction(bareWrite(context, withKey, hold)).input)),
     prepare: async ({ operatorId }) => {
       product = await getProduct(operatorId, BOOKING_ACTIVITY);
       if (!product) throw new Error(`The bench product ${BOOKING_ACTIVITY} was not seeded`);

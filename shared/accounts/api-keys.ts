@@ -9,10 +9,12 @@ import {
   putNewApiKey,
   queryOperatorApiKeys,
   writeApiGatewayKeyId,
+  writeHoldCaps,
   writeKeyLimits,
   writeRevocation,
 } from './repository';
 import { isScope, type Scope } from './scopes';
+import { checkHoldCaps, DEFAULT_HOLD_CAPS, type HoldCaps } from './hold-caps';
 
 export type { ApiKeyRecord, KeyLimits };
 
@@ -73,8 +75,10 @@ export async function createApiKey(
   scopes: Scope[],
   name: string,
   limits: KeyLimits = DEFAULT_KEY_LIMITS,
+  holdCaps: HoldCaps = DEFAULT_HOLD_CAPS,
 ): Promise<{ record: ApiKeyRecord; secret: string }> {
   checkKeyLimits(limits);
+  checkHoldCaps(holdCaps);
   await requireOperator(operatorId);
   const secret = newSecret();
   const record: ApiKeyRecord = {
@@ -87,6 +91,8 @@ export async function createApiKey(
     RateLimit: limits.rateLimit,
     BurstLimit: limits.burstLimit,
     UsageIdentifierKey: newUsageIdentifierKey(),
+    MaxHeldPlacesPerTimeslot: holdCaps.perTimeslot,
+    MaxHeldPlaces: holdCaps.total,
   };
   await putNewApiKey(record, hashSecret(secret));
   return { record, secret };
@@ -101,7 +107,15 @@ export async function findActiveKey(secret: string): Promise<ApiKeyRecord | unde
 
 export const listApiKeys = (operatorId: string): Promise<ApiKeyRecord[]> => queryOperatorApiKeys(operatorId);
 
-/** Revokes both views of the key at once; revoking a revoked key changes nothing. */
+/** Whether the operator's key exists and is not revoked, as of now (a consistent read: a revocation a moment ago counts). */
+export const isKeyActive = async (operatorId: string, keyId: string): Promise<boolean> =>
+  (await getOperatorApiKey(operatorId, keyId, { consistent: true }))?.Status === 'ACTIVE';
+
+/**
+ * Revokes both views of the key at once; revoking a revoked key changes
+ * nothing. What the key had set up elsewhere goes with it: see
+ * shared/webhooks/key-revocation.ts.
+ */
 export async function revokeApiKey(operatorId: string, keyId: string): Promise<void> {
   const key = await getOperatorApiKey(operatorId, keyId);
   if (!key || !(await writeRevocation(operatorId, keyId, key.SecretHash, config().clock().toISOString()))) {
@@ -128,6 +142,14 @@ export async function setApiKeyLimits(operatorId: string, keyId: string, limits:
   const key = await getOperatorApiKey(operatorId, keyId);
   if (!key || !(await writeKeyLimits(operatorId, keyId, key.SecretHash, limits, newUsageIdentifierKey())))
     throw noSuchKey(operatorId, keyId);
+  return getApiKey(operatorId, keyId);
+}
+
+/** Gives a key new caps on the places it may hold at once; they apply once the authorizer's cached answer for it expires. */
+export async function setHoldCaps(operatorId: string, keyId: string, caps: HoldCaps): Promise<ApiKeyRecord> {
+  checkHoldCaps(caps);
+  const key = await getOperatorApiKey(operatorId, keyId);
+  if (!key || !(await writeHoldCaps(operatorId, keyId, key.SecretHash, caps))) throw noSuchKey(operatorId, keyId);
   return getApiKey(operatorId, keyId);
 }
 

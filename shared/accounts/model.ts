@@ -31,6 +31,10 @@ export interface ApiKeyRecord {
   UsageIdentifierKey?: string;
   /** The ID of that API Gateway API key, once the admin CLI has made it (--aws). */
   ApiGatewayKeyId?: string;
+  /** Places the key may hold at once on one timeslot; the default's when absent (keys made before caps). */
+  MaxHeldPlacesPerTimeslot?: number;
+  /** Places the key may hold at once in all. */
+  MaxHeldPlaces?: number;
 }
 
 /** A key's token bucket: `rateLimit` requests per second on average, `burstLimit` at once. */

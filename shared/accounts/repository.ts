@@ -4,6 +4,7 @@ import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
 import { transactionCancellation } from '../db/transaction-errors';
 import type { ApiKeyRecord, KeyLimits, Operator } from './model';
+import type { HoldCaps } from './hold-caps';
 
 /** One function per accounts access pattern; see the README's access-pattern table. */
 
@@ -58,8 +59,14 @@ export async function getApiKeyByHash(secretHash: string): Promise<ApiKeyRecord 
   return Item as ApiKeyRecord | undefined;
 }
 
-export async function getOperatorApiKey(operatorId: string, keyId: string): Promise<(ApiKeyRecord & { SecretHash: string }) | undefined> {
-  const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.operatorApiKey(operatorId, keyId) }));
+export async function getOperatorApiKey(
+  operatorId: string,
+  keyId: string,
+  { consistent = false } = {},
+): Promise<(ApiKeyRecord & { SecretHash: string }) | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.operatorApiKey(operatorId, keyId), ConsistentRead: consistent }),
+  );
   return Item as (ApiKeyRecord & { SecretHash: string }) | undefined;
 }
 
@@ -71,7 +78,8 @@ export async function queryOperatorApiKeys(operatorId: string): Promise<ApiKeyRe
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
       ProjectionExpression:
-        'KeyID, OperatorID, Scopes, #name, #status, CreatedAt, RevokedAt, RateLimit, BurstLimit, UsageIdentifierKey, ApiGatewayKeyId',
+        'KeyID, OperatorID, Scopes, #name, #status, CreatedAt, RevokedAt, RateLimit, BurstLimit, UsageIdentifierKey, ApiGatewayKeyId, ' +
+        'MaxHeldPlacesPerTimeslot, MaxHeldPlaces',
       ExpressionAttributeNames: { '#name': 'Name', '#status': 'Status' },
     }),
   );
@@ -132,4 +140,11 @@ export const writeApiGatewayKeyId = (operatorId: string, keyId: string, secretHa
   updateBothViews(operatorId, keyId, secretHash, {
     UpdateExpression: 'SET ApiGatewayKeyId = :id',
     ExpressionAttributeValues: { ':id': apiGatewayKeyId },
+  });
+
+/** Sets a key's caps on held places. */
+export const writeHoldCaps = (operatorId: string, keyId: string, secretHash: string, caps: HoldCaps): Promise<boolean> =>
+  updateBothViews(operatorId, keyId, secretHash, {
+    UpdateExpression: 'SET MaxHeldPlacesPerTimeslot = :perTimeslot, MaxHeldPlaces = :total',
+    ExpressionAttributeValues: { ':perTimeslot': caps.perTimeslot, ':total': caps.total },
   });

@@ -25,6 +25,12 @@ export const scheduledFunctions: readonly ScheduledFunction[] = [
     description: 'Expires the holds that are due and gives their places back; carries on with unfinished timeslot cancellations',
   },
   {
+    id: 'anonymise-bookings',
+    entry: 'functions/bookings/anonymise-bookings.ts',
+    everyMinutes: 15,
+    description: 'Erases the personal data of bookings whose activity ended the retention period ago, a thousand at most a run',
+  },
+  {
     id: 'retry-webhooks',
     entry: 'functions/webhooks/retry-webhooks.ts',
     everyMinutes: 1,

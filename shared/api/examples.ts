@@ -54,6 +54,11 @@ export const booking = {
   CreatedAt: '2026-06-20T09:15:02.123Z',
 };
 export const heldBooking = { ...booking, Status: 'ON_HOLD', HoldExpiresAt: '2026-06-20T09:30:02.123Z' };
+/** The booking once its personal data is erased: no Customer, no Answers, the rest as it was. */
+export const erasedBooking = Object.fromEntries([
+  ...Object.entries(booking).filter(([field]) => field !== 'Customer' && field !== 'Answers'),
+  ['ErasedAt', '2026-07-02T10:00:00.000Z'],
+]);
 export const usageEntry = { ID: 3303523819094016, Meter: 'storage-gb', Usage: 0.25, OccurredAt: 1773146096 };
 export const usageBatchRequest = {
   Entries: [
@@ -106,7 +111,8 @@ export const webhookEndpoint = {
   Url: 'https://partner.example.com/hooks/ota',
   EventTypes: ['booking.confirmed', 'booking.cancelled', 'hold.expired', 'availability.changed'],
   CreatedAt: '2026-06-01T08:00:00.000Z',
-};
+  Status: 'ACTIVE',
+} as const;
 
 export const keyOperator = {
   OperatorID: 'demo',

@@ -12,6 +12,32 @@ export const MAX_REQUEST_BODY_BYTES = 6 * 1024 * 1024;
  */
 export const THROTTLING = { rateLimit: 500, burstLimit: 1000 };
 
+/**
+ * The public OpenAPI document's own throttle (requests per second, burst),
+ * across all its callers: it needs no key, so no usage plan limits it, and
+ * on the stage's limit a flood of it would leave partners nothing. The
+ * document changes only with a deployment, so a client reads it once.
+ */
+export const OPENAPI_THROTTLING = { rateLimit: 10, burstLimit: 20 };
+
+/**
+ * The firewall in front of the stage (AWS WAF, per client address, counted
+ * over a sliding window): every request, keyed or not, is counted before the
+ * authorizer runs, so random keys cost an address its own allowance and not
+ * the stage's. The default per address is twice a default key's rate (50/s),
+ * so a partner at its key's limit is never blocked by it; the public
+ * document's allowance is small, as one read of it is enough.
+ */
+export const FIREWALL = { windowSeconds: 60, requestsPerAddress: 6_000, documentRequestsPerAddress: 120 };
+
+/** The firewall's 429: WAF answers it by itself, with a fixed body (no instance) and a fixed Retry-After (its window). */
+export const ADDRESS_RATE_LIMITED: GatewayProblem = {
+  status: 429,
+  kind: 'rate-limited',
+  detail: 'Too many requests from this address; retry after the time in Retry-After',
+  headers: { 'Retry-After': String(FIREWALL.windowSeconds) },
+};
+
 /** The stage every API deployment serves. */
 export const API_STAGE = 'v1';
 
@@ -56,7 +82,8 @@ export const gatewayProblems: Record<GatewayResponseType, GatewayProblem> = {
   THROTTLED: {
     status: 429,
     kind: 'rate-limited',
-    detail: 'Too many requests for this API key; retry after the time in Retry-After',
+    // One response for every throttle API Gateway applies: the key's usage plan, a method's own (the public document's), the stage's.
+    detail: 'Too many requests for this API key (or for this route, or for the API); retry after the time in Retry-After',
     headers: { 'Retry-After': '1' },
   },
   REQUEST_TOO_LARGE: { status: 413, kind: 'payload-too-large', detail: 'The request body is too large' },

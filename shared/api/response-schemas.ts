@@ -1,5 +1,6 @@
 import { keyOperatorSchema } from '../accounts/schemas';
 import { customerSchema } from '../booking/schemas';
+import { erasureSchema } from '../booking/erasure-schemas';
 import { answersSchema, bookingListSchema, bookingSchema, manifestSchema, manifestTimeslotSchema } from '../booking/schemas';
 import {
   activityQuestionsSchema,
@@ -83,6 +84,7 @@ export const responseSchemas = {
   BookingList: bookingListSchema,
   ManifestTimeslot: manifestTimeslotSchema,
   Manifest: manifestSchema,
+  Erasure: erasureSchema,
   OperatorTimeslot: operatorTimeslotSchema,
   TimeslotCancellation: timeslotCancellationSchema,
   WebhookEndpoint: webhookEndpointSchema,

@@ -138,6 +138,14 @@ const routeTable = [
     tableAccess: 'readWrite',
   },
   {
+    id: 'erase-personal-data',
+    method: 'POST',
+    path: '/api/v2/bookings/erasure',
+    entry: 'functions/bookings/erase-personal-data.ts',
+    scope: 'bookings:write',
+    tableAccess: 'readWrite',
+  },
+  {
     id: 'get-timeslots',
     method: 'GET',
     path: '/api/v2/timeslots/{ActivityID}',

@@ -38,6 +38,14 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 /** Hold lengths a partner may ask for, in minutes; a hold without ExpiresInMinutes lasts the default. */
 export const HOLD_MINUTES = { min: 1, max: 60, default: 15 } as const;
 
+/**
+ * A hold lives at most this long from when it was made, however often it is
+ * extended: room for a reseller's checkout (a customer who pays by bank
+ * redirect, or comes back to the basket after lunch), never a way to keep a
+ * timeslot off sale for others by extending it forever.
+ */
+export const HOLD_LIFE_MINUTES = 180;
+
 /** Idempotency records of bookings live this long (DynamoDB TTL on ExpiresAt). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 

@@ -15,7 +15,9 @@ import { holdExpiry, madeStatus } from './lifecycle';
 import { toBooking, type BookingItem, type IdempotencyRecord, type UnitItem } from './model';
 import { newBookingReference } from './reference';
 import { getIdempotencyRecord, writeBooking, type SlotRefusal } from './repository';
-import { lookUpUuid, referenceForUuid, UUID_REFERENCE_ATTEMPTS, uuidUnusable } from './uuid-lookup';
+import { lookUpUuid } from './uuid-lookup';
+import { capReached } from './held-places';
+import type { HoldCaps } from '../accounts/hold-caps';
 
 export interface BookingResult {
   booking: Booking;
@@ -27,9 +29,9 @@ export interface BookingResult {
 
 /**
  * A booking the partner addresses by its own UUID (OCTo): what it is beyond
- * a booking request. Its reference is derived from the key and the UUID
- * (referenceForUuid), so the UUID finds it with one read, and a second
- * request with the same UUID meets the first in the booking's own conditional write.
+ * a booking request. Its reference is random, as any booking's; the UUID's
+ * index item, written in the booking's transaction, finds it, and a second
+ * request with the same UUID meets the first in that item's condition (uuid-lookup.ts).
  */
 export interface UuidBooking {
   uuid: string;
@@ -60,6 +62,8 @@ export interface NewBooking {
   openingHours?: OpeningHours;
   uuidBooking?: UuidBooking;
   idempotency?: IdempotencyContext;
+  /** The partner key's caps on held places, for a hold (the defaults when absent). */
+  holdCaps?: HoldCaps;
   now: Date;
 }
 
@@ -173,6 +177,7 @@ export function bookingItem(newBooking: NewBooking, reference: string, waiverSta
     ...(request.Answers ? { Answers: request.Answers } : {}),
     CreatedAt: now.toISOString(),
     ...(request.Hold ? { HoldExpiresAt: holdExpiry(now, request.Hold.ExpiresInMinutes) } : {}),
+    ...(request.Hold && newBooking.partnerKeyId ? { HoldCounted: true } : {}),
     ...(openingHours ? { OpeningHours: openingHours } : {}),
     EndsAt: slotEnd({ ...request, OpeningHours: openingHours }, product.DurationMinutes, timeZone),
     ...(uuidBooking
@@ -185,6 +190,7 @@ export function bookingItem(newBooking: NewBooking, reference: string, waiverSta
           ...(uuidBooking.resellerReference ? { ResellerReference: uuidBooking.resellerReference } : {}),
         }
       : {}),
+    ...(newBooking.idempotency ? { IdempotencyKeyHash: newBooking.idempotency.keyHash } : {}),
     UpdatedAt: now.toISOString(),
     Version: 1,
   };
@@ -230,7 +236,8 @@ export function uuidReplay(item: BookingItem, requestHash: string): BookingResul
  * idempotency record are written in one transaction; only what a retry can
  * fix (contention, a reference that collided) is retried.
  */
-export async function createBooking(newBooking: NewBooking, reference = newBookingReference()): Promise<BookingResult> {
+export async function createBooking(newBooking: NewBooking): Promise<BookingResult> {
+  let reference = newBookingReference();
   const { request, idempotency, operatorId, now, uuidBooking, partnerKeyId } = newBooking;
   const waiverStatus = checkAnswers(newBooking.product.Questions, request.Answers);
   return retrying('The booking transaction', async () => {
@@ -238,6 +245,7 @@ export async function createBooking(newBooking: NewBooking, reference = newBooki
     const record = idempotency && idempotencyRecord(booking, idempotency.requestHash, now);
     const result = await writeBooking({
       booking,
+      holdCaps: newBooking.holdCaps,
       ...(idempotency && record ? { idempotency: { keyId: idempotency.keyId, keyHash: idempotency.keyHash, record, now } } : {}),
     });
     switch (result.outcome) {
@@ -252,21 +260,17 @@ export async function createBooking(newBooking: NewBooking, reference = newBooki
       case 'no-room':
         if (!('missing' in result.refusal)) countBusinessEvent('Bookings', 'refused-capacity', operatorId);
         throw noRoomOn(request, result.refusal);
-      case 'reference-taken': {
-        if (!uuidBooking || !partnerKeyId) {
-          reference = newBookingReference();
-          return RETRY;
-        }
-        // The UUID's reference: a simultaneous request with the same UUID made it (a replay), or another booking holds it.
-        const attempt = Array.from({ length: UUID_REFERENCE_ATTEMPTS }, (_, index) => index).find(
-          (index) => referenceForUuid(operatorId, partnerKeyId, uuidBooking.uuid, index) === reference,
-        );
-        const lookup = await lookUpUuid(operatorId, partnerKeyId, uuidBooking.uuid, attempt);
-        if ('found' in lookup) return countedReplay(uuidReplay(lookup.found, uuidBooking.requestHash), operatorId);
-        if ('exhausted' in lookup) throw uuidUnusable(uuidBooking.uuid);
-        reference = lookup.free;
+      case 'reference-taken':
+        reference = newBookingReference();
         return RETRY;
+      case 'uuid-taken': {
+        // A simultaneous request with the same UUID made its booking: answer as for a retry of it.
+        const made = uuidBooking && partnerKeyId && (await lookUpUuid(operatorId, partnerKeyId, uuidBooking.uuid));
+        return made ? countedReplay(uuidReplay(made, uuidBooking.requestHash), operatorId) : RETRY;
       }
+      case 'hold-cap':
+        countBusinessEvent('Bookings', 'refused-hold-cap', operatorId);
+        throw capReached(result.change, result.held);
       case 'contended':
         return RETRY;
     }

@@ -1,6 +1,6 @@
 import { timeslotStarted } from '../catalog/timeslot-start';
-import { HOLD_MINUTES, type BookingStatus } from './constants';
-import { BookingCancelledError, HoldExpiredError, NotOnHoldError, TimeslotStartedError } from './errors';
+import { HOLD_LIFE_MINUTES, HOLD_MINUTES, type BookingStatus } from './constants';
+import { BookingCancelledError, HoldExpiredError, HoldLifeExceededError, NotOnHoldError, TimeslotStartedError } from './errors';
 import type { BookingItem } from './model';
 import type { CancelledBy } from './schemas';
 
@@ -13,7 +13,7 @@ import type { CancelledBy } from './schemas';
  * first), or the action is refused (thrown).
  *
  *   made with a hold ──▶ ON_HOLD        made without ──▶ CONFIRMED
- *   ON_HOLD ──confirm──▶ CONFIRMED      ON_HOLD ──extend──▶ ON_HOLD, later
+ *   ON_HOLD ──confirm──▶ CONFIRMED      ON_HOLD ──extend──▶ ON_HOLD, later (within its life)
  *   ON_HOLD, CONFIRMED ──change──▶ the same status (another timeslot, party, contact)
  *   ON_HOLD, CONFIRMED ──cancel──▶ CANCELLED
  *   ON_HOLD, its time up ──expire──▶ EXPIRED
@@ -38,7 +38,7 @@ export type Canceller = { by: Extract<CancelledBy, 'operator'> } | { by: Extract
 
 type State = Pick<
   BookingItem,
-  'Status' | 'HoldExpiresAt' | 'BookingReference' | 'CancelledAt' | 'StartsAt' | 'Date' | 'Time' | 'OpeningHours'
+  'Status' | 'HoldExpiresAt' | 'BookingReference' | 'CancelledAt' | 'StartsAt' | 'Date' | 'Time' | 'OpeningHours' | 'CreatedAt'
 >;
 
 /** When a hold made or extended at `now` for `minutes` (the default when none, at most the longest hold) expires. */
@@ -72,11 +72,24 @@ export function confirm(item: State, now: Date): Decision {
   return { to: 'CONFIRMED', change: whileHeld(now) };
 }
 
-/** A hold is extended (its new expiry is the caller's, see holdExpiry); anything but a live hold is refused. */
-export function extend(item: State, now: Date): Decision {
+/**
+ * When a hold given `minutes` more at `now` expires (as holdExpiry), which
+ * must be within HOLD_LIFE_MINUTES of its being made: an extension past that
+ * is refused, saying how many minutes are left.
+ */
+export function heldUntil(item: Pick<State, 'BookingReference' | 'CreatedAt'>, now: Date, minutes: number | undefined): string {
+  const asked = holdExpiry(now, minutes);
+  const lifeEnds = new Date(Date.parse(item.CreatedAt) + HOLD_LIFE_MINUTES * 60_000);
+  if (Date.parse(asked) <= lifeEnds.getTime()) return asked;
+  const minutesLeft = Math.floor((lifeEnds.getTime() - now.getTime()) / 60_000);
+  throw HoldLifeExceededError.of(item, asked, lifeEnds.toISOString(), minutesLeft);
+}
+
+/** A live hold is extended by `minutes` from now, within its life (heldUntil); anything but a live hold is refused. */
+export function extend(item: State, now: Date, minutes: number | undefined): { to: 'ON_HOLD'; change: Change; holdExpiresAt: string } {
   checkLive(item, now);
   if (item.Status !== 'ON_HOLD') throw NotOnHoldError.of(item);
-  return { to: 'ON_HOLD', change: whileHeld(now) };
+  return { to: 'ON_HOLD', change: whileHeld(now), holdExpiresAt: heldUntil(item, now, minutes) };
 }
 
 /** A live booking changes (another timeslot, product, party, contact) and keeps its status, until its timeslot starts. */

@@ -1,5 +1,6 @@
 import type { OpeningHours } from '../catalog/schemas';
 import type { Booking, Contact } from './schemas';
+import type { ErasedBy } from './personal-data';
 
 /** Stored shapes of bookings, on the public shapes of schemas.ts; the constants are in constants.ts. */
 
@@ -26,6 +27,14 @@ export interface BookingItem extends Booking {
   UpdatedAt?: string;
   /** 1 when made, one more with every change: each change is conditioned on the version it read (transactions.ts). */
   Version?: number;
+  /** A partner's hold counted in its key's held places (held-places.ts); absent for holds made before they were counted. */
+  HoldCounted?: boolean;
+  /** The SHA-256 of the Idempotency-Key it was made with: its stored answer is found by it, to be erased with the booking. */
+  IdempotencyKeyHash?: string;
+  /** The webhook deliveries written about it, whose payloads are erased with it. */
+  DeliveryIDs?: string[];
+  /** Who erased its personal data, when ErasedAt says it was. */
+  ErasedBy?: ErasedBy;
 }
 
 export const toBooking = (item: BookingItem): Booking => ({
@@ -63,6 +72,7 @@ export const toBooking = (item: BookingItem): Booking => ({
   ...(item.CancelledBy ? { CancelledBy: item.CancelledBy } : {}),
   ...(item.CancellationReason ? { CancellationReason: item.CancellationReason } : {}),
   ...(item.ResellerReference ? { ResellerReference: item.ResellerReference } : {}),
+  ...(item.ErasedAt ? { ErasedAt: item.ErasedAt } : {}),
 });
 
 /** What a key remembers of the booking it made (or the timeslot it cancelled): the request's hash and the original response. */

@@ -64,6 +64,7 @@ export async function createPartnerBooking(
     units,
     openingHours,
     idempotency,
+    holdCaps: caller.holdCaps,
     now,
   });
 }

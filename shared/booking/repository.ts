@@ -4,19 +4,20 @@ import { unixSeconds } from '../core/clock';
 import { batchGet } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
-import { bookingKeys, keys } from '../db/keys';
+import { bookingKeys, keys, type ItemKey } from '../db/keys';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { GSI1, GSI2, GSI4 } from '../db/table-design';
 import { rawNumber, transactionCancellation, type TransactionCancellation } from '../db/transaction-errors';
+import type { HeldPlacesChange } from './held-places';
+import { resellerReferencePrefix } from './booking-indexes';
 import type { Channel } from './constants';
 import type { BookingItem, IdempotencyRecord } from './model';
 import {
-  BOOKING_TRANSACTION_ITEMS,
   TRANSITION_BOOKING_ITEM,
   bookingTransaction,
-  resellerReferencePrefix,
   type BookingWrite,
   type ChangeTransaction,
+  type HeldPlacesCheck,
 } from './transactions';
 
 /** One function per booking access pattern; see the README's access-pattern table. */
@@ -185,23 +186,38 @@ export type BookingWriteOutcome =
   | { outcome: 'written' }
   | { outcome: 'no-room'; refusal: SlotRefusal }
   | { outcome: 'reference-taken' }
+  | { outcome: 'uuid-taken' }
   | { outcome: 'idempotency-key-taken' }
+  | { outcome: 'hold-cap'; change: HeldPlacesChange; held: number }
   | { outcome: 'contended' };
+
+/** The first counter of a key's held places whose condition refused the transaction, with the places it counted then. */
+function heldPlacesRefusal(cancellation: TransactionCancellation, checks: HeldPlacesCheck[]) {
+  const refused = checks.find((check) => cancellation.conditionFailed(check.position));
+  return (
+    refused && { outcome: 'hold-cap' as const, change: refused.change, held: rawNumber(cancellation.oldItem(refused.position), 'Places') }
+  );
+}
 
 /** Runs the booking transaction and says which condition, if any, stopped it. */
 export async function writeBooking(write: BookingWrite): Promise<BookingWriteOutcome> {
+  const { input, at } = bookingTransaction(write);
   try {
-    await documentClient().send(new TransactWriteCommand(bookingTransaction(write)));
+    await documentClient().send(new TransactWriteCommand(input));
     return { outcome: 'written' };
   } catch (error) {
     const cancellation = transactionCancellation(error);
     if (!cancellation) throw error;
-    if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.idempotency)) return { outcome: 'idempotency-key-taken' };
-    // Before the timeslot: a reference taken by the same UUID booking is a replay, whether or not the timeslot has room now.
-    if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.booking)) return { outcome: 'reference-taken' };
-    if (cancellation.conditionFailed(BOOKING_TRANSACTION_ITEMS.timeslot)) {
-      return { outcome: 'no-room', refusal: slotRefusal(cancellation.oldItem(BOOKING_TRANSACTION_ITEMS.timeslot)) };
+    const failed = (position: number | undefined) => position !== undefined && cancellation.conditionFailed(position);
+    if (failed(at.idempotency)) return { outcome: 'idempotency-key-taken' };
+    // Before the timeslot: a UUID taken by a simultaneous request with it is a replay, whether or not the timeslot has room now.
+    if (failed(at.uuid)) return { outcome: 'uuid-taken' };
+    if (failed(at.booking)) return { outcome: 'reference-taken' };
+    if (failed(at.timeslot)) {
+      return { outcome: 'no-room', refusal: slotRefusal(cancellation.oldItem(at.timeslot)) };
     }
+    const capped = heldPlacesRefusal(cancellation, at.heldPlaces);
+    if (capped) return capped;
     if (cancellation.retryable) return { outcome: 'contended' };
     throw error;
   }
@@ -213,9 +229,13 @@ export async function writeBooking(write: BookingWrite): Promise<BookingWriteOut
  * gave none (too few left, closed, or missing).
  */
 export type TransitionOutcome =
-  { outcome: 'done' } | { outcome: 'refused' } | { outcome: 'contended' } | { outcome: 'no-room'; refusal: SlotRefusal };
+  | { outcome: 'done' }
+  | { outcome: 'refused' }
+  | { outcome: 'contended' }
+  | { outcome: 'no-room'; refusal: SlotRefusal }
+  | { outcome: 'hold-cap'; change: HeldPlacesChange; held: number };
 
-export async function writeTransition({ input, takesAt }: ChangeTransaction): Promise<TransitionOutcome> {
+export async function writeTransition({ input, takesAt, heldPlaces }: ChangeTransaction): Promise<TransitionOutcome> {
   try {
     await documentClient().send(new TransactWriteCommand(input));
     return { outcome: 'done' };
@@ -226,6 +246,8 @@ export async function writeTransition({ input, takesAt }: ChangeTransaction): Pr
     if (takesAt !== undefined && cancellation.conditionFailed(takesAt)) {
       return { outcome: 'no-room', refusal: slotRefusal(cancellation.oldItem(takesAt)) };
     }
+    const capped = heldPlacesRefusal(cancellation, heldPlaces);
+    if (capped) return capped;
     if (cancellation.retryable) return { outcome: 'contended' };
     throw error;
   }
@@ -285,28 +307,53 @@ export async function queryPartnerDays(
   return items;
 }
 
+/** A first read of a partner's UUID: its index item, and the booking at the first reference it would have had while references were derived. */
+export interface UuidRead {
+  operatorId: string;
+  keyId: string;
+  uuid: string;
+  derived: string;
+}
+
+export interface UuidItems {
+  index?: { BookingReference: string };
+  derived?: BookingItem;
+}
+
+const uuidKeys = (read: UuidRead) => ({
+  index: bookingKeys.uuidEntry(read.operatorId, read.keyId, read.uuid),
+  derived: bookingKeys.booking(read.operatorId, read.derived),
+});
+
+/** Items by key in one BatchGetItem (consistent), each under the name it was asked by; missing ones are left out. */
+async function getNamed<T extends Record<string, unknown>>(what: string, wanted: Record<string, ItemKey>): Promise<Partial<T>> {
+  const byKey = new Map(Object.entries(wanted).map(([name, key]) => [`${key.PK}|${key.SK}`, name]));
+  const found: Record<string, unknown> = {};
+  await batchGet(what, Object.values(wanted), undefined, (item) => {
+    found[byKey.get(`${item.PK}|${item.SK}`) as string] = item;
+  });
+  return found as Partial<T>;
+}
+
+/** What finds a booking by a partner's UUID, in one round trip. */
+export const getUuidItems = (read: UuidRead): Promise<UuidItems> =>
+  getNamed<Required<UuidItems>>("Reading a UUID's booking", uuidKeys(read));
+
 /**
  * What a reservation reads before its transaction, in one BatchGetItem (consistent): the product, the
- * timeslot and, for a partner's UUID, the booking at the reference that UUID would have.
+ * timeslot and, for a partner's UUID, what finds the booking it may already name.
  */
-export async function getReservationItems(
+export const getReservationItems = (
   operatorId: string,
   activityId: string,
   slot: { Date: string; Time: string } | undefined,
-  reference: string | undefined,
-): Promise<{ product?: ProductItem; timeslot?: TimeslotItem; booking?: BookingItem }> {
-  const wanted = {
+  uuid: UuidRead | undefined,
+): Promise<{ product?: ProductItem; timeslot?: TimeslotItem } & UuidItems> =>
+  getNamed("Reading a reservation's product, timeslot and booking", {
     product: keys.product(operatorId, activityId),
     ...(slot ? { timeslot: keys.timeslot(operatorId, activityId, slot.Date, slot.Time) } : {}),
-    ...(reference ? { booking: bookingKeys.booking(operatorId, reference) } : {}),
-  };
-  const byKey = new Map(Object.entries(wanted).map(([name, key]) => [`${key.PK}|${key.SK}`, name]));
-  const found: Record<string, unknown> = {};
-  await batchGet("Reading a reservation's product, timeslot and booking", Object.values(wanted), undefined, (item) => {
-    found[byKey.get(`${item.PK}|${item.SK}`) as string] = item;
+    ...(uuid ? uuidKeys(uuid) : {}),
   });
-  return found as { product?: ProductItem; timeslot?: TimeslotItem; booking?: BookingItem };
-}
 
 /** Bookings by reference, strongly consistent, in no particular order; missing ones are left out. */
 export async function getBookings(operatorId: string, references: string[]): Promise<BookingItem[]> {

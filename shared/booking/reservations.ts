@@ -11,12 +11,12 @@ import { partnerListens } from '../webhooks/events';
 import { cancelPartnerItem } from './cancellation';
 import { customerOf, mergeContact } from './contacts';
 import { checkNotStarted, countedReplay, createBooking, noRoomOn, noSuchTimeslot, uuidReplay } from './create-booking';
-import { change, confirm, extend, holdExpiry } from './lifecycle';
+import { change, confirm, extend, heldUntil } from './lifecycle';
 import type { BookingItem } from './model';
 import { getReservationItems } from './repository';
 import { transitionBooking, type TransitionResult } from './transition';
 import { party, repriced, type RequestedUnitItem } from './unit-items';
-import { isUuid, lookUpUuid, referenceForUuid, requireReservation, uuidUnusable, type UuidLookup } from './uuid-lookup';
+import { isUuid, requireReservation, resolveUuid, uuidRead } from './uuid-lookup';
 import { PARTNER_CHANNEL } from './constants';
 
 /**
@@ -85,28 +85,15 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
   if (request.uuid !== undefined && !isUuid(request.uuid)) {
     throw new ValidationError('must be a UUID (8-4-4-4-12 hexadecimal digits)', { field: 'UUID' });
   }
-  // One round trip, as a marketplace booking's one product read: the product, the timeslot, and the UUID's booking.
-  const firstReference = sentUuid && referenceForUuid(caller.operatorId, caller.keyId, sentUuid, 0);
-  const {
-    product,
-    timeslot: slot,
-    booking: atReference,
-  } = await getReservationItems(caller.operatorId, request.activityId, request.slot, firstReference);
-  let lookup: UuidLookup | undefined;
-  if (sentUuid && firstReference) {
-    if (!atReference) lookup = { free: firstReference };
-    else if (atReference.UUID === sentUuid && atReference.PartnerKeyID === caller.keyId) lookup = { found: atReference };
-    else lookup = await lookUpUuid(caller.operatorId, caller.keyId, sentUuid, 1);
-  }
+  // One round trip, as a marketplace booking's one product read: the product, the timeslot, and what finds the UUID's booking.
+  const read = sentUuid ? uuidRead(caller.operatorId, caller.keyId, sentUuid) : undefined;
+  const { product, timeslot: slot, ...uuidItems } = await getReservationItems(caller.operatorId, request.activityId, request.slot, read);
+  const made = read ? await resolveUuid(read, uuidItems) : undefined;
   // A retry is answered with its booking as it is now, even when the timeslot has since filled or the booking moved on.
-  if (lookup && 'found' in lookup) {
-    const replay = countedReplay(uuidReplay(lookup.found, request.requestHash), caller.operatorId);
-    return {
-      item: replay.item as BookingItem,
-      slot: await getTimeslot(caller.operatorId, lookup.found.ActivityID, lookup.found.Date, lookup.found.Time),
-    };
+  if (made) {
+    const replay = countedReplay(uuidReplay(made, request.requestHash), caller.operatorId);
+    return { item: replay.item as BookingItem, slot: await getTimeslot(caller.operatorId, made.ActivityID, made.Date, made.Time) };
   }
-  if (lookup && 'exhausted' in lookup) throw uuidUnusable(sentUuid as string);
   if (!product?.Visible) throw activityNotFound(request.activityId);
   requireOption(request.optionId);
   if (!request.slot || !slot)
@@ -116,35 +103,33 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
   const uuid = sentUuid ?? randomUUID();
   const contact = mergeContact(undefined, request.contact);
   const customer = customerOf(contact);
-  const result = await createBooking(
-    {
-      operatorId: caller.operatorId,
-      timeZone: caller.timeZone,
-      channel: PARTNER_CHANNEL,
-      partnerKeyId: caller.keyId,
-      product,
-      request: {
-        ActivityID: product.ActivityID,
-        Date: slot.Date,
-        Time: slot.Time,
-        Participants: participants,
-        ...(customer ? { Customer: customer } : {}),
-        Hold: { ExpiresInMinutes: request.holdMinutes },
-      },
-      units,
-      openingHours: slot.OpeningHours,
-      uuidBooking: {
-        uuid,
-        requestHash: request.requestHash,
-        unitItems,
-        contact,
-        notes: request.notes ?? undefined,
-        resellerReference: request.resellerReference ?? undefined,
-      },
-      now,
+  const result = await createBooking({
+    operatorId: caller.operatorId,
+    timeZone: caller.timeZone,
+    channel: PARTNER_CHANNEL,
+    partnerKeyId: caller.keyId,
+    product,
+    request: {
+      ActivityID: product.ActivityID,
+      Date: slot.Date,
+      Time: slot.Time,
+      Participants: participants,
+      ...(customer ? { Customer: customer } : {}),
+      Hold: { ExpiresInMinutes: request.holdMinutes },
     },
-    lookup && 'free' in lookup ? lookup.free : referenceForUuid(caller.operatorId, caller.keyId, uuid, 0),
-  );
+    units,
+    openingHours: slot.OpeningHours,
+    holdCaps: caller.holdCaps,
+    uuidBooking: {
+      uuid,
+      requestHash: request.requestHash,
+      unitItems,
+      contact,
+      notes: request.notes ?? undefined,
+      resellerReference: request.resellerReference ?? undefined,
+    },
+    now,
+  });
   const item = result.item as BookingItem;
   return { item, slot: result.replayed ? slot : afterTaking(slot, participants) };
 }
@@ -215,7 +200,7 @@ export async function confirmReservation(
 const sameBooking = (a: BookingItem, b: BookingItem) =>
   (['Contact', 'ResellerReference', 'UnitItems'] as const).every((field) => JSON.stringify(a[field]) === JSON.stringify(b[field]));
 
-/** Extends a reservation: it now expires `minutes` (at most the longest hold) from now. */
+/** Extends a reservation: it now expires `minutes` (at most the longest hold) from now, within its life (lifecycle.ts). */
 export async function extendReservation(caller: Caller, uuid: string, minutes: number | undefined, now: Date = config().clock()) {
   const item = await requireReservation(caller, uuid);
   return withSlot(
@@ -226,9 +211,8 @@ export async function extendReservation(caller: Caller, uuid: string, minutes: n
       now,
       reread: rereadOf(caller, item),
       step: (current) => {
-        const decision = extend(current, now);
-        if ('stay' in decision) return { answer: current };
-        return { next: { ...current, Status: decision.to, HoldExpiresAt: holdExpiry(now, minutes) }, change: decision.change };
+        const decision = extend(current, now, minutes);
+        return { next: { ...current, Status: decision.to, HoldExpiresAt: decision.holdExpiresAt }, change: decision.change };
       },
     }),
     item,
@@ -260,6 +244,7 @@ export async function changeReservation(
   const result = await transitionBooking(item, {
     what: 'The change',
     outcome: 'changed',
+    holdCaps: caller.holdCaps,
     now,
     reread: rereadOf(caller, item),
     noRoom: noRoomOn,
@@ -292,7 +277,7 @@ export async function changeReservation(
         Customer: customerOf(contact) ?? current.Customer,
         Notes: textChange(current.Notes, changes.notes),
         ResellerReference: textChange(current.ResellerReference, changes.resellerReference),
-        ...(changes.holdMinutes === undefined ? {} : { HoldExpiresAt: holdExpiry(now, changes.holdMinutes) }),
+        ...(changes.holdMinutes === undefined ? {} : { HoldExpiresAt: heldUntil(current, now, changes.holdMinutes) }),
       };
       next.EndsAt = slotEnd(next, product.DurationMinutes, caller.timeZone);
       return { next: { ...next, Status: decision.to }, change: decision.change };

@@ -296,6 +296,11 @@ export const bookingSchema = {
       description: 'The reason given with the cancellation: the operator’s, or the partner’s (through OCTo)',
     },
     ResellerReference: { type: 'string', description: 'OCTo bookings: the reseller’s own reference, when it gave one' },
+    ErasedAt: {
+      ...instant,
+      description:
+        'When its personal data was erased (by the operator, or after the retention period): Customer, Answers and an OCTo contact and notes are gone; what the accounts need stays',
+    },
   },
 } as const;
 /** The public form of a booking, as every endpoint returns it. */

@@ -1,12 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unixSeconds } from '../core/clock';
 import { tableName } from '../db/client';
 import { givePlacesBack as placesGivenBack, takePlaces as placesTaken } from '../catalog/timeslot-writes';
-import { bookingKeys, dueKeys, keys } from '../db/keys';
+import { bookingKeys, keys } from '../db/keys';
+import { besideItems, besidePut, dueEntry, isLive, manifestEntry, partnerDayEntry, uuidEntryPut } from './booking-indexes';
 import type { DeliveryItem } from '../webhooks/model';
 import { deliveryPut } from '../webhooks/repository';
 import type { Change } from './lifecycle';
+import type { HoldCaps } from '../accounts/hold-caps';
+import { countsAsHeld, heldPlacesChanges, heldPlacesUpdate, type HeldPlacesChange } from './held-places';
 import type { BookingItem, IdempotencyRecord } from './model';
 
 /**
@@ -22,55 +24,29 @@ import type { BookingItem, IdempotencyRecord } from './model';
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 type TransactItem = TransactItems[number];
 
-/** Positions of the items in a booking transaction, to read a cancellation by. */
-export const BOOKING_TRANSACTION_ITEMS = { timeslot: 0, booking: 1, idempotency: 2 } as const;
 /** The booking's update comes first in every change. */
 export const TRANSITION_BOOKING_ITEM = 0;
 
 export interface BookingWrite {
   booking: BookingItem;
   idempotency?: { keyId: string; keyHash: string; record: IdempotencyRecord; now: Date };
+  /** The partner key's caps on held places, for a hold (the defaults when absent). */
+  holdCaps?: HoldCaps;
 }
 
-/** Held and confirmed bookings take places and are on their day's manifest. */
-const isLive = (booking: BookingItem) => booking.Status === 'ON_HOLD' || booking.Status === 'CONFIRMED';
+/** A counter of a key's held places that grows in a transaction, and where: its condition may refuse the write. */
+export interface HeldPlacesCheck {
+  position: number;
+  change: HeldPlacesChange;
+}
 
-const manifestEntry = (booking: BookingItem) =>
-  bookingKeys.manifestEntry(booking.OperatorID, booking.Date, booking.ActivityID, booking.Time, booking.BookingReference);
-
-const holdEntry = (booking: BookingItem) =>
-  booking.Status === 'ON_HOLD' && booking.HoldExpiresAt
-    ? dueKeys.holdExpiry(booking.HoldExpiresAt, booking.OperatorID, booking.BookingReference)
-    : undefined;
-
-/** A partner's UUID booking (OCTo) is listed by its key and timeslot day for its whole life. */
-const partnerDayEntry = (booking: BookingItem) =>
-  booking.UUID && booking.PartnerKeyID
-    ? bookingKeys.partnerDay(
-        booking.OperatorID,
-        booking.PartnerKeyID,
-        booking.Date,
-        booking.ActivityID,
-        booking.Time,
-        booking.BookingReference,
-      )
-    : undefined;
-
-const referenceHash = (reference: string) => createHash('sha256').update(reference, 'utf8').digest('hex');
-
-/** The table item that finds a UUID booking by the partner's own reference, when it has one. */
-const resellerReferenceKey = (booking: BookingItem) =>
-  booking.UUID && booking.PartnerKeyID && booking.ResellerReference
-    ? bookingKeys.resellerReferenceEntry(
-        booking.OperatorID,
-        booking.PartnerKeyID,
-        referenceHash(booking.ResellerReference),
-        booking.BookingReference,
-      )
-    : undefined;
-
-export const resellerReferencePrefix = (operatorId: string, keyId: string, reference: string) =>
-  bookingKeys.resellerReferencePrefix(operatorId, keyId, referenceHash(reference));
+/** The counters of the key's held places a write changes, appended to its items; those that grow are checks to read a refusal by. */
+function countHeldPlaces(items: TransactItems, before: BookingItem | undefined, after: BookingItem, caps?: HoldCaps): HeldPlacesCheck[] {
+  return heldPlacesChanges(before, after, caps).flatMap((change) => {
+    const position = items.push(heldPlacesUpdate(change)) - 1;
+    return change.delta > 0 ? [{ position, change }] : [];
+  });
+}
 
 const timeslotKey = (booking: BookingItem) => keys.timeslot(booking.OperatorID, booking.ActivityID, booking.Date, booking.Time);
 
@@ -83,15 +59,14 @@ const givePlacesBack = (key: ReturnType<typeof timeslotKey>, places: number, at:
   Update: placesGivenBack(key, places, at),
 });
 
-const resellerReferencePut = (booking: BookingItem): TransactItem[] => {
-  const key = resellerReferenceKey(booking);
-  return key
-    ? [{ Put: { TableName: tableName(), Item: { ...key, Entity: 'ResellerReference', BookingReference: booking.BookingReference } } }]
-    : [];
-};
+/** The transaction of one new booking, with where its conditioned items are, to read a cancellation by. */
+export interface BookingTransaction {
+  input: TransactWriteCommandInput;
+  at: { timeslot: number; booking: number; idempotency?: number; uuid?: number; heldPlaces: HeldPlacesCheck[] };
+}
 
-/** The TransactWriteItems input of one new booking, held or confirmed (exported so the benchmark can run the same shape bare). */
-export function bookingTransaction({ booking, idempotency }: BookingWrite): TransactWriteCommandInput {
+/** One new booking, held or confirmed (exported so the benchmark can run the same shape bare). */
+export function bookingTransaction({ booking, idempotency, holdCaps }: BookingWrite): BookingTransaction {
   const operatorId = booking.OperatorID;
   const items: TransactItems = [
     takePlaces(timeslotKey(booking), booking.Participants, booking.CreatedAt),
@@ -102,7 +77,7 @@ export function bookingTransaction({ booking, idempotency }: BookingWrite): Tran
           ...bookingKeys.booking(operatorId, booking.BookingReference),
           ...bookingKeys.bookingListEntry(operatorId, booking.CreatedAt, booking.BookingReference),
           ...manifestEntry(booking),
-          ...holdEntry(booking),
+          ...dueEntry(booking),
           ...partnerDayEntry(booking),
           Entity: 'Booking',
           ...booking,
@@ -111,23 +86,28 @@ export function bookingTransaction({ booking, idempotency }: BookingWrite): Tran
       },
     },
   ];
+  const at: BookingTransaction['at'] = { timeslot: 0, booking: 1, heldPlaces: [] };
   if (idempotency) {
-    items.push({
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...bookingKeys.idempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash),
-          Entity: 'IdempotencyRecord',
-          ...idempotency.record,
+    at.idempotency =
+      items.push({
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...bookingKeys.idempotencyRecord(operatorId, idempotency.keyId, idempotency.keyHash),
+            Entity: 'IdempotencyRecord',
+            ...idempotency.record,
+          },
+          // A record that has expired but not yet been swept by TTL no longer holds its key.
+          ConditionExpression: 'attribute_not_exists(PK) OR ExpiresAt <= :now',
+          ExpressionAttributeValues: { ':now': unixSeconds(idempotency.now) },
         },
-        // A record that has expired but not yet been swept by TTL no longer holds its key.
-        ConditionExpression: 'attribute_not_exists(PK) OR ExpiresAt <= :now',
-        ExpressionAttributeValues: { ':now': unixSeconds(idempotency.now) },
-      },
-    });
+      }) - 1;
   }
-  items.push(...resellerReferencePut(booking));
-  return { TransactItems: items };
+  const uuidEntry = uuidEntryPut(booking);
+  if (uuidEntry) at.uuid = items.push(uuidEntry) - 1;
+  items.push(...besideItems(booking).map((item) => besidePut(booking, item)));
+  at.heldPlaces = countHeldPlaces(items, undefined, booking, holdCaps);
+  return { input: { TransactItems: items }, at };
 }
 
 /** The attributes a change may set or remove; keys and indexes follow from them. */
@@ -158,13 +138,22 @@ const CHANGEABLE = [
   'CancelledAt',
   'CancelledBy',
   'CancellationReason',
+  'HoldCounted',
+  'RequestHash',
+  'ErasedAt',
+  'ErasedBy',
 ] as const satisfies readonly (keyof BookingItem)[];
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** The booking as a change leaves it: one version on, updated at `at`. */
+/**
+ * The booking as a change leaves it: one version on, updated at `at`; a hold
+ * counted in its key's held places stays counted while it is held (a hold
+ * made before the count existed never joins it).
+ */
 export const changed = (current: BookingItem, next: Omit<BookingItem, 'Version' | 'UpdatedAt'>, at: string): BookingItem => ({
   ...next,
+  HoldCounted: (countsAsHeld(next) && current.HoldCounted) || undefined,
   Version: (current.Version ?? 0) + 1,
   UpdatedAt: at,
 });
@@ -174,6 +163,8 @@ export interface ChangeTransaction {
   input: TransactWriteCommandInput;
   /** The position of the update that takes places, when the change takes any. */
   takesAt?: number;
+  /** The counters of the key's held places the change grows. */
+  heldPlaces: HeldPlacesCheck[];
 }
 
 /**
@@ -182,11 +173,17 @@ export interface ChangeTransaction {
  * conditioned on its version and on `change.condition` (the name `#status`
  * stands for Status); the places it holds given back, taken or moved between
  * timeslots (a booking holds its Participants on its timeslot while it is
- * held or confirmed); its index entries (manifest, hold expiry, the partner's
- * days) and its reseller-reference item kept in step; and the partner's
- * delivery when it has one.
+ * held or confirmed); its index entries and the items beside it kept in
+ * step (booking-indexes.ts); the counters of the places its key holds
+ * (held-places.ts); and the partner's delivery when it has one, named on the
+ * booking so that an erasure finds its payload.
  */
-export function changeTransaction(current: BookingItem, next: BookingItem, change: Change, delivery?: DeliveryItem): ChangeTransaction {
+export function changeTransaction(
+  current: BookingItem,
+  next: BookingItem,
+  change: Change,
+  options: { delivery?: DeliveryItem; holdCaps?: HoldCaps } = {},
+): ChangeTransaction {
   const names: Record<string, string> = { '#status': 'Status' };
   const values: Record<string, unknown> = { ...change.values, ':nextVersion': (current.Version ?? 0) + 1, ':updatedAt': change.at };
   const set = ['Version = :nextVersion', 'UpdatedAt = :updatedAt'];
@@ -211,8 +208,12 @@ export function changeTransaction(current: BookingItem, next: BookingItem, chang
     if (!entry && before) remove.push(...Object.keys(before));
   };
   indexEntries(isLive(next) ? manifestEntry(next) : undefined, isLive(current) ? manifestEntry(current) : undefined);
-  indexEntries(holdEntry(next), holdEntry(current));
+  indexEntries(dueEntry(next), dueEntry(current));
   indexEntries(partnerDayEntry(next), partnerDayEntry(current));
+  if (options.delivery) {
+    set.push('DeliveryIDs = list_append(if_not_exists(DeliveryIDs, :noDeliveries), :delivery)');
+    Object.assign(values, { ':noDeliveries': [], ':delivery': [options.delivery.DeliveryID] });
+  }
 
   const versionGuard = current.Version === undefined ? 'attribute_not_exists(Version)' : 'Version = :readVersion';
   if (current.Version !== undefined) values[':readVersion'] = current.Version;
@@ -239,11 +240,11 @@ export function changeTransaction(current: BookingItem, next: BookingItem, chang
     if (holds) takesAt = items.push(takePlaces(timeslotKey(next), holds, change.at)) - 1;
   }
 
-  const [oldReference, newReference] = [resellerReferenceKey(current), resellerReferenceKey(next)];
-  if (!same(oldReference, newReference)) {
-    if (oldReference) items.push({ Delete: { TableName: tableName(), Key: oldReference } });
-    items.push(...resellerReferencePut(next));
-  }
-  if (delivery) items.push(deliveryPut(delivery));
-  return { input: { TransactItems: items }, takesAt };
+  const [before, after] = [besideItems(current), besideItems(next)];
+  const among = (items: typeof before, item: (typeof before)[number]) => items.some((other) => same(other.key, item.key));
+  for (const item of before) if (!among(after, item)) items.push({ Delete: { TableName: tableName(), Key: item.key } });
+  for (const item of after) if (!among(before, item)) items.push(besidePut(next, item));
+  const heldPlaces = countHeldPlaces(items, current, next, options.holdCaps);
+  if (options.delivery) items.push(deliveryPut(options.delivery));
+  return { input: { TransactItems: items }, takesAt, heldPlaces };
 }

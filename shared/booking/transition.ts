@@ -7,6 +7,8 @@ import { toBooking, type BookingItem } from './model';
 import { writeTransition, type SlotRefusal } from './repository';
 import type { Change } from './lifecycle';
 import { changeTransaction, changed } from './transactions';
+import { capReached } from './held-places';
+import type { HoldCaps } from '../accounts/hold-caps';
 import { PARTNER_CHANNEL } from './constants';
 
 /**
@@ -46,6 +48,8 @@ export interface Transition {
   reread?: () => Promise<BookingItem>;
   /** The refusal when the timeslot the change takes places on gave none (too few left, closed, or missing). */
   noRoom?: (next: BookingItem, refusal: SlotRefusal) => Error;
+  /** The caps of the key whose holds the change may grow (a partner's own move of its hold); the defaults when absent. */
+  holdCaps?: HoldCaps;
   now: Date;
 }
 
@@ -76,11 +80,12 @@ export async function transitionBooking(item: BookingItem, transition: Transitio
     if ('answer' in step) return { booking: toBooking(step.answer), moved: false, item: step.answer };
     const next = changed(current, step.next, step.change.at);
     const delivery = await eventFor(transition, next);
-    const written = await writeTransition(changeTransaction(current, next, step.change, delivery));
+    const written = await writeTransition(changeTransaction(current, next, step.change, { delivery, holdCaps: transition.holdCaps }));
     if (written.outcome === 'done') {
       countBusinessEvent('Bookings', transition.outcome, current.OperatorID);
       return { booking: toBooking(next), moved: true, item: next };
     }
+    if (written.outcome === 'hold-cap') throw capReached(written.change, written.held);
     if (written.outcome === 'no-room') {
       if (!transition.noRoom) throw new Error(`${transition.what} found no room on a timeslot it did not mean to take places on`);
       throw transition.noRoom(next, written.refusal);

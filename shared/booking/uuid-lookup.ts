@@ -1,15 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../core/caller';
-import { IdempotencyKeyReusedError, NotFoundError } from '../core/errors';
+import { NotFoundError } from '../core/errors';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH, UUID_PATTERN } from './constants';
 import type { BookingItem } from './model';
-import { getBooking } from './repository';
+import { getBooking, getUuidItems, type UuidItems, type UuidRead } from './repository';
 
 /**
- * A partner's UUID → its booking. A reservation's reference is derived from
- * the operator, the partner key and the UUID (referenceForUuid), so the UUID
- * finds its booking with one read, and a second request with the same UUID
- * meets the first in the booking's own conditional write.
+ * A partner's UUID → its booking. A reservation's reference is drawn at
+ * random, as every booking's is (reference.ts); the UUID finds it through an
+ * index item (operator, key, UUID → reference) written in the booking's own
+ * transaction with attribute_not_exists, so a second request with the same
+ * UUID meets the first in that condition. Bookings made while references
+ * were derived from the operator, the key and the UUID (derivedReference)
+ * have no index item: they are found at their derived reference, so a
+ * reference a reseller already holds keeps working.
  */
 
 let uuidPattern: RegExp | undefined;
@@ -18,14 +22,13 @@ let uuidPattern: RegExp | undefined;
 export const isUuid = (text: string): boolean => (uuidPattern ??= new RegExp(UUID_PATTERN)).test(text);
 
 /**
- * The reference of a UUID booking: drawn from the SHA-256 of the operator,
- * the partner key, the UUID and an attempt number, as newBookingReference
- * draws from random bytes. The first attempt is taken unless another booking
- * already has that reference (about one chance in 10^14 per booking made);
- * then the next. Bookings are never deleted, so the UUID's booking is the
- * first of its attempts that is not another booking's.
+ * The reference a UUID booking was given while references were derived (no
+ * booking is given one now): drawn from the SHA-256 of the operator, the key,
+ * the UUID and an attempt number. The first attempt was taken unless another
+ * booking had that reference, then the next; bookings are never deleted, so
+ * such a booking is the first of its attempts that is not another booking's.
  */
-export function referenceForUuid(operatorId: string, keyId: string, uuid: string, attempt: number): string {
+export function derivedReference(operatorId: string, keyId: string, uuid: string, attempt: number): string {
   let reference = '';
   for (let block = 0; reference.length < REFERENCE_LENGTH; block += 1) {
     const bytes = createHash('sha256').update(`${operatorId}\n${keyId}\n${uuid}\n${attempt}\n${block}`, 'utf8').digest();
@@ -38,25 +41,35 @@ export function referenceForUuid(operatorId: string, keyId: string, uuid: string
 
 const UNBIASED_LIMIT = 256 - (256 % REFERENCE_ALPHABET.length);
 
-/** Reference attempts tried for one UUID before giving up: each further one is needed one time in about 10^14. */
-export const UUID_REFERENCE_ATTEMPTS = 4;
+/** Attempts a derived reference had: each further one was needed one time in about 10^14. */
+const DERIVED_ATTEMPTS = 4;
 
-export type UuidLookup = { found: BookingItem } | { free: string } | { exhausted: true };
+/** What a first read of a UUID takes, in one round trip with whatever else its caller reads: its index item and its first derived reference. */
+export const uuidRead = (operatorId: string, keyId: string, uuid: string): UuidRead => ({
+  operatorId,
+  keyId,
+  uuid,
+  derived: derivedReference(operatorId, keyId, uuid, 0),
+});
 
-/** The booking a partner key's UUID names, or the first reference free for it, reading the attempts in turn. */
-export async function lookUpUuid(operatorId: string, keyId: string, uuid: string, from = 0): Promise<UuidLookup> {
-  for (let attempt = from; attempt < UUID_REFERENCE_ATTEMPTS; attempt += 1) {
-    const reference = referenceForUuid(operatorId, keyId, uuid, attempt);
-    const item = await getBooking(operatorId, reference);
-    if (!item) return { free: reference };
-    if (item.UUID === uuid && item.PartnerKeyID === keyId) return { found: item };
+/** The UUID's booking from its first read: the booking its index names, or a booking made before with a derived reference. */
+export async function resolveUuid(read: UuidRead, found: UuidItems): Promise<BookingItem | undefined> {
+  const { operatorId, keyId, uuid } = read;
+  if (found.index) return getBooking(operatorId, found.index.BookingReference);
+  let item = found.derived;
+  for (let attempt = 1; item; attempt += 1) {
+    if (item.UUID === uuid && item.PartnerKeyID === keyId) return item;
+    if (attempt === DERIVED_ATTEMPTS) return undefined;
+    item = await getBooking(operatorId, derivedReference(operatorId, keyId, uuid, attempt));
   }
-  return { exhausted: true };
+  return undefined;
 }
 
-/** A UUID whose every reference attempt is another booking's: not seen in practice, and answered as a UUID to replace. */
-export const uuidUnusable = (uuid: string) =>
-  new IdempotencyKeyReusedError('cannot be used for a new booking; send another UUID', { field: 'UUID', subject: 'booking', value: uuid });
+/** The booking a partner key's UUID names, if any. */
+export async function lookUpUuid(operatorId: string, keyId: string, uuid: string): Promise<BookingItem | undefined> {
+  const read = uuidRead(operatorId, keyId, uuid);
+  return resolveUuid(read, await getUuidItems(read));
+}
 
 const unknownBooking = (uuid: string) =>
   new NotFoundError(`No booking has UUID '${uuid}'`, { field: 'UUID', subject: 'booking', value: uuid });
@@ -64,7 +77,7 @@ const unknownBooking = (uuid: string) =>
 /** A partner's reservation by its UUID: another key's, another operator's and a malformed UUID are all unknown. */
 export async function requireReservation(caller: Caller, uuid: string): Promise<BookingItem> {
   if (!isUuid(uuid)) throw unknownBooking(uuid);
-  const lookup = await lookUpUuid(caller.operatorId, caller.keyId, uuid.toLowerCase());
-  if (!('found' in lookup)) throw unknownBooking(uuid);
-  return lookup.found;
+  const found = await lookUpUuid(caller.operatorId, caller.keyId, uuid.toLowerCase());
+  if (!found) throw unknownBooking(uuid);
+  return found;
 }

@@ -39,6 +39,8 @@ export interface Config {
   announcementQueueUrl?: string;
   /** Where the local stand-ins of AWS services answer (the local host's URL); unset on Lambda. */
   localAwsEndpoint?: string;
+  /** Days a booking's personal data is kept after its activity (shared/booking/retention.ts): set by `configure` only, else its own setting. */
+  retentionDays?: number;
 }
 
 /** Where problem types live unless PROBLEM_BASE_URL says otherwise. */

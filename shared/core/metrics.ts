@@ -18,7 +18,19 @@ export const DEPENDENCY_LATENCY_METRIC = 'DependencyLatency';
 
 /** The business events the domains count, each with the outcomes it can have. */
 export const businessMetrics = {
-  Bookings: ['created', 'held', 'confirmed', 'expired', 'replayed', 'refused-capacity', 'cancelled', 'extended', 'changed'],
+  Bookings: [
+    'created',
+    'held',
+    'confirmed',
+    'expired',
+    'replayed',
+    'refused-capacity',
+    'refused-hold-cap',
+    'cancelled',
+    'extended',
+    'changed',
+    'erased',
+  ],
   UsageEntries: ['recorded', 'replayed', 'refused', 'voided'],
   PlatformEvents: ['recorded', 'rejected'],
   Authorizations: ['allowed', 'denied'],

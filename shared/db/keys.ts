@@ -128,6 +128,26 @@ export const bookingKeys = {
     SKPrefix: 'BOOKING#',
   }),
   /**
+   * One booking of a customer, found by the SHA-256 of the customer's email
+   * (trimmed, lower case): a table item beside the booking, written and
+   * removed with it, so that every booking of one customer is one
+   * consistent Query (an erasure by email), never a scan.
+   */
+  customerEntry: (operatorId: string, emailHash: string, reference: string): ItemKey => ({
+    PK: customerPartition(operatorId, emailHash),
+    SK: `BOOKING#${reference}`,
+  }),
+  customerPrefix: (operatorId: string, emailHash: string) => ({ PK: customerPartition(operatorId, emailHash), SKPrefix: 'BOOKING#' }),
+  /**
+   * A partner key's own UUID of one of its bookings (OCTo's uuid) → the
+   * booking's reference, which is random: written with the booking, never
+   * changed. Bookings made while references were derived from the UUID have none.
+   */
+  uuidEntry: (operatorId: string, keyId: string, uuid: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#APIKEY#${keyId}#UUID#${uuid}`,
+    SK: 'UUID',
+  }),
+  /**
    * GSI4 entry of a partner's reservation (OCTo), for its whole life: its
    * timeslot's day, activity and time, so the partner can list its bookings
    * of a day or range, cancelled and expired ones included.
@@ -144,6 +164,10 @@ export const bookingKeys = {
   }),
 };
 
+function customerPartition(operatorId: string, emailHash: string): string {
+  return `${operatorPartition(operatorId)}#CUSTOMER#${emailHash}`;
+}
+
 function resellerReferencePartition(operatorId: string, keyId: string, referenceHash: string): string {
   return `${operatorPartition(operatorId)}#APIKEY#${keyId}#RESELLERREF#${referenceHash}`;
 }
@@ -152,6 +176,23 @@ function resellerReferencePartition(operatorId: string, keyId: string, reference
 function partnerDaysPartition(operatorId: string, keyId: string): string {
   return `${operatorPartition(operatorId)}#APIKEY#${keyId}#RESELLERDAYS`;
 }
+
+/*
+ * The places a partner key holds at once (its bookings ON_HOLD): a counter
+ * in all and one per timeslot, in a partition of the key's, each changed in
+ * the transaction that takes or gives back the held places.
+ */
+const holdsPartition = (operatorId: string, keyId: string) => `${operatorPartition(operatorId)}#APIKEY#${keyId}#HOLDS`;
+
+export const holdKeys = {
+  total: (operatorId: string, keyId: string): ItemKey => ({ PK: holdsPartition(operatorId, keyId), SK: 'TOTAL' }),
+  timeslot: (operatorId: string, keyId: string, activityId: string, date: string, time: string): ItemKey => ({
+    PK: holdsPartition(operatorId, keyId),
+    SK: `SLOT#${activityId}#${date}#${time}`,
+  }),
+};
+
+type DueKind = 'HOLD' | 'WEBHOOK' | 'FLUSH' | 'RETENTION' | 'TIMESLOT';
 
 /*
  * Work that falls due, on the sparse GSI3: an item carries the entry only
@@ -172,13 +213,24 @@ export const dueKeys = {
     GSI3PK: 'DUE#FLUSH',
     GSI3SK: `${flushAt}#${operatorId}#${activityId}#${date}#${time}`,
   }),
+  /**
+   * A booking that holds personal data, by the end of its activity (UTC): its
+   * data is due for anonymising a retention period after that instant, so the
+   * sweep reads the entries up to now minus the period, whatever it is set to.
+   */
+  retention: (endsAtUtc: string, operatorId: string, reference: string) => ({
+    GSI3PK: 'DUE#RETENTION',
+    GSI3SK: `${endsAtUtc}#${operatorId}#${reference}`,
+  }),
   /** A timeslot whose cancellation has not finished: the sweep finishes it once `dueAt` has passed. */
   timeslotCancellation: (dueAt: string, operatorId: string, activityId: string, date: string, time: string) => ({
     GSI3PK: 'DUE#TIMESLOT',
     GSI3SK: `${dueAt}#${operatorId}#${activityId}#${date}#${time}`,
   }),
+  /** The whole partition of one kind: everything pending, due or not. */
+  pending: (kind: DueKind) => ({ GSI3PK: `DUE#${kind}` }),
   /** Inclusive upper bound of the entries of `kind` due at or before `nowIso`. */
-  dueBy: (kind: 'HOLD' | 'WEBHOOK' | 'FLUSH' | 'TIMESLOT', nowIso: string) => ({ GSI3PK: `DUE#${kind}`, SKTo: `${nowIso}#~` }),
+  dueBy: (kind: DueKind, nowIso: string) => ({ GSI3PK: `DUE#${kind}`, SKTo: `${nowIso}#~` }),
 };
 
 /* Webhooks: a partner key's one endpoint, the operator's usage endpoint, and each pending delivery in a partition of its own. */
@@ -321,13 +373,10 @@ export const usageKeys = {
 };
 
 /*
- * Usage limits. The definitions and their count share one partition, written
- * only when a limit is put or deleted. Each meter's limits are copied into a
- * guard per aggregate shard, in a partition per shard, which recording
- * checks beside that shard's aggregates. A limit's gates count its periods:
- * a REFUSE limit's in a partition of its own, a NONE limit's one per shard;
- * the thresholds crossed in each period beside them, in a partition apart
- * from the gates' writes.
+ * Usage limits: the definitions and their count in one partition (written only when a limit is put or deleted);
+ * each meter's limits copied into a guard per aggregate shard, checked by recording beside that shard's aggregates;
+ * the gates counting a limit's periods (a REFUSE limit's in a partition of its own, a NONE limit's one per shard),
+ * and the thresholds crossed in each period in a partition apart from the gates' writes.
  */
 const limitsPartition = (operatorId: string) => `${operatorPartition(operatorId)}#USAGE#LIMITS`;
 

@@ -1,6 +1,7 @@
 import { gatewayProblems } from '../api/gateway';
 import { example } from '../api/examples';
-import { BookingCancelledError, HoldExpiredError, TimeslotStartedError } from '../booking/errors';
+import { BookingCancelledError, HoldCapError, HoldExpiredError, TimeslotStartedError } from '../booking/errors';
+import { DEFAULT_HOLD_CAPS } from '../accounts/hold-caps';
 import { insufficientCapacity } from '../booking/create-booking';
 import { customerSchema } from '../booking/schemas';
 import { activityNotFound } from '../catalog/products';
@@ -53,7 +54,7 @@ const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
   409: {
     name: 'Conflict',
     description:
-      "The state of the booking or timeslot refuses the request: fewer places left than asked for (`insufficient-capacity`; nothing is written), a hold confirmed at or after its expiry (`hold-expired`), a cancelled booking confirmed (`booking-cancelled`), or a partner cancelling once the timeslot has started (`timeslot-started`). Or a usage limit with `Enforcement: REFUSE` refuses an entry that would take its Used past its Amount (`usage-limit-reached`, with `LimitID`, `Remaining`, `Amount`, `PeriodStart` and `ResetsAt`; nothing of the entry is written; a batch lists each refused entry in `errors` and every entry's outcome in `Entries`).",
+      "The state of the booking or timeslot refuses the request: fewer places left than asked for (`insufficient-capacity`; nothing is written), a hold confirmed at or after its expiry (`hold-expired`), a cancelled booking confirmed (`booking-cancelled`), a partner cancelling once the timeslot has started (`timeslot-started`), or a hold past the places the key may hold at once (`hold-cap-reached`; nothing is written). Or a usage limit with `Enforcement: REFUSE` refuses an entry that would take its Used past its Amount (`usage-limit-reached`, with `LimitID`, `Remaining`, `Amount`, `PeriodStart` and `ResetsAt`; nothing of the entry is written; a batch lists each refused entry in `errors` and every entry's outcome in `Entries`).",
   },
   410: {
     name: 'Gone',
@@ -101,6 +102,15 @@ export function problemCatalog(): Record<number, ProblemStatus> {
           },
         },
       ),
+    ),
+    errorExample(
+      HoldCapError.of({
+        keyId: example.booking.PartnerKeyID as string,
+        timeslot: example.booking,
+        held: DEFAULT_HOLD_CAPS.perTimeslot - 1,
+        cap: DEFAULT_HOLD_CAPS.perTimeslot,
+        asked: 2,
+      }),
     ),
     gatewayExample('REQUEST_TOO_LARGE'),
     errorExample(new UnsupportedMediaTypeError()),

@@ -3,6 +3,7 @@ import { config } from '../core/config';
 import { NotFoundError, ValidationError } from '../core/errors';
 import type { IssuedWebhookEndpoint, WebhookEndpoint } from './schemas';
 import { webhookKeys } from '../db/keys';
+import { isMarkedFailing } from './endpoint-health';
 import { eventTypesOf, USAGE_EVENT_TYPES, type WebhookEndpointItem, type WebhookEventType } from './model';
 import { deleteEndpoint, getEndpoint, putEndpoint } from './repository';
 import { webhookUrlProblem } from './targets';
@@ -11,7 +12,8 @@ import { webhookUrlProblem } from './targets';
  * Webhook endpoints: a partner key's one endpoint (the events of the
  * bookings it made), and the operator's one endpoint for its usage alerts.
  * Registering again replaces the URL and issues a new secret (the old one
- * stops signing at once), so a leaked secret is rotated by registering again.
+ * stops signing at once), so a leaked secret is rotated by registering
+ * again; it also makes an endpoint marked failing take deliveries again.
  */
 
 /** A partner key, of its operator. */
@@ -38,11 +40,18 @@ export const endpointKey = (owner: EndpointOwner) =>
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** The endpoint as GET answers it: a partner's with the events it chose, the operator's usage endpoint with its usage events. */
+/**
+ * The endpoint as its owner sees it: where, the events it receives (a
+ * partner's those it chose, the operator's usage endpoint its usage events),
+ * since when, and whether it is failing (endpoint-health.ts); never the secret.
+ */
 const publicForm = (item: WebhookEndpointItem): WebhookEndpoint => ({
   Url: item.Url,
   EventTypes: item.KeyID === undefined ? [...USAGE_EVENT_TYPES] : [...eventTypesOf(item)],
   CreatedAt: item.CreatedAt,
+  Status: isMarkedFailing(item) ? 'FAILING' : 'ACTIVE',
+  ...(item.FailingSince ? { FailingSince: item.FailingSince } : {}),
+  ...(item.MarkedFailingAt ? { MarkedFailingAt: item.MarkedFailingAt } : {}),
 });
 
 /** Registers the owner's endpoint; a partner's for `EventTypes`, or for the default ones when it names none. */
@@ -72,10 +81,16 @@ const noEndpoint = (owner: EndpointOwner) =>
       : 'This API key has no webhook endpoint; register one with PUT',
   );
 
-export async function readWebhook(owner: EndpointOwner): Promise<WebhookEndpoint> {
+/** An owner's endpoint as it sees it, if it has one: for its GET, and the operator's `list-keys`. */
+export async function webhookOf(owner: EndpointOwner): Promise<WebhookEndpoint | undefined> {
   const item = await getEndpoint(endpointKey(owner));
-  if (!item) throw noEndpoint(owner);
-  return publicForm(item);
+  return item && publicForm(item);
+}
+
+export async function readWebhook(owner: EndpointOwner): Promise<WebhookEndpoint> {
+  const endpoint = await webhookOf(owner);
+  if (!endpoint) throw noEndpoint(owner);
+  return endpoint;
 }
 
 /** Deliveries still pending for a removed endpoint are given up. */

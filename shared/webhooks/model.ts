@@ -28,6 +28,12 @@ export interface WebhookEndpointItem {
   /** The events it receives; absent on endpoints registered without them: DEFAULT_EVENT_TYPES. */
   EventTypes?: WebhookEventType[];
   CreatedAt: string;
+  /** The oldest event it has failed to receive since it last received one (endpoint-health.ts); gone on a delivery. */
+  FailingSince?: string;
+  /** When it last received an event after failing: an older event failing later does not make it fail since before then. */
+  RecoveredAt?: string;
+  /** When it was marked failing, a day of failed attempts after FailingSince: nothing is sent until it is registered again. */
+  MarkedFailingAt?: string;
 }
 
 /** The events a partner's endpoint receives. */

@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { WebhookTargets } from '../core/config';
+import { CONNECT_TIMEOUT_MS } from './schedule';
 import { connectionRefusal, isAllowedAddress, type WebhookRule } from './targets';
 
 /**
@@ -10,7 +11,8 @@ import { connectionRefusal, isAllowedAddress, type WebhookRule } from './targets
  * and ports the SSRF rule allows (the URL's literal and port checked again
  * before each attempt, every resolved address on the connection itself),
  * follows no redirects, sends only the headers it is given, and gives up
- * after `timeoutMs` for the whole exchange.
+ * after `timeoutMs` for the whole exchange, or `connectTimeoutMs` for the
+ * connection (the name's lookup included).
  */
 export type PostOutcome = { ok: true; status: number } | { ok: false; error: string };
 
@@ -35,6 +37,7 @@ export function post(
   headers: Record<string, string>,
   rule: WebhookRule,
   timeoutMs: number,
+  connectTimeoutMs = CONNECT_TIMEOUT_MS,
 ): Promise<PostOutcome> {
   const target = new URL(url);
   // An IP literal is connected to without a lookup, so it is checked here, with the port.
@@ -58,6 +61,13 @@ export function post(
         response.on('error', (error) => resolve({ ok: false, error: error.message }));
       },
     );
+    request.on('socket', (socket) => {
+      if (!socket.connecting) return;
+      const tooLong = setTimeout(() => request.destroy(new Error(`no connection within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+      const done = () => clearTimeout(tooLong);
+      socket.once('connect', done);
+      socket.once('close', done);
+    });
     request.on('error', (error) =>
       resolve({ ok: false, error: error.name === 'AbortError' ? `no answer within ${timeoutMs} ms` : error.message }),
     );

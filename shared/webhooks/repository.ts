@@ -1,9 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
+import { batchGet } from '../db/batch';
 import { queryDueItems } from '../db/due-work';
 import { dueKeys, webhookKeys, type ItemKey } from '../db/keys';
-import { GSI1 } from '../db/table-design';
+import { GSI1, GSI3 } from '../db/table-design';
 import type { DeliveryItem, SubscriptionItem, WebhookEndpointItem } from './model';
 
 /** One function per webhook access pattern; see the README's access-pattern table. */
@@ -25,6 +26,37 @@ export async function putEndpoint(key: ItemKey, endpoint: WebhookEndpointItem): 
 export async function getEndpoint(key: ItemKey): Promise<WebhookEndpointItem | undefined> {
   const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   return Item as WebhookEndpointItem | undefined;
+}
+
+/**
+ * An update of an endpoint's state (its health, endpoint-health.ts; its
+ * lanes, partner-lanes.ts): only on the registration it was read as (its
+ * CreatedAt), so a registration made since starts afresh; false when the
+ * condition no longer holds.
+ */
+/** Where an endpoint item is kept: a partner key's, or (without KeyID) the operator's usage endpoint. */
+const endpointKeyOf = (endpoint: Pick<WebhookEndpointItem, 'OperatorID' | 'KeyID'>): ItemKey =>
+  endpoint.KeyID === undefined ? webhookKeys.usageEndpoint(endpoint.OperatorID) : webhookKeys.endpoint(endpoint.OperatorID, endpoint.KeyID);
+
+export async function updateEndpoint(
+  endpoint: WebhookEndpointItem,
+  update: { expression: string; condition: string; values: Record<string, unknown> },
+): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: endpointKeyOf(endpoint),
+        UpdateExpression: update.expression,
+        ConditionExpression: `CreatedAt = :created AND ${update.condition}`,
+        ExpressionAttributeValues: { ':created': endpoint.CreatedAt, ...update.values },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }
 
 /** True when there was an endpoint to delete. */
@@ -65,6 +97,29 @@ export async function putDeliveryOnce(delivery: DeliveryItem): Promise<boolean> 
   }
 }
 
+/** Deliveries by ID (consistent); those gone (settled a week ago) are left out. */
+export async function getDeliveries(operatorId: string, deliveryIds: readonly string[]): Promise<DeliveryItem[]> {
+  const items: DeliveryItem[] = [];
+  await batchGet(
+    'Reading deliveries',
+    deliveryIds.map((id) => webhookKeys.delivery(operatorId, id)),
+    undefined,
+    (item) => items.push(item as unknown as DeliveryItem),
+  );
+  return items;
+}
+
+/** The Update of a delivery's payload, for an erasure's transaction: only while the delivery is kept. */
+export const payloadUpdate = (delivery: DeliveryItem, payload: string): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: webhookKeys.delivery(delivery.OperatorID, delivery.DeliveryID),
+    UpdateExpression: 'SET Payload = :payload',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':payload': payload },
+  },
+});
+
 export async function getDelivery(operatorId: string, deliveryId: string): Promise<DeliveryItem | undefined> {
   const { Item } = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: webhookKeys.delivery(operatorId, deliveryId), ConsistentRead: true }),
@@ -75,6 +130,31 @@ export async function getDelivery(operatorId: string, deliveryId: string): Promi
 /** Pending deliveries whose next attempt is due at `nowIso` or before, oldest first. */
 export const queryDueDeliveries = (nowIso: string, limit: number): Promise<DeliveryItem[]> =>
   queryDueItems<DeliveryItem>('WEBHOOK', nowIso, limit);
+
+/**
+ * Every pending delivery to one partner key: the due index holds pending
+ * deliveries only (of every operator), read to its end and filtered to the
+ * key's; only a key's revocation asks, so no index of its own is kept for it.
+ */
+export async function queryPendingDeliveriesOf(operatorId: string, keyId: string): Promise<DeliveryItem[]> {
+  const deliveries: DeliveryItem[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: GSI3,
+        KeyConditionExpression: 'GSI3PK = :pk',
+        FilterExpression: 'OperatorID = :operator AND KeyID = :key',
+        ExpressionAttributeValues: { ':pk': dueKeys.pending('WEBHOOK').GSI3PK, ':operator': operatorId, ':key': keyId },
+        ExclusiveStartKey,
+      }),
+    );
+    deliveries.push(...((page.Items ?? []) as DeliveryItem[]));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return deliveries;
+}
 
 /** An update of a delivery under its condition; false when the condition no longer holds. */
 async function updateDelivery(
@@ -136,6 +216,31 @@ export const rescheduleDelivery = (
       ':error': outcome.lastError,
       ':queued': queuedAt,
     },
+  });
+
+/**
+ * Puts off the attempt queued at `queuedAt` to `next`, counting no attempt:
+ * the retry sweep queues it again once due. False when that queueing is no
+ * longer the delivery's.
+ */
+export const deferDelivery = (delivery: DeliveryItem, queuedAt: string, next: string): Promise<boolean> =>
+  updateDelivery(delivery, {
+    expression: 'SET NextAttemptAt = :next, GSI3SK = :sk REMOVE QueuedAt',
+    condition: 'QueuedAt = :queued',
+    values: { ':next': next, ':sk': dueKeys.webhookAttempt(next, delivery.DeliveryID).GSI3SK, ':queued': queuedAt },
+  });
+
+/**
+ * Gives up a pending delivery whatever attempt is queued: FAILED with the
+ * reason, out of the due index, kept a while for inspection. An attempt in
+ * flight then finds it no longer pending and records nothing. False when it
+ * was settled meanwhile.
+ */
+export const abandonDelivery = (delivery: DeliveryItem, reason: string, expiresAt: number): Promise<boolean> =>
+  updateDelivery(delivery, {
+    expression: 'SET #status = :failed, LastError = :error, ExpiresAt = :expires REMOVE QueuedAt, NextAttemptAt, GSI3PK, GSI3SK',
+    condition: 'attribute_exists(DeliveryID)',
+    values: { ':failed': 'FAILED', ':error': reason, ':expires': expiresAt },
   });
 
 /**

@@ -39,13 +39,25 @@ const endpointProperties = {
       "The events the endpoint receives: a partner's those it chose (the three booking events unless it chose), the operator's usage endpoint its usage events",
   },
   CreatedAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC instant' },
+  Status: {
+    type: 'string',
+    enum: ['ACTIVE', 'FAILING'],
+    description:
+      'FAILING once it has received none of its events for a day: nothing more is sent to it, and events for it are given up, until it is registered again',
+  },
+  FailingSince: {
+    type: 'string',
+    format: 'date-time',
+    description: 'While attempts to it fail: the oldest event it has not received since it last received one',
+  },
+  MarkedFailingAt: { type: 'string', format: 'date-time', description: 'FAILING only: when it was marked failing' },
 } as const;
 
 /** The endpoint as GET answers it: never the secret. */
 export const webhookEndpointSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['Url', 'EventTypes', 'CreatedAt'],
+  required: ['Url', 'EventTypes', 'CreatedAt', 'Status'],
   properties: endpointProperties,
 } as const;
 export type WebhookEndpoint = FromSchema<typeof webhookEndpointSchema>;
@@ -54,7 +66,7 @@ export type WebhookEndpoint = FromSchema<typeof webhookEndpointSchema>;
 export const issuedWebhookEndpointSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['Url', 'EventTypes', 'CreatedAt', 'Secret'],
+  required: ['Url', 'EventTypes', 'CreatedAt', 'Status', 'Secret'],
   properties: {
     ...endpointProperties,
     Secret: {

@@ -1,12 +1,15 @@
 import { Webhook } from 'standardwebhooks';
+import { isKeyActive } from '../accounts/api-keys';
 import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
+import { isMarkedFailing, markedFailingError, recordAttemptOutcome } from './endpoint-health';
 import type { DeliveryItem, DeliveryMessage } from './model';
 import { webhookKeys } from '../db/keys';
 import { putOnBus } from './event-bus';
 import { post, type PostOutcome } from './outbound';
-import { getDelivery, getEndpoint, getSubscription, rescheduleDelivery, settleDelivery } from './repository';
-import { ATTEMPT_TIMEOUT_MS, SETTLED_RETENTION_SECONDS, nextAttemptAfterFailure } from './schedule';
+import { releaseLane, takeLane } from './partner-lanes';
+import { deferDelivery, getDelivery, getEndpoint, getSubscription, rescheduleDelivery, settleDelivery } from './repository';
+import { ATTEMPT_TIMEOUT_MS, KEY_REVOKED, SETTLED_RETENTION_SECONDS, nextAttemptAfterFailure } from './schedule';
 
 /**
  * One attempt at one delivery: to an endpoint, signed as Standard Webhooks specifies:
@@ -19,7 +22,7 @@ import { ATTEMPT_TIMEOUT_MS, SETTLED_RETENTION_SECONDS, nextAttemptAfterFailure 
  */
 export const USER_AGENT = 'ota-usage-webhooks/1';
 
-export type AttemptResult = 'delivered' | 'retry-scheduled' | 'failed' | 'not-pending';
+export type AttemptResult = 'delivered' | 'retry-scheduled' | 'deferred' | 'failed' | 'not-pending';
 
 export function signedHeaders(delivery: Pick<DeliveryItem, 'DeliveryID' | 'Payload'>, secret: string, at: Date): Record<string, string> {
   return {
@@ -29,44 +32,6 @@ export function signedHeaders(delivery: Pick<DeliveryItem, 'DeliveryID' | 'Paylo
     'webhook-timestamp': String(unixSeconds(at)),
     'webhook-signature': new Webhook(secret).sign(delivery.DeliveryID, at, delivery.Payload),
   };
-}
-
-/**
- * Where a delivery goes and the headers it carries, or why it cannot go:
- * a partner key's endpoint or the operator's usage endpoint, signed with its
- * secret; or an OCTo subscription, with the headers the subscriber set
- * (OCTo's subscriptions have no secret: the subscriber authenticates
- * deliveries by its own headers).
- */
-async function destinationOf(
-  delivery: DeliveryItem,
-  now: Date,
-): Promise<{ url: string; headers: Record<string, string> } | { gone: string }> {
-  if (delivery.Target === 'octo-subscription') {
-    const subscription = await getSubscription(delivery.OperatorID, delivery.KeyID as string, delivery.SubscriptionID as string);
-    if (!subscription) return { gone: 'the reseller removed its subscription' };
-    const headers = {
-      ...subscription.Headers,
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-      'webhook-id': delivery.DeliveryID,
-      'webhook-timestamp': String(unixSeconds(now)),
-    };
-    return { url: subscription.Url, headers };
-  }
-  const usage = delivery.Target === 'usage-webhook';
-  const key = usage ? webhookKeys.usageEndpoint(delivery.OperatorID) : webhookKeys.endpoint(delivery.OperatorID, delivery.KeyID as string);
-  const endpoint = await getEndpoint(key);
-  if (!endpoint) return { gone: `the ${usage ? 'operator' : 'partner'} removed its webhook endpoint` };
-  return { url: endpoint.Url, headers: signedHeaders(delivery, endpoint.Secret, now) };
-}
-
-/** One attempt: a PutEvents for EventBridge, a POST for any other target. */
-async function attempt(delivery: DeliveryItem, now: Date): Promise<PostOutcome | { gone: string }> {
-  if (delivery.Target === 'event-bridge') return putOnBus(delivery);
-  const destination = await destinationOf(delivery, now);
-  if ('gone' in destination) return destination;
-  return post(destination.url, delivery.Payload, destination.headers, config(), ATTEMPT_TIMEOUT_MS);
 }
 
 async function settle(
@@ -97,8 +62,52 @@ export async function attemptDelivery(message: DeliveryMessage, now: Date = conf
   const delivery = await getDelivery(message.OperatorID, message.DeliveryID);
   if (delivery?.Status !== 'PENDING' || delivery.QueuedAt !== message.QueuedAt) return 'not-pending';
   const queuedAt = message.QueuedAt;
-  const outcome = await attempt(delivery, now);
-  if ('gone' in outcome) return settle(delivery, queuedAt, 'FAILED', now, outcome.gone);
+  if (delivery.Target === 'event-bridge') return recordAttempt(delivery, queuedAt, await putOnBus(delivery), now);
+  // A revoked key is told nothing more, even through an endpoint registered while its last authorizations were cached.
+  if (delivery.KeyID !== undefined && !(await isKeyActive(delivery.OperatorID, delivery.KeyID))) {
+    return settle(delivery, queuedAt, 'FAILED', now, KEY_REVOKED);
+  }
+  if (delivery.Target === 'octo-subscription') return attemptSubscription(delivery, queuedAt, now);
+  return attemptEndpoint(delivery, queuedAt, now);
+}
+
+/** An OCTo subscription's delivery, with the headers the subscriber set (OCTo's subscriptions have no secret: the subscriber authenticates deliveries by its own headers). */
+async function attemptSubscription(delivery: DeliveryItem, queuedAt: string, now: Date): Promise<AttemptResult> {
+  const subscription = await getSubscription(delivery.OperatorID, delivery.KeyID as string, delivery.SubscriptionID as string);
+  if (!subscription) return settle(delivery, queuedAt, 'FAILED', now, 'the reseller removed its subscription');
+  const headers = {
+    ...subscription.Headers,
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'webhook-id': delivery.DeliveryID,
+    'webhook-timestamp': String(unixSeconds(now)),
+  };
+  return recordAttempt(delivery, queuedAt, await post(subscription.Url, delivery.Payload, headers, config(), ATTEMPT_TIMEOUT_MS), now);
+}
+
+/**
+ * A delivery to a partner key's endpoint or to the operator's usage
+ * endpoint, signed with its secret: none while the endpoint is marked
+ * failing, and only in one of its lanes (partner-lanes.ts).
+ */
+async function attemptEndpoint(delivery: DeliveryItem, queuedAt: string, now: Date): Promise<AttemptResult> {
+  const usage = delivery.Target === 'usage-webhook';
+  const key = usage ? webhookKeys.usageEndpoint(delivery.OperatorID) : webhookKeys.endpoint(delivery.OperatorID, delivery.KeyID as string);
+  const endpoint = await getEndpoint(key);
+  if (!endpoint) return settle(delivery, queuedAt, 'FAILED', now, `the ${usage ? 'operator' : 'partner'} removed its webhook endpoint`);
+  if (isMarkedFailing(endpoint)) return settle(delivery, queuedAt, 'FAILED', now, markedFailingError(endpoint));
+  const lane = await takeLane(endpoint, now);
+  if (!lane) return (await deferDelivery(delivery, queuedAt, now.toISOString())) ? 'deferred' : 'not-pending';
+  const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, endpoint.Secret, now), config(), ATTEMPT_TIMEOUT_MS);
+  const result = await recordAttempt(delivery, queuedAt, outcome, now);
+  // Freed once the attempt is recorded (should the sender stop before, the lane's lease ends on its own).
+  await releaseLane(endpoint, lane);
+  // After the attempt is recorded: a failure here retries the record, which then finds the delivery no longer queued, and sends nothing twice.
+  if (result !== 'not-pending') await recordAttemptOutcome(endpoint, delivery, result === 'delivered', now);
+  return result;
+}
+
+async function recordAttempt(delivery: DeliveryItem, queuedAt: string, outcome: PostOutcome, now: Date): Promise<AttemptResult> {
   if (outcome.ok && outcome.status >= 200 && outcome.status < 300) return settle(delivery, queuedAt, 'DELIVERED', now);
   const lastError = outcome.ok ? `answered ${outcome.status}` : outcome.error;
   const next = nextAttemptAfterFailure(new Date(delivery.CreatedAt), delivery.Attempts + 1, now);

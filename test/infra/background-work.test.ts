@@ -192,16 +192,16 @@ describe('usage threshold alerts', () => {
 });
 
 describe('schedules', () => {
-  test('EventBridge Scheduler runs each scheduled function every minute, without late retries', () => {
+  test('EventBridge Scheduler runs each scheduled function at its period, without late retries', () => {
     const schedules = Object.values(resourcesOf('AWS::Scheduler::Schedule'));
     expect(schedules).toHaveLength(scheduledFunctions.length);
     for (const row of scheduledFunctions) {
       const fnId = logicalId(background.scheduled.get(row.id)!);
       const schedule = schedules.find((candidate) => JSON.stringify(candidate.Properties.Target.Arn).includes(fnId));
       expect(schedule?.Properties).toMatchObject({
-        ScheduleExpression: 'rate(1 minute)',
+        ScheduleExpression: row.everyMinutes === 1 ? 'rate(1 minute)' : `rate(${row.everyMinutes} minutes)`,
         State: 'ENABLED',
-        Target: { RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 } },
+        Target: { RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: row.everyMinutes * 60 } },
       });
     }
   });
@@ -216,6 +216,23 @@ describe('schedules', () => {
       ],
       Projection: { ProjectionType: 'ALL' },
     });
+  });
+});
+
+describe('retention of personal data', () => {
+  const retentionOf = (templates: StackTemplates) =>
+    templates
+      .resources('AWS::Lambda::Function')
+      .map(({ resource }) => resource.Properties.Environment?.Variables?.PERSONAL_DATA_RETENTION_DAYS)
+      .filter((days) => days !== undefined);
+
+  test('is the default unless the deployment sets it, and then reaches the retention sweep alone', () => {
+    expect(retentionOf(all)).toEqual([]);
+    const configured = new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Retention', { retentionDays: 730 });
+    const templates = new StackTemplates(configured);
+    expect(retentionOf(templates)).toEqual(['730']);
+    const sweep = templates.resourceOf(configured.background.scheduled.get('anonymise-bookings')!);
+    expect(sweep.Properties.Environment.Variables.PERSONAL_DATA_RETENTION_DAYS).toBe('730');
   });
 });
 

@@ -65,7 +65,9 @@ describe('traces, logs and metrics', () => {
     }
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       TracingEnabled: true,
-      MethodSettings: [Match.objectLike({ MetricsEnabled: true, LoggingLevel: 'ERROR', HttpMethod: '*', ResourcePath: '/*' })],
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ MetricsEnabled: true, LoggingLevel: 'ERROR', HttpMethod: '*', ResourcePath: '/*' }),
+      ]),
     });
   });
 });

@@ -299,10 +299,12 @@ describe('table', () => {
     );
   });
 
-  test('survives stack deletion and replacement', () => {
+  test('survives stack deletion and replacement, and refuses to be deleted by anyone while deletion protection is on', () => {
     const [, table] = onlyOne('AWS::DynamoDB::Table');
     expect(table.DeletionPolicy).toBe('Retain');
     expect(table.UpdateReplacePolicy).toBe('Retain');
+    // Retain covers CloudFormation; deletion protection refuses a DeleteTable from the console, the CLI or a script too.
+    expect(table.Properties.DeletionProtectionEnabled).toBe(true);
   });
 });
 

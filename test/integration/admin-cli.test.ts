@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { queryTimeslots } from '../../shared/catalog/repository';
 import { documentClient, tableName } from '../../shared/db/client';
 import { keys } from '../../shared/db/keys';
@@ -13,37 +11,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalHost } from '../../lib/local/host';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, freePort, httpClient, startTestHost, uniqueOperatorId } from '../support/fixtures';
+import { admin, adminIn, asBesideNpmStart } from '../support/admin-cli';
 import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
-
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-
-/** Runs the real admin CLI in an environment: exit code, stdout and stderr. */
-async function adminIn(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(TSX, ['bin/admin.ts', ...args], { cwd: ROOT, env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-/** Runs the real admin CLI against the test run's DynamoDB Local. */
-async function admin(...args: string[]): Promise<{ code: number; out: string }> {
-  const { code, stdout, stderr } = await adminIn({ ...process.env }, ...args);
-  return { code, out: stdout + stderr };
-}
-
-/**
- * The environment of a shell that ran `PORT=... DYNAMODB_LOCAL_PORT=... npm start`: those settings, and neither
- * the DYNAMODB_ENDPOINT nor the metrics switch that the test run sets for itself.
- */
-function asBesideNpmStart(settings: { PORT: number | string; DYNAMODB_LOCAL_PORT: number | string }): NodeJS.ProcessEnv {
-  const { DYNAMODB_ENDPOINT: _endpoint, POWERTOOLS_METRICS_DISABLED: _metrics, ...shell } = process.env;
-  return { ...shell, PORT: String(settings.PORT), DYNAMODB_LOCAL_PORT: String(settings.DYNAMODB_LOCAL_PORT) };
-}
 
 let host: LocalHost;
 beforeAll(async () => {
@@ -119,6 +88,67 @@ describe('admin CLI', () => {
     expect((await admin('create-key', '--operator', operatorId, '--scopes', 'ota', '--rate', '5')).out).toMatch(/Missing --burst/);
     expect((await admin('set-key-limits', '--operator', operatorId, '--key', 'key_nothere', '--rate', '1', '--burst', '1')).out).toMatch(
       /has no key/,
+    );
+  });
+
+  it('issues keys with the default caps on held places or given ones, changes them alone, and refuses impossible caps', async () => {
+    const standard = await admin('create-key', '--operator', operatorId, '--scopes', 'ota');
+    expect(standard.out).toMatch(/holding at most 40 places at once on a timeslot and 200 in all/);
+    const capped = await admin(
+      'create-key',
+      '--operator',
+      operatorId,
+      '--scopes',
+      'ota',
+      '--max-held-places-per-timeslot',
+      '4',
+      '--max-held-places',
+      '12',
+    );
+    expect(capped.out).toMatch(/limited to 50 requests\/s, burst 100, holding at most 4 places at once on a timeslot and 12 in all/);
+    const keyId = /key_[A-Za-z0-9]+/.exec(capped.out)?.[0] as string;
+    expect((await admin('list-keys', '--operator', operatorId)).out).toMatch(
+      new RegExp(`${keyId}\\s+ACTIVE\\s+ota\\s+50/s burst 100\\s+holds 4/timeslot 12 in all`),
+    );
+
+    const raised = await admin(
+      'set-key-limits',
+      '--operator',
+      operatorId,
+      '--key',
+      keyId,
+      '--max-held-places-per-timeslot',
+      '30',
+      '--max-held-places',
+      '90',
+    );
+    expect(raised).toEqual({ code: 0, out: expect.stringMatching(/may now hold at most 30 places at once on a timeslot and 90 in all/) });
+    // Its rate limits are as they were: only what was given changes.
+    expect((await admin('list-keys', '--operator', operatorId)).out).toMatch(
+      new RegExp(`${keyId}\\s+ACTIVE\\s+ota\\s+50/s burst 100\\s+holds 30/timeslot 90 in all`),
+    );
+
+    expect(
+      await admin(
+        'set-key-limits',
+        '--operator',
+        operatorId,
+        '--key',
+        keyId,
+        '--max-held-places-per-timeslot',
+        '100',
+        '--max-held-places',
+        '90',
+      ),
+    ).toEqual({
+      code: 1,
+      out: expect.stringMatching(/'max-held-places-per-timeslot' is 100, more than the places the key may hold in all \(90\)/),
+    });
+    expect((await admin('set-key-limits', '--operator', operatorId, '--key', keyId, '--max-held-places', '0')).out).toMatch(
+      /Missing --max-held-places-per-timeslot/,
+    );
+    expect((await admin('set-key-limits', '--operator', operatorId, '--key', keyId)).out).toMatch(
+      /Give --rate and --burst, or --max-held-places-per-timeslot and --max-held-places, or both/,
     );
   });
 
@@ -222,46 +252,6 @@ describe('admin CLI', () => {
       code: 1,
       out: expect.stringMatching(/Usage entry 12345 does not exist/),
     });
-  });
-});
-
-describe('admin CLI: usage limits', () => {
-  it('puts a limit from a file, lists it with its status, reads its status, refuses a bad one naming the field, and deletes it', async () => {
-    const tenant = uniqueOperatorId('cli-limits');
-    await createOperator({ OperatorID: tenant, Name: 'Limits', TimeZone: 'America/New_York' });
-    const dir = mkdtempSync(path.join(tmpdir(), 'limit-'));
-    const file = path.join(dir, 'limit.json');
-    writeFileSync(file, '{"Meter":"api-calls","Period":"MONTH","Amount":100.5,"Thresholds":[80,50],"Enforcement":"REFUSE"}');
-    const put = await admin('put-usage-limit', '--operator', tenant, '--limit', 'monthly', '--file', file);
-    expect(put).toEqual({
-      code: 0,
-      out: expect.stringMatching(
-        /^monthly {2}api-calls {2}100\.5 per MONTH \(America\/New_York\) {2}thresholds 50,80% {2}REFUSE {2}applies from \d{4}-\d{2}-01T0[45]:00:00\.000Z, in table /,
-      ),
-    });
-    await recordUsage(tenant, { Meter: 'api-calls', Usage: 60.25 });
-    expect((await admin('usage-limit-status', '--operator', tenant, '--limit', 'monthly')).out).toMatch(
-      /^used 60\.25 of 100\.5 \(40\.25 remaining\) from .* until .*; crossed: 50%\n$/,
-    );
-    expect((await admin('list-usage-limits', '--operator', tenant)).out).toMatch(/^monthly {2}api-calls .* used 60\.25 of 100\.5/);
-
-    writeFileSync(file, '{"Meter":"api-calls","Period":"WEEK","Amount":-1,"Thresholds":[],"Enforcement":"REFUSE"}');
-    expect(await admin('put-usage-limit', '--operator', tenant, '--limit', 'weekly', '--file', file)).toEqual({
-      code: 1,
-      out: expect.stringMatching(/Field 'Period' must be 'DAY' or 'MONTH'\nField 'Amount' must be a number greater than 0/),
-    });
-    expect((await admin('put-usage-limit', '--operator', tenant, '--limit', 'a.b', '--file', file)).out).toMatch(
-      /Field 'LimitID' must be 1 to 64/,
-    );
-    expect(await admin('delete-usage-limit', '--operator', tenant, '--limit', 'monthly')).toEqual({
-      code: 0,
-      out: expect.stringContaining(`Deleted usage limit monthly of ${tenant}`),
-    });
-    expect(await admin('usage-limit-status', '--operator', tenant, '--limit', 'monthly')).toEqual({
-      code: 1,
-      out: expect.stringContaining("Usage limit 'monthly' does not exist"),
-    });
-    expect((await admin('list-usage-limits', '--operator', tenant)).out).toMatch(/^No usage limits in table/);
   });
 });
 

@@ -32,6 +32,7 @@ beforeAll(async () => {
   const hold = await createPartnerBooking(caller, { ...booking(1), Hold: { ExpiresInMinutes: 30 } });
   made.set('confirm-booking', hold.booking.BookingReference);
   made.set('cancel-operator-booking', (await createPartnerBooking(caller, booking(1))).booking.BookingReference);
+  made.set('erase-personal-data', (await createPartnerBooking(caller, booking(1))).booking.BookingReference);
   // OCTo reservations, one for each OCTo route that acts on one.
   for (const id of [
     'octo-get-booking',
@@ -172,6 +173,12 @@ const cases: Record<string, (references: Map<string, string>) => RouteCase> = {
     accepted: { path: { BookingReference: made.get('cancel-operator-booking') as string }, body: { Reason: 'Storm warning' } },
     refused: { path: { BookingReference: made.get('cancel-operator-booking') as string }, body: {} },
     refusedStatus: 422,
+  }),
+  // Erasing again answers the booking as the first erasure left it: the sources answer as the bundle did.
+  'erase-personal-data': () => ({
+    accepted: { body: { BookingReference: made.get('erase-personal-data') as string } },
+    refused: { body: {} },
+    refusedStatus: 400,
   }),
   'put-webhook': () => ({
     accepted: { body: { Url: 'https://hooks.partner.example/ota' } },

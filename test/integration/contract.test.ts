@@ -18,6 +18,7 @@ import {
   PLAIN_TEXT,
   TOO_LARGE,
   changesFeedCases,
+  erasureCases,
   timeslotCases,
   type ContractWorld,
   type Response,
@@ -206,6 +207,7 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
       sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ rawBody: '{"Reason":"x"}', headers: PLAIN_TEXT }),
     422: () => sender(routeById('cancel-operator-booking'), { BookingReference: 'ABCDEFGHJK' })({ body: { Reason: '  ' } }),
   },
+  ...erasureCases(world),
   ...timeslotCases(world),
   ...changesFeedCases(world),
   'put-webhook': {

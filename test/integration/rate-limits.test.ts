@@ -2,6 +2,8 @@ import type { LocalHost } from '../../lib/local/host';
 import { startLocalHost } from '../../lib/local/host';
 import { createApiKey, setApiKeyLimits } from '../../shared/accounts/api-keys';
 import { manualClock } from '../../shared/core/clock';
+import { OPENAPI_THROTTLING } from '../../shared/api/gateway';
+import { OPENAPI_PATH } from '../../shared/http/openapi';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
 
 const PRODUCTS = '/api/v2/ota/marketplace/products';
@@ -89,6 +91,30 @@ describe('per-key rate limits on the local host', () => {
       expect(statuses(full).sort()).toEqual([200, 200, 200, 429]);
     } finally {
       await fresh.close();
+    }
+  });
+});
+
+describe('the public OpenAPI document on the local host', () => {
+  it("has a throttle of its own, as the stage's method setting: its burst at once, then 429, refilled at its rate; keyed routes are spared", async () => {
+    const documentHost = await startLocalHost({ clock });
+    const send = httpClient(documentHost);
+    try {
+      const { burstLimit, rateLimit } = OPENAPI_THROTTLING;
+      const flood = await Promise.all(Array.from({ length: burstLimit + 5 }, () => send('GET', OPENAPI_PATH)));
+      expect(statuses(flood).filter((status) => status === 200)).toHaveLength(burstLimit);
+      const throttled = flood.find((response) => response.status === 429)!;
+      expect(throttled.headers.get('content-type')).toBe('application/problem+json');
+      expect(throttled.json).toMatchObject({ status: 429, instance: OPENAPI_PATH, type: expect.stringMatching(/rate-limited$/) });
+      expect(throttled.headers.get('retry-after')).toBe('1');
+      // The callers of the document share its bucket, not a key's: a partner's requests go through meanwhile.
+      expect((await send('GET', PRODUCTS, { key: partner.key })).status).toBe(200);
+
+      clock.advance(1000);
+      const refilled = await Promise.all(Array.from({ length: rateLimit + 1 }, () => send('GET', OPENAPI_PATH)));
+      expect(statuses(refilled).filter((status) => status === 200)).toHaveLength(rateLimit);
+    } finally {
+      await documentHost.close();
     }
   });
 });

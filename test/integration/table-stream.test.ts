@@ -2,6 +2,7 @@ import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@a
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../lib/local/table';
 import { matchesPattern, passes, startLocalTableStream, type LocalTableStream } from '../../lib/local/table-stream';
+import { findActiveKey } from '../../shared/accounts/api-keys';
 import { webhookSender } from '../../shared/api/background';
 import { config, configure } from '../../shared/core/config';
 import { attributeClient, documentClient, tableName } from '../../shared/db/client';
@@ -10,6 +11,7 @@ import { newDelivery } from '../../shared/webhooks/events';
 import type { DeliveryItem } from '../../shared/webhooks/model';
 import { deliveryPut, putEndpoint } from '../../shared/webhooks/repository';
 import { requeueDueDeliveries } from '../../shared/webhooks/retries';
+import { createTestOperator } from '../support/fixtures';
 import { logsDuring } from '../support/logs';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 
@@ -20,14 +22,19 @@ import { startWebhookReceiver } from '../support/webhook-receiver';
  * own writes never handed back, and a record the sender cannot work on
  * retried and then dead-lettered.
  */
-const OPERATOR = 'op_stream';
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 let stream: LocalTableStream;
+/** The operator and its partner keys the deliveries go to (the sender sends only to an active key's endpoint). */
+let operatorId: string;
+const keys = { withoutEndpoint: '', failing: '' };
 
 beforeAll(async () => {
   // A table of its own: what this file writes and reads on the stream is its own.
   configure({ ...config(), tableName: 'ota-usage-stream-test', webhookTargets: 'loopback-http' });
   await ensureTable(attributeClient(), tableName());
+  const operator = await createTestOperator();
+  operatorId = operator.operatorId;
+  for (const name of ['withoutEndpoint', 'failing'] as const) keys[name] = (await findActiveKey(await operator.keyWith(['ota'])))!.KeyID;
   stream = startLocalTableStream();
 });
 
@@ -74,7 +81,7 @@ const deliveryAt = async (delivery: DeliveryItem) =>
   ).Item as DeliveryItem;
 
 async function writeDelivery(keyId: string, now = new Date()): Promise<DeliveryItem> {
-  const delivery = newDelivery({ operatorId: OPERATOR, keyId }, 'booking.confirmed', { BookingReference: 'BK-STREAM' }, now);
+  const delivery = newDelivery({ operatorId, keyId }, 'booking.confirmed', { BookingReference: 'BK-STREAM' }, now);
   await documentClient().send(new TransactWriteCommand({ TransactItems: [deliveryPut(delivery)] }));
   return delivery;
 }
@@ -82,7 +89,7 @@ async function writeDelivery(keyId: string, now = new Date()): Promise<DeliveryI
 describe('reading the stream', () => {
   it('attempts a delivery written in a transaction once, and a second reader of the same records attempts nothing again', async () => {
     // No endpoint: the one attempt settles the delivery as FAILED, which shows it was made.
-    const delivery = await writeDelivery('key_without_endpoint');
+    const delivery = await writeDelivery(keys.withoutEndpoint);
     await stream.idle();
     const attempted = await deliveryAt(delivery);
     expect(attempted).toMatchObject({ Status: 'FAILED', Attempts: 1, LastError: 'the partner removed its webhook endpoint' });
@@ -99,14 +106,14 @@ describe('reading the stream', () => {
     const receiver = await startWebhookReceiver();
     receiver.answer(500);
     try {
-      await putEndpoint(webhookKeys.endpoint(OPERATOR, 'key_failing'), {
-        OperatorID: OPERATOR,
-        KeyID: 'key_failing',
+      await putEndpoint(webhookKeys.endpoint(operatorId, keys.failing), {
+        OperatorID: operatorId,
+        KeyID: keys.failing,
         Url: receiver.url('/failing'),
         Secret: SECRET,
         CreatedAt: '',
       });
-      const delivery = await writeDelivery('key_failing');
+      const delivery = await writeDelivery(keys.failing);
       await stream.idle();
       await stream.idle();
       const failed = await deliveryAt(delivery);
@@ -167,7 +174,7 @@ describe('a table made anew', () => {
       await stream.idle();
       await attributeClient().send(new DeleteTableCommand({ TableName: tableName() }));
       await ensureTable(attributeClient(), tableName());
-      const delivery = await writeDelivery('key_without_endpoint');
+      const delivery = await writeDelivery(keys.withoutEndpoint);
       // The first read finds the old stream's shard closed with its table; the next describes the table again and reads the new one.
       await stream.idle();
       expect((await deliveryAt(delivery)).Attempts).toBe(0);

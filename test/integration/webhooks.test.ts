@@ -1,134 +1,50 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { LocalHost } from '../../lib/local/host';
-import type { CatalogFile } from '../../shared/catalog/import-catalog';
-import { addDays } from '../../shared/core/calendar';
-import { manualClock } from '../../shared/core/clock';
+import { findActiveKey, revokeApiKey } from '../../shared/accounts/api-keys';
 import { config, configure } from '../../shared/core/config';
-import { ensureTable } from '../../lib/local/table';
-import { attributeClient, documentClient, tableName } from '../../shared/db/client';
-import { webhookKeys } from '../../shared/db/keys';
+import { documentClient, tableName } from '../../shared/db/client';
+import { bookingKeys, webhookKeys } from '../../shared/db/keys';
+import { revokePartnerKey } from '../../shared/webhooks/key-revocation';
+import { LANES_PER_PARTNER } from '../../shared/webhooks/partner-lanes';
 import { DELIVERY_WINDOW_MS } from '../../shared/webhooks/schedule';
-import { tomorrow } from '../support/catalog';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
-import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver';
+import type { HttpClient } from '../support/fixtures';
+import { startWebhookReceiver } from '../support/webhook-receiver';
+import { BOOKING, event, WEBHOOK, webhookWorld } from '../support/webhooks';
 
 /**
  * Webhooks to partners through real HTTP: registration and the SSRF rule,
  * signed deliveries verified with the `standardwebhooks` package on a local
  * receiver, exactly one event per change, retries to a receiver that was
- * down, and booking requests that never wait on a receiver. The local host
+ * down, and booking requests that never wait on a world.receiver. The local host
  * reads the table's stream for the sender when told to (`settle`); the
  * tests move the clock and run the one-minute sweeps themselves.
  */
-const BOOKING = '/api/v2/ota/marketplace/booking';
-const WEBHOOK = '/api/v2/ota/webhook';
-const date = tomorrow();
-
-const catalog: CatalogFile = {
-  Products: [
-    {
-      ProductID: 800,
-      ActivityID: 's_bike1',
-      Name: 'Coastal Bike Ride',
-      DurationMinutes: 180,
-      MaxParticipantsPerBooking: 6,
-      PricePerParticipant: { Amount: 4000, Currency: 'EUR' },
-      Schedules: [
-        { From: date, To: addDays(date, 6), Weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'], Times: ['09:00'], Capacity: 200 },
-      ],
-    },
-  ],
-};
-
-const clock = manualClock(new Date());
-let host: LocalHost;
-let request: HttpClient;
-let operator: TestOperator;
-let receiver: WebhookReceiver;
-
-beforeAll(async () => {
-  // A table of its own, as a deployment has: the stream of the table other test files share is theirs to read.
-  configure({ ...config(), tableName: 'ota-usage-webhooks-test', clock, webhookTargets: 'loopback-http' });
-  await ensureTable(attributeClient(), config().tableName);
-  operator = await createTestOperator(catalog);
-  // The stream is read on its own, as Lambda reads it: a delivery reaches the receiver without the test asking.
-  host = await startTestHost({ tableStream: { pollMs: 100 } });
-  request = httpClient(host);
-  receiver = await startWebhookReceiver();
-});
-
-afterAll(async () => {
-  await host.close();
-  await receiver.stop();
-});
-
-interface Partner {
-  key: string;
-  secret: string;
-  path: string;
-}
-
-/** A partner key of its own, with an endpoint on the receiver at `path`. */
-async function partnerWithEndpoint(path: string): Promise<Partner> {
-  const key = await operator.keyWith(['ota']);
-  const registered = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url(path) } });
-  expect(registered.status).toBe(200);
-  return { key, secret: registered.json.data.Secret, path };
-}
-
-const customer = { FirstName: 'Ines', LastName: 'Lopes', Email: 'ines@example.com' };
-
-async function book(key: string, options: { hold?: boolean } = {}): Promise<string> {
-  const response = await request('POST', BOOKING, {
-    key,
-    body: {
-      ActivityID: 's_bike1',
-      Date: date,
-      Time: '09:00',
-      Participants: 1,
-      Customer: customer,
-      ...(options.hold ? { Hold: { ExpiresInMinutes: 5 } } : {}),
-    },
-  });
-  expect(response.status).toBe(201);
-  return response.json.data.BookingReference;
-}
-
-const operatorCancel = (reference: string, reason = 'Storm warning') =>
-  request('POST', `/api/v2/bookings/${reference}/cancel`, { key: operator.key, body: { Reason: reason } });
-
-const receivedAt = (path: string) => receiver.received.filter((entry) => entry.path === path);
-const event = (entry: ReceivedRequest) =>
-  JSON.parse(entry.body) as { type: string; timestamp: string; data: { BookingReference: string } & Record<string, unknown> };
-
-/** Reads the table's stream to its end and lets every queued attempt finish. */
-const settle = () => host.tableStream.idle();
-
-/** One sweep after the clock has moved: due holds expire, due retries are queued, and their attempts finish. */
-async function sweepAfter(ms: number): Promise<void> {
-  clock.advance(ms);
-  await host.scheduler.runOnce();
-  await settle();
-}
+const { world, clock, partnerWithEndpoint, book, settle, operatorCancel, receivedAt, sweepAfter } = webhookWorld('ota-usage-webhooks-test');
+const request: HttpClient = (...args) => world.request(...args);
 
 describe('registering an endpoint', () => {
   it('shows the secret once, reads the endpoint back without it, issues a new secret on replacing, and removes it', async () => {
-    const key = await operator.keyWith(['ota']);
-    const first = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/first') } });
+    const key = await world.operator.keyWith(['ota']);
+    const first = await request('PUT', WEBHOOK, { key, body: { Url: world.receiver.url('/first') } });
     expect(first.status).toBe(200);
     const bookingEvents = ['booking.confirmed', 'booking.cancelled', 'hold.expired'];
     expect(first.json.data).toEqual({
-      Url: receiver.url('/first'),
+      Url: world.receiver.url('/first'),
       EventTypes: bookingEvents,
       Secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       CreatedAt: clock().toISOString(),
+      Status: 'ACTIVE',
     });
     const read = await request('GET', WEBHOOK, { key });
-    expect(read.json.data).toEqual({ Url: receiver.url('/first'), EventTypes: bookingEvents, CreatedAt: clock().toISOString() });
-    const replaced = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/second') } });
+    expect(read.json.data).toEqual({
+      Url: world.receiver.url('/first'),
+      EventTypes: bookingEvents,
+      CreatedAt: clock().toISOString(),
+      Status: 'ACTIVE',
+    });
+    const replaced = await request('PUT', WEBHOOK, { key, body: { Url: world.receiver.url('/second') } });
     expect(replaced.json.data.Secret).not.toBe(first.json.data.Secret);
-    expect((await request('GET', WEBHOOK, { key })).json.data.Url).toBe(receiver.url('/second'));
+    expect((await request('GET', WEBHOOK, { key })).json.data.Url).toBe(world.receiver.url('/second'));
     const removed = await request('DELETE', WEBHOOK, { key });
     expect(removed.status).toBe(204);
     expect(removed.text).toBe('');
@@ -151,7 +67,7 @@ describe('registering an endpoint', () => {
     ['https://user:secret@partner.example.com/hooks', 'must not carry a user name or password'],
     ['not a url', 'must be an absolute https URL'],
   ])('refuses %s (422), whatever the local setting', async (url, rule) => {
-    const key = await operator.keyWith(['ota']);
+    const key = await world.operator.keyWith(['ota']);
     const response = await request('PUT', WEBHOOK, { key, body: { Url: url } });
     expect(response.status).toBe(422);
     expect(response.json.detail).toBe(`Field 'Url' ${rule}`);
@@ -159,10 +75,10 @@ describe('registering an endpoint', () => {
   });
 
   it('refuses http://127.0.0.1 unless the configuration allows loopback receivers, as it never does on AWS', async () => {
-    const key = await operator.keyWith(['ota']);
+    const key = await world.operator.keyWith(['ota']);
     configure({ ...config(), webhookTargets: 'public-https' });
     try {
-      const refused = await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/local') } });
+      const refused = await request('PUT', WEBHOOK, { key, body: { Url: world.receiver.url('/local') } });
       expect(refused.status).toBe(422);
       expect(refused.json.detail).toBe("Field 'Url' must be an https URL");
       expect((await request('PUT', WEBHOOK, { key, body: { Url: 'https://127.0.0.1/hooks' } })).json.detail).toBe(
@@ -171,7 +87,7 @@ describe('registering an endpoint', () => {
     } finally {
       configure({ ...config(), webhookTargets: 'loopback-http' });
     }
-    expect((await request('PUT', WEBHOOK, { key, body: { Url: receiver.url('/local') } })).status).toBe(200);
+    expect((await request('PUT', WEBHOOK, { key, body: { Url: world.receiver.url('/local') } })).status).toBe(200);
   });
 });
 
@@ -206,14 +122,14 @@ describe('deliveries', () => {
       ['connection', 'content-length', 'content-type', 'host', 'user-agent', 'webhook-id', 'webhook-signature', 'webhook-timestamp'].sort(),
     );
     const wire = JSON.stringify(delivery);
-    for (const secret of [partner.key, operator.key, partner.secret, partner.secret.slice('whsec_'.length)])
+    for (const secret of [partner.key, world.operator.key, partner.secret, partner.secret.slice('whsec_'.length)])
       expect(wire).not.toContain(secret);
-    expect(wire).not.toContain(operator.operatorId);
+    expect(wire).not.toContain(world.operator.operatorId);
   });
 
   it('sends exactly one booking.cancelled per operator cancellation to the partner who sold the booking, and nothing to others', async () => {
     const [north, south] = [await partnerWithEndpoint('/north'), await partnerWithEndpoint('/south')];
-    const silent = await operator.keyWith(['ota']);
+    const silent = await world.operator.keyWith(['ota']);
     const [northBooking, southBooking, silentBooking] = [await book(north.key), await book(south.key), await book(silent)];
     const ownCancel = await book(north.key);
     await request('POST', `${BOOKING}/${ownCancel}/cancel`, { key: north.key });
@@ -244,14 +160,14 @@ describe('deliveries', () => {
   it('never makes a booking request wait on a slow receiver', async () => {
     const partner = await partnerWithEndpoint('/slow');
     const reference = await book(partner.key, { hold: true });
-    receiver.answer('hold');
-    const before = receiver.received.length;
+    world.receiver.answer('hold');
+    const before = world.receiver.received.length;
     const confirmed = await request('POST', `${BOOKING}/${reference}/confirm`, { key: partner.key, body: {} });
     // The confirmation has been answered; the receiver has not answered its delivery, and cannot until released.
     expect(confirmed.status).toBe(200);
-    await receiver.waitFor(before + 1);
-    receiver.answer(204);
-    receiver.release();
+    await world.receiver.waitFor(before + 1);
+    world.receiver.answer(204);
+    world.receiver.release();
     await settle();
     await sweepAfter(2 * 60_000);
     expect(
@@ -264,12 +180,12 @@ describe('deliveries', () => {
   it('retries a receiver that is down with the same webhook-id, delivers once it is back, and then stops', async () => {
     const partner = await partnerWithEndpoint('/down');
     const reference = await book(partner.key);
-    await receiver.stop();
+    await world.receiver.stop();
     await operatorCancel(reference);
     await settle();
     await sweepAfter(30_000);
     expect(receivedAt('/down')).toHaveLength(0);
-    await receiver.start();
+    await world.receiver.start();
     // The first retry is due a minute after the failed attempt.
     await sweepAfter(30_000);
     const [delivery] = receivedAt('/down');
@@ -281,7 +197,7 @@ describe('deliveries', () => {
   it('keeps one webhook-id and body over every retry for 24 hours, then gives up', async () => {
     const partner = await partnerWithEndpoint('/failing');
     const reference = await book(partner.key);
-    receiver.answer(500);
+    world.receiver.answer(500);
     try {
       await operatorCancel(reference);
       await settle();
@@ -298,12 +214,120 @@ describe('deliveries', () => {
       const { Item } = await documentClient().send(
         new GetCommand({
           TableName: tableName(),
-          Key: webhookKeys.delivery(operator.operatorId, attempts[0].headers['webhook-id'] as string),
+          Key: webhookKeys.delivery(world.operator.operatorId, attempts[0].headers['webhook-id'] as string),
         }),
       );
       expect(Item).toMatchObject({ Status: 'FAILED', Attempts: attempts.length, LastError: 'answered 500' });
     } finally {
-      receiver.answer(204);
+      world.receiver.answer(204);
+    }
+  });
+});
+
+describe('a revoked key', () => {
+  const keyIdOf = async (key: string) => (await findActiveKey(key))!.KeyID;
+  const readItem = async (key: { PK: string; SK: string }) =>
+    (await documentClient().send(new GetCommand({ TableName: tableName(), Key: key }))).Item;
+
+  it('loses its endpoint and its pending deliveries when revoked: nothing more is sent to it, however long it is retried', async () => {
+    clock.set(new Date());
+    const partner = await partnerWithEndpoint('/revoked');
+    const reference = await book(partner.key);
+    const keyId = await keyIdOf(partner.key);
+    world.receiver.answer(500);
+    try {
+      await operatorCancel(reference);
+      await settle();
+    } finally {
+      world.receiver.answer(204);
+    }
+    const [failed] = receivedAt('/revoked');
+    const deliveryId = failed.headers['webhook-id'] as string;
+    expect(await readItem(webhookKeys.delivery(world.operator.operatorId, deliveryId))).toMatchObject({ Status: 'PENDING', Attempts: 1 });
+
+    expect(await revokePartnerKey(world.operator.operatorId, keyId, clock())).toEqual({ givenUp: 1 });
+    expect(await readItem(webhookKeys.endpoint(world.operator.operatorId, keyId))).toBeUndefined();
+    const delivery = await readItem(webhookKeys.delivery(world.operator.operatorId, deliveryId));
+    expect(delivery).toMatchObject({ Status: 'FAILED', Attempts: 1, LastError: 'the API key was revoked' });
+    expect(delivery).not.toHaveProperty('NextAttemptAt');
+    for (let elapsed = 0; elapsed < 2 * 3_600_000; elapsed += 15 * 60_000) await sweepAfter(15 * 60_000);
+    expect(receivedAt('/revoked')).toHaveLength(1);
+  });
+
+  it('is sent nothing by the sender, though its endpoint is still registered', async () => {
+    clock.set(new Date());
+    const partner = await partnerWithEndpoint('/revoked-still-registered');
+    const reference = await book(partner.key);
+    const keyId = await keyIdOf(partner.key);
+    // The key alone, as if its endpoint were registered again in the minute cached authorizations still allow it.
+    await revokeApiKey(world.operator.operatorId, keyId);
+    expect(await readItem(webhookKeys.endpoint(world.operator.operatorId, keyId))).toBeDefined();
+    expect((await operatorCancel(reference)).status).toBe(200);
+    await settle();
+    await sweepAfter(2 * 60_000);
+    expect(receivedAt('/revoked-still-registered')).toHaveLength(0);
+    const [deliveryId] = (await readItem(bookingKeys.booking(world.operator.operatorId, reference)))!.DeliveryIDs as string[];
+    expect(await readItem(webhookKeys.delivery(world.operator.operatorId, deliveryId))).toMatchObject({
+      Status: 'FAILED',
+      Attempts: 1,
+      LastError: 'the API key was revoked',
+    });
+  });
+});
+
+describe('a receiver that accepts and never answers', () => {
+  const deliveriesOf = async (references: string[]) =>
+    Promise.all(
+      references.map(async (reference) => {
+        const booking = await documentClient().send(
+          new GetCommand({ TableName: tableName(), Key: bookingKeys.booking(world.operator.operatorId, reference) }),
+        );
+        const [deliveryId] = booking.Item!.DeliveryIDs as string[];
+        return (
+          await documentClient().send(
+            new GetCommand({ TableName: tableName(), Key: webhookKeys.delivery(world.operator.operatorId, deliveryId) }),
+          )
+        ).Item!;
+      }),
+    );
+
+  it(`holds at most ${LANES_PER_PARTNER} delivery lanes: its other events wait for the retry sweep, and another partner's are delivered meanwhile`, async () => {
+    clock.set(new Date());
+    const slow = await partnerWithEndpoint('/never-answers');
+    const other = await startWebhookReceiver();
+    try {
+      const otherKey = await world.operator.keyWith(['ota']);
+      expect((await request('PUT', WEBHOOK, { key: otherKey, body: { Url: other.url('/other') } })).status).toBe(200);
+      const slowBookings: string[] = [];
+      for (let count = 0; count < 5; count += 1) slowBookings.push(await book(slow.key));
+      const otherBooking = await book(otherKey);
+      world.receiver.answer('hold');
+      const cancelled = await Promise.all([...slowBookings, otherBooking].map((reference) => operatorCancel(reference)));
+      expect(cancelled.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
+
+      // The other partner is told while the slow receiver holds its lanes; the slow one's other events are put off, none attempted.
+      await other.waitFor(1);
+      let deferred: Record<string, unknown>[] = [];
+      for (let tries = 0; deferred.length < 5 - LANES_PER_PARTNER && tries < 100; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        deferred = (await deliveriesOf(slowBookings)).filter((delivery) => delivery.Status === 'PENDING' && !delivery.QueuedAt);
+      }
+      expect(deferred.map((delivery) => delivery.Attempts)).toEqual(Array(5 - LANES_PER_PARTNER).fill(0));
+      expect(receivedAt('/never-answers')).toHaveLength(LANES_PER_PARTNER);
+
+      world.receiver.answer(204);
+      world.receiver.release(204);
+      await settle();
+      await sweepAfter(60_000);
+      const received = receivedAt('/never-answers').map((entry) => entry.headers['webhook-id']);
+      expect(received).toHaveLength(5);
+      expect(new Set(received).size).toBe(5);
+      expect((await deliveriesOf(slowBookings)).map((delivery) => delivery.Status)).toEqual(Array(5).fill('DELIVERED'));
+      expect(other.received).toHaveLength(1);
+    } finally {
+      world.receiver.answer(204);
+      world.receiver.release(204);
+      await other.stop();
     }
   });
 });

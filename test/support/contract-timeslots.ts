@@ -4,8 +4,9 @@ import type { HttpClient } from './fixtures';
 
 /**
  * The contract test's cases of the operator's timeslot routes (the
- * Timeslots tag), beside its table of every other route's: how to provoke
- * each status each of them documents.
+ * Timeslots tag), the changes feed and the erasure of personal data, beside
+ * its table of every other route's: how to provoke each status each of them
+ * documents.
  */
 export type Response = Awaited<ReturnType<HttpClient>>;
 export type Send = (options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<Response>;
@@ -131,6 +132,21 @@ export function changesFeedCases({
       },
       410: () => feed('?since=not-a-cursor')({}),
       422: () => feed('?limit=0')({}),
+    },
+  };
+}
+
+/** The erasure route's cases: a booking's personal data erased, and each way a request is refused. */
+export function erasureCases({ send, newBooking }: ContractWorld): Record<string, Record<number, () => Promise<Response>>> {
+  const erase = send('erase-personal-data', {});
+  return {
+    'erase-personal-data': {
+      200: async () => erase({ body: { BookingReference: await newBooking({}) } }),
+      400: () => erase({ body: { BookingReference: 'ABCDEFGHJK', Email: 'ana@example.com' } }),
+      404: () => erase({ body: { BookingReference: 'ABCDEFGHJK' } }),
+      413: () => erase({ rawBody: TOO_LARGE, headers: { 'Content-Type': 'application/json' } }),
+      415: () => erase({ rawBody: '{"Email":"ana@example.com"}', headers: PLAIN_TEXT }),
+      422: () => erase({ body: { Email: 'ana at example.com' } }),
     },
   };
 }

@@ -1,4 +1,11 @@
-import { BookingCancelledError, HoldExpiredError, NotOnHoldError, TimeslotStartedError } from '../../shared/booking/errors';
+import {
+  BookingCancelledError,
+  HoldExpiredError,
+  HoldLifeExceededError,
+  NotOnHoldError,
+  TimeslotStartedError,
+} from '../../shared/booking/errors';
+import { HOLD_LIFE_MINUTES } from '../../shared/booking/constants';
 import { cancel, change, confirm, expire, extend, holdExpiry, holdLapsed, madeStatus, type Decision } from '../../shared/booking/lifecycle';
 import type { BookingItem } from '../../shared/booking/model';
 
@@ -17,8 +24,10 @@ const ahead = { Date: '2026-07-01', Time: '10:00', StartsAt: '2026-07-01T10:00:0
 /** 08:30 in Lisbon: started at 07:30 UTC, half an hour ago. */
 const started = { Date: '2026-07-01', Time: '08:30', StartsAt: '2026-07-01T08:30:00+01:00' };
 
+/** Every state's booking was made ten minutes before `now`. */
+const MADE_AT = '2026-07-01T07:50:00.000Z';
 const booking = (status: BookingItem['Status'], slot: typeof ahead, extra: Partial<BookingItem> = {}) =>
-  ({ BookingReference: 'K5DDMJMXFQ', Status: status, ...slot, ...extra }) as BookingItem;
+  ({ BookingReference: 'K5DDMJMXFQ', Status: status, CreatedAt: MADE_AT, ...slot, ...extra }) as BookingItem;
 
 const STATES = {
   held: booking('ON_HOLD', ahead, { HoldExpiresAt: '2026-07-01T08:10:00.000Z' }),
@@ -81,7 +90,7 @@ describe('confirm', () => {
 
 describe('extend', () => {
   test.each(
-    cases((item) => extend(item, now), {
+    cases((item) => extend(item, now, 10), {
       held: { to: 'ON_HOLD', guard: WHILE_HELD },
       lapsed: { refused: HoldExpiredError },
       confirmed: { refused: NotOnHoldError },
@@ -92,6 +101,38 @@ describe('extend', () => {
       'cancelled, started': { refused: BookingCancelledError },
     }),
   )('from %s', check);
+});
+
+describe("extend, within a hold's life", () => {
+  const held = STATES.held;
+  const minutesAfter = (iso: string, minutes: number) => new Date(Date.parse(iso) + minutes * 60_000).toISOString();
+  const lifeEnds = minutesAfter(MADE_AT, HOLD_LIFE_MINUTES);
+
+  test(`moves the expiry to now plus the minutes asked, while that is within ${HOLD_LIFE_MINUTES} minutes of the hold being made`, () => {
+    expect(extend(held, now, 30)).toMatchObject({ to: 'ON_HOLD', holdExpiresAt: minutesAfter(now.toISOString(), 30) });
+    // The last minute of its life: asked exactly to its end.
+    const late = new Date(Date.parse(lifeEnds) - 20 * 60_000);
+    expect(extend({ ...held, HoldExpiresAt: minutesAfter(late.toISOString(), 5) }, late, 20).holdExpiresAt).toBe(lifeEnds);
+  });
+
+  test('refuses an extension past that, saying until when it may be held and how many minutes are left', () => {
+    const late = new Date(Date.parse(lifeEnds) - 12 * 60_000);
+    const hold = { ...held, HoldExpiresAt: minutesAfter(late.toISOString(), 5) };
+    expect(() => extend(hold, late, 15)).toThrow(HoldLifeExceededError);
+    expect(() => extend(hold, late, 15)).toThrow(
+      `would hold booking 'K5DDMJMXFQ' until ${minutesAfter(late.toISOString(), 15)}, past ${lifeEnds}: a hold lasts at most ${HOLD_LIFE_MINUTES} minutes from when it was made (${MADE_AT}); ask for at most 12 minutes, or confirm it`,
+    );
+    // Without minutes, the default is asked for, and refused alike.
+    expect(() => extend(hold, late, undefined)).toThrow(HoldLifeExceededError);
+  });
+
+  test('at the end of its life, a hold cannot be extended at all: it is confirmed or let go', () => {
+    const last = new Date(Date.parse(lifeEnds) - 30_000);
+    const hold = { ...held, HoldExpiresAt: lifeEnds };
+    expect(() => extend(hold, last, 1)).toThrow(
+      `Booking 'K5DDMJMXFQ' has been held for the longest a hold may last (${HOLD_LIFE_MINUTES} minutes from ${MADE_AT}, until ${lifeEnds}): confirm it, or let it go`,
+    );
+  });
 });
 
 describe('change (another timeslot, product, party or contact; a move)', () => {

@@ -170,8 +170,8 @@ describe('responses', () => {
       const responses = operationOf(route).responses;
       const statuses = Object.keys(responses).map(Number);
       const success = statuses.filter((status) => status < 300);
-      // 201 only for a POST that creates; actions on a resource (a path ending in confirm, cancel, void) answer 200; DELETE answers 204 with no body.
-      const action = /\/(confirm|cancel|void)$/.test(route.path);
+      // 201 only for a POST that creates; actions on a resource (a path ending in confirm, cancel, void), or on those its body names (an erasure), answer 200; DELETE answers 204 with no body.
+      const action = /\/(confirm|cancel|void|erasure)$/.test(route.path);
       const expected = route.method === 'DELETE' ? 204 : route.method === 'POST' && schemas.body && !action ? 201 : 200;
       expect(success).toEqual([expected]);
       if (expected === 204) expect(responses[204].content).toBeUndefined();

@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { parseWebhookPorts } from '../../shared/core/config';
 import { post } from '../../shared/webhooks/outbound';
 import { DELIVERY_WINDOW_MS, nextAttemptAfterFailure, retryDelayMs } from '../../shared/webhooks/schedule';
@@ -129,6 +132,44 @@ describe('the outbound call', () => {
     } finally {
       receiver.closeAllConnections();
       await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+});
+
+/**
+ * A host that takes no more connections: a process listening with a backlog
+ * of one that never accepts (its thread blocked), its queue filled, so the
+ * kernel drops the next connection's packets, as a dead host does.
+ */
+async function hostDroppingConnections(): Promise<{ port: number; close: () => void }> {
+  const listener = `const server = require('node:net').createServer();
+server.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {
+  process.stdout.write(server.address().port + '\\n');
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+});`;
+  const child = spawn(process.execPath, ['-e', listener], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = Number(String((await once(child.stdout, 'data'))[0]).trim());
+  const queued: Socket[] = [0, 1, 2].map(() => connect(port, '127.0.0.1').on('error', () => undefined));
+  await Promise.all(queued.slice(0, 2).map((socket) => once(socket, 'connect')));
+  return {
+    port,
+    close: () => {
+      queued.forEach((socket) => socket.destroy());
+      child.kill();
+    },
+  };
+}
+
+describe('the connection', () => {
+  test("to a host that never completes it is given up after the connect timeout, not the whole attempt's", async () => {
+    const host = await hostDroppingConnections();
+    try {
+      expect(await post(`http://127.0.0.1:${host.port}/hooks`, '{}', {}, LOOPBACK_RULE, 5_000, 300)).toEqual({
+        ok: false,
+        error: 'no connection within 300 ms',
+      });
+    } finally {
+      host.close();
     }
   });
 });

@@ -1,6 +1,9 @@
-import { HOLD_MINUTES } from '../../booking/constants';
+import { HOLD_LIFE_MINUTES, HOLD_MINUTES } from '../../booking/constants';
+import { DEFAULT_HOLD_CAPS } from '../../accounts/hold-caps';
 import { bookingReferencePath, bookingsQuery, confirmationBody, operatorCancellationBody, partnerBookingBody } from '../../booking/schemas';
-import { booking, bookingRequest, confirmedHold } from '../examples';
+import { booking, bookingRequest, confirmedHold, erasedBooking } from '../examples';
+import { erasureBody, erasureQuery } from '../../booking/erasure-schemas';
+import { DEFAULT_RETENTION_DAYS } from '../../booking/retention';
 import type { Operation } from '../operation';
 import type { RouteId } from '../routes';
 
@@ -11,7 +14,7 @@ export const bookingOperations = {
     docs: {
       tag: 'Bookings',
       summary: 'Book a timeslot',
-      description: `Takes the places in one transaction, or nothing: a full timeslot is 409 \`insufficient-capacity\`. Without \`Answers\` the booking is accepted with \`WaiverStatus: PENDING\`; with them, every required question must be answered. With \`Hold\` the places are only held: the booking is \`ON_HOLD\` until \`HoldExpiresAt\` (\`ExpiresInMinutes\` ${HOLD_MINUTES.min} to ${HOLD_MINUTES.max}, default ${HOLD_MINUTES.default}), \`Customer\` may wait for the confirmation, and a hold not confirmed in time expires by itself within a minute of \`HoldExpiresAt\`, giving its places back. An \`Idempotency-Key\` makes retries safe for 24 hours.`,
+      description: `Takes the places in one transaction, or nothing: a full timeslot is 409 \`insufficient-capacity\`. Without \`Answers\` the booking is accepted with \`WaiverStatus: PENDING\`; with them, every required question must be answered. With \`Hold\` the places are only held: the booking is \`ON_HOLD\` until \`HoldExpiresAt\` (\`ExpiresInMinutes\` ${HOLD_MINUTES.min} to ${HOLD_MINUTES.max}, default ${HOLD_MINUTES.default}), \`Customer\` may wait for the confirmation, and a hold not confirmed in time expires by itself within a minute of \`HoldExpiresAt\`, giving its places back. A key holds at most so many places at once, unconfirmed (by default ${DEFAULT_HOLD_CAPS.perTimeslot} on one timeslot and ${DEFAULT_HOLD_CAPS.total} in all; its operator may give it others): a hold past either is 409 \`hold-cap-reached\`, and confirming, cancelling or letting holds expire makes room. A hold lives at most ${HOLD_LIFE_MINUTES} minutes from when it was made. An \`Idempotency-Key\` makes retries safe for 24 hours.`,
       success: {
         status: 201,
         description: 'The booking (or, for a repeated Idempotency-Key, the original booking again)',
@@ -98,6 +101,22 @@ export const bookingOperations = {
       },
       errors: [404],
       requestExample: { Reason: 'Storm warning: no boats go out' },
+    },
+  },
+  'erase-personal-data': {
+    request: { query: erasureQuery, body: erasureBody },
+    docs: {
+      tag: 'Bookings',
+      summary: "Erase a customer's personal data (operator)",
+      description: `Erases the personal data of one booking (\`BookingReference\`) or of every booking of one customer (\`Email\`, in the body so that it is never in a URL or an access log): its Customer, waiver Answers, and an OCTo booking's contact and notes, in the booking and in every copy of it (the stored answer of its Idempotency-Key, its webhook deliveries, the indexes that list it). What the accounts need stays: reference, product, date and time, party, units, price, payment reference, status and their instants; the booking stays listed, on its manifest and cancellable, with \`ErasedAt\`. By email, \`limit\` bookings are erased a request and \`More\` says whether to send it again. Erasing again changes nothing; another operator's booking is 404. Personal data is also erased ${DEFAULT_RETENTION_DAYS} days after the activity by default (docs/operating.md).`,
+      success: {
+        status: 200,
+        description: 'The bookings erased',
+        data: 'Erasure',
+        example: { Bookings: [erasedBooking], More: false },
+      },
+      errors: [404],
+      requestExample: { Email: 'ana@example.com' },
     },
   },
 } as const satisfies Partial<Record<RouteId, Operation>>;

@@ -1,4 +1,5 @@
-import { HOLD_MINUTES } from '../../booking/constants';
+import { HOLD_LIFE_MINUTES, HOLD_MINUTES } from '../../booking/constants';
+import { DEFAULT_HOLD_CAPS } from '../../accounts/hold-caps';
 import {
   availabilityBody,
   bookingPath,
@@ -70,7 +71,7 @@ export const octoOperations = {
     docs: {
       tag: 'OCTo',
       summary: 'Reserve',
-      description: `Holds places for the unit items, in the same capacity transaction as a marketplace booking: the booking is \`ON_HOLD\` until \`utcExpiresAt\` (\`expirationMinutes\`, default ${HOLD_MINUTES.default}, at most ${HOLD_MINUTES.max}) and expires by itself if not confirmed. Send your own \`uuid\` to make retries safe: the same uuid with the same request answers the same booking and takes its places once; with another request it is \`INVALID_BOOKING_UUID\`. A full availability is \`UNPROCESSABLE_ENTITY\`.`,
+      description: `Holds places for the unit items, in the same capacity transaction as a marketplace booking: the booking is \`ON_HOLD\` until \`utcExpiresAt\` (\`expirationMinutes\`, default ${HOLD_MINUTES.default}, at most ${HOLD_MINUTES.max}) and expires by itself if not confirmed. Send your own \`uuid\` to make retries safe: the same uuid with the same request answers the same booking and takes its places once; with another request it is \`INVALID_BOOKING_UUID\`. A full availability is \`UNPROCESSABLE_ENTITY\`, and so is a reservation past the places your key may hold at once, unconfirmed (by default ${DEFAULT_HOLD_CAPS.perTimeslot} on one availability and ${DEFAULT_HOLD_CAPS.total} in all): confirm, cancel or let reservations expire to make room.`,
       success: { status: 200, description: 'The reservation', data: 'OctoBooking' },
       requestExample: {
         uuid: '0b6a1f43-5d3e-4c1a-9a7e-2f1d4c8b9e10',
@@ -139,7 +140,7 @@ export const octoOperations = {
     docs: {
       tag: 'OCTo',
       summary: 'Extend a reservation',
-      description: `The reservation now expires \`expirationMinutes\` (default ${HOLD_MINUTES.default}, at most ${HOLD_MINUTES.max}) from now; only an unexpired \`ON_HOLD\` booking.`,
+      description: `The reservation now expires \`expirationMinutes\` (default ${HOLD_MINUTES.default}, at most ${HOLD_MINUTES.max}) from now; only an unexpired \`ON_HOLD\` booking. A reservation lives at most ${HOLD_LIFE_MINUTES} minutes from when it was made: an extension past that is \`UNPROCESSABLE_ENTITY\`, saying how many minutes are left (confirm it instead).`,
       success: { status: 200, description: 'The reservation', data: 'OctoBooking' },
       requestExample: { expirationMinutes: 30 },
     },
