@@ -152,7 +152,8 @@ export const usageWebhookEndpoint = {
   Url: 'https://billing.example.com/hooks/usage',
   EventTypes: ['usage.threshold.crossed', 'usage.threshold.resolved'],
   CreatedAt: '2026-03-10T09:20:00.000Z',
-};
+  Status: 'ACTIVE',
+} as const;
 
 /** The examples by name, for code that shows them. */
 export const example = {
