@@ -1,3 +1,4 @@
+import { DEFAULT_EVENT_TYPES } from '../../shared/webhooks/model';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -59,6 +60,7 @@ it('is failing since the event it did not receive, marked FAILING after a day of
   expect(receivedAt('/dead')).toHaveLength(1);
   expect(await endpointOf(partner)).toEqual({
     Url: world.receiver.url('/dead'),
+    EventTypes: DEFAULT_EVENT_TYPES,
     CreatedAt: expect.any(String),
     Status: 'ACTIVE',
     FailingSince: first.at,
@@ -71,6 +73,7 @@ it('is failing since the event it did not receive, marked FAILING after a day of
   const marked = await endpointOf(partner);
   expect(marked).toEqual({
     Url: world.receiver.url('/dead'),
+    EventTypes: DEFAULT_EVENT_TYPES,
     CreatedAt: expect.any(String),
     Status: 'FAILING',
     FailingSince: first.at,
@@ -122,7 +125,12 @@ it('is not marked while it receives some of its events: a delivery ends a failin
 
   world.receiver.answer(204);
   await eventFor(partner);
-  expect(await endpointOf(partner)).toEqual({ Url: world.receiver.url('/flaky'), CreatedAt: expect.any(String), Status: 'ACTIVE' });
+  expect(await endpointOf(partner)).toEqual({
+    Url: world.receiver.url('/flaky'),
+    EventTypes: DEFAULT_EVENT_TYPES,
+    CreatedAt: expect.any(String),
+    Status: 'ACTIVE',
+  });
 
   // The first event's retries fail again: failing since it recovered, not since that older event; a day later it is still not marked.
   world.receiver.answer(500);
