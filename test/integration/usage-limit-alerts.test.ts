@@ -86,12 +86,14 @@ describe('the usage webhook endpoint', () => {
       EventTypes: ['usage.threshold.crossed', 'usage.threshold.resolved'],
       CreatedAt: expect.any(String),
       Secret: expect.stringMatching(/^whsec_/),
+      Status: 'ACTIVE',
     });
     const reader = await operator.keyWith(['usage:read']);
     expect((await request('GET', USAGE_WEBHOOK, { key: reader })).json.data).toEqual({
       Url: receiver.url('/endpoint'),
       EventTypes: ['usage.threshold.crossed', 'usage.threshold.resolved'],
       CreatedAt: put.json.data.CreatedAt,
+      Status: 'ACTIVE',
     });
     expectProblem(await request('PUT', USAGE_WEBHOOK, { key: reader, body: { Url: receiver.url('/x') } }), 403, { octo: true });
     expectProblem(await request('PUT', USAGE_WEBHOOK, { key: operator.key, body: { Url: 'https://10.0.0.5/hooks' } }), 422, {
