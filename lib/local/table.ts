@@ -10,7 +10,7 @@ import {
 import { tableDesign } from '../../shared/db/table-design';
 
 /** Resolves once the table and every index of it are ACTIVE: DynamoDB refuses an index while another is being created. */
-async function untilActive(client: DynamoDBClient, tableName: string, timeoutMs = 60_000): Promise<void> {
+async function untilActive(client: DynamoDBClient, tableName: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
