@@ -18,7 +18,12 @@ export const webhookEndpointBody = {
   required: ['Url'],
   properties: {
     Url: { type: 'string', minLength: 1, errorMessage: 'must be the https URL deliveries are POSTed to' },
-    EventTypes: { ...eventTypes, errorMessage: `must be a list of distinct event types, each one of ${WEBHOOK_EVENT_TYPES.join(', ')}` },
+    EventTypes: {
+      ...eventTypes,
+      // An unknown type inside the list is named with the same words as a list that is not one.
+      items: { ...eventTypes.items, errorMessage: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` },
+      errorMessage: `must be a list of distinct event types, each one of ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+    },
   },
 } as const;
 

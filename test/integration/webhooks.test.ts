@@ -74,6 +74,20 @@ describe('registering an endpoint', () => {
     expect((await request('GET', WEBHOOK, { key })).status).toBe(404);
   });
 
+  const partnerTypes = 'booking.confirmed, booking.cancelled, hold.expired, availability.changed, product.changed';
+  it.each([
+    [['usage.threshold.crossed'], `Field 'EventTypes[0]' must be one of ${partnerTypes}`],
+    [['hold.expired', 'hold.expired'], `Field 'EventTypes' must be a list of distinct event types, each one of ${partnerTypes}`],
+    [[], `Field 'EventTypes' must be a list of distinct event types, each one of ${partnerTypes}`],
+    ['hold.expired', `Field 'EventTypes' must be a list of distinct event types, each one of ${partnerTypes}`],
+  ])('refuses EventTypes %j (422) naming the partner events, registering nothing', async (eventTypes, detail) => {
+    const key = await world.operator.keyWith(['ota']);
+    const response = await request('PUT', WEBHOOK, { key, body: { Url: world.receiver.url('/typed'), EventTypes: eventTypes } });
+    expect(response.status).toBe(422);
+    expect(response.json.detail).toBe(detail);
+    expect((await request('GET', WEBHOOK, { key })).status).toBe(404);
+  });
+
   it('refuses http://127.0.0.1 unless the configuration allows loopback receivers, as it never does on AWS', async () => {
     const key = await world.operator.keyWith(['ota']);
     configure({ ...config(), webhookTargets: 'public-https' });

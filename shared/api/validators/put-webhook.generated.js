@@ -142,5 +142,5 @@ errors++;
 validate0.errors = vErrors;
 return errors === 0;
 }
-exports.body.errorMessages = {"#/properties/Url":"must be the https URL deliveries are POSTed to","#/properties/EventTypes":"must be a list of distinct event types, each one of booking.confirmed, booking.cancelled, hold.expired, availability.changed, product.changed"};
+exports.body.errorMessages = {"#/properties/Url":"must be the https URL deliveries are POSTed to","#/properties/EventTypes":"must be a list of distinct event types, each one of booking.confirmed, booking.cancelled, hold.expired, availability.changed, product.changed","#/properties/EventTypes/items":"must be one of booking.confirmed, booking.cancelled, hold.expired, availability.changed, product.changed"};
 exports.validators = { route: "put-webhook", fields: {"path":[],"query":[],"deepObjects":[]}, numberRules: {}, body: exports.body };
