@@ -1,5 +1,4 @@
-import { tableDesign } from '../../shared/db/table-design';
-import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../lib/local/table';
 import { matchesPattern, passes, startLocalTableStream, type LocalTableStream } from '../../lib/local/table-stream';
@@ -186,33 +185,4 @@ describe('a table made anew', () => {
       configure({ ...config(), tableName: table });
     }
   });
-});
-
-describe('the local table', () => {
-  // Its indexes are added one at a time, each awaited until ACTIVE: DynamoDB Local is slow at that while the whole run loads it.
-  it('gains its indexes and its stream when it was made by a version without them', async () => {
-    const client = attributeClient();
-    const name = 'ota-usage-without-stream';
-    await client.send(
-      new CreateTableCommand({
-        TableName: name,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'PK', AttributeType: 'S' },
-          { AttributeName: 'SK', AttributeType: 'S' },
-        ],
-        KeySchema: [
-          { AttributeName: 'PK', KeyType: 'HASH' },
-          { AttributeName: 'SK', KeyType: 'RANGE' },
-        ],
-      }),
-    );
-    expect(await ensureTable(client, name)).toBe('existing');
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
-    expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
-    expect(Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus]).sort()).toEqual(
-      tableDesign.globalSecondaryIndexes.map((index) => [index.indexName, 'ACTIVE']).sort(),
-    );
-    await client.send(new DeleteTableCommand({ TableName: name }));
-  }, 180_000);
 });
