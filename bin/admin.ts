@@ -26,6 +26,8 @@ import { DomainError, violationsOf } from '../shared/core/errors';
 import { personalDataCommands } from './admin-personal-data';
 import { timeslotCommands } from './admin-timeslots';
 import { usageLimitCommands } from './admin-usage-limits';
+import { webhookCommands } from './admin-webhooks';
+import { LOCAL_SIGNING_KEY_ARN } from '../lib/local/kms';
 
 /** `1 product`, `2 products`. */
 const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -83,6 +85,10 @@ Commands:
   add-timeslot      --operator ID --activity ACT (--date YYYY-MM-DD --time HH:MM --capacity N | --file timeslots.json)
   cancel-timeslot   --operator ID --activity ACT --date YYYY-MM-DD --time HH:MM --reason TEXT
                     (closes it and cancels its bookings; run it again to finish one that stopped)
+  encrypt-webhook-secrets --operator ID
+                    (once, after upgrading, for webhook endpoints registered before signing
+                    secrets were encrypted: encrypts each one still kept in clear; with --aws
+                    give --signing-key ARN, the stack's SigningSecretsKeyArn output)
   emit-event        --operator ID [--event METER] [--endpoint URL]
                     (a sample platform event of every built-in meter, or of one, sent to
                     EventBridge: the local host of npm start unless --endpoint says
@@ -115,6 +121,7 @@ const { values, positionals } = parseArgs({
     'max-held-places-per-timeslot': { type: 'string' },
     'max-held-places': { type: 'string' },
     'api-id': { type: 'string' },
+    'signing-key': { type: 'string' },
     stage: { type: 'string' },
     file: { type: 'string' },
     channel: { type: 'string' },
@@ -145,7 +152,7 @@ function configureTarget(): string {
   if (values.aws) {
     const tableName = values.table ?? process.env.TABLE_NAME;
     if (!tableName) throw new UsageError('With --aws, give --table NAME (or set TABLE_NAME)');
-    configure({ tableName });
+    configure({ tableName, signingSecretsKey: values['signing-key'] ?? process.env.SIGNING_SECRETS_KEY_ARN });
     return `table ${tableName} in AWS`;
   }
   const settings = localSettings();
@@ -153,6 +160,9 @@ function configureTarget(): string {
     tableName: values.table ?? settings.tableName,
     dynamoEndpoint: settings.dynamoDbEndpoint,
     localCredentials: LOCAL_CREDENTIALS,
+    // Signing secrets are encrypted by the local host's KMS stand-in.
+    localAwsEndpoint: settings.apiUrl,
+    signingSecretsKey: LOCAL_SIGNING_KEY_ARN,
   });
   // What it prints as written is on disk when it is printed, as with npm start.
   awaitCommits(attributeClient());
@@ -295,6 +305,7 @@ const commands: Record<string, (target: string) => Promise<void>> = {
   ...personalDataCommands({ option, optional: (name) => values[name], usageError: (message) => new UsageError(message) }),
   ...timeslotCommands({ option, optional: (name) => values[name], readJsonFile }),
   ...usageLimitCommands({ option, readJsonFile }),
+  ...webhookCommands({ option }),
   'seed-demo': async (target) => {
     const { newKey, history } = await seedDemo();
     const written = await history;
@@ -353,6 +364,10 @@ function unreachable(): string {
   if (command === 'emit-event') {
     const how = values.endpoint ? 'check --endpoint' : 'start it with npm start, or set PORT and HOST as npm start has them';
     return `The local host (npm start's API and event bus) is not reachable at ${eventBusEndpoint()}: ${how}`;
+  }
+  if (command === 'encrypt-webhook-secrets') {
+    const settings = localSettings();
+    return `npm start's service is not reachable (DynamoDB Local at ${settings.dynamoDbEndpoint}, its KMS on the local host at ${settings.apiUrl}): start it with npm start, or set DYNAMODB_LOCAL_PORT (or DYNAMODB_ENDPOINT), PORT and HOST as npm start has them`;
   }
   const how = 'start it with npm start, or set DYNAMODB_LOCAL_PORT (or DYNAMODB_ENDPOINT) as npm start has it';
   return `DynamoDB Local is not reachable at ${localSettings().dynamoDbEndpoint}: ${how}`;

@@ -1,4 +1,5 @@
-import { BACKGROUND_AS_ON_AWS, LOCAL_CREDENTIALS, LOCAL_DATA_DIR, localSettings } from '../lib/local/defaults';
+import path from 'node:path';
+import { BACKGROUND_AS_ON_AWS, LOCAL_CREDENTIALS, LOCAL_DATA_DIR, LOCAL_KMS_KEY_FILE, localSettings } from '../lib/local/defaults';
 import { awaitCommits, localClient, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local';
 import { startLocalHost } from '../lib/local/host';
 import { ensureTable } from '../lib/local/table';
@@ -115,6 +116,8 @@ async function main(): Promise<void> {
     port: settings.httpPort,
     host: hostName,
     ...BACKGROUND_AS_ON_AWS,
+    // The key that encrypts webhook signing secrets lives as long as the table they are kept in.
+    kms: inMemory ? {} : { keyFile: path.join(dataDir, LOCAL_KMS_KEY_FILE) },
   });
   keepServingOnEscapedErrors();
 

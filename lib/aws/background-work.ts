@@ -19,6 +19,7 @@ import type { LogLevel } from '../../shared/core/config';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { ALARM_PERIOD, watch, watchFunctions } from './alarms';
 import { ServiceFunction, ServiceRole } from './service-function';
+import { useSigningSecretsKey } from './signing-secrets-key';
 
 export interface BackgroundWorkProps {
   table: ITable;
@@ -26,6 +27,8 @@ export interface BackgroundWorkProps {
   alarmTopic: ITopic;
   problemBaseUrl: string;
   logLevel?: LogLevel;
+  /** The key webhook signing secrets are encrypted with: the sender, and no other function here, may decrypt with it. */
+  signingSecretsKeyArn: string;
 }
 
 /** The sender waits up to 10 s on each receiver, for a batch in parallel. */
@@ -106,11 +109,12 @@ export class BackgroundWork extends Construct {
     );
 
     // The sender's own role: its stream mapping adds reading the stream and sending to the dead-letter queue; it puts
-    // usage alerts on the account's default event bus, and on no other.
+    // usage alerts on the account's default event bus, and on no other; it decrypts the signing secrets it signs with.
     const senderRole = new ServiceRole(this, 'SenderRole', {
       table: props.table,
       tableAccess: 'readWrite',
-      description: 'The webhook sender: the table, its stream, the deliveries dead-letter queue, and PutEvents on the default bus',
+      description:
+        'The webhook sender: the table, its stream, the deliveries dead-letter queue, PutEvents on the default bus, decrypting signing secrets',
     });
     senderRole.addToPolicy(
       new PolicyStatement({
@@ -126,6 +130,7 @@ export class BackgroundWork extends Construct {
       logLevel: props.logLevel,
       timeoutSeconds: SENDER_TIMEOUT_SECONDS,
     });
+    useSigningSecretsKey(this.sender, senderRole, props.signingSecretsKeyArn, 'decrypt');
     this.sender.addEventSource(streamSource(props.table, webhookSender, this.deadLetterQueue));
 
     // The announcement queue: a message its consumer fails on maxReceiveCount times is kept beside it.

@@ -12,6 +12,8 @@ export interface ServiceStackProps {
   description: string;
   /** For the stacks whose functions read the table's stream. */
   readsStream?: boolean;
+  /** For the stacks whose functions issue or send webhooks: the ARN of the key their signing secrets are encrypted with. */
+  signingSecretsKeyArn?: string;
   /** Further values from the parent stack, each a parameter of that name. */
   parameters?: Record<string, string>;
 }
@@ -27,6 +29,8 @@ export interface ServiceStackProps {
 export class ServiceStack extends NestedStack {
   readonly table: ITable;
   readonly alarmTopic: ITopic;
+  /** The signing secrets' key, when the parent stack passed it. */
+  readonly signingSecretsKeyArn?: string;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, {
@@ -35,6 +39,7 @@ export class ServiceStack extends NestedStack {
         TableName: props.table.tableName,
         AlarmTopicArn: props.alarmTopic.topicArn,
         ...(props.readsStream ? { TableStreamArn: props.table.tableStreamArn as string } : {}),
+        ...(props.signingSecretsKeyArn ? { SigningSecretsKeyArn: props.signingSecretsKeyArn } : {}),
         ...props.parameters,
       },
     });
@@ -44,6 +49,7 @@ export class ServiceStack extends NestedStack {
       grantIndexPermissions: true,
     });
     this.alarmTopic = Topic.fromTopicArn(this, 'AlarmTopic', this.parameter('AlarmTopicArn'));
+    if (props.signingSecretsKeyArn) this.signingSecretsKeyArn = this.parameter('SigningSecretsKeyArn');
   }
 
   /** The value the parent stack passes under `name` (one call per name). */

@@ -12,6 +12,7 @@ import {
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { Key } from 'aws-cdk-lib/aws-kms';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
@@ -31,6 +32,7 @@ import { ServiceFunction, ServiceRole } from './service-function';
 import { BackgroundWork } from './background-work';
 import { RouteFunctions, routeGroups } from './route-functions';
 import { ServiceStack } from './service-stack';
+import { signingSecretsKey } from './signing-secrets-key';
 import { authorizerEntry, routes as routeTable, type Route } from '../../shared/api/routes';
 
 export interface OtaUsageStackProps extends StackProps {
@@ -54,7 +56,8 @@ export interface OtaUsageStackProps extends StackProps {
 const routeStackId = (group: string) => `${group.replace(/(^|-)(\w)/g, (_, __, letter: string) => letter.toUpperCase())}Routes`;
 
 /**
- * The whole service: the table, the REST API with its key authorizer, its
+ * The whole service: the table and the KMS key of the webhook signing
+ * secrets kept in it, the REST API with its key authorizer, its
  * resources and one method per row of the route table, the alarm topic and
  * the dashboard, in this stack; the functions in nested stacks, one per group
  * of routes (lib/aws/route-functions.ts), one for the background work and one
@@ -71,6 +74,7 @@ export class OtaUsageStack extends Stack {
   readonly background: BackgroundWork;
   readonly platformEvents: PlatformEvents;
   readonly table: Table;
+  readonly signingSecretsKey: Key;
 
   constructor(scope: Construct, id: string, props: OtaUsageStackProps = {}) {
     super(scope, id, props);
@@ -98,6 +102,8 @@ export class OtaUsageStack extends Stack {
         projectionType: ProjectionType.ALL,
       });
     }
+    // Webhook signing secrets are kept in the table encrypted with this key; the sender alone may decrypt them.
+    const signingSecrets = (this.signingSecretsKey = signingSecretsKey(this));
 
     const { logLevel } = props;
     this.authorizerFunction = new ServiceFunction(this, 'Authorizer', {
@@ -187,12 +193,14 @@ export class OtaUsageStack extends Stack {
     const backgroundStack = new ServiceStack(this, 'Background', {
       ...shared,
       readsStream: true,
+      signingSecretsKeyArn: signingSecrets.keyArn,
       description:
         'OTA usage service: the work no request waits on (webhook sender and announcer on the table stream, the announcement queue, scheduled sweeps)',
     });
     this.background = new BackgroundWork(backgroundStack, 'Work', {
       table: backgroundStack.table,
       alarmTopic: backgroundStack.alarmTopic,
+      signingSecretsKeyArn: backgroundStack.signingSecretsKeyArn as string,
       problemBaseUrl,
       logLevel,
     });
@@ -229,6 +237,7 @@ export class OtaUsageStack extends Stack {
         api: this.monitoring.apiStage,
         problemBaseUrl,
         logLevel,
+        signingSecretsKeyArn: signingSecrets.keyArn,
       });
       // resourceForPath reuses the resources of shared path prefixes, so rows can nest freely.
       for (const route of rows) api.root.resourceForPath(route.path).addMethod(route.method, invoke(routeStack.functions.get(route.id)!));
@@ -236,7 +245,7 @@ export class OtaUsageStack extends Stack {
     });
     this.routeFunctions = new Map(this.routeStacks.flatMap((routeStack) => [...routeStack.functions]));
     if (props.webhookPorts) {
-      const registersOrSends = ['put-webhook', 'octo-create-subscription', 'octo-update-subscription'].map((id) =>
+      const registersOrSends = ['put-webhook', 'put-usage-webhook', 'octo-create-subscription', 'octo-update-subscription'].map((id) =>
         this.routeFunctions.get(id),
       );
       for (const fn of [...registersOrSends, this.background.sender]) {
@@ -269,6 +278,10 @@ export class OtaUsageStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the API stage' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'The single DynamoDB table' });
+    new CfnOutput(this, 'SigningSecretsKeyArn', {
+      value: signingSecrets.keyArn,
+      description: 'For the admin CLI: --aws --signing-key (the KMS key of the webhook signing secrets)',
+    });
     new CfnOutput(this, 'ApiId', { value: api.restApiId, description: 'For the admin CLI: --aws --api-id' });
     new CfnOutput(this, 'DefaultUsagePlanId', {
       value: defaultPlan.usagePlanId,

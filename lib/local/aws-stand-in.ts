@@ -36,7 +36,7 @@ export class AwsApiError extends Error {
 
 export interface AwsJsonApi {
   /** The service's name in its SigV4 credential scope. */
-  signingName: 'events' | 'sqs';
+  signingName: 'events' | 'sqs' | 'kms';
   /** What every operation's X-Amz-Target begins with, such as `AWSEvents.`. */
   targetPrefix: string;
   /** The AWS JSON protocol version the service speaks. */

@@ -2,6 +2,8 @@
 export const LOCAL_TABLE_NAME = 'ota-usage-local';
 export const LOCAL_DYNAMODB_PORT = 8000;
 export const LOCAL_DATA_DIR = '.data/dynamodb';
+/** The local KMS key's file in the data directory (lib/local/kms.ts): the table's webhook signing secrets are encrypted with it. */
+export const LOCAL_KMS_KEY_FILE = 'local-kms-key';
 export const LOCAL_HTTP_PORT = 3000;
 /** The local host listens on the loopback interface only, unless HOST says otherwise. */
 export const LOCAL_HTTP_HOST = '127.0.0.1';

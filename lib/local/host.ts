@@ -7,8 +7,10 @@ import { localGateway, type LocalGateway, type LocalGatewayOptions } from './api
 import { serveDashboard, servesDashboard } from './dashboard';
 import { LOCAL_HTTP_HOST } from './defaults';
 import { docsServer, servesDocs } from './docs';
+import type { LocalAwsStandIn } from './aws-stand-in';
 import { createLocalEventBus, type LocalEventBus, type LocalEventBusOptions } from './event-bus';
 import { acceptedHosts, failSafely, guardServerEdge, misdirectedHost, missingHost, sendProblem } from './http-edge';
+import { createLocalKms, LOCAL_SIGNING_KEY_ARN, type LocalKmsOptions } from './kms';
 import { createLocalQueue, type LocalQueue, type LocalQueueOptions } from './queue';
 import { finishReading } from './request-body';
 import { createLocalScheduler, type LocalScheduler, type LocalSchedulerOptions } from './scheduler';
@@ -16,8 +18,8 @@ import { startLocalTableStream, type LocalTableStream, type LocalTableStreamOpti
 
 /**
  * The local host: one port that plays API Gateway (api-gateway.ts),
- * EventBridge's PutEvents (event-bus.ts) and the announcement queue's
- * SendMessage (queue.ts), and serves the dashboard and the API reference;
+ * EventBridge's PutEvents (event-bus.ts), the announcement queue's
+ * SendMessage (queue.ts) and KMS's Encrypt and Decrypt (kms.ts), and serves the dashboard and the API reference;
  * beside it the table's stream (table-stream.ts) and the Scheduler
  * (scheduler.ts). Once listening, it tells the configuration where its
  * stand-ins answer, as the stack tells a function by its environment.
@@ -40,6 +42,8 @@ export interface LocalHostOptions extends LocalGatewayOptions {
   scheduler?: LocalSchedulerOptions;
   tableStream?: LocalTableStreamOptions;
   queue?: LocalQueueOptions;
+  /** Where the KMS stand-in keeps its key (npm start: beside the table's data); without it, a key for this run. */
+  kms?: LocalKmsOptions;
 }
 
 export interface LocalHost {
@@ -70,7 +74,7 @@ async function serveRequest(
     accepts,
   }: {
     gateway: LocalGateway;
-    standIns: (LocalEventBus | LocalQueue)[];
+    standIns: Pick<LocalAwsStandIn<unknown>, 'accepts' | 'serve'>[];
     serveDocs: ReturnType<typeof docsServer>;
     accepts: (host: string) => boolean;
   },
@@ -111,6 +115,7 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   const gateway = localGateway(options, clock);
   const eventBus = createLocalEventBus({ ...options.eventBus, clock });
   const queue = createLocalQueue(options.queue);
+  const kms = createLocalKms(options.kms);
   const serveDocs = docsServer(clock);
   const bindAddress = options.host ?? LOCAL_HTTP_HOST;
   // Set once the port is known; no request arrives before.
@@ -118,7 +123,7 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
 
   // requireHostHeader is off so that the missing Host is answered by `missingHost`, as a problem.
   const server = createServer({ requireHostHeader: false }, (request, response) => {
-    serveRequest({ gateway, standIns: [eventBus, queue], serveDocs, accepts }, request, response).catch((error) =>
+    serveRequest({ gateway, standIns: [eventBus, queue, kms], serveDocs, accepts }, request, response).catch((error) =>
       failSafely(request, response, error, 'Local host'),
     );
   });
@@ -126,7 +131,7 @@ export async function startLocalHost(options: LocalHostOptions = {}): Promise<Lo
   server.keepAliveTimeout = 30_000;
   const url = await listen(server, options.port ?? 0, bindAddress);
   accepts = acceptedHosts(bindAddress, (server.address() as AddressInfo).port);
-  configure({ ...config(), localAwsEndpoint: url, announcementQueueUrl: queue.urlOn(url) });
+  configure({ ...config(), localAwsEndpoint: url, announcementQueueUrl: queue.urlOn(url), signingSecretsKey: LOCAL_SIGNING_KEY_ARN });
   const scheduler = createLocalScheduler(options.scheduler);
   const tableStream = startLocalTableStream(options.tableStream);
   return {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { LOCAL_CREDENTIALS } from './defaults';
 
 /**
- * The AWS API stand-ins (EventBridge, SQS) take only calls signed with AWS
+ * The AWS API stand-ins (EventBridge, SQS, KMS) take only calls signed with AWS
  * Signature Version 4 by the local credentials, as AWS takes only signed
  * calls: `AWS4-HMAC-SHA256 Credential=<key>/<yyyymmdd>/<region>/<service>/aws4_request,
  * SignedHeaders=..., Signature=<64 hex>`. The shape and the access key are
@@ -21,7 +21,7 @@ const authorizationOf = (service: string) =>
   );
 
 /** Why the call is not signed by the local credentials for `service`, or undefined when it is. */
-export function localSignatureFault(request: IncomingMessage, service: 'events' | 'sqs'): SignatureFault | undefined {
+export function localSignatureFault(request: IncomingMessage, service: 'events' | 'sqs' | 'kms'): SignatureFault | undefined {
   const authorization = request.headers.authorization;
   if (!authorization) return { type: 'MissingAuthenticationTokenException', message: 'Missing Authentication Token' };
   const accessKeyId = authorizationOf(service).exec(authorization)?.[1];

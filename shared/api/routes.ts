@@ -28,6 +28,8 @@ export interface Route {
   scope: Scope | typeof ANY_KEY;
   /** The table access the function's role is granted. */
   tableAccess: 'read' | 'readWrite';
+  /** It issues webhook signing secrets: its role may encrypt them with their KMS key, and only that (lib/aws/signing-secrets-key.ts). */
+  issuesSigningSecrets?: true;
   /** OCTo's face (bare OCTo bodies, OCTo's error body, docs/octo.md); absent: the marketplace's (`{ data }`, RFC 7807 problems). */
   face?: 'octo';
 }
@@ -192,6 +194,7 @@ const routeTable = [
     entry: 'functions/ota/put-webhook.ts',
     scope: 'ota',
     tableAccess: 'readWrite',
+    issuesSigningSecrets: true,
   },
   {
     id: 'get-webhook',

@@ -85,6 +85,7 @@ export const usageRoutes = [
     entry: 'functions/usage/put-usage-webhook.ts',
     scope: 'usage:write',
     tableAccess: 'readWrite',
+    issuesSigningSecrets: true,
   },
   {
     id: 'get-usage-webhook',

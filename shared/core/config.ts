@@ -39,6 +39,12 @@ export interface Config {
   announcementQueueUrl?: string;
   /** Where the local stand-ins of AWS services answer (the local host's URL); unset on Lambda. */
   localAwsEndpoint?: string;
+  /**
+   * The KMS key webhook signing secrets are encrypted with
+   * (SIGNING_SECRETS_KEY_ARN; shared/webhooks/signing-secrets.ts): set on the
+   * functions that issue secrets and on the sender; locally the local host's stand-in.
+   */
+  signingSecretsKey?: string;
   /** Days a booking's personal data is kept after its activity (shared/booking/retention.ts): set by `configure` only, else its own setting. */
   retentionDays?: number;
 }
@@ -100,6 +106,7 @@ function fromEnvironment(): Config {
     tableName: required('TABLE_NAME'),
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
     announcementQueueUrl: process.env.ANNOUNCEMENT_QUEUE_URL || undefined,
+    signingSecretsKey: process.env.SIGNING_SECRETS_KEY_ARN || undefined,
   };
 }
 

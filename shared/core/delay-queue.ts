@@ -1,28 +1,21 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from './config';
+import { awsClient } from './aws-client';
 import { timedCalls } from './observability';
 
 /**
  * The announcements' delay queue (SQS): a message sent with a delay is
  * handed to its consumer that many seconds later. It is what wakes a
  * timeslot's trailing flush at the end of its coalescing window, since no
- * scheduler wakes anything within a minute. The client is created once, on
- * first use; locally it talks to the local host's stand-in.
+ * scheduler wakes anything within a minute. Locally it talks to the local
+ * host's stand-in.
  */
-let client: { sqs: SQSClient; endpoint?: string } | undefined;
-
-/** Created on first use; again when the configured endpoint moves (another local host). */
-function sqs(): SQSClient {
-  const { region, localAwsEndpoint, localCredentials } = config();
-  if (!client || client.endpoint !== localAwsEndpoint) {
-    client?.sqs.destroy();
-    const created = new SQSClient({ region, endpoint: localAwsEndpoint, credentials: localCredentials });
-    created.middlewareStack.remove('loggerMiddleware');
-    timedCalls(created, 'SQS');
-    client = { sqs: created, endpoint: localAwsEndpoint };
-  }
-  return client.sqs;
-}
+const sqs = awsClient((options) => {
+  const client = new SQSClient(options);
+  client.middlewareStack.remove('loggerMiddleware');
+  timedCalls(client, 'SQS');
+  return client;
+});
 
 /** SQS delays a message at most 15 minutes. */
 const MAX_DELAY_SECONDS = 900;

@@ -1,19 +1,23 @@
-import { randomBytes } from 'node:crypto';
+import { listApiKeys } from '../accounts/api-keys';
 import { config } from '../core/config';
+import { RETRY, retrying } from '../core/retry';
 import { NotFoundError, ValidationError } from '../core/errors';
 import type { IssuedWebhookEndpoint, WebhookEndpoint } from './schemas';
 import { webhookKeys } from '../db/keys';
 import { isMarkedFailing } from './endpoint-health';
 import { eventTypesOf, USAGE_EVENT_TYPES, type WebhookEndpointItem, type WebhookEventType } from './model';
-import { deleteEndpoint, getEndpoint, putEndpoint } from './repository';
+import { deleteEndpoint, getEndpoint, putEndpoint, updateEndpoint } from './repository';
+import { encryptSecret, newSecret, secretsReplacedBy } from './signing-secrets';
 import { webhookUrlProblem } from './targets';
 
 /**
  * Webhook endpoints: a partner key's one endpoint (the events of the
  * bookings it made), and the operator's one endpoint for its usage alerts.
- * Registering again replaces the URL and issues a new secret (the old one
- * stops signing at once), so a leaked secret is rotated by registering
- * again; it also makes an endpoint marked failing take deliveries again.
+ * Registering again replaces the URL and issues a new secret, so a leaked
+ * secret is rotated by registering again: the one it replaces still signs
+ * beside it for a day (signing-secrets.ts), and removing the endpoint (or
+ * revoking its key) ends every secret at once. Registering again also makes
+ * an endpoint marked failing take deliveries again.
  */
 
 /** A partner key, of its operator. */
@@ -38,8 +42,6 @@ const isUsageAlerts = (owner: EndpointOwner): owner is UsageAlertsOwner => 'usag
 export const endpointKey = (owner: EndpointOwner) =>
   isUsageAlerts(owner) ? webhookKeys.usageEndpoint(owner.operatorId) : webhookKeys.endpoint(owner.operatorId, owner.keyId);
 
-const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
-
 /**
  * The endpoint as its owner sees it: where, the events it receives (a
  * partner's those it chose, the operator's usage endpoint its usage events),
@@ -54,7 +56,12 @@ const publicForm = (item: WebhookEndpointItem): WebhookEndpoint => ({
   ...(item.MarkedFailingAt ? { MarkedFailingAt: item.MarkedFailingAt } : {}),
 });
 
-/** Registers the owner's endpoint; a partner's for `EventTypes`, or for the default ones when it names none. */
+/**
+ * Registers the owner's endpoint; a partner's for `EventTypes`, or for the
+ * default ones when it names none. The secret is encrypted before anything
+ * is written; a registration written meanwhile is read again, so that each
+ * secret answered is either the endpoint's or one it replaced.
+ */
 export async function registerWebhook(
   owner: EndpointOwner,
   registration: { Url: string; EventTypes?: WebhookEventType[] },
@@ -62,16 +69,23 @@ export async function registerWebhook(
 ): Promise<IssuedWebhookEndpoint> {
   const problem = webhookUrlProblem(registration.Url, config());
   if (problem) throw new ValidationError(problem, { field: 'Url' });
-  const item: WebhookEndpointItem = {
+  const fields = {
     OperatorID: owner.operatorId,
     ...(isUsageAlerts(owner) ? {} : { KeyID: owner.keyId }),
     Url: registration.Url,
-    Secret: newSecret(),
     ...(registration.EventTypes ? { EventTypes: registration.EventTypes } : {}),
     CreatedAt: now.toISOString(),
   };
-  await putEndpoint(endpointKey(owner), item);
-  return { ...publicForm(item), Secret: item.Secret };
+  const secret = newSecret();
+  const encrypted = await encryptSecret(secret, fields);
+  const key = endpointKey(owner);
+  const item = await retrying('Registering a webhook endpoint', async () => {
+    const current = await getEndpoint(key);
+    const replaced = await secretsReplacedBy(current, now);
+    const next: WebhookEndpointItem = { ...fields, EncryptedSecret: encrypted, ...(replaced.length ? { PreviousSecrets: replaced } : {}) };
+    return (await putEndpoint(key, next, current)) ? next : RETRY;
+  });
+  return { ...publicForm(item), Secret: secret };
 }
 
 const noEndpoint = (owner: EndpointOwner) =>
@@ -96,4 +110,30 @@ export async function readWebhook(owner: EndpointOwner): Promise<WebhookEndpoint
 /** Deliveries still pending for a removed endpoint are given up. */
 export async function removeWebhook(owner: EndpointOwner): Promise<void> {
   if (!(await deleteEndpoint(endpointKey(owner)))) throw noEndpoint(owner);
+}
+
+/**
+ * Once, for endpoints registered before secrets were encrypted (the admin
+ * CLI's encrypt-webhook-secrets): each secret of the operator's endpoints
+ * still kept in clear is encrypted in place; until then the sender signs
+ * with it as it is. Safe to run again, and while the service runs: an
+ * endpoint registered meanwhile is left as its registration wrote it.
+ */
+export async function encryptClearSecrets(operatorId: string): Promise<{ endpoints: number; encrypted: number }> {
+  const keys = await listApiKeys(operatorId);
+  const owners: EndpointOwner[] = [usageAlertsOwner(operatorId), ...keys.map((key) => ({ operatorId, keyId: key.KeyID }))];
+  let [endpoints, encrypted] = [0, 0];
+  for (const owner of owners) {
+    const item = await getEndpoint(endpointKey(owner));
+    if (!item) continue;
+    endpoints += 1;
+    if (item.Secret === undefined || item.EncryptedSecret !== undefined) continue;
+    const written = await updateEndpoint(item, {
+      expression: 'SET EncryptedSecret = :encrypted REMOVE Secret',
+      condition: 'Secret = :clear',
+      values: { ':encrypted': await encryptSecret(item.Secret, item), ':clear': item.Secret },
+    });
+    if (written) encrypted += 1;
+  }
+  return { endpoints, encrypted };
 }

@@ -1,5 +1,5 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { config } from '../core/config';
+import { awsClient } from '../core/aws-client';
 import { timedCalls } from '../core/observability';
 import type { DeliveryItem } from './model';
 import type { PostOutcome } from './outbound';
@@ -10,19 +10,11 @@ import type { PostOutcome } from './outbound';
  * detail is its Payload. A put EventBridge refuses (or cannot be reached
  * for) is a failed attempt, retried as a webhook's is.
  */
-let client: { events: EventBridgeClient; endpoint?: string } | undefined;
-
-/** Created once; again when the configured endpoint moves (the tests' local hosts). */
-function events(): EventBridgeClient {
-  const { region, localAwsEndpoint, localCredentials } = config();
-  if (!client || client.endpoint !== localAwsEndpoint) {
-    client?.events.destroy();
-    const created = new EventBridgeClient({ region, endpoint: localAwsEndpoint, credentials: localCredentials });
-    timedCalls(created, 'EventBridge');
-    client = { events: created, endpoint: localAwsEndpoint };
-  }
-  return client.events;
-}
+const events = awsClient((options) => {
+  const client = new EventBridgeClient(options);
+  timedCalls(client, 'EventBridge');
+  return client;
+});
 
 export async function putOnBus(delivery: DeliveryItem): Promise<PostOutcome> {
   try {

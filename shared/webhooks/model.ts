@@ -18,13 +18,27 @@ export const DEFAULT_EVENT_TYPES: readonly WebhookEventType[] = ['booking.confir
 export const OCTO_NOTIFICATION_TYPES = ['PRODUCT_UPDATE', 'AVAILABILITY_UPDATE', 'BOOKING_UPDATE'] as const;
 export type OctoNotificationType = (typeof OCTO_NOTIFICATION_TYPES)[number];
 
-/** An endpoint: a partner key's (KeyID), or the operator's for its usage alerts (no KeyID). The secret is kept to sign with; it is shown once, when issued. */
+/** A secret a registration replaced, still signing beside the new one until ValidUntil (signing-secrets.ts). */
+export interface ReplacedSecret {
+  EncryptedSecret: string;
+  ValidUntil: string;
+}
+
+/**
+ * An endpoint: a partner key's (KeyID), or the operator's for its usage
+ * alerts (no KeyID). Its secret is kept encrypted, for the sender to sign
+ * with (signing-secrets.ts); it is shown once, when issued.
+ */
 export interface WebhookEndpointItem {
   OperatorID: string;
   KeyID?: string;
   Url: string;
-  /** `whsec_` and the base64 of 32 random bytes, as Standard Webhooks spells secrets. */
-  Secret: string;
+  /** The signing secret, encrypted with KMS for this endpoint (base64); absent only on endpoints written before secrets were encrypted. */
+  EncryptedSecret?: string;
+  /** The secret in clear, on endpoints written before secrets were encrypted only, until registered again or encrypted by the admin CLI. */
+  Secret?: string;
+  /** The secrets replaced by the last registrations that still sign beside the new one, newest first. */
+  PreviousSecrets?: ReplacedSecret[];
   /** The events it receives; absent on endpoints registered without them: DEFAULT_EVENT_TYPES. */
   EventTypes?: WebhookEventType[];
   CreatedAt: string;

@@ -13,14 +13,30 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 
 /**
  * An endpoint at its owner's key (a partner key's, or the operator's usage
- * endpoint: endpoints.ts). A partner's is also one of the operator's
- * listeners, who hear of its changes; the operator's usage endpoint is not.
+ * endpoint: endpoints.ts), in place of the registration read before
+ * (`replacing`: its secret tells it from any other; undefined when there was
+ * none). False when another registration was written since. A partner's
+ * endpoint is also one of the operator's listeners, who hear of its
+ * changes; the operator's usage endpoint is not.
  */
-export async function putEndpoint(key: ItemKey, endpoint: WebhookEndpointItem): Promise<void> {
+export async function putEndpoint(key: ItemKey, endpoint: WebhookEndpointItem, replacing: WebhookEndpointItem | undefined): Promise<boolean> {
   const listener = endpoint.KeyID === undefined ? {} : webhookKeys.listener(endpoint.OperatorID, 'ENDPOINT', endpoint.KeyID);
-  await documentClient().send(
-    new PutCommand({ TableName: tableName(), Item: { ...key, ...listener, Entity: 'WebhookEndpoint', ...endpoint } }),
-  );
+  const [secret, seen] = replacing?.EncryptedSecret === undefined ? ['Secret', replacing?.Secret] : ['EncryptedSecret', replacing.EncryptedSecret];
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...key, ...listener, Entity: 'WebhookEndpoint', ...endpoint },
+        ...(replacing
+          ? { ConditionExpression: '#secret = :seen', ExpressionAttributeNames: { '#secret': secret }, ExpressionAttributeValues: { ':seen': seen } }
+          : { ConditionExpression: 'attribute_not_exists(PK)' }),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }
 
 export async function getEndpoint(key: ItemKey): Promise<WebhookEndpointItem | undefined> {

@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { isKeyActive } from '../accounts/api-keys';
 import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
+import { logError } from '../core/observability';
 import { isMarkedFailing, markedFailingError, recordAttemptOutcome } from './endpoint-health';
 import type { DeliveryItem, DeliveryMessage } from './model';
 import { webhookKeys } from '../db/keys';
@@ -9,13 +10,16 @@ import { putOnBus } from './event-bus';
 import { post, type PostOutcome } from './outbound';
 import { releaseLane, takeLane } from './partner-lanes';
 import { deferDelivery, getDelivery, getEndpoint, getSubscription, rescheduleDelivery, settleDelivery } from './repository';
+import { signingSecrets } from './signing-secrets';
 import { ATTEMPT_TIMEOUT_MS, KEY_REVOKED, SETTLED_RETENTION_SECONDS, nextAttemptAfterFailure } from './schedule';
 
 /**
  * One attempt at one delivery: to an endpoint, signed as Standard Webhooks specifies:
  * `webhook-id` (the delivery's, the same on every attempt),
  * `webhook-timestamp` (this attempt, Unix seconds) and `webhook-signature`
- * (`v1,` HMAC-SHA256 of `id.timestamp.body` with the endpoint's secret).
+ * (`v1,` HMAC-SHA256 of `id.timestamp.body` with the endpoint's secret; while
+ * a replaced secret is in its overlap, a second signature with it, after
+ * the first, space-separated: signing-secrets.ts).
  * The request carries those, the content type and a user agent: nothing of
  * the operator's or of any API key. Or, for a delivery to EventBridge, one
  * PutEvents of its Payload as the detail (event-bus.ts).
@@ -24,13 +28,17 @@ export const USER_AGENT = 'ota-usage-webhooks/1';
 
 export type AttemptResult = 'delivered' | 'retry-scheduled' | 'deferred' | 'failed' | 'not-pending';
 
-export function signedHeaders(delivery: Pick<DeliveryItem, 'DeliveryID' | 'Payload'>, secret: string, at: Date): Record<string, string> {
+export function signedHeaders(
+  delivery: Pick<DeliveryItem, 'DeliveryID' | 'Payload'>,
+  secrets: readonly string[],
+  at: Date,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
     'webhook-id': delivery.DeliveryID,
     'webhook-timestamp': String(unixSeconds(at)),
-    'webhook-signature': new Webhook(secret).sign(delivery.DeliveryID, at, delivery.Payload),
+    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(delivery.DeliveryID, at, delivery.Payload)).join(' '),
   };
 }
 
@@ -96,9 +104,18 @@ async function attemptEndpoint(delivery: DeliveryItem, queuedAt: string, now: Da
   const endpoint = await getEndpoint(key);
   if (!endpoint) return settle(delivery, queuedAt, 'FAILED', now, `the ${usage ? 'operator' : 'partner'} removed its webhook endpoint`);
   if (isMarkedFailing(endpoint)) return settle(delivery, queuedAt, 'FAILED', now, markedFailingError(endpoint));
+  let secrets: string[];
+  try {
+    secrets = await signingSecrets(endpoint, now);
+  } catch (error) {
+    // KMS refused or could not be reached: the attempt fails and is retried as any other, and the receiver is not to blame.
+    logError('Webhook signing secret not decrypted', { operatorId: delivery.OperatorID, keyId: delivery.KeyID, error });
+    const reason = `the endpoint's signing secret could not be decrypted (${(error as Error)?.name ?? 'Error'})`;
+    return recordAttempt(delivery, queuedAt, { ok: false, error: reason }, now);
+  }
   const lane = await takeLane(endpoint, now);
   if (!lane) return (await deferDelivery(delivery, queuedAt, now.toISOString())) ? 'deferred' : 'not-pending';
-  const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, endpoint.Secret, now), config(), ATTEMPT_TIMEOUT_MS);
+  const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, secrets, now), config(), ATTEMPT_TIMEOUT_MS);
   const result = await recordAttempt(delivery, queuedAt, outcome, now);
   // Freed once the attempt is recorded (should the sender stop before, the lane's lease ends on its own).
   await releaseLane(endpoint, lane);

@@ -256,6 +256,7 @@ describe('webhook ports', () => {
     const named = (fn: ServiceFunction) => `${Stack.of(fn).node.id}/${templates.logicalId(fn)}`;
     expect(portsOf(templates)).toEqual({
       [named(configured.routeFunctions.get('put-webhook')!)]: '443,8443',
+      [named(configured.routeFunctions.get('put-usage-webhook')!)]: '443,8443',
       [named(configured.routeFunctions.get('octo-create-subscription')!)]: '443,8443',
       [named(configured.routeFunctions.get('octo-update-subscription')!)]: '443,8443',
       [named(configured.background.sender)]: '443,8443',

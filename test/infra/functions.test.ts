@@ -79,7 +79,7 @@ describe('functions', () => {
     expect(authorizerActions).not.toContain('dynamodb:PutItem');
   });
 
-  test('functions share a role only with the functions of their group that need exactly the same table access', () => {
+  test('functions share a role only with the functions of their group that need exactly the same access', () => {
     const byRole = new Map<ServiceRole, string[]>();
     for (const route of routes) {
       const role = stack.routeFunctions.get(route.id)!.role as ServiceRole;
@@ -88,10 +88,11 @@ describe('functions', () => {
     for (const [role, routeIds] of byRole) {
       const rows = routes.filter((route) => routeIds.includes(route.id));
       expect(new Set(rows.map((route) => route.tableAccess))).toEqual(new Set([role.tableAccess]));
+      expect(new Set(rows.map((route) => route.issuesSigningSecrets ?? false)).size).toBe(1);
       expect(new Set(rows.map(routeGroupOf)).size).toBe(1);
     }
     // One role per group and kind of access, not one per function.
-    const groupsAndAccess = new Set(routes.map((route) => `${routeGroupOf(route)} ${route.tableAccess}`));
+    const groupsAndAccess = new Set(routes.map((route) => `${routeGroupOf(route)} ${route.tableAccess} ${route.issuesSigningSecrets ?? false}`));
     expect(byRole.size).toBe(groupsAndAccess.size);
   });
 });

@@ -112,7 +112,7 @@ describe('reading the stream', () => {
         Url: receiver.url('/failing'),
         Secret: SECRET,
         CreatedAt: '',
-      });
+      }, undefined);
       const delivery = await writeDelivery(keys.failing);
       await stream.idle();
       await stream.idle();
