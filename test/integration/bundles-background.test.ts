@@ -6,7 +6,12 @@ import { authorizerEntry } from '../../shared/api/routes';
 import { createPartnerBooking, getPartnerBooking } from '../../shared/booking/partner-bookings';
 import { bundle, invokeBundle, invokeSources, bundledBooking } from '../support/bundles';
 import { testCatalog, tomorrow } from '../support/catalog';
-import { createTestOperator, type TestOperator } from '../support/fixtures';
+import { createTestOperator, startTestHost, type TestOperator } from '../support/fixtures';
+import type { LocalHost } from '../../lib/local/host';
+import { findActiveKey } from '../../shared/accounts/api-keys';
+import { registerWebhook } from '../../shared/webhooks/endpoints';
+import type { DeliveryItem } from '../../shared/webhooks/model';
+import { getDelivery, putDeliveryOnce } from '../../shared/webhooks/repository';
 import { getAlertState, getLimitItem } from '../../shared/usage/limit-repository';
 import { limitKeys } from '../../shared/db/keys';
 import { putUsageLimit } from '../../shared/usage/limits';
@@ -20,9 +25,13 @@ import { recordUsage } from '../../shared/usage/record-usage';
  */
 const date = tomorrow();
 let operator: TestOperator;
+/** Only for its KMS: the sender decrypts the secrets it signs with there, the bundle as the sources. */
+let host: LocalHost;
 beforeAll(async () => {
+  host = await startTestHost();
   operator = await createTestOperator(testCatalog({ start: date, days: 2, capacity: 10 }), { stem: 'bundled-background' });
 });
+afterAll(() => host.close());
 
 const booking = (participants: number) => bundledBooking(date, participants);
 
@@ -73,6 +82,38 @@ describe('the deployed bundles of the functions that are not routes', () => {
     expect(fromBundle[0]).toEqual({ result: { batchItemFailures: [] } });
     expect(fromBundle[1]).toEqual({ result: { batchItemFailures: [{ itemIdentifier: '2' }] } });
     expect(await invokeSources(webhookSender.entry, invocations)).toEqual(fromBundle);
+  });
+
+  it("send-webhooks: decrypts the endpoint's signing secret with KMS before it attempts the delivery", async () => {
+    const { KeyID } = (await findActiveKey(operator.key))!;
+    await registerWebhook({ operatorId: operator.operatorId, keyId: KeyID }, { Url: 'https://hooks.partner.example/ota' });
+    const now = new Date();
+    const delivery: DeliveryItem = {
+      DeliveryID: 'msg_bundledsenderdelivery00',
+      OperatorID: operator.operatorId,
+      KeyID,
+      EventType: 'booking.confirmed',
+      Payload: '{"type":"booking.confirmed"}',
+      CreatedAt: now.toISOString(),
+      Status: 'PENDING',
+      Attempts: 0,
+      NextAttemptAt: now.toISOString(),
+      QueuedAt: now.toISOString(),
+    };
+    expect(await putDeliveryOnce(delivery)).toBe(true);
+    const image = { OperatorID: operator.operatorId, DeliveryID: delivery.DeliveryID, QueuedAt: delivery.QueuedAt as string };
+    const record = {
+      eventName: 'INSERT',
+      dynamodb: { SequenceNumber: '1', NewImage: Object.fromEntries(Object.entries(image).map(([name, value]) => [name, { S: value }])) },
+    };
+    const [fromBundle] = await invokeBundle(await bundle(webhookSender.id, webhookSender.entry), [
+      { name: 'attempt', event: { Records: [record] } },
+    ]);
+    expect(fromBundle).toEqual({ result: { batchItemFailures: [] } });
+    // Signed, then sent to a host no resolver knows here: the attempt fails after the secret was decrypted, not before.
+    const attempted = await getDelivery(operator.operatorId, delivery.DeliveryID);
+    expect(attempted).toMatchObject({ Status: 'PENDING', Attempts: 1, LastError: expect.any(String) });
+    expect(attempted!.LastError).toMatch(/hooks\.partner\.example/);
   });
 
   it('announce-changes: announces a timeslot write once (the sources, handed it again, find it announced) and reports a record without its image alone', async () => {

@@ -6,14 +6,15 @@ import { addDays, zonedIso } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { timeslotRouteCases } from '../support/bundle-timeslot-cases';
 import { bundle, invokeBundle, invokeSources, type Outcome, bundledBooking, seedSubscriptions, SUBSCRIPTION_ID } from '../support/bundles';
-import { createTestOperator, type TestOperator } from '../support/fixtures';
+import { createTestOperator, startTestHost, type TestOperator } from '../support/fixtures';
+import type { LocalHost } from '../../lib/local/host';
 import { prepareUsageRoutes, usageRouteCases } from '../support/bundle-usage-cases';
 
 /**
  * The bundles `cdk deploy` ships, proven: every function is bundled with the
  * stack's own esbuild options (lib/aws/bundling.ts) and its `handler` invoked
  * in a fresh Node process configured only by its environment, as on Lambda,
- * against DynamoDB Local: one accepted and one refused request per route (the
+ * against DynamoDB Local (and the local host's KMS): one accepted and one refused request per route (the
  * functions that are not routes: bundles-background.test.ts). Each answer must
  * equal what the TypeScript sources answer. A dynamic require or a missing
  * external fails here.
@@ -22,9 +23,12 @@ const date = tomorrow();
 let operator: TestOperator;
 /** An operator of the sources' own, for the routes that remove what each side needs to find there (a limit, the usage webhook). */
 let sourcesOperator: TestOperator;
+/** Only for its KMS: the routes that issue webhook secrets encrypt them there, the bundles as the sources. */
+let host: LocalHost;
 /** Bookings the routes that move one act on: a hold to confirm, a booking the operator cancels. */
 const made = new Map<string, string>();
 beforeAll(async () => {
+  host = await startTestHost();
   operator = await createTestOperator(testCatalog({ start: date, days: 2, capacity: 10 }), { stem: 'bundled' });
   sourcesOperator = await createTestOperator(undefined, { stem: 'bundled-sources' });
   for (const { operatorId } of [operator, sourcesOperator]) await prepareUsageRoutes(operatorId);
@@ -53,6 +57,7 @@ beforeAll(async () => {
   }
   await seedSubscriptions(operator.operatorId, ['key_bundled', 'key_sources', 'key_listing']);
 });
+afterAll(() => host.close());
 
 interface RequestParts {
   /** The calling key; the sources call as another key of the operator where each side needs state of its own. */

@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { esbuildOptions } from '../../lib/aws/bundling';
 import { entryPath } from '../../shared/api/routes';
 import { loadHandler } from '../../functions/load-handler';
+import { config } from '../../shared/core/config';
 import { putSubscription } from '../../shared/webhooks/repository';
 
 /**
@@ -45,7 +46,17 @@ export async function bundle(name: string, entry: string): Promise<string> {
   return outfile;
 }
 
-/** What the bundle answers and logs, from a process that has only a function's environment (and DynamoDB Local's address). */
+/**
+ * The environment that points a function at the local host's KMS, once a
+ * local host runs: the key a function that issues or sends webhooks is
+ * told, and KMS's endpoint as the SDK reads it from the environment.
+ */
+function kmsEnvironment(): Record<string, string> {
+  const { localAwsEndpoint, signingSecretsKey } = config();
+  return localAwsEndpoint && signingSecretsKey ? { AWS_ENDPOINT_URL_KMS: localAwsEndpoint, SIGNING_SECRETS_KEY_ARN: signingSecretsKey } : {};
+}
+
+/** What the bundle answers and logs, from a process that has only a function's environment (and the local addresses of DynamoDB and KMS). */
 export async function runBundle(file: string, invocations: Invocation[], environment: Record<string, string> = {}) {
   const eventsFile = `${file}.events.json`;
   const outFile = `${file}.outcomes.json`;
@@ -60,6 +71,7 @@ export async function runBundle(file: string, invocations: Invocation[], environ
           process.env[name] ?? '',
         ]),
       ),
+      ...kmsEnvironment(),
       ...environment,
     },
   });
