@@ -41,7 +41,8 @@ function keyOf(file: string | undefined): Buffer {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  if (key.length !== 32) throw new Error(`${file} does not hold a 256-bit key in base64; the secrets encrypted with it cannot be read without it`);
+  if (key.length !== 32)
+    throw new Error(`${file} does not hold a 256-bit key in base64; the secrets encrypted with it cannot be read without it`);
   return key;
 }
 

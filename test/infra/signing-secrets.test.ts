@@ -73,7 +73,9 @@ describe('the webhook signing secrets key', () => {
       expected.map((fn) => `${Stack.of(fn).node.id}/${all.logicalId(fn)}`).sort(),
     );
     for (const { stack: home, resource } of told) {
-      expect(resource.Properties.Environment.Variables.SIGNING_SECRETS_KEY_ARN).toEqual(all.referenceIn(home, 'SigningSecretsKeyArn', keyArn));
+      expect(resource.Properties.Environment.Variables.SIGNING_SECRETS_KEY_ARN).toEqual(
+        all.referenceIn(home, 'SigningSecretsKeyArn', keyArn),
+      );
     }
   });
 });

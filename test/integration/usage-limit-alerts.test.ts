@@ -5,7 +5,9 @@ import type { LocalHost } from '../../lib/local/host';
 import { ensureTable } from '../../lib/local/table';
 import { eventRules } from '../../shared/api/event-rules';
 import { config, configure } from '../../shared/core/config';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { attributeClient, documentClient } from '../../shared/db/client';
+import { webhookKeys } from '../../shared/db/keys';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { logsDuring } from '../support/logs';
 import { expectProblem } from '../support/problems';
@@ -104,6 +106,27 @@ describe('the usage webhook endpoint', () => {
       detail: /^This operator has no usage webhook endpoint/,
     });
     expectProblem(await request('DELETE', USAGE_WEBHOOK, { key: operator.key }), 404);
+  });
+});
+
+describe("the usage endpoint's signing secret", () => {
+  it('is kept encrypted, and the one a registration replaced still signs alerts beside the new one', async () => {
+    const subject = await watched('alerts-rotated', { Amount: 10, Thresholds: [100] });
+    const replaced = await request('PUT', USAGE_WEBHOOK, { key: subject.operator.key, body: { Url: receiver.url(subject.path) } });
+    const secret: string = replaced.json.data.Secret;
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: config().tableName, Key: webhookKeys.usageEndpoint(subject.operator.operatorId), ConsistentRead: true }),
+    );
+    expect(Item).toMatchObject({ EncryptedSecret: expect.any(String), PreviousSecrets: [{ EncryptedSecret: expect.any(String) }] });
+    expect(Item).not.toHaveProperty('Secret');
+    for (const clear of [subject.secret, secret]) expect(JSON.stringify(Item)).not.toContain(clear.slice('whsec_'.length));
+    await subject.usage.record({ Meter: 'api-calls', Usage: 10 });
+    await settle();
+    const [alert] = receiver.received.filter((one) => one.path === subject.path);
+    const headers = alert.headers as Record<string, string>;
+    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    for (const either of [secret, subject.secret])
+      expect(new Webhook(either).verify(alert.body, headers)).toMatchObject({ type: 'usage.threshold.crossed' });
   });
 });
 

@@ -49,7 +49,9 @@ const endpointKeyOf = (partner: Partner) => webhookKeys.endpoint(world.operator.
 
 /** The endpoint's item as the table holds it. */
 async function stored(partner: Partner): Promise<(WebhookEndpointItem & Record<string, unknown>) | undefined> {
-  const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: endpointKeyOf(partner), ConsistentRead: true }));
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: endpointKeyOf(partner), ConsistentRead: true }),
+  );
   return Item as (WebhookEndpointItem & Record<string, unknown>) | undefined;
 }
 
@@ -106,7 +108,9 @@ describe('a signing secret at rest', () => {
     const records = await streamRecords();
     const endpointRecords = records.filter((record) => record.dynamodb?.Keys?.PK?.S === endpointKeyOf(partner).PK);
     expect(endpointRecords.length).toBeGreaterThan(0);
-    expect(new Set(endpointRecords.map((record) => record.dynamodb?.NewImage?.EncryptedSecret?.S))).toEqual(new Set([item!.EncryptedSecret]));
+    expect(new Set(endpointRecords.map((record) => record.dynamodb?.NewImage?.EncryptedSecret?.S))).toEqual(
+      new Set([item!.EncryptedSecret]),
+    );
     const read = await request('GET', WEBHOOK, { key: partner.key });
     expect(read.status).toBe(200);
     const everywhere = {
@@ -141,7 +145,10 @@ describe('a signing secret at rest', () => {
     expect(receivedAt('/moved-to')).toEqual([]);
     const pending = await queryPendingDeliveriesOf(world.operator.operatorId, other.keyId);
     expect(pending).toEqual([
-      expect.objectContaining({ Attempts: 1, LastError: "the endpoint's signing secret could not be decrypted (InvalidCiphertextException)" }),
+      expect.objectContaining({
+        Attempts: 1,
+        LastError: "the endpoint's signing secret could not be decrypted (InvalidCiphertextException)",
+      }),
     ]);
     expect(lines).toEqual([
       expect.objectContaining({ level: 'ERROR', message: 'Webhook signing secret not decrypted', keyId: other.keyId }),
@@ -173,7 +180,10 @@ describe('registering again', () => {
     clock.set(now);
     const delivery = await deliveryTo(partner, '/overlap-over');
     expect(delivery.headers['webhook-signature']).toBe(signatureBy(current, delivery));
-    expect([verifies(replaced, delivery), verifies(current, delivery)]).toEqual(['refused: No matching signature found', 'booking.cancelled']);
+    expect([verifies(replaced, delivery), verifies(current, delivery)]).toEqual([
+      'refused: No matching signature found',
+      'booking.cancelled',
+    ]);
   });
 
   it(`signs with at most the ${MAX_REPLACED_SECRETS} latest replaced secrets, however often it is registered`, async () => {
@@ -269,7 +279,9 @@ describe('an endpoint registered before secrets were encrypted', () => {
     const operator = world.operator.operatorId;
     const first = await adminIn(environment, 'encrypt-webhook-secrets', '--operator', operator);
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(first.stdout).toMatch(new RegExp(`^Read \\d+ webhook endpoint\\(s\\) of ${operator} in table ${tableName()} at .+; encrypted [1-9]\\d* secret\\(s\\)`));
+    expect(first.stdout).toMatch(
+      new RegExp(`^Read \\d+ webhook endpoint\\(s\\) of ${operator} in table ${tableName()} at .+; encrypted [1-9]\\d* secret\\(s\\)`),
+    );
     const items = await everyItem();
     expect(items.filter((item) => item.Entity === 'WebhookEndpoint' && 'Secret' in item)).toEqual([]);
     for (const form of clearForms(partner.secret)) expect(JSON.stringify(items)).not.toContain(form);
