@@ -26,7 +26,10 @@ export function routeGroups<R extends Route>(routes: readonly R[]): ReadonlyMap<
 /** `{Name}` path parameters are wildcards in an execute-api ARN. */
 const arnPath = (routePath: string) => routePath.replace(/\{[^}]+\}/g, '*');
 
-export interface RouteFunctionsProps extends Omit<ServiceStackProps, 'description' | 'parameters' | 'readsStream' | 'signingSecretsKeyArn'> {
+export interface RouteFunctionsProps extends Omit<
+  ServiceStackProps,
+  'description' | 'parameters' | 'readsStream' | 'signingSecretsKeyArn'
+> {
   group: string;
   routes: readonly Route[];
   /** The API the parent stack holds: its methods call these functions. */

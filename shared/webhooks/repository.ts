@@ -19,16 +19,25 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
  * endpoint is also one of the operator's listeners, who hear of its
  * changes; the operator's usage endpoint is not.
  */
-export async function putEndpoint(key: ItemKey, endpoint: WebhookEndpointItem, replacing: WebhookEndpointItem | undefined): Promise<boolean> {
+export async function putEndpoint(
+  key: ItemKey,
+  endpoint: WebhookEndpointItem,
+  replacing: WebhookEndpointItem | undefined,
+): Promise<boolean> {
   const listener = endpoint.KeyID === undefined ? {} : webhookKeys.listener(endpoint.OperatorID, 'ENDPOINT', endpoint.KeyID);
-  const [secret, seen] = replacing?.EncryptedSecret === undefined ? ['Secret', replacing?.Secret] : ['EncryptedSecret', replacing.EncryptedSecret];
+  const [secret, seen] =
+    replacing?.EncryptedSecret === undefined ? ['Secret', replacing?.Secret] : ['EncryptedSecret', replacing.EncryptedSecret];
   try {
     await documentClient().send(
       new PutCommand({
         TableName: tableName(),
         Item: { ...key, ...listener, Entity: 'WebhookEndpoint', ...endpoint },
         ...(replacing
-          ? { ConditionExpression: '#secret = :seen', ExpressionAttributeNames: { '#secret': secret }, ExpressionAttributeValues: { ':seen': seen } }
+          ? {
+              ConditionExpression: '#secret = :seen',
+              ExpressionAttributeNames: { '#secret': secret },
+              ExpressionAttributeValues: { ':seen': seen },
+            }
           : { ConditionExpression: 'attribute_not_exists(PK)' }),
       }),
     );

@@ -92,7 +92,9 @@ describe('functions', () => {
       expect(new Set(rows.map(routeGroupOf)).size).toBe(1);
     }
     // One role per group and kind of access, not one per function.
-    const groupsAndAccess = new Set(routes.map((route) => `${routeGroupOf(route)} ${route.tableAccess} ${route.issuesSigningSecrets ?? false}`));
+    const groupsAndAccess = new Set(
+      routes.map((route) => `${routeGroupOf(route)} ${route.tableAccess} ${route.issuesSigningSecrets ?? false}`),
+    );
     expect(byRole.size).toBe(groupsAndAccess.size);
   });
 });

@@ -106,13 +106,17 @@ describe('reading the stream', () => {
     const receiver = await startWebhookReceiver();
     receiver.answer(500);
     try {
-      await putEndpoint(webhookKeys.endpoint(operatorId, keys.failing), {
-        OperatorID: operatorId,
-        KeyID: keys.failing,
-        Url: receiver.url('/failing'),
-        Secret: SECRET,
-        CreatedAt: '',
-      }, undefined);
+      await putEndpoint(
+        webhookKeys.endpoint(operatorId, keys.failing),
+        {
+          OperatorID: operatorId,
+          KeyID: keys.failing,
+          Url: receiver.url('/failing'),
+          Secret: SECRET,
+          CreatedAt: '',
+        },
+        undefined,
+      );
       const delivery = await writeDelivery(keys.failing);
       await stream.idle();
       await stream.idle();

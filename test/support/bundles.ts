@@ -53,7 +53,9 @@ export async function bundle(name: string, entry: string): Promise<string> {
  */
 function kmsEnvironment(): Record<string, string> {
   const { localAwsEndpoint, signingSecretsKey } = config();
-  return localAwsEndpoint && signingSecretsKey ? { AWS_ENDPOINT_URL_KMS: localAwsEndpoint, SIGNING_SECRETS_KEY_ARN: signingSecretsKey } : {};
+  return localAwsEndpoint && signingSecretsKey
+    ? { AWS_ENDPOINT_URL_KMS: localAwsEndpoint, SIGNING_SECRETS_KEY_ARN: signingSecretsKey }
+    : {};
 }
 
 /** What the bundle answers and logs, from a process that has only a function's environment (and the local addresses of DynamoDB and KMS). */
