@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, UpdateCommand, type ServiceInputTypes, type ServiceOutputTypes } from '@aws-sdk/lib-dynamodb';
+import type { InitializeMiddleware } from '@smithy/types';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { findActiveKey } from '../../shared/accounts/api-keys';
 import { documentClient, tableName } from '../../shared/db/client';
@@ -206,12 +207,30 @@ describe('registering again', () => {
     expect((await stored(partner))!.PreviousSecrets).toHaveLength(MAX_REPLACED_SECRETS);
   });
 
-  it('at the same moment twice: both secrets answered sign, neither registration lost', async () => {
+  it('while another registration is written between its read and its write: both secrets answered sign, neither registration lost', async () => {
     clock.set(new Date());
     const partner = await newPartner();
-    const both = await Promise.all([register(partner, '/twice'), register(partner, '/twice')]);
-    const delivery = await deliveryTo(partner, '/twice');
-    expect(both.map((secret) => verifies(secret, delivery))).toEqual(['booking.cancelled', 'booking.cancelled']);
+    const client = documentClient();
+    let meanwhile: Promise<string> | undefined;
+    // The first write of the endpoint waits until a second registration has been written whole.
+    const interleave: InitializeMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next) => async (args) => {
+      const item = (args.input as { Item?: Record<string, unknown> }).Item;
+      if (!meanwhile && item?.Entity === 'WebhookEndpoint' && item.PK === endpointKeyOf(partner).PK) {
+        meanwhile = register(partner, '/interleaved');
+        await meanwhile;
+      }
+      return next(args);
+    };
+    client.middlewareStack.add(interleave, { step: 'initialize', name: 'interleaveRegistrations' });
+    let first: string;
+    try {
+      first = await register(partner, '/interleaved');
+    } finally {
+      client.middlewareStack.remove('interleaveRegistrations');
+    }
+    const second = await meanwhile!;
+    const delivery = await deliveryTo(partner, '/interleaved');
+    expect(delivery.headers['webhook-signature']).toBe(`${signatureBy(first, delivery)} ${signatureBy(second, delivery)}`);
   });
 });
 
