@@ -10,7 +10,8 @@ import { timedCalls } from './observability';
  * scheduler wakes anything within a minute. Locally it talks to the local
  * host's stand-in.
  */
-const sqs = awsClient((options) => {
+// Pure: a function that imports this module without sending carries no SQS client.
+const sqs = /* @__PURE__ */ awsClient((options) => {
   const client = new SQSClient(options);
   client.middlewareStack.remove('loggerMiddleware');
   timedCalls(client, 'SQS');

@@ -10,7 +10,8 @@ import type { PostOutcome } from './outbound';
  * detail is its Payload. A put EventBridge refuses (or cannot be reached
  * for) is a failed attempt, retried as a webhook's is.
  */
-const events = awsClient((options) => {
+// Pure: a function that imports this module without putting on the bus carries no EventBridge client.
+const events = /* @__PURE__ */ awsClient((options) => {
   const client = new EventBridgeClient(options);
   timedCalls(client, 'EventBridge');
   return client;

@@ -28,7 +28,8 @@ export const MAX_REPLACED_SECRETS = 3;
 /** `whsec_` and the base64 of 32 random bytes, as Standard Webhooks spells secrets. */
 export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-const kms = awsClient((options) => {
+// Pure: a function that imports this module without encrypting or decrypting carries no KMS client.
+const kms = /* @__PURE__ */ awsClient((options) => {
   const client = new KMSClient(options);
   timedCalls(client, 'KMS');
   return client;
