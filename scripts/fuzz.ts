@@ -13,15 +13,16 @@ import { octoErrorSchema } from '../shared/octo/schemas/answers';
 import { rawExchange, type RawResponse } from './fuzz/raw-http';
 import { apiCases } from './fuzz/api-cases';
 import { busCases, edgeCases } from './fuzz/edge-and-bus-cases';
+import { kmsCases } from './fuzz/kms-cases';
 import { random, type FuzzCase, type Operation } from './fuzz/hostile-values';
 
 /**
  * `npm run fuzz`: an adversarial pass over `npm start`. Starts it (in memory,
  * on free ports unless PORT and DYNAMODB_LOCAL_PORT are set), sends thousands
  * of hostile requests over every operation of its OpenAPI document, the edge
- * of HTTP and the local event bus, and checks: no 5xx; every 4xx of the API a
- * problem+json with type, title, status, detail and instance (the path); every
- * 4xx of the bus an AWS error; nothing in the table that a refused request
+ * of HTTP, the local event bus and the local KMS, and checks: no 5xx; every 4xx
+ * of the API a problem+json with type, title, status, detail and instance (the
+ * path); every 4xx of the bus and of KMS an AWS error; nothing in the table that a refused request
  * wrote; the host alive afterwards. Prints the counts; exits 1 on any violation.
  * Options: --seed N (FUZZ_SEED), --random N (random combinations per operation),
  * --concurrency N.
@@ -141,10 +142,10 @@ function violation(fuzzCase: FuzzCase, responses: RawResponse[]): string | undef
     if (!response.status || response.status >= 500) return `status ${response.status}`;
     if (fuzzCase.head && response.status >= 400 && response.headers['content-type'] !== 'application/problem+json')
       return `${response.status} to HEAD is not problem+json`;
-    if (response.status >= 400 && fuzzCase.kind !== 'bus' && !fuzzCase.head && !isRefusal(fuzzCase, response))
+    const awsService = fuzzCase.kind === 'bus' || fuzzCase.kind === 'kms';
+    if (response.status >= 400 && !awsService && !fuzzCase.head && !isRefusal(fuzzCase, response))
       return `${response.status} is not a complete ${fuzzCase.octo ? 'OCTo error' : 'problem+json'}: ${response.body.slice(0, 200)}`;
-    if (response.status >= 400 && fuzzCase.kind === 'bus' && typeof response.json?.__type !== 'string')
-      return `${response.status} is not an AWS error`;
+    if (response.status >= 400 && awsService && typeof response.json?.__type !== 'string') return `${response.status} is not an AWS error`;
   }
   return undefined;
 }
@@ -259,6 +260,7 @@ async function main(): Promise<void> {
     ...operations.flatMap((op) => apiCases(op, { host: hostHeader, key, narrowKey, valid }, rng, RANDOM_PER_OPERATION)),
     ...edgeCases(hostHeader),
     ...busCases(rng, 400, 'no-such-operator', hostHeader),
+    ...kmsCases(rng, 100, hostHeader),
   ];
 
   const counts = new Map<string, number>();

@@ -3,7 +3,7 @@
 export type Write = 'booking' | 'octo-booking' | 'usage' | 'usage-batch' | 'timeslot-cancellation';
 
 export interface FuzzCase {
-  kind: 'api' | 'bus' | 'edge';
+  kind: 'api' | 'bus' | 'kms' | 'edge';
   label: string;
   bytes: Buffer;
   /** What a 2xx of this request writes, for the audit. */

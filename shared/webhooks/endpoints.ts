@@ -1,7 +1,7 @@
 import { listApiKeys } from '../accounts/api-keys';
 import { config } from '../core/config';
 import { RETRY, retrying } from '../core/retry';
-import { NotFoundError, ValidationError } from '../core/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
 import type { IssuedWebhookEndpoint, WebhookEndpoint } from './schemas';
 import { webhookKeys } from '../db/keys';
 import { isMarkedFailing } from './endpoint-health';
@@ -56,6 +56,9 @@ const publicForm = (item: WebhookEndpointItem): WebhookEndpoint => ({
   ...(item.MarkedFailingAt ? { MarkedFailingAt: item.MarkedFailingAt } : {}),
 });
 
+/** Registrations of one endpoint at the same moment are written one after the other; one that loses this often is refused (409). */
+const REGISTRATION_ATTEMPTS = 8;
+
 /**
  * Registers the owner's endpoint; a partner's for `EventTypes`, or for the
  * default ones when it names none. The secret is encrypted before anything
@@ -79,12 +82,26 @@ export async function registerWebhook(
   const secret = newSecret();
   const encrypted = await encryptSecret(secret, fields);
   const key = endpointKey(owner);
-  const item = await retrying('Registering a webhook endpoint', async () => {
-    const current = await getEndpoint(key);
-    const replaced = await secretsReplacedBy(current, now);
-    const next: WebhookEndpointItem = { ...fields, EncryptedSecret: encrypted, ...(replaced.length ? { PreviousSecrets: replaced } : {}) };
-    return (await putEndpoint(key, next, current)) ? next : RETRY;
-  });
+  const item = await retrying(
+    'Registering a webhook endpoint',
+    async (attempt) => {
+      const current = await getEndpoint(key);
+      const replaced = await secretsReplacedBy(current, now);
+      const next: WebhookEndpointItem = {
+        ...fields,
+        EncryptedSecret: encrypted,
+        ...(replaced.length ? { PreviousSecrets: replaced } : {}),
+      };
+      if (await putEndpoint(key, next, current)) return next;
+      return attempt + 1 < REGISTRATION_ATTEMPTS ? RETRY : undefined;
+    },
+    { attempts: REGISTRATION_ATTEMPTS },
+  );
+  if (!item) {
+    throw new ConflictError(
+      'Other registrations of this endpoint kept being written while this one was; nothing was changed by it: send it again',
+    );
+  }
   return { ...publicForm(item), Secret: secret };
 }
 

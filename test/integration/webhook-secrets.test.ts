@@ -12,6 +12,7 @@ import { MAX_REPLACED_SECRETS, SECRET_OVERLAP_MS } from '../../shared/webhooks/s
 import { adminIn } from '../support/admin-cli';
 import type { HttpClient } from '../support/fixtures';
 import { logsDuring } from '../support/logs';
+import { expectProblem } from '../support/problems';
 import { streamRecords } from '../support/stream-records';
 import type { ReceivedRequest } from '../support/webhook-receiver';
 import { WEBHOOK, webhookWorld } from '../support/webhooks';
@@ -90,6 +91,43 @@ const verifies = (secret: string, delivery: ReceivedRequest & { headers: Record<
     throw error;
   }
 };
+
+/**
+ * Runs `run` while each write of the partner's endpoint that `precedes` picks
+ * (given the item written and how many registrations were made so far) is
+ * preceded by another whole registration, at `path`: what a registration
+ * meets when others are written between its read and its write. The secrets
+ * those others answered, in order.
+ */
+async function withRegistrationsBefore(
+  partner: Partner,
+  path: string,
+  precedes: (item: Record<string, unknown>, written: number) => boolean,
+  run: () => Promise<void>,
+): Promise<string[]> {
+  const client = documentClient();
+  const others: string[] = [];
+  let registering = false;
+  const interleave: InitializeMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next) => async (args) => {
+    const item = (args.input as { Item?: Record<string, unknown> }).Item;
+    if (!registering && item?.Entity === 'WebhookEndpoint' && item.PK === endpointKeyOf(partner).PK && precedes(item, others.length)) {
+      registering = true;
+      try {
+        others.push(await register(partner, path));
+      } finally {
+        registering = false;
+      }
+    }
+    return next(args);
+  };
+  client.middlewareStack.add(interleave, { step: 'initialize', name: 'registrationsBefore' });
+  try {
+    await run();
+  } finally {
+    client.middlewareStack.remove('registrationsBefore');
+  }
+  return others;
+}
 
 /** A secret's forms a leak would show: as issued, and its bytes in base64. */
 const clearForms = (secret: string) => [secret, secret.slice('whsec_'.length)];
@@ -210,27 +248,39 @@ describe('registering again', () => {
   it('while another registration is written between its read and its write: both secrets answered sign, neither registration lost', async () => {
     clock.set(new Date());
     const partner = await newPartner();
-    const client = documentClient();
-    let meanwhile: Promise<string> | undefined;
-    // The first write of the endpoint waits until a second registration has been written whole.
-    const interleave: InitializeMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next) => async (args) => {
-      const item = (args.input as { Item?: Record<string, unknown> }).Item;
-      if (!meanwhile && item?.Entity === 'WebhookEndpoint' && item.PK === endpointKeyOf(partner).PK) {
-        meanwhile = register(partner, '/interleaved');
-        await meanwhile;
-      }
-      return next(args);
-    };
-    client.middlewareStack.add(interleave, { step: 'initialize', name: 'interleaveRegistrations' });
-    let first: string;
-    try {
-      first = await register(partner, '/interleaved');
-    } finally {
-      client.middlewareStack.remove('interleaveRegistrations');
-    }
-    const second = await meanwhile!;
+    let first = '';
+    const [second] = await withRegistrationsBefore(
+      partner,
+      '/interleaved',
+      (_, written) => written === 0,
+      async () => {
+        first = await register(partner, '/interleaved');
+      },
+    );
     const delivery = await deliveryTo(partner, '/interleaved');
     expect(delivery.headers['webhook-signature']).toBe(`${signatureBy(first, delivery)} ${signatureBy(second, delivery)}`);
+  });
+
+  it('while other registrations keep being written before each of its writes: refused (409), changing nothing; theirs sign', async () => {
+    clock.set(new Date());
+    const partner = await newPartner();
+    let refused: Awaited<ReturnType<HttpClient>> | undefined;
+    const others = await withRegistrationsBefore(
+      partner,
+      '/won',
+      (item) => item.Url === world.receiver.url('/lost'),
+      async () => {
+        refused = await request('PUT', WEBHOOK, { key: partner.key, body: { Url: world.receiver.url('/lost') } });
+      },
+    );
+    expectProblem(refused!, 409, {
+      detail: /^Other registrations of this endpoint kept being written while this one was; nothing was changed by it/,
+    });
+    expect(others).toHaveLength(8);
+    expect((await stored(partner))!.Url).toBe(world.receiver.url('/won'));
+    const delivery = await deliveryTo(partner, '/won');
+    const newestFirst = [...others].reverse().slice(0, MAX_REPLACED_SECRETS + 1);
+    expect(delivery.headers['webhook-signature']).toBe(newestFirst.map((secret) => signatureBy(secret, delivery)).join(' '));
   });
 });
 

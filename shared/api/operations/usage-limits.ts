@@ -69,13 +69,14 @@ export const usageLimitOperations = {
       tag: 'Usage',
       summary: "Register the operator's usage webhook endpoint",
       description:
-        "Where `usage.threshold.crossed` and `usage.threshold.resolved` are sent, signed as Standard Webhooks specifies (as partners' deliveries are). One endpoint per operator; registering again replaces it and issues a new signing secret, shown this once; the secret it replaces still signs alerts beside the new one for 24 hours. The URL rules are those of partners' endpoints: https to a public host on port 443 (or a port the operator allows).",
+        "Where `usage.threshold.crossed` and `usage.threshold.resolved` are sent, signed as Standard Webhooks specifies (as partners' deliveries are). One endpoint per operator; registering again replaces it and issues a new signing secret, shown this once; the secret it replaces still signs alerts beside the new one for 24 hours (409 when other registrations keep being written at the same moment: send it again). The URL rules are those of partners' endpoints: https to a public host on port 443 (or a port the operator allows).",
       success: {
         status: 200,
         description: 'The endpoint, with its secret shown this once',
         data: 'IssuedWebhookEndpoint',
         example: { ...usageWebhookEndpoint, Secret: 'whsec_3yU0k1nq8b2Vf7Lw9T4cXr6ZpA5sE1mGhJ0dKo2iQ8M=' },
       },
+      errors: [409],
       requestExample: { Url: usageWebhookEndpoint.Url },
     },
   },
