@@ -19,8 +19,9 @@ import { startLocalTableStream, type LocalTableStream, type LocalTableStreamOpti
 /**
  * The local host: one port that plays API Gateway (api-gateway.ts),
  * EventBridge's PutEvents (event-bus.ts), the announcement queue's
- * SendMessage (queue.ts) and KMS's Encrypt and Decrypt (kms.ts), and serves the dashboard and the API reference;
- * beside it the table's stream (table-stream.ts) and the Scheduler
+ * SendMessage (queue.ts) and KMS's Encrypt and Decrypt (kms.ts), and
+ * serves the dashboard and the API reference; beside it the table's stream
+ * (table-stream.ts) and the Scheduler
  * (scheduler.ts). Once listening, it tells the configuration where its
  * stand-ins answer, as the stack tells a function by its environment.
  * `npm start`, the tests and the bench start it.

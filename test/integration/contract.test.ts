@@ -9,6 +9,7 @@ import { SCOPES, type Scope } from '../../shared/accounts/scopes';
 import { config } from '../../shared/core/config';
 import { documentClient, tableName } from '../../shared/db/client';
 import { bookingKeys } from '../../shared/db/keys';
+import { contendedPartnerRegistration } from '../support/registration-race';
 import { addDays, wallClock } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
@@ -217,6 +218,7 @@ const cases: Record<string, Record<number, () => Promise<Response>>> = {
     415: () =>
       sender(routeById('put-webhook'))({ key: webhookKey, rawBody: '{"Url":"https://partner.example.com/"}', headers: PLAIN_TEXT }),
     422: () => sender(routeById('put-webhook'))({ key: webhookKey, body: { Url: 'https://169.254.169.254/latest/meta-data' } }),
+    409: () => contendedPartnerRegistration(operator, sender(routeById('put-webhook'))),
   },
   'get-webhook': {
     200: async () => {

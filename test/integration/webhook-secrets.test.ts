@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, ScanCommand, UpdateCommand, type ServiceInputTypes, type ServiceOutputTypes } from '@aws-sdk/lib-dynamodb';
-import type { InitializeMiddleware } from '@smithy/types';
+import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { findActiveKey } from '../../shared/accounts/api-keys';
 import { documentClient, tableName } from '../../shared/db/client';
@@ -13,6 +12,7 @@ import { adminIn } from '../support/admin-cli';
 import type { HttpClient } from '../support/fixtures';
 import { logsDuring } from '../support/logs';
 import { expectProblem } from '../support/problems';
+import { withRegistrationsBefore } from '../support/registration-race';
 import { streamRecords } from '../support/stream-records';
 import type { ReceivedRequest } from '../support/webhook-receiver';
 import { WEBHOOK, webhookWorld } from '../support/webhooks';
@@ -91,43 +91,6 @@ const verifies = (secret: string, delivery: ReceivedRequest & { headers: Record<
     throw error;
   }
 };
-
-/**
- * Runs `run` while each write of the partner's endpoint that `precedes` picks
- * (given the item written and how many registrations were made so far) is
- * preceded by another whole registration, at `path`: what a registration
- * meets when others are written between its read and its write. The secrets
- * those others answered, in order.
- */
-async function withRegistrationsBefore(
-  partner: Partner,
-  path: string,
-  precedes: (item: Record<string, unknown>, written: number) => boolean,
-  run: () => Promise<void>,
-): Promise<string[]> {
-  const client = documentClient();
-  const others: string[] = [];
-  let registering = false;
-  const interleave: InitializeMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next) => async (args) => {
-    const item = (args.input as { Item?: Record<string, unknown> }).Item;
-    if (!registering && item?.Entity === 'WebhookEndpoint' && item.PK === endpointKeyOf(partner).PK && precedes(item, others.length)) {
-      registering = true;
-      try {
-        others.push(await register(partner, path));
-      } finally {
-        registering = false;
-      }
-    }
-    return next(args);
-  };
-  client.middlewareStack.add(interleave, { step: 'initialize', name: 'registrationsBefore' });
-  try {
-    await run();
-  } finally {
-    client.middlewareStack.remove('registrationsBefore');
-  }
-  return others;
-}
 
 /** A secret's forms a leak would show: as issued, and its bytes in base64. */
 const clearForms = (secret: string) => [secret, secret.slice('whsec_'.length)];
@@ -250,9 +213,9 @@ describe('registering again', () => {
     const partner = await newPartner();
     let first = '';
     const [second] = await withRegistrationsBefore(
-      partner,
-      '/interleaved',
-      (_, written) => written === 0,
+      endpointKeyOf(partner).PK,
+      (_, made) => made === 0,
+      () => register(partner, '/interleaved'),
       async () => {
         first = await register(partner, '/interleaved');
       },
@@ -266,9 +229,9 @@ describe('registering again', () => {
     const partner = await newPartner();
     let refused: Awaited<ReturnType<HttpClient>> | undefined;
     const others = await withRegistrationsBefore(
-      partner,
-      '/won',
+      endpointKeyOf(partner).PK,
       (item) => item.Url === world.receiver.url('/lost'),
+      () => register(partner, '/won'),
       async () => {
         refused = await request('PUT', WEBHOOK, { key: partner.key, body: { Url: world.receiver.url('/lost') } });
       },

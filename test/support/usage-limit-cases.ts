@@ -1,5 +1,7 @@
 import { PLAIN_TEXT, TOO_LARGE, type Response as Answer, type Send } from './contract-timeslots';
+import { webhookKeys } from '../../shared/db/keys';
 import { createTestOperator } from './fixtures';
+import { contendedRegistration } from './registration-race';
 
 /*
  * The contract test's cases of the usage limits' routes (test/integration/contract.test.ts), each a real request.
@@ -66,6 +68,12 @@ export function usageLimitCases(send: Sender): Record<string, Record<number, () 
       413: () => send('put-usage-webhook')({ rawBody: TOO_LARGE, headers: json }),
       415: () => send('put-usage-webhook')({ rawBody: '{"Url":"https://billing.example.com/"}', headers: PLAIN_TEXT }),
       422: () => send('put-usage-webhook')({ body: { Url: 'https://10.0.0.1/hooks' } }),
+      409: async () => {
+        const { operatorId, key } = await createTestOperator();
+        return contendedRegistration(webhookKeys.usageEndpoint(operatorId).PK, (url) =>
+          send('put-usage-webhook')({ key, body: { Url: url } }),
+        );
+      },
     },
     'get-usage-webhook': {
       200: async () => {
