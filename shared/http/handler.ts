@@ -1,5 +1,4 @@
 import middy, { type MiddlewareObj } from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { RequestOf } from '../api/operations';
 import type { RouteId } from '../api/routes';
@@ -7,11 +6,10 @@ import type { Caller } from '../core/caller';
 import { ValidationError } from '../core/errors';
 import { checkedBy, type FieldNaming, type GeneratedValidator, type Validator } from '../core/validation';
 import { fromAuthorizerContext } from './caller';
-import { MalformedJsonError, clientProblemFor, UnsupportedMediaTypeError, type RequestFields } from './errors';
+import { MalformedJsonError, UnsupportedMediaTypeError, type RequestFields } from './errors';
 import { noteFailure, observed } from '../core/observability';
 import { logReceived, requestLine } from './observability';
 import { numbersAsSent, numbersNotAsSent } from './numbers-as-sent';
-import { problem, problemResponse } from './problem';
 
 export interface HttpRequest<R extends { path: unknown; query: unknown; body: unknown }> {
   caller: Caller;
@@ -125,7 +123,7 @@ const checked = <T>(validate: GeneratedValidator | undefined, whole: string, nam
 /**
  * How a family of routes speaks: how it answers a failure, and whether a
  * body its route takes may be left out. The marketplace, usage and operator
- * routes answer RFC 7807 problems (`problemFace`); the OCTo routes answer
+ * routes answer RFC 7807 problems (`problemFace`, problem-face.ts); the OCTo routes answer
  * OCTo's error bodies (shared/octo).
  */
 export interface HttpFace {
@@ -142,22 +140,10 @@ export interface HttpFace {
 
 export type { ParsedEvent };
 
-export const problemFace: HttpFace = {
-  failure: (error, { event, fields }) => {
-    const instance = event.path;
-    const clientProblem = clientProblemFor(error, fields);
-    if (clientProblem)
-      return problemResponse(problem(clientProblem.status, clientProblem.kind, clientProblem.detail, instance, clientProblem.extensions));
-    return problemResponse(problem(500, 'internal', 'The server could not complete the request; it is safe to retry', instance));
-  },
-};
-
 /** Answers every failure in the route's face. */
 const failures = (face: HttpFace, fields: RequestFields): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
   onError: async (request) => {
-    // The media type was checked before the body parser ran, so the parser fails only on the JSON itself.
-    const error = (request.error as { statusCode?: number } | null)?.statusCode === 415 ? new MalformedJsonError() : request.error;
-    request.response = face.failure(error, { event: request.event, fields });
+    request.response = face.failure(request.error, { event: request.event, fields });
     // The request line logs an unexpected error with its stack (shared/core/observability.ts).
     if (request.response.statusCode >= 500) noteFailure(request.error);
   },
@@ -176,19 +162,24 @@ const absentBodyAsObject = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult>
 
 const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]+\+)?json$/;
 
-/**
- * Admits JSON bodies only. Media types are case-insensitive, and so are
- * header names: the body parser after this sees one lower-cased header.
- */
+/** Admits JSON bodies only; media types are case-insensitive, and so are header names. */
 const jsonContentType = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
-  before: (request) => {
-    const headers = lowerCaseHeaders(request.event.headers);
-    const contentType = headers['content-type']?.toLowerCase().trim() ?? '';
-    if (!JSON_MEDIA_TYPE.test(contentType.split(';')[0].trim())) {
-      throw new UnsupportedMediaTypeError();
+  before: ({ event }) => {
+    const contentType = lowerCaseHeaders(event.headers)['content-type']?.toLowerCase() ?? '';
+    if (!JSON_MEDIA_TYPE.test(contentType.split(';')[0].trim())) throw new UnsupportedMediaTypeError();
+  },
+});
+
+/** Reads the body as JSON (base64 when API Gateway says so); which media types are JSON is jsonContentType's rule alone. */
+const jsonBody = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
+  before: ({ event }) => {
+    if (event.body === undefined) throw new MalformedJsonError();
+    try {
+      const text = event.isBase64Encoded ? Buffer.from(event.body as string, 'base64').toString() : event.body;
+      event.body = JSON.parse(text as string);
+    } catch {
+      throw new MalformedJsonError();
     }
-    headers['content-type'] = contentType;
-    request.event.headers = headers;
   },
 });
 
@@ -197,12 +188,12 @@ const jsonContentType = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> =>
  * takes one), validate path, query and body with the route's validators
  * (generated ahead of time from its schemas, so nothing is compiled at a
  * cold start), hand the request, typed from the same schemas, to `fn`, and
- * render every error as a problem.
+ * answer every error in the route's face (`problemFace`, or OCTo's).
  */
 export function httpHandler<Id extends RouteId>(
   validators: RouteValidators<Id>,
   fn: (request: HttpRequest<RequestOf<Id>>) => Promise<APIGatewayProxyResult>,
-  face: HttpFace = problemFace,
+  face: HttpFace,
 ) {
   type Request = RequestOf<Id>;
   const validatePath = checked<Request['path']>(validators.path, 'The path');
@@ -228,7 +219,7 @@ export function httpHandler<Id extends RouteId>(
     handler
       .use(jsonContentType())
       .use(numbersAsSent(validators.numberRules ?? {}))
-      .use(httpJsonBodyParser());
+      .use(jsonBody());
   }
   handler.use(failures(face, fields));
   // Observed around everything: it sees the request before anything can fail, and the final answer after the face's failure middleware.
