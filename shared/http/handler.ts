@@ -1,4 +1,5 @@
 import middy, { type MiddlewareObj } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { RequestOf } from '../api/operations';
 import type { RouteId } from '../api/routes';
@@ -143,7 +144,9 @@ export type { ParsedEvent };
 /** Answers every failure in the route's face. */
 const failures = (face: HttpFace, fields: RequestFields): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
   onError: async (request) => {
-    request.response = face.failure(request.error, { event: request.event, fields });
+    // The media type was checked before the body parser ran, so the parser fails only on the JSON itself.
+    const error = (request.error as { statusCode?: number } | null)?.statusCode === 415 ? new MalformedJsonError() : request.error;
+    request.response = face.failure(error, { event: request.event, fields });
     // The request line logs an unexpected error with its stack (shared/core/observability.ts).
     if (request.response.statusCode >= 500) noteFailure(request.error);
   },
@@ -162,24 +165,18 @@ const absentBodyAsObject = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult>
 
 const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]+\+)?json$/;
 
-/** Admits JSON bodies only; media types are case-insensitive, and so are header names. */
+/**
+ * Admits JSON bodies only. Media types are case-insensitive, and so are
+ * header names, and a parameter may follow spaces: the body parser after
+ * this sees one lower-cased header holding the media type alone.
+ */
 const jsonContentType = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
-  before: ({ event }) => {
-    const contentType = lowerCaseHeaders(event.headers)['content-type']?.toLowerCase() ?? '';
-    if (!JSON_MEDIA_TYPE.test(contentType.split(';')[0].trim())) throw new UnsupportedMediaTypeError();
-  },
-});
-
-/** Reads the body as JSON (base64 when API Gateway says so); which media types are JSON is jsonContentType's rule alone. */
-const jsonBody = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
-  before: ({ event }) => {
-    if (event.body === undefined) throw new MalformedJsonError();
-    try {
-      const text = event.isBase64Encoded ? Buffer.from(event.body as string, 'base64').toString() : event.body;
-      event.body = JSON.parse(text as string);
-    } catch {
-      throw new MalformedJsonError();
-    }
+  before: (request) => {
+    const headers = lowerCaseHeaders(request.event.headers);
+    const mediaType = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (!JSON_MEDIA_TYPE.test(mediaType)) throw new UnsupportedMediaTypeError();
+    headers['content-type'] = mediaType;
+    request.event.headers = headers;
   },
 });
 
@@ -219,7 +216,7 @@ export function httpHandler<Id extends RouteId>(
     handler
       .use(jsonContentType())
       .use(numbersAsSent(validators.numberRules ?? {}))
-      .use(jsonBody());
+      .use(httpJsonBodyParser());
   }
   handler.use(failures(face, fields));
   // Observed around everything: it sees the request before anything can fail, and the final answer after the face's failure middleware.
