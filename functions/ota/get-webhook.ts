@@ -1,5 +1,6 @@
 import { validators } from '../../shared/api/validators/get-webhook.generated';
 import { httpHandler, ok } from '../../shared/http/handler';
+import { problemFace } from '../../shared/http/problem-face';
 import { readWebhook } from '../../shared/webhooks/endpoints';
 
-export const handler = httpHandler(validators, async ({ caller }) => ok(await readWebhook(caller)));
+export const handler = httpHandler(validators, async ({ caller }) => ok(await readWebhook(caller)), problemFace);

@@ -17,7 +17,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Channel === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Channel"},message:"must have required property '"+"Channel"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Channel"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27,7 +27,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.ActivityID === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"},message:"must have required property '"+"ActivityID"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -37,7 +37,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.Date === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Date"},message:"must have required property '"+"Date"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Date"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -47,7 +47,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.Time === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Time"},message:"must have required property '"+"Time"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Time"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -57,7 +57,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.Participants === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Participants"},message:"must have required property '"+"Participants"+"'"};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Participants"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -67,7 +67,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.Customer === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Customer"},message:"must have required property '"+"Customer"+"'"};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Customer"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -78,7 +78,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(func0.call({"Channel":{"type":"string","enum":["online","pos"],"errorMessage":"must be 'online' or 'pos'"},"ActivityID":{"type":"string","errorMessage":"must be a string: 's_' followed by letters or digits"},"Date":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Time":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"Participants":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be a whole number from 1 to 10000"},"Units":{"type":"array","minItems":1,"maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["UnitID","Quantity"],"properties":{"UnitID":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","errorMessage":"must be a UnitID of the activity"},"Quantity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be a whole number from 1 to 10000"}}}},"Customer":{"type":"object","additionalProperties":false,"required":["FirstName","LastName","Email"],"properties":{"FirstName":{"type":"string","minLength":1,"maxLength":100,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 100 characters, not all blank, without control characters"},"LastName":{"type":"string","minLength":1,"maxLength":100,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 100 characters, not all blank, without control characters"},"Email":{"type":"string","maxLength":254,"pattern":"^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$","errorMessage":"must be an email address such as ana@example.com"},"Phone":{"type":"string","pattern":"^\\+[1-9][0-9]{6,14}$","errorMessage":"must be in E.164 format, such as +351912345678"}}},"PaymentReference":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be 1 to 200 characters"},"Answers":{"type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["QuestionID","Value"],"properties":{"QuestionID":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be a QuestionID of the activity"},"Value":{"type":"string","minLength":1,"maxLength":2000,"errorMessage":"must be a string of 1 to 2000 characters"}}}}}, key0))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -91,7 +91,7 @@ errors++;
 if(data.Channel !== undefined){
 let data0 = data.Channel;
 if(typeof data0 !== "string"){
-const err7 = {instancePath:instancePath+"/Channel",schemaPath:"#/properties/Channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/Channel",schemaPath:"#/properties/Channel/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -101,7 +101,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data0 === "online") || (data0 === "pos"))){
-const err8 = {instancePath:instancePath+"/Channel",schemaPath:"#/properties/Channel/enum",keyword:"enum",params:{allowedValues: ["online","pos"]},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/Channel",schemaPath:"#/properties/Channel/enum",keyword:"enum",params:{allowedValues: ["online","pos"]}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -113,7 +113,7 @@ errors++;
 }
 if(data.ActivityID !== undefined){
 if(typeof data.ActivityID !== "string"){
-const err9 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -127,7 +127,7 @@ if(data.Date !== undefined){
 let data2 = data.Date;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-const err10 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err10 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -138,7 +138,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err11 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -152,7 +152,7 @@ if(data.Time !== undefined){
 let data3 = data.Time;
 if(typeof data3 === "string"){
 if(!pattern0.test(data3)){
-const err12 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+const err12 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -163,7 +163,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err13 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -176,7 +176,7 @@ errors++;
 if(data.Participants !== undefined){
 let data4 = data.Participants;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err14 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err14 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -187,7 +187,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 10000 || isNaN(data4)){
-const err15 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err15 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -197,7 +197,7 @@ vErrors.push(err15);
 errors++;
 }
 if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err16 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -236,7 +236,7 @@ for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.UnitID === undefined){
-const err19 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: "UnitID"},message:"must have required property '"+"UnitID"+"'"};
+const err19 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: "UnitID"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -246,7 +246,7 @@ vErrors.push(err19);
 errors++;
 }
 if(data6.Quantity === undefined){
-const err20 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: "Quantity"},message:"must have required property '"+"Quantity"+"'"};
+const err20 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: "Quantity"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -257,7 +257,7 @@ errors++;
 }
 for(const key1 in data6){
 if(!((key1 === "UnitID") || (key1 === "Quantity"))){
-const err21 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+const err21 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -271,7 +271,7 @@ if(data6.UnitID !== undefined){
 let data7 = data6.UnitID;
 if(typeof data7 === "string"){
 if(!pattern1.test(data7)){
-const err22 = {instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""};
+const err22 = {instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -282,7 +282,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err23 = {instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -295,7 +295,7 @@ errors++;
 if(data6.Quantity !== undefined){
 let data8 = data6.Quantity;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err24 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err24 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -306,7 +306,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 10000 || isNaN(data8)){
-const err25 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err25 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -316,7 +316,7 @@ vErrors.push(err25);
 errors++;
 }
 if(data8 < 1 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err26 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -355,7 +355,7 @@ if(data.Customer !== undefined){
 let data9 = data.Customer;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.FirstName === undefined){
-const err29 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "FirstName"},message:"must have required property '"+"FirstName"+"'"};
+const err29 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "FirstName"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -365,7 +365,7 @@ vErrors.push(err29);
 errors++;
 }
 if(data9.LastName === undefined){
-const err30 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "LastName"},message:"must have required property '"+"LastName"+"'"};
+const err30 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "LastName"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -375,7 +375,7 @@ vErrors.push(err30);
 errors++;
 }
 if(data9.Email === undefined){
-const err31 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "Email"},message:"must have required property '"+"Email"+"'"};
+const err31 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "Email"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -386,7 +386,7 @@ errors++;
 }
 for(const key2 in data9){
 if(!((((key2 === "FirstName") || (key2 === "LastName")) || (key2 === "Email")) || (key2 === "Phone"))){
-const err32 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+const err32 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -400,7 +400,7 @@ if(data9.FirstName !== undefined){
 let data10 = data9.FirstName;
 if(typeof data10 === "string"){
 if(func1(data10) > 100){
-const err33 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err33 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -410,7 +410,7 @@ vErrors.push(err33);
 errors++;
 }
 if(func1(data10) < 1){
-const err34 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err34 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -420,7 +420,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!pattern2.test(data10)){
-const err35 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+const err35 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -431,7 +431,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err36 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -445,7 +445,7 @@ if(data9.LastName !== undefined){
 let data11 = data9.LastName;
 if(typeof data11 === "string"){
 if(func1(data11) > 100){
-const err37 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err37 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -455,7 +455,7 @@ vErrors.push(err37);
 errors++;
 }
 if(func1(data11) < 1){
-const err38 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err38 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -465,7 +465,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!pattern2.test(data11)){
-const err39 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+const err39 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -476,7 +476,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err40 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -490,7 +490,7 @@ if(data9.Email !== undefined){
 let data12 = data9.Email;
 if(typeof data12 === "string"){
 if(func1(data12) > 254){
-const err41 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+const err41 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -500,7 +500,7 @@ vErrors.push(err41);
 errors++;
 }
 if(!pattern4.test(data12)){
-const err42 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$"},message:"must match pattern \""+"^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$"+"\""};
+const err42 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -511,7 +511,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err43 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -525,7 +525,7 @@ if(data9.Phone !== undefined){
 let data13 = data9.Phone;
 if(typeof data13 === "string"){
 if(!pattern5.test(data13)){
-const err44 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\""};
+const err44 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -536,7 +536,7 @@ errors++;
 }
 }
 else {
-const err45 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err45 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -562,7 +562,7 @@ if(data.PaymentReference !== undefined){
 let data14 = data.PaymentReference;
 if(typeof data14 === "string"){
 if(func1(data14) > 200){
-const err47 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err47 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -572,7 +572,7 @@ vErrors.push(err47);
 errors++;
 }
 if(func1(data14) < 1){
-const err48 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err48 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -583,7 +583,7 @@ errors++;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err49 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -611,7 +611,7 @@ for(let i1=0; i1<len1; i1++){
 let data16 = data15[i1];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.QuestionID === undefined){
-const err51 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "QuestionID"},message:"must have required property '"+"QuestionID"+"'"};
+const err51 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "QuestionID"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -621,7 +621,7 @@ vErrors.push(err51);
 errors++;
 }
 if(data16.Value === undefined){
-const err52 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "Value"},message:"must have required property '"+"Value"+"'"};
+const err52 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "Value"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -632,7 +632,7 @@ errors++;
 }
 for(const key3 in data16){
 if(!((key3 === "QuestionID") || (key3 === "Value"))){
-const err53 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+const err53 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -646,7 +646,7 @@ if(data16.QuestionID !== undefined){
 let data17 = data16.QuestionID;
 if(typeof data17 === "string"){
 if(func1(data17) > 100){
-const err54 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err54 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -656,7 +656,7 @@ vErrors.push(err54);
 errors++;
 }
 if(func1(data17) < 1){
-const err55 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err55 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -667,7 +667,7 @@ errors++;
 }
 }
 else {
-const err56 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err56 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -681,7 +681,7 @@ if(data16.Value !== undefined){
 let data18 = data16.Value;
 if(typeof data18 === "string"){
 if(func1(data18) > 2000){
-const err57 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+const err57 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -691,7 +691,7 @@ vErrors.push(err57);
 errors++;
 }
 if(func1(data18) < 1){
-const err58 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err58 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -702,7 +702,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err59 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err59];
 }

@@ -1,5 +1,5 @@
 import { timeslotStatus } from '../catalog/availability';
-import { checkOneOffTimeslot, oneOffRow } from '../catalog/catalog-rules';
+import { checkOneOffTimeslot, oneOffRow } from '../catalog/one-off-timeslots';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { activityNotFound } from '../catalog/products';
 import { getProduct, queryTimeslots } from '../catalog/repository';

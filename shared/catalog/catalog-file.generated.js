@@ -19,7 +19,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.From === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "From"},message:"must have required property '"+"From"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "From"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -29,7 +29,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.To === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "To"},message:"must have required property '"+"To"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "To"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -40,7 +40,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "From") || (key0 === "To"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -54,7 +54,7 @@ if(data.From !== undefined){
 let data0 = data.From;
 if(typeof data0 === "string"){
 if(!pattern7.test(data0)){
-const err3 = {instancePath:instancePath+"/From",schemaPath:"#/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+const err3 = {instancePath:instancePath+"/From",schemaPath:"#/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -65,7 +65,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/From",schemaPath:"#/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/From",schemaPath:"#/properties/From/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -79,7 +79,7 @@ if(data.To !== undefined){
 let data1 = data.To;
 if(typeof data1 === "string"){
 if(!pattern7.test(data1)){
-const err5 = {instancePath:instancePath+"/To",schemaPath:"#/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+const err5 = {instancePath:instancePath+"/To",schemaPath:"#/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -90,7 +90,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/To",schemaPath:"#/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/To",schemaPath:"#/properties/To/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -121,7 +121,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Products === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Products"},message:"must have required property '"+"Products"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Products"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -132,7 +132,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "Products")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -160,7 +160,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.ProductID === undefined){
-const err3 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "ProductID"},message:"must have required property '"+"ProductID"+"'"};
+const err3 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "ProductID"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -170,7 +170,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data1.ActivityID === undefined){
-const err4 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "ActivityID"},message:"must have required property '"+"ActivityID"+"'"};
+const err4 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "ActivityID"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -180,7 +180,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data1.Name === undefined){
-const err5 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "Name"},message:"must have required property '"+"Name"+"'"};
+const err5 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "Name"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -190,7 +190,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1.DurationMinutes === undefined){
-const err6 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "DurationMinutes"},message:"must have required property '"+"DurationMinutes"+"'"};
+const err6 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "DurationMinutes"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -200,7 +200,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data1.MaxParticipantsPerBooking === undefined){
-const err7 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "MaxParticipantsPerBooking"},message:"must have required property '"+"MaxParticipantsPerBooking"+"'"};
+const err7 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "MaxParticipantsPerBooking"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -210,7 +210,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data1.PricePerParticipant === undefined){
-const err8 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "PricePerParticipant"},message:"must have required property '"+"PricePerParticipant"+"'"};
+const err8 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: "PricePerParticipant"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -221,7 +221,7 @@ errors++;
 }
 for(const key1 in data1){
 if(!(func0.call({"ProductID":{"type":"integer","minimum":1,"maximum":9007199254740991,"errorMessage":"must be a positive integer"},"ActivityID":{"type":"string","pattern":"^s_[A-Za-z0-9]{1,64}$","errorMessage":"must be 's_' followed by 1 to 64 letters or digits"},"Name":{"type":"string","minLength":1,"maxLength":200},"Description":{"type":"string","maxLength":5000},"Visible":{"type":"boolean"},"DurationMinutes":{"type":"integer","minimum":1,"maximum":10080},"MaxParticipantsPerBooking":{"type":"integer","minimum":1,"maximum":10000},"PricePerParticipant":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}}},"AvailabilityType":{"type":"string","enum":["START_TIME","OPENING_HOURS"],"errorMessage":"must be one of START_TIME, OPENING_HOURS"},"Units":{"type":"array","minItems":1,"maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["UnitID","Name","Type","Price"],"properties":{"UnitID":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","description":"Unique within the product","errorMessage":"must be 1 to 64 lower-case letters, digits, _ or -"},"Name":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be 1 to 100 characters"},"Type":{"type":"string","enum":["ADULT","YOUTH","CHILD","INFANT","FAMILY","SENIOR","STUDENT","MILITARY","OTHER"],"errorMessage":"must be one of ADULT, YOUTH, CHILD, INFANT, FAMILY, SENIOR, STUDENT, MILITARY, OTHER"},"Price":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}},"description":"Of one unit, in the currency of PricePerParticipant"},"MinAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 0","errorMessage":"must be an age from 0 to 120"},"MaxAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 99","errorMessage":"must be an age from 0 to 120"},"MinQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking that holds this unit holds at least this many","errorMessage":"must be a whole number from 1 to 10000"},"MaxQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking holds at most this many of this unit","errorMessage":"must be a whole number from 1 to 10000"},"PaxCount":{"type":"integer","minimum":1,"maximum":100,"description":"Places one unit takes; default 1","errorMessage":"must be a whole number from 1 to 100"},"AccompaniedBy":{"type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$"},"description":"Other units of the product, one of which a booking with this unit must hold","errorMessage":"must be a list of UnitIDs of the product"}}}},"Questions":{"type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["QuestionID","Text","Type","Required"],"properties":{"QuestionID":{"type":"string","pattern":"^q_[A-Za-z0-9]{1,64}$","errorMessage":"must be 'q_' followed by letters or digits"},"Text":{"type":"string","minLength":1,"maxLength":1000},"Type":{"type":"string","enum":["TEXT","YES_NO","SINGLE_CHOICE","DATE","FILE_UPLOAD"],"errorMessage":"must be one of TEXT, YES_NO, SINGLE_CHOICE, DATE, FILE_UPLOAD"},"Required":{"type":"boolean"},"Options":{"type":"array","minItems":2,"maxItems":50,"items":{"type":"string","minLength":1,"maxLength":200}},"AcceptedFileTypes":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^[a-z]+/[a-z0-9.+*-]+$"}},"MaxFileSizeBytes":{"type":"integer","minimum":1}}}},"Schedules":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["From","To","Weekdays","Capacity"],"properties":{"From":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"To":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Weekdays":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["SUN","MON","TUE","WED","THU","FRI","SAT"]}},"Times":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"}},"OpeningHours":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/shared0"},"description":"Day tickets: when the day's visits may begin and end, local time"},"Capacity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be an integer from 1 to 10000"}}}},"Timeslots":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["Date","Capacity"],"properties":{"Date":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Time":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"OpeningHours":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/shared0"},"description":"Day tickets: when the day's visits may begin and end, local time"},"Capacity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be an integer from 1 to 10000"}}}}}, key1))){
-const err9 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+const err9 = {instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -234,7 +234,7 @@ errors++;
 if(data1.ProductID !== undefined){
 let data2 = data1.ProductID;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err10 = {instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err10 = {instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -245,7 +245,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 9007199254740991 || isNaN(data2)){
-const err11 = {instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+const err11 = {instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -255,7 +255,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data2 < 1 || isNaN(data2)){
-const err12 = {instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err12 = {instancePath:instancePath+"/Products/" + i0+"/ProductID",schemaPath:"#/properties/Products/items/properties/ProductID/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -270,7 +270,7 @@ if(data1.ActivityID !== undefined){
 let data3 = data1.ActivityID;
 if(typeof data3 === "string"){
 if(!pattern0.test(data3)){
-const err13 = {instancePath:instancePath+"/Products/" + i0+"/ActivityID",schemaPath:"#/properties/Products/items/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""};
+const err13 = {instancePath:instancePath+"/Products/" + i0+"/ActivityID",schemaPath:"#/properties/Products/items/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -281,7 +281,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/Products/" + i0+"/ActivityID",schemaPath:"#/properties/Products/items/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/Products/" + i0+"/ActivityID",schemaPath:"#/properties/Products/items/properties/ActivityID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -437,7 +437,7 @@ if(data1.PricePerParticipant !== undefined){
 let data9 = data1.PricePerParticipant;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.Amount === undefined){
-const err27 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/required",keyword:"required",params:{missingProperty: "Amount"},message:"must have required property '"+"Amount"+"'"};
+const err27 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/required",keyword:"required",params:{missingProperty: "Amount"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -447,7 +447,7 @@ vErrors.push(err27);
 errors++;
 }
 if(data9.Currency === undefined){
-const err28 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/required",keyword:"required",params:{missingProperty: "Currency"},message:"must have required property '"+"Currency"+"'"};
+const err28 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/required",keyword:"required",params:{missingProperty: "Currency"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -458,7 +458,7 @@ errors++;
 }
 for(const key2 in data9){
 if(!((key2 === "Amount") || (key2 === "Currency"))){
-const err29 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+const err29 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -471,7 +471,7 @@ errors++;
 if(data9.Amount !== undefined){
 let data10 = data9.Amount;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err30 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err30 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -482,7 +482,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 100000000000 || isNaN(data10)){
-const err31 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"};
+const err31 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -492,7 +492,7 @@ vErrors.push(err31);
 errors++;
 }
 if(data10 < 0 || isNaN(data10)){
-const err32 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err32 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Amount",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -507,7 +507,7 @@ if(data9.Currency !== undefined){
 let data11 = data9.Currency;
 if(typeof data11 === "string"){
 if(!pattern1.test(data11)){
-const err33 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Currency",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+const err33 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Currency",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -518,7 +518,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Currency",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err34 = {instancePath:instancePath+"/Products/" + i0+"/PricePerParticipant/Currency",schemaPath:"#/properties/Products/items/properties/PricePerParticipant/properties/Currency/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -543,7 +543,7 @@ errors++;
 if(data1.AvailabilityType !== undefined){
 let data12 = data1.AvailabilityType;
 if(typeof data12 !== "string"){
-const err36 = {instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err36 = {instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -553,7 +553,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((data12 === "START_TIME") || (data12 === "OPENING_HOURS"))){
-const err37 = {instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/enum",keyword:"enum",params:{allowedValues: ["START_TIME","OPENING_HOURS"]},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/Products/" + i0+"/AvailabilityType",schemaPath:"#/properties/Products/items/properties/AvailabilityType/enum",keyword:"enum",params:{allowedValues: ["START_TIME","OPENING_HOURS"]}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -591,7 +591,7 @@ for(let i1=0; i1<len1; i1++){
 let data14 = data13[i1];
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.UnitID === undefined){
-const err40 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: "UnitID"},message:"must have required property '"+"UnitID"+"'"};
+const err40 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: "UnitID"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -601,7 +601,7 @@ vErrors.push(err40);
 errors++;
 }
 if(data14.Name === undefined){
-const err41 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: "Name"},message:"must have required property '"+"Name"+"'"};
+const err41 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: "Name"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -611,7 +611,7 @@ vErrors.push(err41);
 errors++;
 }
 if(data14.Type === undefined){
-const err42 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: "Type"},message:"must have required property '"+"Type"+"'"};
+const err42 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: "Type"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -621,7 +621,7 @@ vErrors.push(err42);
 errors++;
 }
 if(data14.Price === undefined){
-const err43 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: "Price"},message:"must have required property '"+"Price"+"'"};
+const err43 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/required",keyword:"required",params:{missingProperty: "Price"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -632,7 +632,7 @@ errors++;
 }
 for(const key3 in data14){
 if(!(func0.call({"UnitID":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","description":"Unique within the product","errorMessage":"must be 1 to 64 lower-case letters, digits, _ or -"},"Name":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be 1 to 100 characters"},"Type":{"type":"string","enum":["ADULT","YOUTH","CHILD","INFANT","FAMILY","SENIOR","STUDENT","MILITARY","OTHER"],"errorMessage":"must be one of ADULT, YOUTH, CHILD, INFANT, FAMILY, SENIOR, STUDENT, MILITARY, OTHER"},"Price":{"type":"object","additionalProperties":false,"required":["Amount","Currency"],"properties":{"Amount":{"type":"integer","minimum":0,"description":"Minor units (cents)","errorMessage":"must be a whole number of minor units (cents) from 0 to 100000000000","maximum":100000000000},"Currency":{"type":"string","pattern":"^[A-Z]{3}$","description":"ISO 4217 code","errorMessage":"must be an ISO 4217 code such as EUR"}},"description":"Of one unit, in the currency of PricePerParticipant"},"MinAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 0","errorMessage":"must be an age from 0 to 120"},"MaxAge":{"type":"integer","minimum":0,"maximum":120,"description":"Default 99","errorMessage":"must be an age from 0 to 120"},"MinQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking that holds this unit holds at least this many","errorMessage":"must be a whole number from 1 to 10000"},"MaxQuantity":{"type":"integer","minimum":1,"maximum":10000,"description":"A booking holds at most this many of this unit","errorMessage":"must be a whole number from 1 to 10000"},"PaxCount":{"type":"integer","minimum":1,"maximum":100,"description":"Places one unit takes; default 1","errorMessage":"must be a whole number from 1 to 100"},"AccompaniedBy":{"type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$"},"description":"Other units of the product, one of which a booking with this unit must hold","errorMessage":"must be a list of UnitIDs of the product"}}, key3))){
-const err44 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+const err44 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1,schemaPath:"#/properties/Products/items/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -646,7 +646,7 @@ if(data14.UnitID !== undefined){
 let data15 = data14.UnitID;
 if(typeof data15 === "string"){
 if(!pattern2.test(data15)){
-const err45 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""};
+const err45 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -657,7 +657,7 @@ errors++;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err46 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/UnitID",schemaPath:"#/properties/Products/items/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -671,7 +671,7 @@ if(data14.Name !== undefined){
 let data16 = data14.Name;
 if(typeof data16 === "string"){
 if(func1(data16) > 100){
-const err47 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err47 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -681,7 +681,7 @@ vErrors.push(err47);
 errors++;
 }
 if(func1(data16) < 1){
-const err48 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err48 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -692,7 +692,7 @@ errors++;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err49 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Name",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -705,7 +705,7 @@ errors++;
 if(data14.Type !== undefined){
 let data17 = data14.Type;
 if(typeof data17 !== "string"){
-const err50 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err50 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -715,7 +715,7 @@ vErrors.push(err50);
 errors++;
 }
 if(!(((((((((data17 === "ADULT") || (data17 === "YOUTH")) || (data17 === "CHILD")) || (data17 === "INFANT")) || (data17 === "FAMILY")) || (data17 === "SENIOR")) || (data17 === "STUDENT")) || (data17 === "MILITARY")) || (data17 === "OTHER"))){
-const err51 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/enum",keyword:"enum",params:{allowedValues: ["ADULT","YOUTH","CHILD","INFANT","FAMILY","SENIOR","STUDENT","MILITARY","OTHER"]},message:"must be equal to one of the allowed values"};
+const err51 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Type",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Type/enum",keyword:"enum",params:{allowedValues: ["ADULT","YOUTH","CHILD","INFANT","FAMILY","SENIOR","STUDENT","MILITARY","OTHER"]}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -729,7 +729,7 @@ if(data14.Price !== undefined){
 let data18 = data14.Price;
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 if(data18.Amount === undefined){
-const err52 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/required",keyword:"required",params:{missingProperty: "Amount"},message:"must have required property '"+"Amount"+"'"};
+const err52 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/required",keyword:"required",params:{missingProperty: "Amount"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -739,7 +739,7 @@ vErrors.push(err52);
 errors++;
 }
 if(data18.Currency === undefined){
-const err53 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/required",keyword:"required",params:{missingProperty: "Currency"},message:"must have required property '"+"Currency"+"'"};
+const err53 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/required",keyword:"required",params:{missingProperty: "Currency"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -750,7 +750,7 @@ errors++;
 }
 for(const key4 in data18){
 if(!((key4 === "Amount") || (key4 === "Currency"))){
-const err54 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const err54 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -763,7 +763,7 @@ errors++;
 if(data18.Amount !== undefined){
 let data19 = data18.Amount;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err55 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err55 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -774,7 +774,7 @@ errors++;
 }
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 > 100000000000 || isNaN(data19)){
-const err56 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"};
+const err56 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -784,7 +784,7 @@ vErrors.push(err56);
 errors++;
 }
 if(data19 < 0 || isNaN(data19)){
-const err57 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err57 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Amount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -799,7 +799,7 @@ if(data18.Currency !== undefined){
 let data20 = data18.Currency;
 if(typeof data20 === "string"){
 if(!pattern1.test(data20)){
-const err58 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+const err58 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -810,7 +810,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err59 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/Price/Currency",schemaPath:"#/properties/Products/items/properties/Units/items/properties/Price/properties/Currency/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -835,7 +835,7 @@ errors++;
 if(data14.MinAge !== undefined){
 let data21 = data14.MinAge;
 if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err61 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err61 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -846,7 +846,7 @@ errors++;
 }
 if((typeof data21 == "number") && (isFinite(data21))){
 if(data21 > 120 || isNaN(data21)){
-const err62 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120"};
+const err62 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -856,7 +856,7 @@ vErrors.push(err62);
 errors++;
 }
 if(data21 < 0 || isNaN(data21)){
-const err63 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err63 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -870,7 +870,7 @@ errors++;
 if(data14.MaxAge !== undefined){
 let data22 = data14.MaxAge;
 if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err64 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err64 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -881,7 +881,7 @@ errors++;
 }
 if((typeof data22 == "number") && (isFinite(data22))){
 if(data22 > 120 || isNaN(data22)){
-const err65 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120},message:"must be <= 120"};
+const err65 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -891,7 +891,7 @@ vErrors.push(err65);
 errors++;
 }
 if(data22 < 0 || isNaN(data22)){
-const err66 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err66 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxAge",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxAge/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -905,7 +905,7 @@ errors++;
 if(data14.MinQuantity !== undefined){
 let data23 = data14.MinQuantity;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err67 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err67 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -916,7 +916,7 @@ errors++;
 }
 if((typeof data23 == "number") && (isFinite(data23))){
 if(data23 > 10000 || isNaN(data23)){
-const err68 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err68 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -926,7 +926,7 @@ vErrors.push(err68);
 errors++;
 }
 if(data23 < 1 || isNaN(data23)){
-const err69 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err69 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MinQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MinQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -940,7 +940,7 @@ errors++;
 if(data14.MaxQuantity !== undefined){
 let data24 = data14.MaxQuantity;
 if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err70 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err70 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -951,7 +951,7 @@ errors++;
 }
 if((typeof data24 == "number") && (isFinite(data24))){
 if(data24 > 10000 || isNaN(data24)){
-const err71 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err71 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -961,7 +961,7 @@ vErrors.push(err71);
 errors++;
 }
 if(data24 < 1 || isNaN(data24)){
-const err72 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err72 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/MaxQuantity",schemaPath:"#/properties/Products/items/properties/Units/items/properties/MaxQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -975,7 +975,7 @@ errors++;
 if(data14.PaxCount !== undefined){
 let data25 = data14.PaxCount;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err73 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err73 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -986,7 +986,7 @@ errors++;
 }
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 > 100 || isNaN(data25)){
-const err74 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+const err74 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -996,7 +996,7 @@ vErrors.push(err74);
 errors++;
 }
 if(data25 < 1 || isNaN(data25)){
-const err75 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err75 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/PaxCount",schemaPath:"#/properties/Products/items/properties/Units/items/properties/PaxCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1011,7 +1011,7 @@ if(data14.AccompaniedBy !== undefined){
 let data26 = data14.AccompaniedBy;
 if(Array.isArray(data26)){
 if(data26.length > 20){
-const err76 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+const err76 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/maxItems",keyword:"maxItems",params:{limit: 20}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1057,7 +1057,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err79 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)"};
+const err79 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1072,7 +1072,7 @@ indices0[item0] = i3;
 }
 }
 else {
-const err80 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err80 = {instancePath:instancePath+"/Products/" + i0+"/Units/" + i1+"/AccompaniedBy",schemaPath:"#/properties/Products/items/properties/Units/items/properties/AccompaniedBy/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1124,7 +1124,7 @@ for(let i4=0; i4<len3; i4++){
 let data29 = data28[i4];
 if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
 if(data29.QuestionID === undefined){
-const err84 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: "QuestionID"},message:"must have required property '"+"QuestionID"+"'"};
+const err84 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: "QuestionID"}};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1134,7 +1134,7 @@ vErrors.push(err84);
 errors++;
 }
 if(data29.Text === undefined){
-const err85 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: "Text"},message:"must have required property '"+"Text"+"'"};
+const err85 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: "Text"}};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1144,7 +1144,7 @@ vErrors.push(err85);
 errors++;
 }
 if(data29.Type === undefined){
-const err86 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: "Type"},message:"must have required property '"+"Type"+"'"};
+const err86 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: "Type"}};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1154,7 +1154,7 @@ vErrors.push(err86);
 errors++;
 }
 if(data29.Required === undefined){
-const err87 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: "Required"},message:"must have required property '"+"Required"+"'"};
+const err87 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/required",keyword:"required",params:{missingProperty: "Required"}};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1165,7 +1165,7 @@ errors++;
 }
 for(const key5 in data29){
 if(!(((((((key5 === "QuestionID") || (key5 === "Text")) || (key5 === "Type")) || (key5 === "Required")) || (key5 === "Options")) || (key5 === "AcceptedFileTypes")) || (key5 === "MaxFileSizeBytes"))){
-const err88 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+const err88 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4,schemaPath:"#/properties/Products/items/properties/Questions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1179,7 +1179,7 @@ if(data29.QuestionID !== undefined){
 let data30 = data29.QuestionID;
 if(typeof data30 === "string"){
 if(!pattern5.test(data30)){
-const err89 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/pattern",keyword:"pattern",params:{pattern: "^q_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^q_[A-Za-z0-9]{1,64}$"+"\""};
+const err89 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/pattern",keyword:"pattern",params:{pattern: "^q_[A-Za-z0-9]{1,64}$"}};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1190,7 +1190,7 @@ errors++;
 }
 }
 else {
-const err90 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err90 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/QuestionID",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/QuestionID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1238,7 +1238,7 @@ errors++;
 if(data29.Type !== undefined){
 let data32 = data29.Type;
 if(typeof data32 !== "string"){
-const err94 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err94 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1248,7 +1248,7 @@ vErrors.push(err94);
 errors++;
 }
 if(!(((((data32 === "TEXT") || (data32 === "YES_NO")) || (data32 === "SINGLE_CHOICE")) || (data32 === "DATE")) || (data32 === "FILE_UPLOAD"))){
-const err95 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/enum",keyword:"enum",params:{allowedValues: ["TEXT","YES_NO","SINGLE_CHOICE","DATE","FILE_UPLOAD"]},message:"must be equal to one of the allowed values"};
+const err95 = {instancePath:instancePath+"/Products/" + i0+"/Questions/" + i4+"/Type",schemaPath:"#/properties/Products/items/properties/Questions/items/properties/Type/enum",keyword:"enum",params:{allowedValues: ["TEXT","YES_NO","SINGLE_CHOICE","DATE","FILE_UPLOAD"]}};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1449,7 +1449,7 @@ for(let i7=0; i7<len6; i7++){
 let data40 = data39[i7];
 if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 if(data40.From === undefined){
-const err111 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: "From"},message:"must have required property '"+"From"+"'"};
+const err111 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: "From"}};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1459,7 +1459,7 @@ vErrors.push(err111);
 errors++;
 }
 if(data40.To === undefined){
-const err112 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: "To"},message:"must have required property '"+"To"+"'"};
+const err112 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: "To"}};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1469,7 +1469,7 @@ vErrors.push(err112);
 errors++;
 }
 if(data40.Weekdays === undefined){
-const err113 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: "Weekdays"},message:"must have required property '"+"Weekdays"+"'"};
+const err113 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: "Weekdays"}};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1479,7 +1479,7 @@ vErrors.push(err113);
 errors++;
 }
 if(data40.Capacity === undefined){
-const err114 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: "Capacity"},message:"must have required property '"+"Capacity"+"'"};
+const err114 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/required",keyword:"required",params:{missingProperty: "Capacity"}};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1490,7 +1490,7 @@ errors++;
 }
 for(const key6 in data40){
 if(!((((((key6 === "From") || (key6 === "To")) || (key6 === "Weekdays")) || (key6 === "Times")) || (key6 === "OpeningHours")) || (key6 === "Capacity"))){
-const err115 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+const err115 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7,schemaPath:"#/properties/Products/items/properties/Schedules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1504,7 +1504,7 @@ if(data40.From !== undefined){
 let data41 = data40.From;
 if(typeof data41 === "string"){
 if(!(formats0.validate(data41))){
-const err116 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err116 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1515,7 +1515,7 @@ errors++;
 }
 }
 else {
-const err117 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err117 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/From",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/From/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1529,7 +1529,7 @@ if(data40.To !== undefined){
 let data42 = data40.To;
 if(typeof data42 === "string"){
 if(!(formats0.validate(data42))){
-const err118 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err118 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1540,7 +1540,7 @@ errors++;
 }
 }
 else {
-const err119 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err119 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/To",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/To/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1627,7 +1627,7 @@ for(let i10=0; i10<len8; i10++){
 let data46 = data45[i10];
 if(typeof data46 === "string"){
 if(!pattern7.test(data46)){
-const err125 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+const err125 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"}};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1638,7 +1638,7 @@ errors++;
 }
 }
 else {
-const err126 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err126 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Times/" + i10,schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Times/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1729,7 +1729,7 @@ errors++;
 if(data40.Capacity !== undefined){
 let data49 = data40.Capacity;
 if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err132 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err132 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1740,7 +1740,7 @@ errors++;
 }
 if((typeof data49 == "number") && (isFinite(data49))){
 if(data49 > 10000 || isNaN(data49)){
-const err133 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err133 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1750,7 +1750,7 @@ vErrors.push(err133);
 errors++;
 }
 if(data49 < 1 || isNaN(data49)){
-const err134 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err134 = {instancePath:instancePath+"/Products/" + i0+"/Schedules/" + i7+"/Capacity",schemaPath:"#/properties/Products/items/properties/Schedules/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1793,7 +1793,7 @@ for(let i13=0; i13<len10; i13++){
 let data51 = data50[i13];
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 if(data51.Date === undefined){
-const err137 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: "Date"},message:"must have required property '"+"Date"+"'"};
+const err137 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: "Date"}};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1803,7 +1803,7 @@ vErrors.push(err137);
 errors++;
 }
 if(data51.Capacity === undefined){
-const err138 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: "Capacity"},message:"must have required property '"+"Capacity"+"'"};
+const err138 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: "Capacity"}};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1814,7 +1814,7 @@ errors++;
 }
 for(const key7 in data51){
 if(!((((key7 === "Date") || (key7 === "Time")) || (key7 === "OpeningHours")) || (key7 === "Capacity"))){
-const err139 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+const err139 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13,schemaPath:"#/properties/Products/items/properties/Timeslots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1828,7 +1828,7 @@ if(data51.Date !== undefined){
 let data52 = data51.Date;
 if(typeof data52 === "string"){
 if(!(formats0.validate(data52))){
-const err140 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err140 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1839,7 +1839,7 @@ errors++;
 }
 }
 else {
-const err141 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err141 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Date",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Date/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1853,7 +1853,7 @@ if(data51.Time !== undefined){
 let data53 = data51.Time;
 if(typeof data53 === "string"){
 if(!pattern7.test(data53)){
-const err142 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+const err142 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"}};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1864,7 +1864,7 @@ errors++;
 }
 }
 else {
-const err143 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err143 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Time",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Time/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1919,7 +1919,7 @@ errors++;
 if(data51.Capacity !== undefined){
 let data56 = data51.Capacity;
 if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
-const err147 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err147 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1930,7 +1930,7 @@ errors++;
 }
 if((typeof data56 == "number") && (isFinite(data56))){
 if(data56 > 10000 || isNaN(data56)){
-const err148 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err148 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1940,7 +1940,7 @@ vErrors.push(err148);
 errors++;
 }
 if(data56 < 1 || isNaN(data56)){
-const err149 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err149 = {instancePath:instancePath+"/Products/" + i0+"/Timeslots/" + i13+"/Capacity",schemaPath:"#/properties/Products/items/properties/Timeslots/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err149];
 }

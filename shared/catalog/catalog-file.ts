@@ -77,7 +77,7 @@ export const catalogFileSchema = {
           AvailabilityType: availabilityTypeSchema,
           Units: { type: 'array', minItems: 1, maxItems: 20, items: catalogUnitSchema },
           Questions: { type: 'array', maxItems: 100, items: catalogQuestionSchema },
-          // Start-time products give Times (Timeslots: Time); day tickets give OpeningHours instead (catalog-rules.ts).
+          // Start-time products give Times (Timeslots: Time); day tickets give OpeningHours instead (catalog-rules.ts, one-off-timeslots.ts).
           Schedules: {
             type: 'array',
             items: {

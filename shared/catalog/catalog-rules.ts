@@ -5,7 +5,8 @@ import { MAX_SCHEDULE_DAYS, WEEKDAYS, type CatalogFile, type CatalogProduct } fr
 import { catalogFile } from './catalog-file.generated';
 import { DAY_TICKET_TIME } from './constants';
 import type { ProductItem } from './model';
-import type { OpeningHours, Question } from './schemas';
+import { checkOneOffTimeslot, checkOpeningHours, oneOffRow, type SlotRow } from './one-off-timeslots';
+import type { Question } from './schemas';
 import { checkTimeslotTime } from './timeslot-start';
 
 /** The rules of a catalogue file that its schema cannot state, checked in full before anything is written. */
@@ -70,15 +71,6 @@ function checkUnits(index: number, product: CatalogProduct): void {
   }
 }
 
-function checkOpeningHours(field: string, hours: OpeningHours): void {
-  hours.forEach((range, position) => {
-    if (range.From >= range.To) throw new ValidationError('must be before To', { field: `${field}[${position}].From` });
-    if (position > 0 && range.From < hours[position - 1].To) {
-      throw new ValidationError('must not be before the To of the range before it', { field: `${field}[${position}].From` });
-    }
-  });
-}
-
 /** Start-time products give Times (and one-off Time); day tickets give OpeningHours instead, never both. */
 function checkSchedulesFit(index: number, product: CatalogProduct): void {
   const dayTicket = product.AvailabilityType === 'OPENING_HOURS';
@@ -94,40 +86,6 @@ function checkSchedulesFit(index: number, product: CatalogProduct): void {
     if (schedule.OpeningHours) checkOpeningHours(`${field}.OpeningHours`, schedule.OpeningHours);
   });
   (product.Timeslots ?? []).forEach((slot, position) => checkOneOffTimeslot(dayTicket, slot, `Products[${index}].Timeslots[${position}]`));
-}
-
-/** A one-off timeslot (`field` names it) fits its product: a Time for start-time products, OpeningHours for day tickets, never both. */
-export function checkOneOffTimeslot(dayTicket: boolean, slot: OneOffTimeslot, field: string): void {
-  const [wanted, unwanted] = dayTicket ? (['OpeningHours', 'Time'] as const) : (['Time', 'OpeningHours'] as const);
-  if (slot[wanted] === undefined) throw new ValidationError('is required', { field: `${field}.${wanted}` });
-  if (slot[unwanted] !== undefined) {
-    throw new ValidationError(`is not allowed: ${dayTicket ? 'a day ticket opens for hours' : 'give Time'}`, {
-      field: `${field}.${unwanted}`,
-    });
-  }
-  if (slot.OpeningHours) checkOpeningHours(`${field}.OpeningHours`, slot.OpeningHours);
-}
-
-/** A one-off timeslot as the catalogue file and the operator's additions give it. */
-export interface OneOffTimeslot {
-  Date: string;
-  Time?: string;
-  OpeningHours?: OpeningHours;
-  Capacity: number;
-}
-
-/** The row of a one-off timeslot: at its Time, or a day ticket's day at DAY_TICKET_TIME with its hours. */
-export const oneOffRow = (slot: OneOffTimeslot): SlotRow =>
-  slot.OpeningHours
-    ? { Date: slot.Date, Time: DAY_TICKET_TIME, Capacity: slot.Capacity, OpeningHours: slot.OpeningHours }
-    : { Date: slot.Date, Time: slot.Time as string, Capacity: slot.Capacity };
-
-export interface SlotRow {
-  Date: string;
-  Time: string;
-  Capacity: number;
-  /** Day tickets: the hours of that day. */
-  OpeningHours?: OpeningHours;
 }
 
 /** A schedule's start that the clocks skip on one of its dates: left out of the import, and reported. */

@@ -5,7 +5,7 @@ import { RETRY, retrying } from '../core/retry';
 import { documentClient, tableName } from '../db/client';
 import { dueKeys, keys } from '../db/keys';
 import { transactionCancellation } from '../db/transaction-errors';
-import type { SlotRow } from './catalog-rules';
+import type { SlotRow } from './one-off-timeslots';
 import type { CancellationMarker, ProductItem, TimeslotItem } from './model';
 import { getTimeslot } from './repository';
 import {

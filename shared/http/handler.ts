@@ -7,11 +7,10 @@ import type { Caller } from '../core/caller';
 import { ValidationError } from '../core/errors';
 import { checkedBy, type FieldNaming, type GeneratedValidator, type Validator } from '../core/validation';
 import { fromAuthorizerContext } from './caller';
-import { MalformedJsonError, clientProblemFor, UnsupportedMediaTypeError, type RequestFields } from './errors';
+import { MalformedJsonError, UnsupportedMediaTypeError, type RequestFields } from './errors';
 import { noteFailure, observed } from '../core/observability';
 import { logReceived, requestLine } from './observability';
 import { numbersAsSent, numbersNotAsSent } from './numbers-as-sent';
-import { problem, problemResponse } from './problem';
 
 export interface HttpRequest<R extends { path: unknown; query: unknown; body: unknown }> {
   caller: Caller;
@@ -125,7 +124,7 @@ const checked = <T>(validate: GeneratedValidator | undefined, whole: string, nam
 /**
  * How a family of routes speaks: how it answers a failure, and whether a
  * body its route takes may be left out. The marketplace, usage and operator
- * routes answer RFC 7807 problems (`problemFace`); the OCTo routes answer
+ * routes answer RFC 7807 problems (`problemFace`, problem-face.ts); the OCTo routes answer
  * OCTo's error bodies (shared/octo).
  */
 export interface HttpFace {
@@ -141,16 +140,6 @@ export interface HttpFace {
 }
 
 export type { ParsedEvent };
-
-export const problemFace: HttpFace = {
-  failure: (error, { event, fields }) => {
-    const instance = event.path;
-    const clientProblem = clientProblemFor(error, fields);
-    if (clientProblem)
-      return problemResponse(problem(clientProblem.status, clientProblem.kind, clientProblem.detail, instance, clientProblem.extensions));
-    return problemResponse(problem(500, 'internal', 'The server could not complete the request; it is safe to retry', instance));
-  },
-};
 
 /** Answers every failure in the route's face. */
 const failures = (face: HttpFace, fields: RequestFields): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
@@ -178,16 +167,15 @@ const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]+\+)?json$/;
 
 /**
  * Admits JSON bodies only. Media types are case-insensitive, and so are
- * header names: the body parser after this sees one lower-cased header.
+ * header names, and a parameter may follow spaces: the body parser after
+ * this sees one lower-cased header holding the media type alone.
  */
 const jsonContentType = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> => ({
   before: (request) => {
     const headers = lowerCaseHeaders(request.event.headers);
-    const contentType = headers['content-type']?.toLowerCase().trim() ?? '';
-    if (!JSON_MEDIA_TYPE.test(contentType.split(';')[0].trim())) {
-      throw new UnsupportedMediaTypeError();
-    }
-    headers['content-type'] = contentType;
+    const mediaType = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (!JSON_MEDIA_TYPE.test(mediaType)) throw new UnsupportedMediaTypeError();
+    headers['content-type'] = mediaType;
     request.event.headers = headers;
   },
 });
@@ -197,12 +185,12 @@ const jsonContentType = (): MiddlewareObj<ParsedEvent, APIGatewayProxyResult> =>
  * takes one), validate path, query and body with the route's validators
  * (generated ahead of time from its schemas, so nothing is compiled at a
  * cold start), hand the request, typed from the same schemas, to `fn`, and
- * render every error as a problem.
+ * answer every error in the route's face (`problemFace`, or OCTo's).
  */
 export function httpHandler<Id extends RouteId>(
   validators: RouteValidators<Id>,
   fn: (request: HttpRequest<RequestOf<Id>>) => Promise<APIGatewayProxyResult>,
-  face: HttpFace = problemFace,
+  face: HttpFace,
 ) {
   type Request = RequestOf<Id>;
   const validatePath = checked<Request['path']>(validators.path, 'The path');

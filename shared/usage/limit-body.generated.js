@@ -11,7 +11,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Meter === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Meter"},message:"must have required property '"+"Meter"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Meter"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21,7 +21,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.Period === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Period"},message:"must have required property '"+"Period"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Period"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -31,7 +31,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.Amount === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Amount"},message:"must have required property '"+"Amount"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Amount"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -41,7 +41,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.Thresholds === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Thresholds"},message:"must have required property '"+"Thresholds"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Thresholds"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -51,7 +51,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.Enforcement === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Enforcement"},message:"must have required property '"+"Enforcement"+"'"};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Enforcement"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -62,7 +62,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "Meter") || (key0 === "Filter")) || (key0 === "Period")) || (key0 === "TimeZone")) || (key0 === "Amount")) || (key0 === "Thresholds")) || (key0 === "Enforcement"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -76,7 +76,7 @@ if(data.Meter !== undefined){
 let data0 = data.Meter;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err6 = {instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"+"\""};
+const err6 = {instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -87,7 +87,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -101,7 +101,7 @@ if(data.Filter !== undefined){
 let data1 = data.Filter;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(Object.keys(data1).length > 5){
-const err8 = {instancePath:instancePath+"/Filter",schemaPath:"#/properties/Filter/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"};
+const err8 = {instancePath:instancePath+"/Filter",schemaPath:"#/properties/Filter/maxProperties",keyword:"maxProperties",params:{limit: 5}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -114,7 +114,7 @@ for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
 if(!pattern1.test(key1)){
-const err9 = {instancePath:instancePath+"/Filter",schemaPath:"#/properties/Filter/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key1};
+const err9 = {instancePath:instancePath+"/Filter",schemaPath:"#/properties/Filter/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},propertyName:key1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -126,7 +126,7 @@ errors++;
 }
 var valid1 = _errs6 === errors;
 if(!valid1){
-const err10 = {instancePath:instancePath+"/Filter",schemaPath:"#/properties/Filter/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+const err10 = {instancePath:instancePath+"/Filter",schemaPath:"#/properties/Filter/propertyNames",keyword:"propertyNames",params:{propertyName: key1}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -140,7 +140,7 @@ for(const key2 in data1){
 let data2 = data1[key2];
 if(typeof data2 === "string"){
 if(func0(data2) > 100){
-const err11 = {instancePath:instancePath+"/Filter/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Filter/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err11 = {instancePath:instancePath+"/Filter/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Filter/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -150,7 +150,7 @@ vErrors.push(err11);
 errors++;
 }
 if(func0(data2) < 1){
-const err12 = {instancePath:instancePath+"/Filter/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Filter/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err12 = {instancePath:instancePath+"/Filter/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Filter/additionalProperties/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -161,7 +161,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/Filter/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Filter/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err13 = {instancePath:instancePath+"/Filter/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Filter/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -173,7 +173,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/Filter",schemaPath:"#/properties/Filter/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err14 = {instancePath:instancePath+"/Filter",schemaPath:"#/properties/Filter/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -186,7 +186,7 @@ errors++;
 if(data.Period !== undefined){
 let data3 = data.Period;
 if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/Period",schemaPath:"#/properties/Period/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err15 = {instancePath:instancePath+"/Period",schemaPath:"#/properties/Period/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -196,7 +196,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((data3 === "DAY") || (data3 === "MONTH"))){
-const err16 = {instancePath:instancePath+"/Period",schemaPath:"#/properties/Period/enum",keyword:"enum",params:{allowedValues: ["DAY","MONTH"]},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/Period",schemaPath:"#/properties/Period/enum",keyword:"enum",params:{allowedValues: ["DAY","MONTH"]}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -210,7 +210,7 @@ if(data.TimeZone !== undefined){
 let data4 = data.TimeZone;
 if(typeof data4 === "string"){
 if(func0(data4) > 64){
-const err17 = {instancePath:instancePath+"/TimeZone",schemaPath:"#/properties/TimeZone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+const err17 = {instancePath:instancePath+"/TimeZone",schemaPath:"#/properties/TimeZone/maxLength",keyword:"maxLength",params:{limit: 64}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -220,7 +220,7 @@ vErrors.push(err17);
 errors++;
 }
 if(func0(data4) < 1){
-const err18 = {instancePath:instancePath+"/TimeZone",schemaPath:"#/properties/TimeZone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err18 = {instancePath:instancePath+"/TimeZone",schemaPath:"#/properties/TimeZone/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -231,7 +231,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/TimeZone",schemaPath:"#/properties/TimeZone/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err19 = {instancePath:instancePath+"/TimeZone",schemaPath:"#/properties/TimeZone/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -245,7 +245,7 @@ if(data.Amount !== undefined){
 let data5 = data.Amount;
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 1000000000000000 || isNaN(data5)){
-const err20 = {instancePath:instancePath+"/Amount",schemaPath:"#/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000000},message:"must be <= 1000000000000000"};
+const err20 = {instancePath:instancePath+"/Amount",schemaPath:"#/properties/Amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000000}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -255,7 +255,7 @@ vErrors.push(err20);
 errors++;
 }
 if(data5 <= 0 || isNaN(data5)){
-const err21 = {instancePath:instancePath+"/Amount",schemaPath:"#/properties/Amount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+const err21 = {instancePath:instancePath+"/Amount",schemaPath:"#/properties/Amount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -266,7 +266,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/Amount",schemaPath:"#/properties/Amount/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err22 = {instancePath:instancePath+"/Amount",schemaPath:"#/properties/Amount/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -280,7 +280,7 @@ if(data.Thresholds !== undefined){
 let data6 = data.Thresholds;
 if(Array.isArray(data6)){
 if(data6.length > 10){
-const err23 = {instancePath:instancePath+"/Thresholds",schemaPath:"#/properties/Thresholds/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+const err23 = {instancePath:instancePath+"/Thresholds",schemaPath:"#/properties/Thresholds/maxItems",keyword:"maxItems",params:{limit: 10}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -294,7 +294,7 @@ for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 1000 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/Thresholds/" + i0,schemaPath:"#/properties/Thresholds/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+const err24 = {instancePath:instancePath+"/Thresholds/" + i0,schemaPath:"#/properties/Thresholds/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -304,7 +304,7 @@ vErrors.push(err24);
 errors++;
 }
 if(data7 <= 0 || isNaN(data7)){
-const err25 = {instancePath:instancePath+"/Thresholds/" + i0,schemaPath:"#/properties/Thresholds/items/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+const err25 = {instancePath:instancePath+"/Thresholds/" + i0,schemaPath:"#/properties/Thresholds/items/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -315,7 +315,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/Thresholds/" + i0,schemaPath:"#/properties/Thresholds/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err26 = {instancePath:instancePath+"/Thresholds/" + i0,schemaPath:"#/properties/Thresholds/items/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -336,7 +336,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err27 = {instancePath:instancePath+"/Thresholds",schemaPath:"#/properties/Thresholds/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+const err27 = {instancePath:instancePath+"/Thresholds",schemaPath:"#/properties/Thresholds/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -351,7 +351,7 @@ indices0[item0] = i1;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/Thresholds",schemaPath:"#/properties/Thresholds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err28 = {instancePath:instancePath+"/Thresholds",schemaPath:"#/properties/Thresholds/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -364,7 +364,7 @@ errors++;
 if(data.Enforcement !== undefined){
 let data8 = data.Enforcement;
 if(typeof data8 !== "string"){
-const err29 = {instancePath:instancePath+"/Enforcement",schemaPath:"#/properties/Enforcement/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err29 = {instancePath:instancePath+"/Enforcement",schemaPath:"#/properties/Enforcement/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -374,7 +374,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((data8 === "NONE") || (data8 === "REFUSE"))){
-const err30 = {instancePath:instancePath+"/Enforcement",schemaPath:"#/properties/Enforcement/enum",keyword:"enum",params:{allowedValues: ["NONE","REFUSE"]},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/Enforcement",schemaPath:"#/properties/Enforcement/enum",keyword:"enum",params:{allowedValues: ["NONE","REFUSE"]}};
 if(vErrors === null){
 vErrors = [err30];
 }

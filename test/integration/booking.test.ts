@@ -121,7 +121,12 @@ describe('POST booking', () => {
   });
 
   it('takes the media type in any case and with parameters, as HTTP defines it', async () => {
-    for (const contentType of ['APPLICATION/JSON', 'application/json; charset=utf-8', 'Application/Json;Charset=UTF-8']) {
+    for (const contentType of [
+      'APPLICATION/JSON',
+      'application/json; charset=utf-8',
+      'Application/Json;Charset=UTF-8',
+      'application/json ; charset=utf-8',
+    ]) {
       const response = await world.request('POST', BOOKING, {
         key: world.operator.key,
         rawBody: JSON.stringify(bookingBody(freshDate())),

@@ -4,6 +4,7 @@ import { handler as sendWebhooks } from '../../functions/webhooks/send-webhooks'
 import { handler as recordPlatformEvent } from '../../functions/events/record-platform-event';
 import { startLocalHost, type LocalHost } from '../../lib/local/host';
 import { httpHandler } from '../../shared/http/handler';
+import { problemFace } from '../../shared/http/problem-face';
 import { testCatalog, tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, type HttpClient, type TestOperator } from '../support/fixtures';
 import { captureOutput, type CapturedOutput } from '../support/logs';
@@ -223,9 +224,13 @@ describe('observability of real requests', () => {
 
 describe('observability of failures', () => {
   it('logs a 5xx at ERROR with the error and its stack, and answers without them', async () => {
-    const failing = httpHandler({ route: 'list-products', fields: { path: [], query: [], deepObjects: [] } }, async () => {
-      throw new Error('The table is on fire');
-    });
+    const failing = httpHandler(
+      { route: 'list-products', fields: { path: [], query: [], deepObjects: [] } },
+      async () => {
+        throw new Error('The table is on fire');
+      },
+      problemFace,
+    );
     const event = {
       httpMethod: 'GET',
       resource: '/api/v2/ota/marketplace/products',

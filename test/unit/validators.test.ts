@@ -10,7 +10,9 @@ import {
   errorMessagesOf,
   generatedFiles,
   inlineSchemaReads,
+  SELF_WORDED_KEYWORDS,
   targets,
+  withoutUnreadMessages,
   withSharedSubschemas,
 } from '../../scripts/validators';
 
@@ -39,6 +41,30 @@ test('no generated module carries a schema: what the code reads of one is writte
     '',
   ].join('\n');
   expect(inlineSchemaReads(code)).toBe(['const schema1 = {"type":"object"};', 'f(["string","null"], schema1);', ''].join('\n'));
+});
+
+test("no generated module carries ajv's words where nothing reads them: a worded rule's, a missing or unknown property's", () => {
+  const error = (number: number, schemaPath: string, keyword: string, message?: string) =>
+    `const err${number} = {instancePath,schemaPath:"${schemaPath}",keyword:"${keyword}",params:{limit: 3}${message ? `,message:${message}` : ''}};`;
+  const tooLong = '"must NOT have more than 3 characters"';
+  const duplicate = '"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"';
+  const pathErrors = (message?: string) => [
+    error(0, '#/properties/a/maxLength', 'maxLength', message),
+    error(1, '#/required', 'required', message),
+  ];
+  const bodyErrors = [
+    error(0, '#/properties/a/maxLength', 'maxLength', tooLong),
+    error(1, '#/properties/b/uniqueItems', 'uniqueItems', duplicate),
+  ];
+  const code = ['exports.path = validate0;', ...pathErrors(tooLong), 'exports.body = validate1;', ...bodyErrors].join('\n');
+  // The path words `a` and the body does not: the same schema path keeps ajv's words in the body's code only.
+  expect(withoutUnreadMessages(code, { path: { '#/properties/a': 'must be short' }, body: {} }).split('\n')).toEqual([
+    'exports.path = validate0;',
+    ...pathErrors(),
+    'exports.body = validate1;',
+    ...bodyErrors,
+  ]);
+  expect(() => withoutUnreadMessages('const err0 = {keyword:"type"};', {})).toThrow("An error of ajv's code is not written as expected");
 });
 
 /** Strings worth trying in any string field: formats, patterns and limits of this API, and hostile names. */
@@ -201,6 +227,8 @@ test.each(cases)('$name: every refusal is worded by the errorMessage of the subs
   for (const value of corpus(schema, base)) {
     if (generated(value)) continue;
     const [first] = generated.errors!;
+    // A missing or unknown property is worded by describe alone ('is required', 'is not allowed'), never by ajv's words or a schema's.
+    if (SELF_WORDED_KEYWORDS.has(first.keyword)) continue;
     expect({ value, rule: ruleOf(first, generated.errorMessages) }).toEqual({ value, rule: verboseRule(verbose, value) });
     if (ruleOf(first, generated.errorMessages) !== first.message) reached.add(first.schemaPath);
   }

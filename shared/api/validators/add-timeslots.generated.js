@@ -10,7 +10,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ActivityID === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"},message:"must have required property '"+"ActivityID"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23,7 +23,7 @@ if(data.ActivityID !== undefined){
 let data0 = data.ActivityID;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err1 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""};
+const err1 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34,7 +34,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -68,7 +68,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Timeslots === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Timeslots"},message:"must have required property '"+"Timeslots"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Timeslots"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -79,7 +79,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "Timeslots")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -93,7 +93,7 @@ if(data.Timeslots !== undefined){
 let data0 = data.Timeslots;
 if(Array.isArray(data0)){
 if(data0.length > 25){
-const err2 = {instancePath:instancePath+"/Timeslots",schemaPath:"#/properties/Timeslots/maxItems",keyword:"maxItems",params:{limit: 25},message:"must NOT have more than 25 items"};
+const err2 = {instancePath:instancePath+"/Timeslots",schemaPath:"#/properties/Timeslots/maxItems",keyword:"maxItems",params:{limit: 25}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -103,7 +103,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data0.length < 1){
-const err3 = {instancePath:instancePath+"/Timeslots",schemaPath:"#/properties/Timeslots/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err3 = {instancePath:instancePath+"/Timeslots",schemaPath:"#/properties/Timeslots/minItems",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -117,7 +117,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.Date === undefined){
-const err4 = {instancePath:instancePath+"/Timeslots/" + i0,schemaPath:"#/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: "Date"},message:"must have required property '"+"Date"+"'"};
+const err4 = {instancePath:instancePath+"/Timeslots/" + i0,schemaPath:"#/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: "Date"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -127,7 +127,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data1.Capacity === undefined){
-const err5 = {instancePath:instancePath+"/Timeslots/" + i0,schemaPath:"#/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: "Capacity"},message:"must have required property '"+"Capacity"+"'"};
+const err5 = {instancePath:instancePath+"/Timeslots/" + i0,schemaPath:"#/properties/Timeslots/items/required",keyword:"required",params:{missingProperty: "Capacity"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -138,7 +138,7 @@ errors++;
 }
 for(const key1 in data1){
 if(!((((key1 === "Date") || (key1 === "Time")) || (key1 === "OpeningHours")) || (key1 === "Capacity"))){
-const err6 = {instancePath:instancePath+"/Timeslots/" + i0,schemaPath:"#/properties/Timeslots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+const err6 = {instancePath:instancePath+"/Timeslots/" + i0,schemaPath:"#/properties/Timeslots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -152,7 +152,7 @@ if(data1.Date !== undefined){
 let data2 = data1.Date;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-const err7 = {instancePath:instancePath+"/Timeslots/" + i0+"/Date",schemaPath:"#/properties/Timeslots/items/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err7 = {instancePath:instancePath+"/Timeslots/" + i0+"/Date",schemaPath:"#/properties/Timeslots/items/properties/Date/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -163,7 +163,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/Timeslots/" + i0+"/Date",schemaPath:"#/properties/Timeslots/items/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/Timeslots/" + i0+"/Date",schemaPath:"#/properties/Timeslots/items/properties/Date/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -177,7 +177,7 @@ if(data1.Time !== undefined){
 let data3 = data1.Time;
 if(typeof data3 === "string"){
 if(!pattern1.test(data3)){
-const err9 = {instancePath:instancePath+"/Timeslots/" + i0+"/Time",schemaPath:"#/properties/Timeslots/items/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+const err9 = {instancePath:instancePath+"/Timeslots/" + i0+"/Time",schemaPath:"#/properties/Timeslots/items/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -188,7 +188,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/Timeslots/" + i0+"/Time",schemaPath:"#/properties/Timeslots/items/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err10 = {instancePath:instancePath+"/Timeslots/" + i0+"/Time",schemaPath:"#/properties/Timeslots/items/properties/Time/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -226,7 +226,7 @@ for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.From === undefined){
-const err13 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1,schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/required",keyword:"required",params:{missingProperty: "From"},message:"must have required property '"+"From"+"'"};
+const err13 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1,schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/required",keyword:"required",params:{missingProperty: "From"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -236,7 +236,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data5.To === undefined){
-const err14 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1,schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/required",keyword:"required",params:{missingProperty: "To"},message:"must have required property '"+"To"+"'"};
+const err14 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1,schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/required",keyword:"required",params:{missingProperty: "To"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -247,7 +247,7 @@ errors++;
 }
 for(const key2 in data5){
 if(!((key2 === "From") || (key2 === "To"))){
-const err15 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1,schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+const err15 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1,schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -261,7 +261,7 @@ if(data5.From !== undefined){
 let data6 = data5.From;
 if(typeof data6 === "string"){
 if(!pattern1.test(data6)){
-const err16 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1+"/From",schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+const err16 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1+"/From",schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/properties/From/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -272,7 +272,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1+"/From",schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/properties/From/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1+"/From",schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/properties/From/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -286,7 +286,7 @@ if(data5.To !== undefined){
 let data7 = data5.To;
 if(typeof data7 === "string"){
 if(!pattern1.test(data7)){
-const err18 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1+"/To",schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+const err18 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1+"/To",schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/properties/To/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -297,7 +297,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1+"/To",schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/properties/To/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err19 = {instancePath:instancePath+"/Timeslots/" + i0+"/OpeningHours/" + i1+"/To",schemaPath:"#/properties/Timeslots/items/properties/OpeningHours/items/properties/To/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -334,7 +334,7 @@ errors++;
 if(data1.Capacity !== undefined){
 let data8 = data1.Capacity;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err22 = {instancePath:instancePath+"/Timeslots/" + i0+"/Capacity",schemaPath:"#/properties/Timeslots/items/properties/Capacity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err22 = {instancePath:instancePath+"/Timeslots/" + i0+"/Capacity",schemaPath:"#/properties/Timeslots/items/properties/Capacity/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -345,7 +345,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 10000 || isNaN(data8)){
-const err23 = {instancePath:instancePath+"/Timeslots/" + i0+"/Capacity",schemaPath:"#/properties/Timeslots/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err23 = {instancePath:instancePath+"/Timeslots/" + i0+"/Capacity",schemaPath:"#/properties/Timeslots/items/properties/Capacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -355,7 +355,7 @@ vErrors.push(err23);
 errors++;
 }
 if(data8 < 1 || isNaN(data8)){
-const err24 = {instancePath:instancePath+"/Timeslots/" + i0+"/Capacity",schemaPath:"#/properties/Timeslots/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err24 = {instancePath:instancePath+"/Timeslots/" + i0+"/Capacity",schemaPath:"#/properties/Timeslots/items/properties/Capacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -380,7 +380,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/Timeslots",schemaPath:"#/properties/Timeslots/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err26 = {instancePath:instancePath+"/Timeslots",schemaPath:"#/properties/Timeslots/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err26];
 }

@@ -9,7 +9,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.BookingReference === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "BookingReference"},message:"must have required property '"+"BookingReference"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "BookingReference"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22,7 +22,7 @@ if(data.BookingReference !== undefined){
 let data0 = data.BookingReference;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err1 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"},message:"must match pattern \""+"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"+"\""};
+const err1 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -33,7 +33,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -67,7 +67,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Reason === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Reason"},message:"must have required property '"+"Reason"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Reason"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -78,7 +78,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "Reason")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -92,7 +92,7 @@ if(data.Reason !== undefined){
 let data0 = data.Reason;
 if(typeof data0 === "string"){
 if(func0(data0) > 500){
-const err2 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const err2 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/maxLength",keyword:"maxLength",params:{limit: 500}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -102,7 +102,7 @@ vErrors.push(err2);
 errors++;
 }
 if(func0(data0) < 1){
-const err3 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err3 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -112,7 +112,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!pattern1.test(data0)){
-const err4 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+const err4 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -123,7 +123,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }

@@ -12,7 +12,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ActivityID === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"},message:"must have required property '"+"ActivityID"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22,7 +22,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.Date === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Date"},message:"must have required property '"+"Date"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Date"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -32,7 +32,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.Time === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Time"},message:"must have required property '"+"Time"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Time"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -45,7 +45,7 @@ if(data.ActivityID !== undefined){
 let data0 = data.ActivityID;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err3 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""};
+const err3 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -56,7 +56,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -70,7 +70,7 @@ if(data.Date !== undefined){
 let data1 = data.Date;
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-const err5 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err5 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -81,7 +81,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -95,7 +95,7 @@ if(data.Time !== undefined){
 let data2 = data.Time;
 if(typeof data2 === "string"){
 if(!pattern1.test(data2)){
-const err7 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+const err7 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -106,7 +106,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -140,7 +140,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Reason === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Reason"},message:"must have required property '"+"Reason"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Reason"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -151,7 +151,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "Reason")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -165,7 +165,7 @@ if(data.Reason !== undefined){
 let data0 = data.Reason;
 if(typeof data0 === "string"){
 if(func0(data0) > 500){
-const err2 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const err2 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/maxLength",keyword:"maxLength",params:{limit: 500}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -175,7 +175,7 @@ vErrors.push(err2);
 errors++;
 }
 if(func0(data0) < 1){
-const err3 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err3 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -185,7 +185,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!pattern2.test(data0)){
-const err4 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+const err4 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -196,7 +196,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }

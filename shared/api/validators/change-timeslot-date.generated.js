@@ -11,7 +11,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ActivityID === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"},message:"must have required property '"+"ActivityID"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21,7 +21,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.Date === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Date"},message:"must have required property '"+"Date"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Date"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34,7 +34,7 @@ if(data.ActivityID !== undefined){
 let data0 = data.ActivityID;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err2 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""};
+const err2 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -45,7 +45,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59,7 +59,7 @@ if(data.Date !== undefined){
 let data1 = data.Date;
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-const err4 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err4 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -70,7 +70,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -104,7 +104,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Closed === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Closed"},message:"must have required property '"+"Closed"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Closed"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -115,7 +115,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "Closed") || (key0 === "Reason"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -127,7 +127,7 @@ errors++;
 }
 if(data.Closed !== undefined){
 if(typeof data.Closed !== "boolean"){
-const err2 = {instancePath:instancePath+"/Closed",schemaPath:"#/properties/Closed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err2 = {instancePath:instancePath+"/Closed",schemaPath:"#/properties/Closed/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -141,7 +141,7 @@ if(data.Reason !== undefined){
 let data1 = data.Reason;
 if(typeof data1 === "string"){
 if(func0(data1) > 500){
-const err3 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const err3 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/maxLength",keyword:"maxLength",params:{limit: 500}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -151,7 +151,7 @@ vErrors.push(err3);
 errors++;
 }
 if(func0(data1) < 1){
-const err4 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err4 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -161,7 +161,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!pattern1.test(data1)){
-const err5 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+const err5 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -172,7 +172,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }

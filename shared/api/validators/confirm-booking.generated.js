@@ -9,7 +9,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.BookingReference === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "BookingReference"},message:"must have required property '"+"BookingReference"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "BookingReference"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22,7 +22,7 @@ if(data.BookingReference !== undefined){
 let data0 = data.BookingReference;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err1 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"},message:"must match pattern \""+"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"+"\""};
+const err1 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -33,7 +33,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -70,7 +70,7 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((key0 === "Customer") || (key0 === "PaymentReference")) || (key0 === "Answers"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -84,7 +84,7 @@ if(data.Customer !== undefined){
 let data0 = data.Customer;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.FirstName === undefined){
-const err1 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "FirstName"},message:"must have required property '"+"FirstName"+"'"};
+const err1 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "FirstName"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -94,7 +94,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data0.LastName === undefined){
-const err2 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "LastName"},message:"must have required property '"+"LastName"+"'"};
+const err2 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "LastName"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -104,7 +104,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data0.Email === undefined){
-const err3 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "Email"},message:"must have required property '"+"Email"+"'"};
+const err3 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "Email"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -115,7 +115,7 @@ errors++;
 }
 for(const key1 in data0){
 if(!((((key1 === "FirstName") || (key1 === "LastName")) || (key1 === "Email")) || (key1 === "Phone"))){
-const err4 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+const err4 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -129,7 +129,7 @@ if(data0.FirstName !== undefined){
 let data1 = data0.FirstName;
 if(typeof data1 === "string"){
 if(func0(data1) > 100){
-const err5 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err5 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -139,7 +139,7 @@ vErrors.push(err5);
 errors++;
 }
 if(func0(data1) < 1){
-const err6 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err6 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -149,7 +149,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!pattern1.test(data1)){
-const err7 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+const err7 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -160,7 +160,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -174,7 +174,7 @@ if(data0.LastName !== undefined){
 let data2 = data0.LastName;
 if(typeof data2 === "string"){
 if(func0(data2) > 100){
-const err9 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err9 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -184,7 +184,7 @@ vErrors.push(err9);
 errors++;
 }
 if(func0(data2) < 1){
-const err10 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err10 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -194,7 +194,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!pattern1.test(data2)){
-const err11 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+const err11 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -205,7 +205,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -219,7 +219,7 @@ if(data0.Email !== undefined){
 let data3 = data0.Email;
 if(typeof data3 === "string"){
 if(func0(data3) > 254){
-const err13 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+const err13 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -229,7 +229,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!pattern3.test(data3)){
-const err14 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$"},message:"must match pattern \""+"^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$"+"\""};
+const err14 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -240,7 +240,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err15 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -254,7 +254,7 @@ if(data0.Phone !== undefined){
 let data4 = data0.Phone;
 if(typeof data4 === "string"){
 if(!pattern4.test(data4)){
-const err16 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\""};
+const err16 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -265,7 +265,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -291,7 +291,7 @@ if(data.PaymentReference !== undefined){
 let data5 = data.PaymentReference;
 if(typeof data5 === "string"){
 if(func0(data5) > 200){
-const err19 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err19 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -301,7 +301,7 @@ vErrors.push(err19);
 errors++;
 }
 if(func0(data5) < 1){
-const err20 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err20 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -312,7 +312,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err21 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -340,7 +340,7 @@ for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.QuestionID === undefined){
-const err23 = {instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "QuestionID"},message:"must have required property '"+"QuestionID"+"'"};
+const err23 = {instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "QuestionID"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -350,7 +350,7 @@ vErrors.push(err23);
 errors++;
 }
 if(data7.Value === undefined){
-const err24 = {instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "Value"},message:"must have required property '"+"Value"+"'"};
+const err24 = {instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "Value"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -361,7 +361,7 @@ errors++;
 }
 for(const key2 in data7){
 if(!((key2 === "QuestionID") || (key2 === "Value"))){
-const err25 = {instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+const err25 = {instancePath:instancePath+"/Answers/" + i0,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -375,7 +375,7 @@ if(data7.QuestionID !== undefined){
 let data8 = data7.QuestionID;
 if(typeof data8 === "string"){
 if(func0(data8) > 100){
-const err26 = {instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err26 = {instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -385,7 +385,7 @@ vErrors.push(err26);
 errors++;
 }
 if(func0(data8) < 1){
-const err27 = {instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err27 = {instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -396,7 +396,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err28 = {instancePath:instancePath+"/Answers/" + i0+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -410,7 +410,7 @@ if(data7.Value !== undefined){
 let data9 = data7.Value;
 if(typeof data9 === "string"){
 if(func0(data9) > 2000){
-const err29 = {instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+const err29 = {instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -420,7 +420,7 @@ vErrors.push(err29);
 errors++;
 }
 if(func0(data9) < 1){
-const err30 = {instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err30 = {instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -431,7 +431,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err31 = {instancePath:instancePath+"/Answers/" + i0+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err31];
 }

@@ -17,7 +17,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ActivityID === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"},message:"must have required property '"+"ActivityID"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -27,7 +27,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.Date === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Date"},message:"must have required property '"+"Date"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Date"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -37,7 +37,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.Time === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Time"},message:"must have required property '"+"Time"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Time"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -47,7 +47,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.Participants === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Participants"},message:"must have required property '"+"Participants"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Participants"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -58,7 +58,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(func0.call({"ActivityID":{"type":"string","errorMessage":"must be a string: 's_' followed by letters or digits"},"Date":{"type":"string","format":"supported-day","errorMessage":"must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"},"Time":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","errorMessage":"must be a time in HH:MM (24-hour) format"},"Participants":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be a whole number from 1 to 10000"},"Units":{"type":"array","minItems":1,"maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["UnitID","Quantity"],"properties":{"UnitID":{"type":"string","pattern":"^[a-z0-9_-]{1,64}$","errorMessage":"must be a UnitID of the activity"},"Quantity":{"type":"integer","minimum":1,"maximum":10000,"errorMessage":"must be a whole number from 1 to 10000"}}}},"Customer":{"type":"object","additionalProperties":false,"required":["FirstName","LastName","Email"],"properties":{"FirstName":{"type":"string","minLength":1,"maxLength":100,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 100 characters, not all blank, without control characters"},"LastName":{"type":"string","minLength":1,"maxLength":100,"pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$","errorMessage":"must be 1 to 100 characters, not all blank, without control characters"},"Email":{"type":"string","maxLength":254,"pattern":"^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$","errorMessage":"must be an email address such as ana@example.com"},"Phone":{"type":"string","pattern":"^\\+[1-9][0-9]{6,14}$","errorMessage":"must be in E.164 format, such as +351912345678"}}},"PaymentReference":{"type":"string","minLength":1,"maxLength":200,"errorMessage":"must be 1 to 200 characters"},"Answers":{"type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["QuestionID","Value"],"properties":{"QuestionID":{"type":"string","minLength":1,"maxLength":100,"errorMessage":"must be a QuestionID of the activity"},"Value":{"type":"string","minLength":1,"maxLength":2000,"errorMessage":"must be a string of 1 to 2000 characters"}}}},"Hold":{"type":"object","additionalProperties":false,"properties":{"ExpiresInMinutes":{"type":"integer","minimum":1,"maximum":60,"errorMessage":"must be a whole number of minutes from 1 to 60 (default 15)"}}}}, key0))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -70,7 +70,7 @@ errors++;
 }
 if(data.ActivityID !== undefined){
 if(typeof data.ActivityID !== "string"){
-const err5 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -84,7 +84,7 @@ if(data.Date !== undefined){
 let data1 = data.Date;
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-const err6 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err6 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -95,7 +95,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/Date",schemaPath:"#/properties/Date/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -109,7 +109,7 @@ if(data.Time !== undefined){
 let data2 = data.Time;
 if(typeof data2 === "string"){
 if(!pattern0.test(data2)){
-const err8 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""};
+const err8 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -120,7 +120,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/Time",schemaPath:"#/properties/Time/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -133,7 +133,7 @@ errors++;
 if(data.Participants !== undefined){
 let data3 = data.Participants;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err10 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err10 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -144,7 +144,7 @@ errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 10000 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err11 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -154,7 +154,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data3 < 1 || isNaN(data3)){
-const err12 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err12 = {instancePath:instancePath+"/Participants",schemaPath:"#/properties/Participants/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -193,7 +193,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.UnitID === undefined){
-const err15 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: "UnitID"},message:"must have required property '"+"UnitID"+"'"};
+const err15 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: "UnitID"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -203,7 +203,7 @@ vErrors.push(err15);
 errors++;
 }
 if(data5.Quantity === undefined){
-const err16 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: "Quantity"},message:"must have required property '"+"Quantity"+"'"};
+const err16 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/required",keyword:"required",params:{missingProperty: "Quantity"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -214,7 +214,7 @@ errors++;
 }
 for(const key1 in data5){
 if(!((key1 === "UnitID") || (key1 === "Quantity"))){
-const err17 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+const err17 = {instancePath:instancePath+"/Units/" + i0,schemaPath:"#/properties/Units/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -228,7 +228,7 @@ if(data5.UnitID !== undefined){
 let data6 = data5.UnitID;
 if(typeof data6 === "string"){
 if(!pattern1.test(data6)){
-const err18 = {instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,64}$"+"\""};
+const err18 = {instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,64}$"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -239,7 +239,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err19 = {instancePath:instancePath+"/Units/" + i0+"/UnitID",schemaPath:"#/properties/Units/items/properties/UnitID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -252,7 +252,7 @@ errors++;
 if(data5.Quantity !== undefined){
 let data7 = data5.Quantity;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err20 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err20 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -263,7 +263,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 10000 || isNaN(data7)){
-const err21 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err21 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -273,7 +273,7 @@ vErrors.push(err21);
 errors++;
 }
 if(data7 < 1 || isNaN(data7)){
-const err22 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err22 = {instancePath:instancePath+"/Units/" + i0+"/Quantity",schemaPath:"#/properties/Units/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -312,7 +312,7 @@ if(data.Customer !== undefined){
 let data8 = data.Customer;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.FirstName === undefined){
-const err25 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "FirstName"},message:"must have required property '"+"FirstName"+"'"};
+const err25 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "FirstName"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -322,7 +322,7 @@ vErrors.push(err25);
 errors++;
 }
 if(data8.LastName === undefined){
-const err26 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "LastName"},message:"must have required property '"+"LastName"+"'"};
+const err26 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "LastName"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -332,7 +332,7 @@ vErrors.push(err26);
 errors++;
 }
 if(data8.Email === undefined){
-const err27 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "Email"},message:"must have required property '"+"Email"+"'"};
+const err27 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/required",keyword:"required",params:{missingProperty: "Email"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -343,7 +343,7 @@ errors++;
 }
 for(const key2 in data8){
 if(!((((key2 === "FirstName") || (key2 === "LastName")) || (key2 === "Email")) || (key2 === "Phone"))){
-const err28 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+const err28 = {instancePath:instancePath+"/Customer",schemaPath:"#/properties/Customer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -357,7 +357,7 @@ if(data8.FirstName !== undefined){
 let data9 = data8.FirstName;
 if(typeof data9 === "string"){
 if(func1(data9) > 100){
-const err29 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err29 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -367,7 +367,7 @@ vErrors.push(err29);
 errors++;
 }
 if(func1(data9) < 1){
-const err30 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err30 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -377,7 +377,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!pattern2.test(data9)){
-const err31 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+const err31 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -388,7 +388,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err32 = {instancePath:instancePath+"/Customer/FirstName",schemaPath:"#/properties/Customer/properties/FirstName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -402,7 +402,7 @@ if(data8.LastName !== undefined){
 let data10 = data8.LastName;
 if(typeof data10 === "string"){
 if(func1(data10) > 100){
-const err33 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err33 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -412,7 +412,7 @@ vErrors.push(err33);
 errors++;
 }
 if(func1(data10) < 1){
-const err34 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err34 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -422,7 +422,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!pattern2.test(data10)){
-const err35 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"},message:"must match pattern \""+"^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"+"\""};
+const err35 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/pattern",keyword:"pattern",params:{pattern: "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -433,7 +433,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err36 = {instancePath:instancePath+"/Customer/LastName",schemaPath:"#/properties/Customer/properties/LastName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -447,7 +447,7 @@ if(data8.Email !== undefined){
 let data11 = data8.Email;
 if(typeof data11 === "string"){
 if(func1(data11) > 254){
-const err37 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+const err37 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -457,7 +457,7 @@ vErrors.push(err37);
 errors++;
 }
 if(!pattern4.test(data11)){
-const err38 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$"},message:"must match pattern \""+"^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$"+"\""};
+const err38 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -468,7 +468,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err39 = {instancePath:instancePath+"/Customer/Email",schemaPath:"#/properties/Customer/properties/Email/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -482,7 +482,7 @@ if(data8.Phone !== undefined){
 let data12 = data8.Phone;
 if(typeof data12 === "string"){
 if(!pattern5.test(data12)){
-const err40 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"},message:"must match pattern \""+"^\\+[1-9][0-9]{6,14}$"+"\""};
+const err40 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/pattern",keyword:"pattern",params:{pattern: "^\\+[1-9][0-9]{6,14}$"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -493,7 +493,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err41 = {instancePath:instancePath+"/Customer/Phone",schemaPath:"#/properties/Customer/properties/Phone/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -519,7 +519,7 @@ if(data.PaymentReference !== undefined){
 let data13 = data.PaymentReference;
 if(typeof data13 === "string"){
 if(func1(data13) > 200){
-const err43 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err43 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -529,7 +529,7 @@ vErrors.push(err43);
 errors++;
 }
 if(func1(data13) < 1){
-const err44 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err44 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -540,7 +540,7 @@ errors++;
 }
 }
 else {
-const err45 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err45 = {instancePath:instancePath+"/PaymentReference",schemaPath:"#/properties/PaymentReference/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -568,7 +568,7 @@ for(let i1=0; i1<len1; i1++){
 let data15 = data14[i1];
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 if(data15.QuestionID === undefined){
-const err47 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "QuestionID"},message:"must have required property '"+"QuestionID"+"'"};
+const err47 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "QuestionID"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -578,7 +578,7 @@ vErrors.push(err47);
 errors++;
 }
 if(data15.Value === undefined){
-const err48 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "Value"},message:"must have required property '"+"Value"+"'"};
+const err48 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/required",keyword:"required",params:{missingProperty: "Value"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -589,7 +589,7 @@ errors++;
 }
 for(const key3 in data15){
 if(!((key3 === "QuestionID") || (key3 === "Value"))){
-const err49 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+const err49 = {instancePath:instancePath+"/Answers/" + i1,schemaPath:"#/properties/Answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -603,7 +603,7 @@ if(data15.QuestionID !== undefined){
 let data16 = data15.QuestionID;
 if(typeof data16 === "string"){
 if(func1(data16) > 100){
-const err50 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err50 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -613,7 +613,7 @@ vErrors.push(err50);
 errors++;
 }
 if(func1(data16) < 1){
-const err51 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err51 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -624,7 +624,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err52 = {instancePath:instancePath+"/Answers/" + i1+"/QuestionID",schemaPath:"#/properties/Answers/items/properties/QuestionID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -638,7 +638,7 @@ if(data15.Value !== undefined){
 let data17 = data15.Value;
 if(typeof data17 === "string"){
 if(func1(data17) > 2000){
-const err53 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+const err53 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/maxLength",keyword:"maxLength",params:{limit: 2000}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -648,7 +648,7 @@ vErrors.push(err53);
 errors++;
 }
 if(func1(data17) < 1){
-const err54 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err54 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -659,7 +659,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err55 = {instancePath:instancePath+"/Answers/" + i1+"/Value",schemaPath:"#/properties/Answers/items/properties/Value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -698,7 +698,7 @@ let data18 = data.Hold;
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 for(const key4 in data18){
 if(!(key4 === "ExpiresInMinutes")){
-const err58 = {instancePath:instancePath+"/Hold",schemaPath:"#/properties/Hold/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const err58 = {instancePath:instancePath+"/Hold",schemaPath:"#/properties/Hold/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -711,7 +711,7 @@ errors++;
 if(data18.ExpiresInMinutes !== undefined){
 let data19 = data18.ExpiresInMinutes;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err59 = {instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err59 = {instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -722,7 +722,7 @@ errors++;
 }
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 > 60 || isNaN(data19)){
-const err60 = {instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
+const err60 = {instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -732,7 +732,7 @@ vErrors.push(err60);
 errors++;
 }
 if(data19 < 1 || isNaN(data19)){
-const err61 = {instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err61 = {instancePath:instancePath+"/Hold/ExpiresInMinutes",schemaPath:"#/properties/Hold/properties/ExpiresInMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err61];
 }

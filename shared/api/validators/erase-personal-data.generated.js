@@ -12,7 +12,7 @@ if(data.limit !== undefined){
 let data0 = data.limit;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err0 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/pattern",keyword:"pattern",params:{pattern: "^(100|[1-9][0-9]?)$"},message:"must match pattern \""+"^(100|[1-9][0-9]?)$"+"\""};
+const err0 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/pattern",keyword:"pattern",params:{pattern: "^(100|[1-9][0-9]?)$"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23,7 +23,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err1 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -59,7 +59,7 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((key0 === "BookingReference") || (key0 === "Email"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -73,7 +73,7 @@ if(data.BookingReference !== undefined){
 let data0 = data.BookingReference;
 if(typeof data0 === "string"){
 if(!pattern1.test(data0)){
-const err1 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"},message:"must match pattern \""+"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"+"\""};
+const err1 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -84,7 +84,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -98,7 +98,7 @@ if(data.Email !== undefined){
 let data1 = data.Email;
 if(typeof data1 === "string"){
 if(func0(data1) > 254){
-const err3 = {instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+const err3 = {instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/maxLength",keyword:"maxLength",params:{limit: 254}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -108,7 +108,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!pattern2.test(data1)){
-const err4 = {instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$"},message:"must match pattern \""+"^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$"+"\""};
+const err4 = {instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -119,7 +119,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }

@@ -9,7 +9,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.BookingReference === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "BookingReference"},message:"must have required property '"+"BookingReference"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "BookingReference"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22,7 +22,7 @@ if(data.BookingReference !== undefined){
 let data0 = data.BookingReference;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err1 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"},message:"must match pattern \""+"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"+"\""};
+const err1 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/pattern",keyword:"pattern",params:{pattern: "^[ABCDEFGHJKMNPQRSTUVWXYZ23456789abcdefghjkmnpqrstuvwxyz]{10}$"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -33,7 +33,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/BookingReference",schemaPath:"#/properties/BookingReference/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }

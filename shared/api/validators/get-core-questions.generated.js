@@ -9,7 +9,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ActivityID === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"},message:"must have required property '"+"ActivityID"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22,7 +22,7 @@ if(data.ActivityID !== undefined){
 let data0 = data.ActivityID;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err1 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""};
+const err1 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -33,7 +33,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }

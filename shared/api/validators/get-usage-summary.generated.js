@@ -14,7 +14,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.from === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24,7 +24,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.to === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -37,7 +37,7 @@ if(data.from !== undefined){
 let data0 = data.from;
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err2 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -48,7 +48,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -62,7 +62,7 @@ if(data.to !== undefined){
 let data1 = data.to;
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-const err4 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err4 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -73,7 +73,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -87,7 +87,7 @@ if(data.tz !== undefined){
 let data2 = data.tz;
 if(typeof data2 === "string"){
 if(func0(data2) > 64){
-const err6 = {instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+const err6 = {instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/maxLength",keyword:"maxLength",params:{limit: 64}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -97,7 +97,7 @@ vErrors.push(err6);
 errors++;
 }
 if(func0(data2) < 1){
-const err7 = {instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err7 = {instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -108,7 +108,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/tz",schemaPath:"#/properties/tz/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -121,7 +121,7 @@ errors++;
 if(data.granularity !== undefined){
 let data3 = data.granularity;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -131,7 +131,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(((data3 === "hour") || (data3 === "day")) || (data3 === "month"))){
-const err10 = {instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/enum",keyword:"enum",params:{allowedValues: ["hour","day","month"]},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/enum",keyword:"enum",params:{allowedValues: ["hour","day","month"]}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -145,7 +145,7 @@ if(data.groupBy !== undefined){
 let data4 = data.groupBy;
 if(typeof data4 === "string"){
 if(!pattern0.test(data4)){
-const err11 = {instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"+"\""};
+const err11 = {instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}(,[A-Za-z][A-Za-z0-9_]{0,39}){0,1}$"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -156,7 +156,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -170,7 +170,7 @@ if(data.meter !== undefined){
 let data5 = data.meter;
 if(typeof data5 === "string"){
 if(func0(data5) > 1290){
-const err13 = {instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/maxLength",keyword:"maxLength",params:{limit: 1290},message:"must NOT have more than 1290 characters"};
+const err13 = {instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/maxLength",keyword:"maxLength",params:{limit: 1290}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -180,7 +180,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!pattern1.test(data5)){
-const err14 = {instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$"+"\""};
+const err14 = {instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}(,[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}){0,9}$"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -191,7 +191,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err15 = {instancePath:instancePath+"/meter",schemaPath:"#/properties/meter/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -205,7 +205,7 @@ if(data.filter !== undefined){
 let data6 = data.filter;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(Object.keys(data6).length > 5){
-const err16 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"};
+const err16 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxProperties",keyword:"maxProperties",params:{limit: 5}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -218,7 +218,7 @@ for(const key0 in data6){
 const _errs15 = errors;
 if(typeof key0 === "string"){
 if(!pattern2.test(key0)){
-const err17 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key0};
+const err17 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},propertyName:key0};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -230,7 +230,7 @@ errors++;
 }
 var valid1 = _errs15 === errors;
 if(!valid1){
-const err18 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+const err18 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/propertyNames",keyword:"propertyNames",params:{propertyName: key0}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -244,7 +244,7 @@ for(const key1 in data6){
 let data7 = data6[key1];
 if(typeof data7 === "string"){
 if(func0(data7) > 100){
-const err19 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err19 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -254,7 +254,7 @@ vErrors.push(err19);
 errors++;
 }
 if(func0(data7) < 1){
-const err20 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err20 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -265,7 +265,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err21 = {instancePath:instancePath+"/filter/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filter/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -277,7 +277,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err22 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err22];
 }

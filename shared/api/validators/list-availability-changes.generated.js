@@ -13,7 +13,7 @@ if(data.since !== undefined){
 let data0 = data.since;
 if(typeof data0 === "string"){
 if(func0(data0) > 400){
-const err0 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+const err0 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/maxLength",keyword:"maxLength",params:{limit: 400}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23,7 +23,7 @@ vErrors.push(err0);
 errors++;
 }
 if(func0(data0) < 1){
-const err1 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err1 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34,7 +34,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -48,7 +48,7 @@ if(data.limit !== undefined){
 let data1 = data.limit;
 if(typeof data1 === "string"){
 if(!pattern0.test(data1)){
-const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"},message:"must match pattern \""+"^[1-9][0-9]{0,3}$"+"\""};
+const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59,7 +59,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }

@@ -10,7 +10,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ActivityID === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"},message:"must have required property '"+"ActivityID"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ActivityID"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23,7 +23,7 @@ if(data.ActivityID !== undefined){
 let data0 = data.ActivityID;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err1 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""};
+const err1 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34,7 +34,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/ActivityID",schemaPath:"#/properties/ActivityID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -67,7 +67,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.StartDate === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "StartDate"},message:"must have required property '"+"StartDate"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "StartDate"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -77,7 +77,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.EndDate === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "EndDate"},message:"must have required property '"+"EndDate"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "EndDate"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -90,7 +90,7 @@ if(data.StartDate !== undefined){
 let data0 = data.StartDate;
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-const err2 = {instancePath:instancePath+"/StartDate",schemaPath:"#/properties/StartDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err2 = {instancePath:instancePath+"/StartDate",schemaPath:"#/properties/StartDate/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -101,7 +101,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/StartDate",schemaPath:"#/properties/StartDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/StartDate",schemaPath:"#/properties/StartDate/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -115,7 +115,7 @@ if(data.EndDate !== undefined){
 let data1 = data.EndDate;
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-const err4 = {instancePath:instancePath+"/EndDate",schemaPath:"#/properties/EndDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err4 = {instancePath:instancePath+"/EndDate",schemaPath:"#/properties/EndDate/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -126,7 +126,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/EndDate",schemaPath:"#/properties/EndDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/EndDate",schemaPath:"#/properties/EndDate/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }

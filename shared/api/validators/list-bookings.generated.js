@@ -17,7 +17,7 @@ if(data.from !== undefined){
 let data0 = data.from;
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-const err0 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err0 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -28,7 +28,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err1 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -42,7 +42,7 @@ if(data.to !== undefined){
 let data1 = data.to;
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-const err2 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err2 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -53,7 +53,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -66,7 +66,7 @@ errors++;
 if(data.channel !== undefined){
 let data2 = data.channel;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -76,7 +76,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(((data2 === "ota") || (data2 === "online")) || (data2 === "pos"))){
-const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/enum",keyword:"enum",params:{allowedValues: ["ota","online","pos"]},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/enum",keyword:"enum",params:{allowedValues: ["ota","online","pos"]}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -90,7 +90,7 @@ if(data.limit !== undefined){
 let data3 = data.limit;
 if(typeof data3 === "string"){
 if(!pattern0.test(data3)){
-const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"},message:"must match pattern \""+"^[1-9][0-9]{0,3}$"+"\""};
+const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -101,7 +101,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -115,7 +115,7 @@ if(data.cursor !== undefined){
 let data4 = data.cursor;
 if(typeof data4 === "string"){
 if(func0(data4) > 200){
-const err8 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err8 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -125,7 +125,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!pattern1.test(data4)){
-const err9 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""};
+const err9 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -136,7 +136,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err10 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -150,7 +150,7 @@ if(data.date !== undefined){
 let data5 = data.date;
 if(typeof data5 === "string"){
 if(!(formats0.validate(data5))){
-const err11 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err11 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -161,7 +161,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/date",schemaPath:"#/properties/date/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -175,7 +175,7 @@ if(data.activity !== undefined){
 let data6 = data.activity;
 if(typeof data6 === "string"){
 if(!pattern2.test(data6)){
-const err13 = {instancePath:instancePath+"/activity",schemaPath:"#/properties/activity/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^s_[A-Za-z0-9]{1,64}$"+"\""};
+const err13 = {instancePath:instancePath+"/activity",schemaPath:"#/properties/activity/pattern",keyword:"pattern",params:{pattern: "^s_[A-Za-z0-9]{1,64}$"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -186,7 +186,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/activity",schemaPath:"#/properties/activity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/activity",schemaPath:"#/properties/activity/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }

@@ -11,7 +11,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.productId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productId"},message:"must have required property '"+"productId"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21,7 +21,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.optionId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "optionId"},message:"must have required property '"+"optionId"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "optionId"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -31,7 +31,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.localDateStart === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "localDateStart"},message:"must have required property '"+"localDateStart"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "localDateStart"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -41,7 +41,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.localDateEnd === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "localDateEnd"},message:"must have required property '"+"localDateEnd"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "localDateEnd"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -54,7 +54,7 @@ if(data.productId !== undefined){
 let data0 = data.productId;
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-const err4 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err4 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -64,7 +64,7 @@ vErrors.push(err4);
 errors++;
 }
 if(func0(data0) < 1){
-const err5 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err5 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -75,7 +75,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -89,7 +89,7 @@ if(data.optionId !== undefined){
 let data1 = data.optionId;
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-const err7 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err7 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -99,7 +99,7 @@ vErrors.push(err7);
 errors++;
 }
 if(func0(data1) < 1){
-const err8 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err8 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -110,7 +110,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -124,7 +124,7 @@ if(data.localDateStart !== undefined){
 let data2 = data.localDateStart;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-const err10 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err10 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -135,7 +135,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err11 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -149,7 +149,7 @@ if(data.localDateEnd !== undefined){
 let data3 = data.localDateEnd;
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
-const err12 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err12 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -160,7 +160,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err13 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -174,7 +174,7 @@ if(data.units !== undefined){
 let data4 = data.units;
 if(Array.isArray(data4)){
 if(data4.length > 100){
-const err14 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err14 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/maxItems",keyword:"maxItems",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -188,7 +188,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.id === undefined){
-const err15 = {instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err15 = {instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -198,7 +198,7 @@ vErrors.push(err15);
 errors++;
 }
 if(data5.quantity === undefined){
-const err16 = {instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
+const err16 = {instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: "quantity"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -211,7 +211,7 @@ if(data5.id !== undefined){
 let data6 = data5.id;
 if(typeof data6 === "string"){
 if(func0(data6) > 200){
-const err17 = {instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err17 = {instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -221,7 +221,7 @@ vErrors.push(err17);
 errors++;
 }
 if(func0(data6) < 1){
-const err18 = {instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err18 = {instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -232,7 +232,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err19 = {instancePath:instancePath+"/units/" + i0+"/id",schemaPath:"#/properties/units/items/properties/id/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -245,7 +245,7 @@ errors++;
 if(data5.quantity !== undefined){
 let data7 = data5.quantity;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err20 = {instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err20 = {instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -256,7 +256,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 10000 || isNaN(data7)){
-const err21 = {instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err21 = {instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -266,7 +266,7 @@ vErrors.push(err21);
 errors++;
 }
 if(data7 < 1 || isNaN(data7)){
-const err22 = {instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err22 = {instancePath:instancePath+"/units/" + i0+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -291,7 +291,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err24 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -304,7 +304,7 @@ errors++;
 if(data.currency !== undefined){
 let data8 = data.currency;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err25 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -315,7 +315,7 @@ errors++;
 }
 if(typeof data8 === "string"){
 if(func0(data8) > 3){
-const err26 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"};
+const err26 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3}};
 if(vErrors === null){
 vErrors = [err26];
 }

@@ -11,7 +11,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.productId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productId"},message:"must have required property '"+"productId"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21,7 +21,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.optionId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "optionId"},message:"must have required property '"+"optionId"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "optionId"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34,7 +34,7 @@ if(data.productId !== undefined){
 let data0 = data.productId;
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-const err2 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err2 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -44,7 +44,7 @@ vErrors.push(err2);
 errors++;
 }
 if(func0(data0) < 1){
-const err3 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err3 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -55,7 +55,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -69,7 +69,7 @@ if(data.optionId !== undefined){
 let data1 = data.optionId;
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-const err5 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err5 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -79,7 +79,7 @@ vErrors.push(err5);
 errors++;
 }
 if(func0(data1) < 1){
-const err6 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err6 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -90,7 +90,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -104,7 +104,7 @@ if(data.localDate !== undefined){
 let data2 = data.localDate;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-const err8 = {instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err8 = {instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -115,7 +115,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -129,7 +129,7 @@ if(data.localDateStart !== undefined){
 let data3 = data.localDateStart;
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
-const err10 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err10 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -140,7 +140,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err11 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -154,7 +154,7 @@ if(data.localDateEnd !== undefined){
 let data4 = data.localDateEnd;
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){
-const err12 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err12 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -165,7 +165,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err13 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -179,7 +179,7 @@ if(data.availabilityIds !== undefined){
 let data5 = data.availabilityIds;
 if(Array.isArray(data5)){
 if(data5.length > 100){
-const err14 = {instancePath:instancePath+"/availabilityIds",schemaPath:"#/properties/availabilityIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err14 = {instancePath:instancePath+"/availabilityIds",schemaPath:"#/properties/availabilityIds/maxItems",keyword:"maxItems",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -189,7 +189,7 @@ vErrors.push(err14);
 errors++;
 }
 if(data5.length < 1){
-const err15 = {instancePath:instancePath+"/availabilityIds",schemaPath:"#/properties/availabilityIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err15 = {instancePath:instancePath+"/availabilityIds",schemaPath:"#/properties/availabilityIds/minItems",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -203,7 +203,7 @@ for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
 if(typeof data6 === "string"){
 if(func0(data6) > 200){
-const err16 = {instancePath:instancePath+"/availabilityIds/" + i0,schemaPath:"#/properties/availabilityIds/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err16 = {instancePath:instancePath+"/availabilityIds/" + i0,schemaPath:"#/properties/availabilityIds/items/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -213,7 +213,7 @@ vErrors.push(err16);
 errors++;
 }
 if(func0(data6) < 1){
-const err17 = {instancePath:instancePath+"/availabilityIds/" + i0,schemaPath:"#/properties/availabilityIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err17 = {instancePath:instancePath+"/availabilityIds/" + i0,schemaPath:"#/properties/availabilityIds/items/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -224,7 +224,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/availabilityIds/" + i0,schemaPath:"#/properties/availabilityIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err18 = {instancePath:instancePath+"/availabilityIds/" + i0,schemaPath:"#/properties/availabilityIds/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -236,7 +236,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/availabilityIds",schemaPath:"#/properties/availabilityIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err19 = {instancePath:instancePath+"/availabilityIds",schemaPath:"#/properties/availabilityIds/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -250,7 +250,7 @@ if(data.units !== undefined){
 let data7 = data.units;
 if(Array.isArray(data7)){
 if(data7.length > 100){
-const err20 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err20 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/maxItems",keyword:"maxItems",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -264,7 +264,7 @@ for(let i1=0; i1<len1; i1++){
 let data8 = data7[i1];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.id === undefined){
-const err21 = {instancePath:instancePath+"/units/" + i1,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err21 = {instancePath:instancePath+"/units/" + i1,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -274,7 +274,7 @@ vErrors.push(err21);
 errors++;
 }
 if(data8.quantity === undefined){
-const err22 = {instancePath:instancePath+"/units/" + i1,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
+const err22 = {instancePath:instancePath+"/units/" + i1,schemaPath:"#/properties/units/items/required",keyword:"required",params:{missingProperty: "quantity"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -287,7 +287,7 @@ if(data8.id !== undefined){
 let data9 = data8.id;
 if(typeof data9 === "string"){
 if(func0(data9) > 200){
-const err23 = {instancePath:instancePath+"/units/" + i1+"/id",schemaPath:"#/properties/units/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err23 = {instancePath:instancePath+"/units/" + i1+"/id",schemaPath:"#/properties/units/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -297,7 +297,7 @@ vErrors.push(err23);
 errors++;
 }
 if(func0(data9) < 1){
-const err24 = {instancePath:instancePath+"/units/" + i1+"/id",schemaPath:"#/properties/units/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err24 = {instancePath:instancePath+"/units/" + i1+"/id",schemaPath:"#/properties/units/items/properties/id/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -308,7 +308,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/units/" + i1+"/id",schemaPath:"#/properties/units/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err25 = {instancePath:instancePath+"/units/" + i1+"/id",schemaPath:"#/properties/units/items/properties/id/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -321,7 +321,7 @@ errors++;
 if(data8.quantity !== undefined){
 let data10 = data8.quantity;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err26 = {instancePath:instancePath+"/units/" + i1+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err26 = {instancePath:instancePath+"/units/" + i1+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -332,7 +332,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 10000 || isNaN(data10)){
-const err27 = {instancePath:instancePath+"/units/" + i1+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err27 = {instancePath:instancePath+"/units/" + i1+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -342,7 +342,7 @@ vErrors.push(err27);
 errors++;
 }
 if(data10 < 1 || isNaN(data10)){
-const err28 = {instancePath:instancePath+"/units/" + i1+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err28 = {instancePath:instancePath+"/units/" + i1+"/quantity",schemaPath:"#/properties/units/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -367,7 +367,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err30 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -380,7 +380,7 @@ errors++;
 if(data.currency !== undefined){
 let data11 = data.currency;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err31 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -391,7 +391,7 @@ errors++;
 }
 if(typeof data11 === "string"){
 if(func0(data11) > 3){
-const err32 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"};
+const err32 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3}};
 if(vErrors === null){
 vErrors = [err32];
 }

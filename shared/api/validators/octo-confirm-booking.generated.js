@@ -9,7 +9,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uuid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"},message:"must have required property '"+"uuid"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22,7 +22,7 @@ if(data.uuid !== undefined){
 let data0 = data.uuid;
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-const err1 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err1 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -32,7 +32,7 @@ vErrors.push(err1);
 errors++;
 }
 if(func0(data0) < 1){
-const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -43,7 +43,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -78,7 +78,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fullName !== undefined){
 let data0 = data.fullName;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -89,7 +89,7 @@ errors++;
 }
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-const err1 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err1 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -99,7 +99,7 @@ vErrors.push(err1);
 errors++;
 }
 if(!pattern0.test(data0)){
-const err2 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err2 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -113,7 +113,7 @@ errors++;
 if(data.firstName !== undefined){
 let data1 = data.firstName;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -124,7 +124,7 @@ errors++;
 }
 if(typeof data1 === "string"){
 if(func0(data1) > 100){
-const err4 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err4 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -134,7 +134,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!pattern0.test(data1)){
-const err5 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err5 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -148,7 +148,7 @@ errors++;
 if(data.lastName !== undefined){
 let data2 = data.lastName;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -159,7 +159,7 @@ errors++;
 }
 if(typeof data2 === "string"){
 if(func0(data2) > 100){
-const err7 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err7 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -169,7 +169,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!pattern0.test(data2)){
-const err8 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err8 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -183,7 +183,7 @@ errors++;
 if(data.emailAddress !== undefined){
 let data3 = data.emailAddress;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -194,7 +194,7 @@ errors++;
 }
 if(typeof data3 === "string"){
 if(func0(data3) > 254){
-const err10 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+const err10 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -204,7 +204,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!pattern0.test(data3)){
-const err11 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err11 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -218,7 +218,7 @@ errors++;
 if(data.phoneNumber !== undefined){
 let data4 = data.phoneNumber;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -229,7 +229,7 @@ errors++;
 }
 if(typeof data4 === "string"){
 if(func0(data4) > 50){
-const err13 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+const err13 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -239,7 +239,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!pattern0.test(data4)){
-const err14 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err14 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -254,7 +254,7 @@ if(data.locales !== undefined){
 let data5 = data.locales;
 if(Array.isArray(data5)){
 if(data5.length > 10){
-const err15 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+const err15 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -291,7 +291,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err18 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -304,7 +304,7 @@ errors++;
 if(data.postalCode !== undefined){
 let data7 = data.postalCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err19 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -315,7 +315,7 @@ errors++;
 }
 if(typeof data7 === "string"){
 if(func0(data7) > 20){
-const err20 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"};
+const err20 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -329,7 +329,7 @@ errors++;
 if(data.country !== undefined){
 let data8 = data.country;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -340,7 +340,7 @@ errors++;
 }
 if(typeof data8 === "string"){
 if(func0(data8) > 100){
-const err22 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err22 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -354,7 +354,7 @@ errors++;
 if(data.notes !== undefined){
 let data9 = data.notes;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err23 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -365,7 +365,7 @@ errors++;
 }
 if(typeof data9 === "string"){
 if(func0(data9) > 2000){
-const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -400,7 +400,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resellerReference !== undefined){
 let data0 = data.resellerReference;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -411,7 +411,7 @@ errors++;
 }
 if(typeof data0 === "string"){
 if(func0(data0) > 100){
-const err1 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err1 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -432,7 +432,7 @@ if(data.unitItems !== undefined){
 let data2 = data.unitItems;
 if(Array.isArray(data2)){
 if(data2.length > 1000){
-const err2 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
+const err2 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -446,7 +446,7 @@ for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.unitId === undefined){
-const err3 = {instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: "unitId"},message:"must have required property '"+"unitId"+"'"};
+const err3 = {instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: "unitId"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -459,7 +459,7 @@ if(data3.unitId !== undefined){
 let data4 = data3.unitId;
 if(typeof data4 === "string"){
 if(func0(data4) > 200){
-const err4 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err4 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -469,7 +469,7 @@ vErrors.push(err4);
 errors++;
 }
 if(func0(data4) < 1){
-const err5 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err5 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -480,7 +480,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -494,7 +494,7 @@ if(data3.uuid !== undefined){
 let data5 = data3.uuid;
 if(typeof data5 === "string"){
 if(func0(data5) > 36){
-const err7 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
+const err7 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -504,7 +504,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!pattern5.test(data5)){
-const err8 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
+const err8 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -515,7 +515,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -528,7 +528,7 @@ errors++;
 if(data3.resellerReference !== undefined){
 let data6 = data3.resellerReference;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err10 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -539,7 +539,7 @@ errors++;
 }
 if(typeof data6 === "string"){
 if(func0(data6) > 100){
-const err11 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err11 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -570,7 +570,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err13 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err13];
 }

@@ -11,7 +11,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21,7 +21,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.notificationTypes === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notificationTypes"},message:"must have required property '"+"notificationTypes"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notificationTypes"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34,7 +34,7 @@ if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
 if(func0(data0) > 2048){
-const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -44,7 +44,7 @@ vErrors.push(err2);
 errors++;
 }
 if(func0(data0) < 1){
-const err3 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err3 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -55,7 +55,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -69,7 +69,7 @@ if(data.notificationTypes !== undefined){
 let data1 = data.notificationTypes;
 if(Array.isArray(data1)){
 if(data1.length < 1){
-const err5 = {instancePath:instancePath+"/notificationTypes",schemaPath:"#/properties/notificationTypes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err5 = {instancePath:instancePath+"/notificationTypes",schemaPath:"#/properties/notificationTypes/minItems",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -113,7 +113,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err8 = {instancePath:instancePath+"/notificationTypes",schemaPath:"#/properties/notificationTypes/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+const err8 = {instancePath:instancePath+"/notificationTypes",schemaPath:"#/properties/notificationTypes/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -128,7 +128,7 @@ indices0[item0] = i1;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/notificationTypes",schemaPath:"#/properties/notificationTypes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err9 = {instancePath:instancePath+"/notificationTypes",schemaPath:"#/properties/notificationTypes/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -142,7 +142,7 @@ if(data.headers !== undefined){
 let data3 = data.headers;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(Object.keys(data3).length > 10){
-const err10 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/maxProperties",keyword:"maxProperties",params:{limit: 10},message:"must NOT have more than 10 properties"};
+const err10 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/maxProperties",keyword:"maxProperties",params:{limit: 10}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -167,7 +167,7 @@ errors++;
 }
 var valid4 = _errs9 === errors;
 if(!valid4){
-const err12 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+const err12 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/propertyNames",keyword:"propertyNames",params:{propertyName: key0}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -214,7 +214,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err16 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err16];
 }

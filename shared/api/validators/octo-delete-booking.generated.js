@@ -9,7 +9,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uuid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"},message:"must have required property '"+"uuid"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22,7 +22,7 @@ if(data.uuid !== undefined){
 let data0 = data.uuid;
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-const err1 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err1 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -32,7 +32,7 @@ vErrors.push(err1);
 errors++;
 }
 if(func0(data0) < 1){
-const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -43,7 +43,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }

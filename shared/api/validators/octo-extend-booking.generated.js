@@ -9,7 +9,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uuid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"},message:"must have required property '"+"uuid"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22,7 +22,7 @@ if(data.uuid !== undefined){
 let data0 = data.uuid;
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-const err1 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err1 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -32,7 +32,7 @@ vErrors.push(err1);
 errors++;
 }
 if(func0(data0) < 1){
-const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -43,7 +43,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -77,7 +77,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.expirationMinutes !== undefined){
 let data0 = data.expirationMinutes;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err0 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err0 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -88,7 +88,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 10080 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"};
+const err1 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -98,7 +98,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data0 < 1 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err2 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }

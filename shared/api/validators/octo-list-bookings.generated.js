@@ -14,7 +14,7 @@ if(data.supplierReference !== undefined){
 let data0 = data.supplierReference;
 if(typeof data0 === "string"){
 if(func0(data0) > 100){
-const err0 = {instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err0 = {instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24,7 +24,7 @@ vErrors.push(err0);
 errors++;
 }
 if(func0(data0) < 1){
-const err1 = {instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err1 = {instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -35,7 +35,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/supplierReference",schemaPath:"#/properties/supplierReference/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -49,7 +49,7 @@ if(data.resellerReference !== undefined){
 let data1 = data.resellerReference;
 if(typeof data1 === "string"){
 if(func0(data1) > 100){
-const err3 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err3 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59,7 +59,7 @@ vErrors.push(err3);
 errors++;
 }
 if(func0(data1) < 1){
-const err4 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err4 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -70,7 +70,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -84,7 +84,7 @@ if(data.localDate !== undefined){
 let data2 = data.localDate;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-const err6 = {instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err6 = {instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -95,7 +95,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/localDate",schemaPath:"#/properties/localDate/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -109,7 +109,7 @@ if(data.localDateStart !== undefined){
 let data3 = data.localDateStart;
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
-const err8 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err8 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -120,7 +120,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/localDateStart",schemaPath:"#/properties/localDateStart/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -134,7 +134,7 @@ if(data.localDateEnd !== undefined){
 let data4 = data.localDateEnd;
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){
-const err10 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"},message:"must match format \""+"supported-day"+"\""};
+const err10 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/format",keyword:"format",params:{format: "supported-day"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -145,7 +145,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err11 = {instancePath:instancePath+"/localDateEnd",schemaPath:"#/properties/localDateEnd/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -159,7 +159,7 @@ if(data.productId !== undefined){
 let data5 = data.productId;
 if(typeof data5 === "string"){
 if(func0(data5) > 200){
-const err12 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err12 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -169,7 +169,7 @@ vErrors.push(err12);
 errors++;
 }
 if(func0(data5) < 1){
-const err13 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err13 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -180,7 +180,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -194,7 +194,7 @@ if(data.optionId !== undefined){
 let data6 = data.optionId;
 if(typeof data6 === "string"){
 if(func0(data6) > 200){
-const err15 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err15 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -204,7 +204,7 @@ vErrors.push(err15);
 errors++;
 }
 if(func0(data6) < 1){
-const err16 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err16 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -215,7 +215,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err17];
 }

@@ -13,7 +13,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fullName !== undefined){
 let data0 = data.fullName;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24,7 +24,7 @@ errors++;
 }
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-const err1 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err1 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34,7 +34,7 @@ vErrors.push(err1);
 errors++;
 }
 if(!pattern2.test(data0)){
-const err2 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err2 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -48,7 +48,7 @@ errors++;
 if(data.firstName !== undefined){
 let data1 = data.firstName;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59,7 +59,7 @@ errors++;
 }
 if(typeof data1 === "string"){
 if(func0(data1) > 100){
-const err4 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err4 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -69,7 +69,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!pattern2.test(data1)){
-const err5 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err5 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -83,7 +83,7 @@ errors++;
 if(data.lastName !== undefined){
 let data2 = data.lastName;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -94,7 +94,7 @@ errors++;
 }
 if(typeof data2 === "string"){
 if(func0(data2) > 100){
-const err7 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err7 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -104,7 +104,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!pattern2.test(data2)){
-const err8 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err8 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -118,7 +118,7 @@ errors++;
 if(data.emailAddress !== undefined){
 let data3 = data.emailAddress;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -129,7 +129,7 @@ errors++;
 }
 if(typeof data3 === "string"){
 if(func0(data3) > 254){
-const err10 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+const err10 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -139,7 +139,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!pattern2.test(data3)){
-const err11 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err11 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -153,7 +153,7 @@ errors++;
 if(data.phoneNumber !== undefined){
 let data4 = data.phoneNumber;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -164,7 +164,7 @@ errors++;
 }
 if(typeof data4 === "string"){
 if(func0(data4) > 50){
-const err13 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+const err13 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -174,7 +174,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!pattern2.test(data4)){
-const err14 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err14 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -189,7 +189,7 @@ if(data.locales !== undefined){
 let data5 = data.locales;
 if(Array.isArray(data5)){
 if(data5.length > 10){
-const err15 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+const err15 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -226,7 +226,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err18 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -239,7 +239,7 @@ errors++;
 if(data.postalCode !== undefined){
 let data7 = data.postalCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err19 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -250,7 +250,7 @@ errors++;
 }
 if(typeof data7 === "string"){
 if(func0(data7) > 20){
-const err20 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"};
+const err20 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -264,7 +264,7 @@ errors++;
 if(data.country !== undefined){
 let data8 = data.country;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -275,7 +275,7 @@ errors++;
 }
 if(typeof data8 === "string"){
 if(func0(data8) > 100){
-const err22 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err22 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -289,7 +289,7 @@ errors++;
 if(data.notes !== undefined){
 let data9 = data.notes;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err23 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -300,7 +300,7 @@ errors++;
 }
 if(typeof data9 === "string"){
 if(func0(data9) > 2000){
-const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -332,7 +332,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.productId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productId"},message:"must have required property '"+"productId"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -342,7 +342,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.optionId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "optionId"},message:"must have required property '"+"optionId"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "optionId"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -352,7 +352,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.availabilityId === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "availabilityId"},message:"must have required property '"+"availabilityId"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "availabilityId"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -365,7 +365,7 @@ if(data.uuid !== undefined){
 let data0 = data.uuid;
 if(typeof data0 === "string"){
 if(func0(data0) > 36){
-const err3 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
+const err3 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -375,7 +375,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!pattern0.test(data0)){
-const err4 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
+const err4 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -386,7 +386,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -400,7 +400,7 @@ if(data.productId !== undefined){
 let data1 = data.productId;
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-const err6 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err6 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -410,7 +410,7 @@ vErrors.push(err6);
 errors++;
 }
 if(func0(data1) < 1){
-const err7 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err7 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -421,7 +421,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -435,7 +435,7 @@ if(data.optionId !== undefined){
 let data2 = data.optionId;
 if(typeof data2 === "string"){
 if(func0(data2) > 200){
-const err9 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err9 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -445,7 +445,7 @@ vErrors.push(err9);
 errors++;
 }
 if(func0(data2) < 1){
-const err10 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err10 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -456,7 +456,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err11 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -470,7 +470,7 @@ if(data.availabilityId !== undefined){
 let data3 = data.availabilityId;
 if(typeof data3 === "string"){
 if(func0(data3) > 200){
-const err12 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err12 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -480,7 +480,7 @@ vErrors.push(err12);
 errors++;
 }
 if(func0(data3) < 1){
-const err13 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err13 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -491,7 +491,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -505,7 +505,7 @@ if(data.unitItems !== undefined){
 let data4 = data.unitItems;
 if(Array.isArray(data4)){
 if(data4.length > 1000){
-const err15 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
+const err15 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -519,7 +519,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.unitId === undefined){
-const err16 = {instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: "unitId"},message:"must have required property '"+"unitId"+"'"};
+const err16 = {instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: "unitId"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -532,7 +532,7 @@ if(data5.unitId !== undefined){
 let data6 = data5.unitId;
 if(typeof data6 === "string"){
 if(func0(data6) > 200){
-const err17 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err17 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -542,7 +542,7 @@ vErrors.push(err17);
 errors++;
 }
 if(func0(data6) < 1){
-const err18 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err18 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -553,7 +553,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err19 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -567,7 +567,7 @@ if(data5.uuid !== undefined){
 let data7 = data5.uuid;
 if(typeof data7 === "string"){
 if(func0(data7) > 36){
-const err20 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
+const err20 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -577,7 +577,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!pattern0.test(data7)){
-const err21 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
+const err21 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -588,7 +588,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err22 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -601,7 +601,7 @@ errors++;
 if(data5.resellerReference !== undefined){
 let data8 = data5.resellerReference;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err23 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -612,7 +612,7 @@ errors++;
 }
 if(typeof data8 === "string"){
 if(func0(data8) > 100){
-const err24 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err24 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -643,7 +643,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err26 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -656,7 +656,7 @@ errors++;
 if(data.expirationMinutes !== undefined){
 let data10 = data.expirationMinutes;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err27 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err27 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -667,7 +667,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 10080 || isNaN(data10)){
-const err28 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"};
+const err28 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -677,7 +677,7 @@ vErrors.push(err28);
 errors++;
 }
 if(data10 < 1 || isNaN(data10)){
-const err29 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err29 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -691,7 +691,7 @@ errors++;
 if(data.notes !== undefined){
 let data11 = data.notes;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err30 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -702,7 +702,7 @@ errors++;
 }
 if(typeof data11 === "string"){
 if(func0(data11) > 2000){
-const err31 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+const err31 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -716,7 +716,7 @@ errors++;
 if(data.resellerReference !== undefined){
 let data12 = data.resellerReference;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err32 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -727,7 +727,7 @@ errors++;
 }
 if(typeof data12 === "string"){
 if(func0(data12) > 100){
-const err33 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err33 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -747,7 +747,7 @@ errors = vErrors.length;
 if(data.currency !== undefined){
 let data14 = data.currency;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err34 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -758,7 +758,7 @@ errors++;
 }
 if(typeof data14 === "string"){
 if(func0(data14) > 3){
-const err35 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"};
+const err35 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/maxLength",keyword:"maxLength",params:{limit: 3}};
 if(vErrors === null){
 vErrors = [err35];
 }

@@ -9,7 +9,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uuid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"},message:"must have required property '"+"uuid"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22,7 +22,7 @@ if(data.uuid !== undefined){
 let data0 = data.uuid;
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-const err1 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err1 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -32,7 +32,7 @@ vErrors.push(err1);
 errors++;
 }
 if(func0(data0) < 1){
-const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -43,7 +43,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -79,7 +79,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fullName !== undefined){
 let data0 = data.fullName;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -90,7 +90,7 @@ errors++;
 }
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-const err1 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err1 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -100,7 +100,7 @@ vErrors.push(err1);
 errors++;
 }
 if(!pattern1.test(data0)){
-const err2 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err2 = {instancePath:instancePath+"/fullName",schemaPath:"#/properties/fullName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -114,7 +114,7 @@ errors++;
 if(data.firstName !== undefined){
 let data1 = data.firstName;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err3 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -125,7 +125,7 @@ errors++;
 }
 if(typeof data1 === "string"){
 if(func0(data1) > 100){
-const err4 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err4 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -135,7 +135,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!pattern1.test(data1)){
-const err5 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err5 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -149,7 +149,7 @@ errors++;
 if(data.lastName !== undefined){
 let data2 = data.lastName;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -160,7 +160,7 @@ errors++;
 }
 if(typeof data2 === "string"){
 if(func0(data2) > 100){
-const err7 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err7 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -170,7 +170,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!pattern1.test(data2)){
-const err8 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err8 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -184,7 +184,7 @@ errors++;
 if(data.emailAddress !== undefined){
 let data3 = data.emailAddress;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -195,7 +195,7 @@ errors++;
 }
 if(typeof data3 === "string"){
 if(func0(data3) > 254){
-const err10 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+const err10 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/maxLength",keyword:"maxLength",params:{limit: 254}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -205,7 +205,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!pattern1.test(data3)){
-const err11 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err11 = {instancePath:instancePath+"/emailAddress",schemaPath:"#/properties/emailAddress/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -219,7 +219,7 @@ errors++;
 if(data.phoneNumber !== undefined){
 let data4 = data.phoneNumber;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -230,7 +230,7 @@ errors++;
 }
 if(typeof data4 === "string"){
 if(func0(data4) > 50){
-const err13 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+const err13 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/maxLength",keyword:"maxLength",params:{limit: 50}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -240,7 +240,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!pattern1.test(data4)){
-const err14 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""};
+const err14 = {instancePath:instancePath+"/phoneNumber",schemaPath:"#/properties/phoneNumber/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -255,7 +255,7 @@ if(data.locales !== undefined){
 let data5 = data.locales;
 if(Array.isArray(data5)){
 if(data5.length > 10){
-const err15 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+const err15 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/maxItems",keyword:"maxItems",params:{limit: 10}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -292,7 +292,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err18 = {instancePath:instancePath+"/locales",schemaPath:"#/properties/locales/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -305,7 +305,7 @@ errors++;
 if(data.postalCode !== undefined){
 let data7 = data.postalCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err19 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -316,7 +316,7 @@ errors++;
 }
 if(typeof data7 === "string"){
 if(func0(data7) > 20){
-const err20 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"};
+const err20 = {instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 20}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -330,7 +330,7 @@ errors++;
 if(data.country !== undefined){
 let data8 = data.country;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -341,7 +341,7 @@ errors++;
 }
 if(typeof data8 === "string"){
 if(func0(data8) > 100){
-const err22 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err22 = {instancePath:instancePath+"/country",schemaPath:"#/properties/country/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -355,7 +355,7 @@ errors++;
 if(data.notes !== undefined){
 let data9 = data.notes;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err23 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -366,7 +366,7 @@ errors++;
 }
 if(typeof data9 === "string"){
 if(func0(data9) > 2000){
-const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -401,7 +401,7 @@ if(data.productId !== undefined){
 let data0 = data.productId;
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-const err0 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err0 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -411,7 +411,7 @@ vErrors.push(err0);
 errors++;
 }
 if(func0(data0) < 1){
-const err1 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err1 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -422,7 +422,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -436,7 +436,7 @@ if(data.optionId !== undefined){
 let data1 = data.optionId;
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-const err3 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err3 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -446,7 +446,7 @@ vErrors.push(err3);
 errors++;
 }
 if(func0(data1) < 1){
-const err4 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err4 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -457,7 +457,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/optionId",schemaPath:"#/properties/optionId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -471,7 +471,7 @@ if(data.availabilityId !== undefined){
 let data2 = data.availabilityId;
 if(typeof data2 === "string"){
 if(func0(data2) > 200){
-const err6 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err6 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -481,7 +481,7 @@ vErrors.push(err6);
 errors++;
 }
 if(func0(data2) < 1){
-const err7 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err7 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -492,7 +492,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/availabilityId",schemaPath:"#/properties/availabilityId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -506,7 +506,7 @@ if(data.unitItems !== undefined){
 let data3 = data.unitItems;
 if(Array.isArray(data3)){
 if(data3.length > 1000){
-const err9 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
+const err9 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/maxItems",keyword:"maxItems",params:{limit: 1000}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -520,7 +520,7 @@ for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.unitId === undefined){
-const err10 = {instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: "unitId"},message:"must have required property '"+"unitId"+"'"};
+const err10 = {instancePath:instancePath+"/unitItems/" + i0,schemaPath:"#/properties/unitItems/items/required",keyword:"required",params:{missingProperty: "unitId"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -533,7 +533,7 @@ if(data4.unitId !== undefined){
 let data5 = data4.unitId;
 if(typeof data5 === "string"){
 if(func0(data5) > 200){
-const err11 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err11 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -543,7 +543,7 @@ vErrors.push(err11);
 errors++;
 }
 if(func0(data5) < 1){
-const err12 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err12 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -554,7 +554,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err13 = {instancePath:instancePath+"/unitItems/" + i0+"/unitId",schemaPath:"#/properties/unitItems/items/properties/unitId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -568,7 +568,7 @@ if(data4.uuid !== undefined){
 let data6 = data4.uuid;
 if(typeof data6 === "string"){
 if(func0(data6) > 36){
-const err14 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36},message:"must NOT have more than 36 characters"};
+const err14 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/maxLength",keyword:"maxLength",params:{limit: 36}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -578,7 +578,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!pattern0.test(data6)){
-const err15 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},message:"must match pattern \""+"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"+"\""};
+const err15 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -589,7 +589,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/unitItems/" + i0+"/uuid",schemaPath:"#/properties/unitItems/items/properties/uuid/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -602,7 +602,7 @@ errors++;
 if(data4.resellerReference !== undefined){
 let data7 = data4.resellerReference;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -613,7 +613,7 @@ errors++;
 }
 if(typeof data7 === "string"){
 if(func0(data7) > 100){
-const err18 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err18 = {instancePath:instancePath+"/unitItems/" + i0+"/resellerReference",schemaPath:"#/properties/unitItems/items/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -644,7 +644,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err20 = {instancePath:instancePath+"/unitItems",schemaPath:"#/properties/unitItems/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -657,7 +657,7 @@ errors++;
 if(data.expirationMinutes !== undefined){
 let data9 = data.expirationMinutes;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err21 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err21 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -668,7 +668,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 > 10080 || isNaN(data9)){
-const err22 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"};
+const err22 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -678,7 +678,7 @@ vErrors.push(err22);
 errors++;
 }
 if(data9 < 1 || isNaN(data9)){
-const err23 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err23 = {instancePath:instancePath+"/expirationMinutes",schemaPath:"#/properties/expirationMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -692,7 +692,7 @@ errors++;
 if(data.notes !== undefined){
 let data10 = data.notes;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -703,7 +703,7 @@ errors++;
 }
 if(typeof data10 === "string"){
 if(func0(data10) > 2000){
-const err25 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+const err25 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 2000}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -717,7 +717,7 @@ errors++;
 if(data.resellerReference !== undefined){
 let data11 = data.resellerReference;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err26 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/type",keyword:"type",params:{type: ["string","null"]}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -728,7 +728,7 @@ errors++;
 }
 if(typeof data11 === "string"){
 if(func0(data11) > 100){
-const err27 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err27 = {instancePath:instancePath+"/resellerReference",schemaPath:"#/properties/resellerReference/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err27];
 }

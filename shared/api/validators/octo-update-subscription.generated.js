@@ -9,7 +9,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.subscriptionId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subscriptionId"},message:"must have required property '"+"subscriptionId"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subscriptionId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22,7 +22,7 @@ if(data.subscriptionId !== undefined){
 let data0 = data.subscriptionId;
 if(typeof data0 === "string"){
 if(func0(data0) > 200){
-const err1 = {instancePath:instancePath+"/subscriptionId",schemaPath:"#/properties/subscriptionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err1 = {instancePath:instancePath+"/subscriptionId",schemaPath:"#/properties/subscriptionId/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -32,7 +32,7 @@ vErrors.push(err1);
 errors++;
 }
 if(func0(data0) < 1){
-const err2 = {instancePath:instancePath+"/subscriptionId",schemaPath:"#/properties/subscriptionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err2 = {instancePath:instancePath+"/subscriptionId",schemaPath:"#/properties/subscriptionId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -43,7 +43,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/subscriptionId",schemaPath:"#/properties/subscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/subscriptionId",schemaPath:"#/properties/subscriptionId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -80,7 +80,7 @@ if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
 if(func0(data0) > 2048){
-const err0 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+const err0 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -90,7 +90,7 @@ vErrors.push(err0);
 errors++;
 }
 if(func0(data0) < 1){
-const err1 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err1 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -101,7 +101,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -115,7 +115,7 @@ if(data.notificationTypes !== undefined){
 let data1 = data.notificationTypes;
 if(Array.isArray(data1)){
 if(data1.length < 1){
-const err3 = {instancePath:instancePath+"/notificationTypes",schemaPath:"#/properties/notificationTypes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err3 = {instancePath:instancePath+"/notificationTypes",schemaPath:"#/properties/notificationTypes/minItems",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -159,7 +159,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err6 = {instancePath:instancePath+"/notificationTypes",schemaPath:"#/properties/notificationTypes/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+const err6 = {instancePath:instancePath+"/notificationTypes",schemaPath:"#/properties/notificationTypes/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -174,7 +174,7 @@ indices0[item0] = i1;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/notificationTypes",schemaPath:"#/properties/notificationTypes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err7 = {instancePath:instancePath+"/notificationTypes",schemaPath:"#/properties/notificationTypes/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -188,7 +188,7 @@ if(data.headers !== undefined){
 let data3 = data.headers;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(Object.keys(data3).length > 10){
-const err8 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/maxProperties",keyword:"maxProperties",params:{limit: 10},message:"must NOT have more than 10 properties"};
+const err8 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/maxProperties",keyword:"maxProperties",params:{limit: 10}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -213,7 +213,7 @@ errors++;
 }
 var valid4 = _errs9 === errors;
 if(!valid4){
-const err10 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+const err10 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/propertyNames",keyword:"propertyNames",params:{propertyName: key0}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -260,7 +260,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err14 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err14];
 }

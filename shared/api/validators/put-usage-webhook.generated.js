@@ -9,7 +9,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Url === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Url"},message:"must have required property '"+"Url"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Url"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20,7 +20,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "Url")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34,7 +34,7 @@ if(data.Url !== undefined){
 let data0 = data.Url;
 if(typeof data0 === "string"){
 if(func0(data0) < 1){
-const err2 = {instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err2 = {instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -45,7 +45,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }

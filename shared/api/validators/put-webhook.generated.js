@@ -9,7 +9,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Url === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Url"},message:"must have required property '"+"Url"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Url"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20,7 +20,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "Url") || (key0 === "EventTypes"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -34,7 +34,7 @@ if(data.Url !== undefined){
 let data0 = data.Url;
 if(typeof data0 === "string"){
 if(func0(data0) < 1){
-const err2 = {instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err2 = {instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -45,7 +45,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/Url",schemaPath:"#/properties/Url/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59,7 +59,7 @@ if(data.EventTypes !== undefined){
 let data1 = data.EventTypes;
 if(Array.isArray(data1)){
 if(data1.length < 1){
-const err4 = {instancePath:instancePath+"/EventTypes",schemaPath:"#/properties/EventTypes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err4 = {instancePath:instancePath+"/EventTypes",schemaPath:"#/properties/EventTypes/minItems",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -72,7 +72,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/EventTypes/" + i0,schemaPath:"#/properties/EventTypes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/EventTypes/" + i0,schemaPath:"#/properties/EventTypes/items/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -82,7 +82,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(((((data2 === "booking.confirmed") || (data2 === "booking.cancelled")) || (data2 === "hold.expired")) || (data2 === "availability.changed")) || (data2 === "product.changed"))){
-const err6 = {instancePath:instancePath+"/EventTypes/" + i0,schemaPath:"#/properties/EventTypes/items/enum",keyword:"enum",params:{allowedValues: ["booking.confirmed","booking.cancelled","hold.expired","availability.changed","product.changed"]},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/EventTypes/" + i0,schemaPath:"#/properties/EventTypes/items/enum",keyword:"enum",params:{allowedValues: ["booking.confirmed","booking.cancelled","hold.expired","availability.changed","product.changed"]}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -103,7 +103,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err7 = {instancePath:instancePath+"/EventTypes",schemaPath:"#/properties/EventTypes/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+const err7 = {instancePath:instancePath+"/EventTypes",schemaPath:"#/properties/EventTypes/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -118,7 +118,7 @@ indices0[item0] = i1;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/EventTypes",schemaPath:"#/properties/EventTypes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err8 = {instancePath:instancePath+"/EventTypes",schemaPath:"#/properties/EventTypes/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err8];
 }

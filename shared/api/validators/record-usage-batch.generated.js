@@ -12,7 +12,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Entries === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Entries"},message:"must have required property '"+"Entries"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Entries"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23,7 +23,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "Entries")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -37,7 +37,7 @@ if(data.Entries !== undefined){
 let data0 = data.Entries;
 if(Array.isArray(data0)){
 if(data0.length > 100){
-const err2 = {instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err2 = {instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/maxItems",keyword:"maxItems",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -47,7 +47,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data0.length < 1){
-const err3 = {instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err3 = {instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/minItems",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -61,7 +61,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.Meter === undefined){
-const err4 = {instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/required",keyword:"required",params:{missingProperty: "Meter"},message:"must have required property '"+"Meter"+"'"};
+const err4 = {instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/required",keyword:"required",params:{missingProperty: "Meter"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -71,7 +71,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data1.Usage === undefined){
-const err5 = {instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/required",keyword:"required",params:{missingProperty: "Usage"},message:"must have required property '"+"Usage"+"'"};
+const err5 = {instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/required",keyword:"required",params:{missingProperty: "Usage"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -82,7 +82,7 @@ errors++;
 }
 for(const key1 in data1){
 if(!((((((key1 === "Meter") || (key1 === "Usage")) || (key1 === "ExtraInfo")) || (key1 === "OccurredAt")) || (key1 === "Dimensions")) || (key1 === "Identifier"))){
-const err6 = {instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+const err6 = {instancePath:instancePath+"/Entries/" + i0,schemaPath:"#/properties/Entries/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -96,7 +96,7 @@ if(data1.Meter !== undefined){
 let data2 = data1.Meter;
 if(typeof data2 === "string"){
 if(!pattern0.test(data2)){
-const err7 = {instancePath:instancePath+"/Entries/" + i0+"/Meter",schemaPath:"#/properties/Entries/items/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"+"\""};
+const err7 = {instancePath:instancePath+"/Entries/" + i0+"/Meter",schemaPath:"#/properties/Entries/items/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -107,7 +107,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/Entries/" + i0+"/Meter",schemaPath:"#/properties/Entries/items/properties/Meter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/Entries/" + i0+"/Meter",schemaPath:"#/properties/Entries/items/properties/Meter/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -121,7 +121,7 @@ if(data1.Usage !== undefined){
 let data3 = data1.Usage;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1000000000000 || isNaN(data3)){
-const err9 = {instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000},message:"must be <= 1000000000000"};
+const err9 = {instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -131,7 +131,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data3 <= 0 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+const err10 = {instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -142,7 +142,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err11 = {instancePath:instancePath+"/Entries/" + i0+"/Usage",schemaPath:"#/properties/Entries/items/properties/Usage/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -156,7 +156,7 @@ if(data1.ExtraInfo !== undefined){
 let data4 = data1.ExtraInfo;
 if(typeof data4 === "string"){
 if(func0(data4) > 4096){
-const err12 = {instancePath:instancePath+"/Entries/" + i0+"/ExtraInfo",schemaPath:"#/properties/Entries/items/properties/ExtraInfo/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+const err12 = {instancePath:instancePath+"/Entries/" + i0+"/ExtraInfo",schemaPath:"#/properties/Entries/items/properties/ExtraInfo/maxLength",keyword:"maxLength",params:{limit: 4096}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -167,7 +167,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/Entries/" + i0+"/ExtraInfo",schemaPath:"#/properties/Entries/items/properties/ExtraInfo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err13 = {instancePath:instancePath+"/Entries/" + i0+"/ExtraInfo",schemaPath:"#/properties/Entries/items/properties/ExtraInfo/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -180,7 +180,7 @@ errors++;
 if(data1.OccurredAt !== undefined){
 let data5 = data1.OccurredAt;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err14 = {instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err14 = {instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -191,7 +191,7 @@ errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 253370764799 || isNaN(data5)){
-const err15 = {instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253370764799},message:"must be <= 253370764799"};
+const err15 = {instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253370764799}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -201,7 +201,7 @@ vErrors.push(err15);
 errors++;
 }
 if(data5 < 0 || isNaN(data5)){
-const err16 = {instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err16 = {instancePath:instancePath+"/Entries/" + i0+"/OccurredAt",schemaPath:"#/properties/Entries/items/properties/OccurredAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -216,7 +216,7 @@ if(data1.Dimensions !== undefined){
 let data6 = data1.Dimensions;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(Object.keys(data6).length > 5){
-const err17 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"};
+const err17 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -229,7 +229,7 @@ for(const key2 in data6){
 const _errs17 = errors;
 if(typeof key2 === "string"){
 if(!pattern1.test(key2)){
-const err18 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key2};
+const err18 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},propertyName:key2};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -241,7 +241,7 @@ errors++;
 }
 var valid4 = _errs17 === errors;
 if(!valid4){
-const err19 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+const err19 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key2}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -255,7 +255,7 @@ for(const key3 in data6){
 let data7 = data6[key3];
 if(typeof data7 === "string"){
 if(func0(data7) > 100){
-const err20 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err20 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -265,7 +265,7 @@ vErrors.push(err20);
 errors++;
 }
 if(func0(data7) < 1){
-const err21 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err21 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -276,7 +276,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err22 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Entries/items/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -288,7 +288,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err23 = {instancePath:instancePath+"/Entries/" + i0+"/Dimensions",schemaPath:"#/properties/Entries/items/properties/Dimensions/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -302,7 +302,7 @@ if(data1.Identifier !== undefined){
 let data8 = data1.Identifier;
 if(typeof data8 === "string"){
 if(!pattern2.test(data8)){
-const err24 = {instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]{1,255}$"},message:"must match pattern \""+"^[\\x21-\\x7E]{1,255}$"+"\""};
+const err24 = {instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]{1,255}$"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -313,7 +313,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err25 = {instancePath:instancePath+"/Entries/" + i0+"/Identifier",schemaPath:"#/properties/Entries/items/properties/Identifier/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -337,7 +337,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err27 = {instancePath:instancePath+"/Entries",schemaPath:"#/properties/Entries/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err27];
 }

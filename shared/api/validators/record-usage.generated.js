@@ -11,7 +11,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Meter === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Meter"},message:"must have required property '"+"Meter"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Meter"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21,7 +21,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.Usage === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Usage"},message:"must have required property '"+"Usage"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Usage"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -32,7 +32,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "Meter") || (key0 === "Usage")) || (key0 === "ExtraInfo")) || (key0 === "OccurredAt")) || (key0 === "Dimensions"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -46,7 +46,7 @@ if(data.Meter !== undefined){
 let data0 = data.Meter;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err3 = {instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"+"\""};
+const err3 = {instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -57,7 +57,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/Meter",schemaPath:"#/properties/Meter/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -71,7 +71,7 @@ if(data.Usage !== undefined){
 let data1 = data.Usage;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1000000000000 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000},message:"must be <= 1000000000000"};
+const err5 = {instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -81,7 +81,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1 <= 0 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+const err6 = {instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -92,7 +92,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err7 = {instancePath:instancePath+"/Usage",schemaPath:"#/properties/Usage/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -106,7 +106,7 @@ if(data.ExtraInfo !== undefined){
 let data2 = data.ExtraInfo;
 if(typeof data2 === "string"){
 if(func0(data2) > 4096){
-const err8 = {instancePath:instancePath+"/ExtraInfo",schemaPath:"#/properties/ExtraInfo/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+const err8 = {instancePath:instancePath+"/ExtraInfo",schemaPath:"#/properties/ExtraInfo/maxLength",keyword:"maxLength",params:{limit: 4096}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -117,7 +117,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/ExtraInfo",schemaPath:"#/properties/ExtraInfo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/ExtraInfo",schemaPath:"#/properties/ExtraInfo/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -130,7 +130,7 @@ errors++;
 if(data.OccurredAt !== undefined){
 let data3 = data.OccurredAt;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err10 = {instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err10 = {instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -141,7 +141,7 @@ errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 253370764799 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253370764799},message:"must be <= 253370764799"};
+const err11 = {instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253370764799}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -151,7 +151,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data3 < 0 || isNaN(data3)){
-const err12 = {instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err12 = {instancePath:instancePath+"/OccurredAt",schemaPath:"#/properties/OccurredAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -166,7 +166,7 @@ if(data.Dimensions !== undefined){
 let data4 = data.Dimensions;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 5){
-const err13 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"};
+const err13 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/maxProperties",keyword:"maxProperties",params:{limit: 5}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -179,7 +179,7 @@ for(const key1 in data4){
 const _errs12 = errors;
 if(typeof key1 === "string"){
 if(!pattern1.test(key1)){
-const err14 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,39}$"+"\"",propertyName:key1};
+const err14 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,39}$"},propertyName:key1};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -191,7 +191,7 @@ errors++;
 }
 var valid1 = _errs12 === errors;
 if(!valid1){
-const err15 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+const err15 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/propertyNames",keyword:"propertyNames",params:{propertyName: key1}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -205,7 +205,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 if(typeof data5 === "string"){
 if(func0(data5) > 100){
-const err16 = {instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err16 = {instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -215,7 +215,7 @@ vErrors.push(err16);
 errors++;
 }
 if(func0(data5) < 1){
-const err17 = {instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err17 = {instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -226,7 +226,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err18 = {instancePath:instancePath+"/Dimensions/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/Dimensions/additionalProperties/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -238,7 +238,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err19 = {instancePath:instancePath+"/Dimensions",schemaPath:"#/properties/Dimensions/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err19];
 }

@@ -13,7 +13,7 @@ if(data.ID !== undefined){
 let data0 = data.ID;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err0 = {instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,14}$"},message:"must match pattern \""+"^[1-9][0-9]{0,14}$"+"\""};
+const err0 = {instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,14}$"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24,7 +24,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err1 = {instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -38,7 +38,7 @@ if(data.Name !== undefined){
 let data1 = data.Name;
 if(typeof data1 === "string"){
 if(func0(data1) > 200){
-const err2 = {instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err2 = {instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/maxLength",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -48,7 +48,7 @@ vErrors.push(err2);
 errors++;
 }
 if(func0(data1) < 1){
-const err3 = {instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err3 = {instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -59,7 +59,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }

@@ -9,7 +9,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ID === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ID"},message:"must have required property '"+"ID"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ID"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22,7 +22,7 @@ if(data.ID !== undefined){
 let data0 = data.ID;
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-const err1 = {instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,16}$"},message:"must match pattern \""+"^[0-9]{1,16}$"+"\""};
+const err1 = {instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,16}$"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -33,7 +33,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/ID",schemaPath:"#/properties/ID/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
