@@ -39,9 +39,13 @@ afterAll(async () => {
   await receiver.stop();
 });
 
-/** Reads the stream until nothing more comes of it: the watcher's deliveries are records of their own. */
+/**
+ * Reads the stream until nothing more comes of it: the watcher's decisions
+ * and the sender's deliveries are records of their own, so it is read again
+ * until a reading hands nothing over, however long each takes.
+ */
 async function settle(): Promise<void> {
-  for (let i = 0; i < 4; i += 1) await host.tableStream.idle();
+  while ((await host.tableStream.idle()) > 0);
 }
 
 interface Watched {
