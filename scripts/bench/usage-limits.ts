@@ -21,15 +21,16 @@ import { dimensionsOf, loadEntries, meteringOperator, readFigures, type Entry } 
  * month's refusing (REFUSE), timed in alternating rounds at the bench's
  * concurrency and one at a time; beside each, its transaction alone (bare),
  * from the bench process. No limit is ever reached: what is measured is
- * the gates every entry counts in and, with REFUSE, its writers meeting on
- * one gate. The watcher that decides the limits' alerts runs in the host
+ * what every entry counts in (its meter's guard written with its NONE
+ * limits' counters, and a REFUSE limit's gate) and, with REFUSE, its
+ * writers meeting on one gate. The watcher that decides the limits' alerts runs in the host
  * process, as on AWS it runs beside it, and shares its two cores.
  *
  * The status check: a month limit of an operator in New York (so its
  * period is cut from months, days and hours) and one filtered on a Plan,
  * after 1,000 entries of their meter in the current period and after
  * `entries`, with the items each reads. The limits are put once the entries
- * are loaded (and taken away while loading), so the load writes no gates.
+ * are loaded (and taken away while loading), so the load writes no counters.
  */
 export interface UsageLimitsOptions {
   url: string;
