@@ -28,7 +28,7 @@ export interface BackgroundWorkProps {
   logLevel?: LogLevel;
 }
 
-/** The sender waits up to 10 s on each receiver, for a batch in parallel. */
+/** The sender waits up to 12 s for a partner's lane and 10 s on its receiver, for a batch in parallel. */
 const SENDER_TIMEOUT_SECONDS = 30;
 /** The announcer's batch of 100 records, a few writes each; the flush consumer's batch of 10 timeslots. */
 const ANNOUNCER_TIMEOUT_SECONDS = 60;

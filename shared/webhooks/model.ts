@@ -34,6 +34,8 @@ export interface WebhookEndpointItem {
   RecoveredAt?: string;
   /** When it was marked failing, a day of failed attempts after FailingSince: nothing is sent until it is registered again. */
   MarkedFailingAt?: string;
+  /** The lease of a request in flight to it, by lane (partner-lanes.ts): until when. */
+  [lane: `Lane${number}`]: string | undefined;
 }
 
 /** The events a partner's endpoint receives. */

@@ -28,15 +28,16 @@ export async function getEndpoint(key: ItemKey): Promise<WebhookEndpointItem | u
   return Item as WebhookEndpointItem | undefined;
 }
 
+/** Where an endpoint item is kept: a partner key's, or (without KeyID) the operator's usage endpoint. */
+export const endpointKeyOf = (endpoint: Pick<WebhookEndpointItem, 'OperatorID' | 'KeyID'>): ItemKey =>
+  endpoint.KeyID === undefined ? webhookKeys.usageEndpoint(endpoint.OperatorID) : webhookKeys.endpoint(endpoint.OperatorID, endpoint.KeyID);
+
 /**
  * An update of an endpoint's state (its health, endpoint-health.ts; its
  * lanes, partner-lanes.ts): only on the registration it was read as (its
  * CreatedAt), so a registration made since starts afresh; false when the
  * condition no longer holds.
  */
-/** Where an endpoint item is kept: a partner key's, or (without KeyID) the operator's usage endpoint. */
-const endpointKeyOf = (endpoint: Pick<WebhookEndpointItem, 'OperatorID' | 'KeyID'>): ItemKey =>
-  endpoint.KeyID === undefined ? webhookKeys.usageEndpoint(endpoint.OperatorID) : webhookKeys.endpoint(endpoint.OperatorID, endpoint.KeyID);
 
 export async function updateEndpoint(
   endpoint: WebhookEndpointItem,

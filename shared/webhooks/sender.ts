@@ -99,9 +99,8 @@ async function attemptEndpoint(delivery: DeliveryItem, queuedAt: string, now: Da
   const lane = await takeLane(endpoint, now);
   if (!lane) return (await deferDelivery(delivery, queuedAt, now.toISOString())) ? 'deferred' : 'not-pending';
   const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, endpoint.Secret, now), config(), ATTEMPT_TIMEOUT_MS);
-  const result = await recordAttempt(delivery, queuedAt, outcome, now);
-  // Freed once the attempt is recorded (should the sender stop before, the lane's lease ends on its own).
-  await releaseLane(endpoint, lane);
+  // The lane bounds requests in flight, so it is freed once the answer is in, while the attempt is recorded.
+  const [result] = await Promise.all([recordAttempt(delivery, queuedAt, outcome, now), releaseLane(endpoint, lane)]);
   // After the attempt is recorded: a failure here retries the record, which then finds the delivery no longer queued, and sends nothing twice.
   if (result !== 'not-pending') await recordAttemptOutcome(endpoint, delivery, result === 'delivered', now);
   return result;

@@ -305,6 +305,25 @@ describe('a receiver that accepts and never answers', () => {
       }),
     );
 
+  it(`takes a burst through its ${LANES_PER_PARTNER} lanes when it answers, if slowly: none of its events waits for the retry sweep`, async () => {
+    clock.set(new Date());
+    const busy = await partnerWithEndpoint('/answers-slowly');
+    const bookings: string[] = [];
+    for (let count = 0; count < 8; count += 1) bookings.push(await book(busy.key));
+    world.receiver.answer({ status: 204, afterMs: 500 });
+    try {
+      const cancelled = await Promise.all(bookings.map((reference) => operatorCancel(reference)));
+      expect(cancelled.map((response) => response.status)).toEqual(Array(8).fill(200));
+      await settle();
+      expect((await deliveriesOf(bookings)).map((delivery) => [delivery.Status, delivery.Attempts])).toEqual(
+        Array(8).fill(['DELIVERED', 1]),
+      );
+      expect(receivedAt('/answers-slowly')).toHaveLength(8);
+    } finally {
+      world.receiver.answer(204);
+    }
+  });
+
   it(`holds at most ${LANES_PER_PARTNER} delivery lanes: its other events wait for the retry sweep, and another partner's are delivered meanwhile`, async () => {
     clock.set(new Date());
     const slow = await partnerWithEndpoint('/never-answers');

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 /**
  * A partner's webhook receiver on this machine: records every request it
  * gets, and answers as the test tells it: at once with a status, or not until
- * released (a slow receiver). It can be stopped and started again on the same
+ * released (a slow receiver), or with a status after a while (a busy one). It can be stopped and started again on the same
  * port (a receiver that is down, then back).
  */
 export interface ReceivedRequest {
@@ -15,8 +15,8 @@ export interface ReceivedRequest {
 export interface WebhookReceiver {
   url(path: string): string;
   readonly received: ReceivedRequest[];
-  /** How the next requests are answered: a status, or 'hold' to keep them waiting until `release`. */
-  answer(mode: number | 'hold'): void;
+  /** How the next requests are answered: a status, 'hold' to keep them waiting until `release`, or a status after `afterMs`. */
+  answer(mode: AnswerMode): void;
   /** Answers every held request with `status`. */
   release(status?: number): void;
   /** Resolves when the receiver has got `count` requests in all. */
@@ -25,11 +25,13 @@ export interface WebhookReceiver {
   start(): Promise<void>;
 }
 
+type AnswerMode = number | 'hold' | { status: number; afterMs: number };
+
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedRequest[] = [];
   const held: ServerResponse[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
-  let mode: number | 'hold' = 204;
+  let mode: AnswerMode = 204;
   let server: Server | undefined;
   let port = 0;
 
@@ -44,7 +46,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
           waiter.resolve();
         }
         if (mode === 'hold') held.push(response);
-        else response.writeHead(mode).end();
+        else if (typeof mode === 'number') response.writeHead(mode).end();
+        else {
+          const { status, afterMs } = mode;
+          setTimeout(() => response.writeHead(status).end(), afterMs);
+        }
       });
     });
     await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
