@@ -4,7 +4,7 @@ import { documentClient, tableName } from '../db/client';
 import { limitKeys } from '../db/keys';
 import { formatDecimal, microsToDecimal } from './decimal';
 import { forgetGuard } from './guards';
-import { COUNTERS_KEPT, counterName, counterOf, type LimitRule } from './limit-model';
+import { COUNTERS_KEPT, COUNTERS_MOST, counterName, counterOf, type LimitRule } from './limit-model';
 import { periodOfKey } from './limit-periods';
 import { getGuardCounters, type GuardCounters } from './limit-repository';
 import { usedInPeriod } from './period-usage';
@@ -27,9 +27,10 @@ import { usedInPeriod } from './period-usage';
  * the aggregates and writes the counters it found missing only if they are
  * still missing and neither the Version nor Pruned moved meanwhile: a
  * counter made and removed again in between (and so possibly written to)
- * is never made over with what was read before. Making a counter removes the counters of limits the meter
- * no longer has and each limit's counters beyond its COUNTERS_KEPT newest
- * periods, so a guard stays the size of its limits.
+ * is never made over with what was read before. Making a counter removes
+ * the counters of limits the meter no longer has and each limit's oldest
+ * past those it keeps (COUNTERS_KEPT, COUNTERS_MOST: limit-model.ts), so a
+ * guard stays the size of its limits.
  */
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -95,20 +96,21 @@ export function guardItem(operatorId: string, shard: number, write: GuardWrite):
 
 /**
  * The counters a guard loses when `made` are made: those of limits that
- * are not among the meter's NONE limits any more, and each limit's beyond
- * its COUNTERS_KEPT newest periods (a period's key sorts as its time does),
- * never one made now.
+ * are not among the meter's NONE limits any more, and each limit's past its
+ * COUNTERS_KEPT newest periods when one made is newer than all it has, or
+ * past its COUNTERS_MOST newest otherwise (a period's key sorts as its time
+ * does); never one made now.
  */
 export function prunedCounters(existing: string[], noneLimits: Set<string>, made: string[]): string[] {
-  const periods = new Map<string, string[]>();
-  for (const name of new Set([...existing, ...made])) {
-    const { gateKey, periodKey } = counterOf(name);
-    periods.set(gateKey, [...(periods.get(gateKey) ?? []), periodKey]);
-  }
+  const periods = (names: string[], gateKey: string) =>
+    names.map(counterOf).flatMap((counter) => (counter.gateKey === gateKey ? [counter.periodKey] : []));
   const kept = new Set(made);
-  for (const [gateKey, keys] of periods) {
-    if (!noneLimits.has(gateKey)) continue;
-    for (const periodKey of keys.sort().reverse().slice(0, COUNTERS_KEPT)) kept.add(counterName(gateKey, periodKey));
+  for (const gateKey of noneLimits) {
+    const had = periods(existing, gateKey).sort();
+    const newest = had.at(-1);
+    const begins = periods(made, gateKey).some((periodKey) => newest === undefined || periodKey > newest);
+    const all = [...new Set([...had, ...periods(made, gateKey)])].sort().reverse();
+    for (const periodKey of all.slice(0, begins ? COUNTERS_KEPT : COUNTERS_MOST)) kept.add(counterName(gateKey, periodKey));
   }
   return existing.filter((name) => !kept.has(name));
 }

@@ -101,12 +101,16 @@ export function counterOf(attribute: string): { gateKey: string; periodKey: stri
 }
 
 /**
- * Counters each NONE limit keeps in a guard: those of its newest periods
- * (the current one and late entries' periods before it). Older ones are
- * removed when a counter is made, so a guard stays the size of its limits;
- * a counter removed is made again from the aggregates if an entry needs it.
+ * Counters each NONE limit keeps in a guard. When a period after all of its
+ * others begins (its first counter is made), a limit keeps its
+ * COUNTERS_KEPT newest periods; counters of older periods made again
+ * meanwhile for late entries stay beside them while they are among its
+ * COUNTERS_MOST newest (or are made now), the oldest removed first. So a guard stays the size of its limits, and
+ * late entries of a few periods, in any order, do not remove each other's
+ * counters; a counter removed is made again from the aggregates if an entry needs it.
  */
 export const COUNTERS_KEPT = 3;
+export const COUNTERS_MOST = 8;
 
 /**
  * A REFUSE limit's count of one period: Used, the usage of the entries it

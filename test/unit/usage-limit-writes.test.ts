@@ -132,22 +132,28 @@ describe('the items limits add to a transaction', () => {
 
 describe('the counters a make removes', () => {
   const names = (gateKey: string, ...periods: string[]) => periods.map((period) => `U#${gateKey}#${period}`);
+  const days = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => `2026-06-${String(from + i).padStart(2, '0')}`);
 
-  it("keep each limit's 3 newest periods and those made now, and none of a limit the meter no longer has", () => {
+  it("keep each limit's 3 newest periods when a newer one begins, and none of a limit the meter no longer has", () => {
     const existing = [
       ...names('a', '2026-06-01', '2026-06-02', '2026-06-03', '2026-05-20'),
-      ...names('b', '2026-05', '2026-06'),
+      ...names('b', '2026-05'),
       ...names('gone', '2026-06'),
     ];
     expect(prunedCounters(existing, new Set(['a', 'b']), names('a', '2026-06-04'))).toEqual([
       ...names('a', '2026-06-01', '2026-05-20'),
       ...names('gone', '2026-06'),
     ]);
-    // A late period made now stays beside the newest 3, until the next make.
-    expect(prunedCounters(existing, new Set(['a', 'b']), names('a', '2026-05-01'))).toEqual([
-      ...names('a', '2026-05-20'),
-      ...names('gone', '2026-06'),
-    ]);
-    expect(prunedCounters(names('b', '2026-05', '2026-06'), new Set(['b']), [])).toEqual([]);
+    expect(prunedCounters(names('b', '2026-04', '2026-05'), new Set(['b']), names('b', '2026-06'))).toEqual([]);
+  });
+
+  it('keep late periods made again beside the newest, the 8 newest and those made now, the oldest removed first', () => {
+    // Late entries of two old days, taken in turns: neither removes the other's counter.
+    const now = names('a', ...days(20, 22));
+    expect(prunedCounters([...now, ...names('a', '2026-06-05')], new Set(['a']), names('a', '2026-06-09'))).toEqual([]);
+    expect(prunedCounters([...now, ...names('a', '2026-06-09')], new Set(['a']), names('a', '2026-06-05'))).toEqual([]);
+    // Past the 8 newest, the oldest go, never one made now.
+    expect(prunedCounters(names('a', ...days(9, 17)), new Set(['a']), names('a', '2026-06-01'))).toEqual(names('a', '2026-06-09'));
   });
 });
