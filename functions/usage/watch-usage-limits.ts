@@ -1,47 +1,74 @@
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { annotate, logError, observed } from '../../shared/core/observability';
 import { evaluateLimitPeriod, type AlertTarget } from '../../shared/usage/limit-alerts';
 
 /**
- * Decides the threshold alerts of the limits whose gates (or definitions)
+ * Decides the threshold alerts of the limits whose counts (or definitions)
  * the table's stream hands over (shared/api/background.ts): one decision per
- * limit and period of the batch, on its gates as they then are. A decision
- * that fails is reported back with the first of its records, so that Lambda
- * hands them over again and finally sends them to the dead-letter queue.
+ * limit and period of the batch, on its counts as they then are. A decision
+ * that fails is reported back with the first record that named it, so that
+ * Lambda hands it over again and finally sends it to the dead-letter queue.
  */
-function targetOf(record: DynamoDBRecord): AlertTarget {
-  const image = record.dynamodb?.NewImage;
-  const [operatorId, limitId] = [image?.OperatorID?.S, image?.LimitID?.S];
-  if (!operatorId || !limitId) throw new Error('The stream record is not a usage limit or one of its gates');
-  if (image?.Entity?.S === 'UsageLimit') return { operatorId, limitId };
-  return { operatorId, limitId, gateKey: image?.GateKey?.S, periodKey: image?.PeriodKey?.S };
+
+/** The GateKey → LimitID of a guard's limits, as its image holds them. */
+const limitIdsOf = (image: Record<string, AttributeValue>) =>
+  new Map((image.Limits?.L ?? []).map(({ M }) => [M?.GateKey?.S, M?.LimitID?.S]));
+
+/**
+ * What a record asks to decide: a limit's own record, its current period; a
+ * REFUSE limit's gate, its period; a guard written by a recording, every
+ * NONE limit's period that Counted names.
+ */
+function targetsOf(record: DynamoDBRecord): AlertTarget[] {
+  const image = record.dynamodb?.NewImage ?? {};
+  const operatorId = image.OperatorID?.S;
+  if (!operatorId) throw new Error('The stream record is not a usage limit, one of its gates or a guard with counters');
+  if (image.Entity?.S === 'UsageLimitGuard') {
+    const limitIds = limitIdsOf(image);
+    return (image.Counted?.S ?? '').split(' ').flatMap((counted) => {
+      const [gateKey, periodKey] = counted.split('#');
+      const limitId = limitIds.get(gateKey);
+      // A limit deleted since the write has nothing to decide.
+      return limitId ? [{ operatorId, limitId, gateKey, periodKey }] : [];
+    });
+  }
+  const limitId = image.LimitID?.S;
+  if (!limitId) throw new Error('The stream record is not a usage limit, one of its gates or a guard with counters');
+  if (image.Entity?.S === 'UsageLimit') return [{ operatorId, limitId }];
+  return [{ operatorId, limitId, gateKey: image.GateKey?.S, periodKey: image.PeriodKey?.S }];
 }
 
-/** One decision per limit and period: the batch's later records of a gate say nothing the gate itself does not. */
-const decisionKey = (record: DynamoDBRecord): string => {
-  try {
-    const { operatorId, limitId, gateKey, periodKey } = targetOf(record);
-    return JSON.stringify([operatorId, limitId, gateKey, periodKey]);
-  } catch {
-    return `unreadable ${record.eventID}`;
-  }
-};
+/** One decision per limit and period: the batch's later records of it say nothing its counts do not. */
+const decisionKey = ({ operatorId, limitId, gateKey, periodKey }: AlertTarget) => JSON.stringify([operatorId, limitId, gateKey, periodKey]);
 
 async function watchBatch(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  const firsts = new Map<string, DynamoDBRecord>();
-  for (const record of event.Records) if (!firsts.has(decisionKey(record))) firsts.set(decisionKey(record), record);
-  const records = [...firsts.values()];
-  // Read inside each decision's own promise: a record that cannot be read fails alone.
-  const outcomes = await Promise.allSettled(records.map(async (record) => evaluateLimitPeriod(targetOf(record))));
-  const batchItemFailures = records.flatMap((record, i) => {
+  const decisions = new Map<string, { record: DynamoDBRecord; target?: AlertTarget; unreadable?: unknown }>();
+  for (const record of event.Records) {
+    try {
+      for (const target of targetsOf(record))
+        if (!decisions.has(decisionKey(target))) decisions.set(decisionKey(target), { record, target });
+    } catch (unreadable) {
+      decisions.set(`unreadable ${record.eventID}`, { record, unreadable });
+    }
+  }
+  const planned = [...decisions.values()];
+  const outcomes = await Promise.allSettled(
+    planned.map(async ({ target, unreadable }) => {
+      if (!target) throw unreadable;
+      return evaluateLimitPeriod(target);
+    }),
+  );
+  const failed = new Map<string, DynamoDBRecord>();
+  planned.forEach(({ record }, i) => {
     const outcome = outcomes[i];
-    if (outcome.status === 'fulfilled') return [];
+    if (outcome.status === 'fulfilled') return;
     const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
     logError('Usage threshold alerts not decided', { sequenceNumber, error: outcome.reason });
-    return [{ itemIdentifier: sequenceNumber }];
+    failed.set(sequenceNumber, record);
   });
+  const batchItemFailures = [...failed.keys()].map((itemIdentifier) => ({ itemIdentifier }));
   const alerts = outcomes.reduce((sum, outcome) => sum + (outcome.status === 'fulfilled' ? outcome.value.length : 0), 0);
-  annotate({ decisions: records.length, alerts, failedRecords: batchItemFailures.length });
+  annotate({ decisions: planned.length, alerts, failedRecords: batchItemFailures.length });
   return { batchItemFailures };
 }
 

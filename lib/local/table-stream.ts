@@ -43,8 +43,13 @@ export interface StreamDeadLetter {
 }
 
 export interface LocalTableStream {
-  /** Reads the stream to its end and resolves once every record read has been handled or dead-lettered. */
-  idle(): Promise<void>;
+  /**
+   * Reads the stream to its end and resolves once every record read has been
+   * handled or dead-lettered, with how many records were handed over
+   * meanwhile: the handlers' own writes are records for the next call, so a
+   * call that hands over none finds the stream settled.
+   */
+  idle(): Promise<number>;
   readonly deadLetters: readonly StreamDeadLetter[];
   stop(): Promise<void>;
 }
@@ -121,6 +126,7 @@ export function startLocalTableStream(options: LocalTableStreamOptions = {}): Lo
   let stream: Stream | undefined;
   let reading: Promise<void> | undefined;
   let failing = false;
+  let handedOver = 0;
   const deadLetters: StreamDeadLetter[] = [];
   const mappings: Mapping[] = streamConsumers.map((consumer) => ({
     consumer,
@@ -151,6 +157,7 @@ export function startLocalTableStream(options: LocalTableStreamOptions = {}): Lo
     const item = `${record.dynamodb?.Keys?.PK?.S}|${record.dynamodb?.Keys?.SK?.S}`;
     const lanes = mapping.consumer.parallelizationFactor * mapping.consumer.itemsAtOnce;
     const lane = String(createHash('sha256').update(item).digest().readUInt32BE(0) % lanes);
+    handedOver += 1;
     const handled = (mapping.lanes.get(lane) ?? Promise.resolve()).then(() =>
       mapping.deliveries.run({
         logFields: { consumer: mapping.consumer.id, sequenceNumber },
@@ -292,8 +299,10 @@ export function startLocalTableStream(options: LocalTableStreamOptions = {}): Lo
   return {
     deadLetters,
     async idle() {
+      const before = handedOver;
       await read();
       await lanesIdle();
+      return handedOver - before;
     },
     async stop() {
       if (timer) clearInterval(timer);

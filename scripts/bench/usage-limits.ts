@@ -1,7 +1,8 @@
 import { unixSeconds } from '../../shared/core/clock';
 import { RETRY, retrying } from '../../shared/core/retry';
 import { transactionCancellation } from '../../shared/db/transaction-errors';
-import { gateWrites, makeGate } from '../../shared/usage/gates';
+import { limitWrites, makeGate } from '../../shared/usage/gates';
+import { makeCounters } from '../../shared/usage/limit-counters';
 import { guardsOf } from '../../shared/usage/guards';
 import { newUsageIds, randomShard } from '../../shared/usage/ids';
 import { AGGREGATE_SHARDS } from '../../shared/usage/model';
@@ -20,15 +21,16 @@ import { dimensionsOf, loadEntries, meteringOperator, readFigures, type Entry } 
  * month's refusing (REFUSE), timed in alternating rounds at the bench's
  * concurrency and one at a time; beside each, its transaction alone (bare),
  * from the bench process. No limit is ever reached: what is measured is
- * the gates every entry counts in and, with REFUSE, its writers meeting on
- * one gate. The watcher that decides the limits' alerts runs in the host
+ * what every entry counts in (its meter's guard written with its NONE
+ * limits' counters, and a REFUSE limit's gate) and, with REFUSE, its
+ * writers meeting on one gate. The watcher that decides the limits' alerts runs in the host
  * process, as on AWS it runs beside it, and shares its two cores.
  *
  * The status check: a month limit of an operator in New York (so its
  * period is cut from months, days and hours) and one filtered on a Plan,
  * after 1,000 entries of their meter in the current period and after
  * `entries`, with the items each reads. The limits are put once the entries
- * are loaded (and taken away while loading), so the load writes no gates.
+ * are loaded (and taken away while loading), so the load writes no counters.
  */
 export interface UsageLimitsOptions {
   url: string;
@@ -71,35 +73,44 @@ const threeLimits = (meter: string, monthEnforcement: 'NONE' | 'REFUSE') => ({
 
 /**
  * The transaction of one entry alone, from the bench process: its item and
- * aggregates, its meter's guard checked and its limits' gates counted in, as
- * the service builds it. A gate not made yet is made, and a race lost to
- * another writer tried again, as the service does.
+ * aggregates, its meter's guard written (with its NONE limits' counters)
+ * and its REFUSE limit's gate counted in, as the service builds it.
+ * Counters or a gate not made yet are made, and a race lost to another
+ * writer tried again, as the service does.
  */
-const bareRecording = (operatorId: string, meter: string) => () =>
-  retrying(
+const bareRecording = (operatorId: string, meter: string) => () => {
+  let nextShard: number | undefined;
+  return retrying(
     'Bench usage entry with limits',
     async () => {
       const now = new Date();
-      const shard = randomShard(AGGREGATE_SHARDS);
+      const shard = nextShard ?? randomShard(AGGREGATE_SHARDS);
+      nextShard = undefined;
       const [ID] = newUsageIds(now.getTime(), shard, AGGREGATE_SHARDS, 1);
       const entry = { ID, Meter: meter, Usage: 1.25, OccurredAt: unixSeconds(now) };
       const guards = await guardsOf(operatorId, [meter], shard);
-      const gates = gateWrites(operatorId, shard, [{ meter, occurredAt: entry.OccurredAt, usage: entry.Usage }], guards);
-      const limits = { guards: [...guards].map(([name, guard]) => ({ meter: name, version: guard.version })), gates };
+      const limits = limitWrites(operatorId, [{ meter, occurredAt: entry.OccurredAt, usage: entry.Usage }], guards);
       const { input, limitPositions } = recordEntriesTransaction(operatorId, shard, [{ entry }], now, limits);
       try {
         return await writeTransaction(input);
       } catch (error) {
         const cancellation = transactionCancellation(error);
         if (!cancellation) throw error;
-        const missing = gates.filter((_, i) => cancellation.conditionFailed(limitPositions.gates[i]));
-        for (const gate of missing) await makeGate(operatorId, gate, guards.get(meter)!.version, now);
-        if (missing.length || cancellation.retryable || cancellation.conditionFailed(0)) return RETRY;
+        const [guard] = limits.guards;
+        const guardRefused = cancellation.conditionFailed(limitPositions.guards[0]);
+        if (guardRefused) {
+          await makeCounters(operatorId, shard, meter, guard.counters, now, guard.version);
+          nextShard = shard;
+        }
+        const missing = limits.gates.filter((_, i) => cancellation.conditionFailed(limitPositions.gates[i]));
+        for (const gate of missing) await makeGate(operatorId, gate, guard.version, now);
+        if (guardRefused || missing.length || cancellation.retryable || cancellation.conditionFailed(0)) return RETRY;
         throw error;
       }
     },
     { attempts: 25, capMs: 1000 },
   );
+};
 
 const putLimits = async (http: BenchHttp, limits: Record<string, object>) => {
   for (const [limitId, body] of Object.entries(limits)) await http.put(`${LIMITS_PATH}/${limitId}`, body);

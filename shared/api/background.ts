@@ -116,9 +116,11 @@ export const changeAnnouncer: StreamConsumer = {
 
 /**
  * The usage limits' watcher (shared/usage/limit-alerts.ts): every write of
- * a limit's gate (an entry or a void counted) and of a limit (put), whose
- * period it decides the threshold alerts of. A batch's records of one gate
- * are decided once, on the gate as it then is.
+ * a REFUSE limit's gate and of a meter's guard that counted (an entry or a
+ * void: a guard's record names its counters in Counted; a change of the
+ * limits, or a counter made, names none), and of a limit (put), whose
+ * periods it decides the threshold alerts of. A batch's records of one
+ * limit's period are decided once, on its counts as they then are.
  */
 export const usageLimitWatcher: StreamConsumer = {
   id: 'watch-usage-limits',
@@ -128,7 +130,10 @@ export const usageLimitWatcher: StreamConsumer = {
   // Every decision of a batch at once: each is one limit's period, decided on its gates as read.
   itemsAtOnce: 100,
   retryAttempts: 10,
-  filters: [{ eventName: WRITTEN, dynamodb: { NewImage: { Entity: { S: ['UsageGate', 'UsageLimit'] } } } }],
+  filters: [
+    { eventName: WRITTEN, dynamodb: { NewImage: { Entity: { S: ['UsageGate', 'UsageLimit'] } } } },
+    { eventName: WRITTEN, dynamodb: { NewImage: { Entity: { S: ['UsageLimitGuard'] }, Counted: { S: [{ exists: true }] } } } },
+  ],
 };
 
 export const streamConsumers: readonly StreamConsumer[] = [webhookSender, changeAnnouncer, usageLimitWatcher];

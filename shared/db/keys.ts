@@ -388,9 +388,9 @@ export const limitKeys = {
     PK: `${operatorPartition(operatorId)}#USAGE#GUARDS#${shard}`,
     SK: `METER#${meter}`,
   }),
-  /** `shard` for a NONE limit's gates, none for a REFUSE limit's one gate per period. */
-  gate: (operatorId: string, gateKey: string, periodKey: string, shard?: number): ItemKey => ({
-    PK: `${operatorPartition(operatorId)}#USAGE#GATE#${gateKey}${shard === undefined ? '' : `#${shard}`}`,
+  /** A REFUSE limit's one gate per period (a NONE limit counts in its meter's guards). */
+  gate: (operatorId: string, gateKey: string, periodKey: string): ItemKey => ({
+    PK: `${operatorPartition(operatorId)}#USAGE#GATE#${gateKey}`,
     SK: `PERIOD#${periodKey}`,
   }),
   alerts: (operatorId: string, gateKey: string, periodKey: string): ItemKey => ({

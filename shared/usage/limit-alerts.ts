@@ -8,8 +8,10 @@ import { newBusDelivery, newUsageWebhookDelivery, usageWebhookListens } from '..
 import type { DeliveryItem } from '../webhooks/model';
 import { deliveryPut } from '../webhooks/repository';
 import { parseMicros } from './decimal';
-import { makeGate } from './gates';
+import { gateCount, makeGate } from './gates';
+import { makeCounters } from './limit-counters';
 import {
+  counterName,
   GATE_RETENTION_SECONDS,
   THRESHOLD_EVENTS,
   USAGE_EVENT_SOURCE,
@@ -18,7 +20,7 @@ import {
   type ThresholdEventType,
 } from './limit-model';
 import { countable, periodAt, periodOfKey, type LimitPeriodSpan } from './limit-periods';
-import { getAlertState, getGuard, getLimitItem, readTogether } from './limit-repository';
+import { getAlertState, getGuard, getLimitItem, readTogether, type CountRef } from './limit-repository';
 import { crossedThresholds, statusOf } from './limit-status';
 import { ALL_SHARDS } from './period-usage';
 import { writeTransaction } from './repository';
@@ -26,18 +28,19 @@ import { writeTransaction } from './repository';
 /**
  * Threshold alerts, exactly once per (limit, threshold, period) crossing.
  * They are decided from the table's stream (functions/usage/watch-usage-limits.ts):
- * a gate written (an entry, a void) or a limit put hands its limit and
- * period here, which reads the period's gates at one instant and moves the
- * period's alert state from what it was to the thresholds Used has reached,
- * conditioned on the state as read and on the reading being newer than the
- * one it was decided on (Order: the sum of the gates' Versions). The
- * deliveries of each threshold crossed or gone back under (to EventBridge,
- * and to the operator's usage endpoint when it has one) are written in that
- * same transaction, so a redelivered record, or two read at once, decides
- * a crossing once, and nothing is sent that was not decided.
+ * a count written (an entry, a void: a guard's counters, a REFUSE limit's
+ * gate) or a limit put hands its limit and period here, which reads the
+ * period's counts at one instant and moves the period's alert state from
+ * what it was to the thresholds Used has reached, conditioned on the state
+ * as read and on the reading being newer than the one it was decided on
+ * (Order: the sum of the counts' versions). The deliveries of each
+ * threshold crossed or gone back under (to EventBridge, and to the
+ * operator's usage endpoint when it has one) are written in that same
+ * transaction, so a redelivered record, or two read at once, decides a
+ * crossing once, and nothing is sent that was not decided.
  */
 
-/** A limit and, for a gate's record, the period and gates it names; a limit's own record names its current period. */
+/** A limit and, for a count's record, the period and GateKey it names; a limit's own record names its current period. */
 export interface AlertTarget {
   operatorId: string;
   limitId: string;
@@ -45,7 +48,7 @@ export interface AlertTarget {
   periodKey?: string;
 }
 
-/** The limit's definition and its period's gates read at one instant: Used, and the reading's place in the order of writes. */
+/** The limit's definition and its period's counts read at one instant: Used, and the reading's place in the order of writes. */
 interface Reading {
   limit: LimitItem;
   period: LimitPeriodSpan;
@@ -54,16 +57,27 @@ interface Reading {
   order: number;
 }
 
+/** Where a limit's period is counted: its counter in each shard's guard (NONE), or its one gate (REFUSE). */
+const countsOf = (operatorId: string, limit: LimitItem, periodKey: string): (CountRef & { shard?: number })[] =>
+  limit.Enforcement === 'NONE'
+    ? ALL_SHARDS.map((shard) => ({
+        key: limitKeys.guard(operatorId, shard, limit.Meter),
+        used: counterName(limit.GateKey, periodKey),
+        version: 'Writes',
+        shard,
+      }))
+    : [gateCount(limitKeys.gate(operatorId, limit.GateKey, periodKey))];
+
 /**
- * Reads the limit and its period's gates together (the target's period, or
- * for a limit's own record its current one), making any gate that does not
+ * Reads the limit and its period's counts together (the target's period, or
+ * for a limit's own record its current one), making any count that does not
  * exist yet from the aggregates first; undefined when the limit is gone,
- * counts in other gates now (a definition since replaced), or the period is
- * not one it counts.
+ * counts under another GateKey now (a definition since replaced), or the
+ * period is not one it counts.
  */
 async function readPeriod(target: AlertTarget, now: Date): Promise<Reading | undefined> {
   const { operatorId } = target;
-  return retrying('Reading usage limit gates', async () => {
+  return retrying('Reading usage limit counts', async () => {
     const limit = await getLimitItem(operatorId, target.limitId);
     if (!limit || (target.gateKey !== undefined && target.gateKey !== limit.GateKey)) return undefined;
     const span =
@@ -71,29 +85,26 @@ async function readPeriod(target: AlertTarget, now: Date): Promise<Reading | und
         ? periodAt(limit.Period, limit.TimeZone, unixSeconds(now))
         : periodOfKey(limit.Period, limit.TimeZone, target.periodKey);
     if (span.start < limit.AppliesFrom || !countable(span)) return undefined;
-    const shards = limit.Enforcement === 'NONE' ? ALL_SHARDS : [undefined];
-    const gates = shards.map((shard) => ({ key: limitKeys.gate(operatorId, limit.GateKey, span.key, shard), shard }));
-    const { revision, gates: readings } = await readTogether(
-      limitKeys.limit(operatorId, limit.LimitID),
-      gates.map((gate) => gate.key),
-    );
-    // Changed between the two reads: read both again.
-    if (revision !== limit.Revision) return RETRY;
-    const missing = gates.filter((_, i) => !readings[i]);
+    const counts = countsOf(operatorId, limit, span.key);
+    const read = await readTogether(limitKeys.limit(operatorId, limit.LimitID), counts);
+    // A write in flight on one of the items, or a change of the limit between the two reads: read both again.
+    if (!read || read.revision !== limit.Revision) return RETRY;
+    const missing = counts.filter((_, i) => !read.counts[i]);
     if (missing.length) {
-      const guard = await getGuard(operatorId, 0, limit.Meter);
-      for (const gate of missing)
-        await makeGate(operatorId, { ...gate, meter: limit.Meter, rule: limit, periodKey: span.key }, guard?.Version ?? 0, now);
+      if (limit.Enforcement === 'NONE') {
+        const wanted = [{ rule: limit, periodKey: span.key }];
+        await Promise.all(missing.map(({ shard }) => makeCounters(operatorId, shard as number, limit.Meter, wanted, now)));
+      } else {
+        const guard = await getGuard(operatorId, 0, limit.Meter);
+        await makeGate(operatorId, { key: missing[0].key, meter: limit.Meter, rule: limit, periodKey: span.key }, guard?.Version ?? 0, now);
+      }
       return RETRY;
     }
-    const sum = readings.reduce(
+    const sum = read.counts.reduce(
       (total, reading) => ({ used: total.used + parseMicros(reading!.used), order: total.order + reading!.version }),
-      {
-        used: 0n,
-        order: 0,
-      },
+      { used: 0n, order: 0 },
     );
-    return { limit, period: span, revision, ...sum };
+    return { limit, period: span, revision: limit.Revision, ...sum };
   });
 }
 
@@ -107,7 +118,7 @@ function deliveriesOf(operatorId: string, type: ThresholdEventType, data: unknow
   return listens ? [bus, newUsageWebhookDelivery(operatorId, type, data, now)] : [bus];
 }
 
-/** Decides the alerts of one limit's period as its gates now stand; returns the events it wrote. */
+/** Decides the alerts of one limit's period as its counts now stand; returns the events it wrote. */
 export async function evaluateLimitPeriod(target: AlertTarget, now: Date = config().clock()): Promise<ThresholdEventType[]> {
   const { operatorId } = target;
   const listens = await usageWebhookListens(operatorId);

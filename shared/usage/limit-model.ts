@@ -20,9 +20,10 @@ export type Enforcement = (typeof ENFORCEMENTS)[number];
  */
 export const MAX_LIMITS = 50;
 /**
- * Limits per meter: every entry of a meter writes the gate of each of its
- * limits that counts it in the entry's own transaction, so this bounds what
- * a limit adds to recording (at most 5 items to a transaction of 4).
+ * Limits per meter: every entry of a meter counts in each of its limits
+ * that matches it, in the entry's own transaction, so this bounds what
+ * limits add to recording (the meter's guard, updated in place of being
+ * checked, and one gate per REFUSE limit: at most 5 items to a transaction of 5).
  */
 export const MAX_METER_LIMITS = 5;
 
@@ -42,11 +43,11 @@ export const THRESHOLD_RULE = `must be a percentage of the Amount greater than 0
  * What recording needs of a limit, copied into its meter's guards: which
  * entries it counts (Filter), in which periods (Period, TimeZone, from
  * AppliesFrom on), up to what (Amount, as exact decimal text), how
- * (Enforcement), and the gates that count them (GateKey).
+ * (Enforcement), and the gate or counters that count them (GateKey).
  */
 export interface LimitRule {
   LimitID: string;
-  /** Names the limit's gates; a new one whenever what the limit counts or how it enforces changes, so gates never mix definitions. */
+  /** Names the limit's gates or counters: a new one whenever what the limit counts or how it enforces changes, so counts never mix definitions. */
   GateKey: string;
   Filter?: Record<string, string>;
   Period: LimitPeriod;
@@ -67,10 +68,20 @@ export interface LimitItem extends LimitRule {
 
 /**
  * A meter's limits as every recording process reads them: one copy per
- * aggregate shard (so that checking it spreads as the shard's writes do),
+ * aggregate shard (so that writing it spreads as the shard's writes do),
  * all written together, their Version moving on at every change. Each
- * recording transaction checks its shard's copy against the Version it
- * recorded by, so no entry is written under limits that changed meanwhile.
+ * recording transaction writes its shard's copy on the condition that it
+ * is at the Version it recorded by, so no entry is written under limits
+ * that changed meanwhile.
+ *
+ * The copy also holds the counters of the meter's alert-only (NONE)
+ * limits in its shard (limit-counters.ts): one attribute per limit and
+ * period, `U#<GateKey>#<PeriodKey>`, the exact usage of the shard's entries
+ * the limit counts in that period; Writes, moved on by every write of a
+ * counter, so that the watcher can order what it reads; Counted, the
+ * counters the last write added to (`<GateKey>#<PeriodKey>`, space-separated),
+ * which its stream record hands the watcher; and Pruned, how many times
+ * counters were removed from it.
  */
 export interface GuardItem {
   Meter: string;
@@ -78,19 +89,40 @@ export interface GuardItem {
   Limits: LimitRule[];
 }
 
+/** The attribute of a NONE limit's counter of one period, in its meter's guards. */
+export const counterName = (gateKey: string, periodKey: string): string => `U#${gateKey}#${periodKey}`;
+
+export const isCounterName = (attribute: string): boolean => attribute.startsWith('U#');
+
+/** A counter's limit (its GateKey) and period, from its attribute's name. */
+export function counterOf(attribute: string): { gateKey: string; periodKey: string } {
+  const [, gateKey, periodKey] = attribute.split('#');
+  return { gateKey, periodKey };
+}
+
 /**
- * A limit's count of one period: Used, the usage of the entries it counts
- * in that period, exact. A REFUSE limit has one gate per period, whose
- * condition is the limit itself; a NONE limit one per period and aggregate
- * shard, so that it takes what the meter takes. Version moves on at every
- * write, so that the stream's consumer can order what it reads.
+ * Counters each NONE limit keeps in a guard. When a period after all of its
+ * others begins (its first counter is made), a limit keeps its
+ * COUNTERS_KEPT newest periods; counters of older periods made again
+ * meanwhile for late entries stay beside them while they are among its
+ * COUNTERS_MOST newest (or are made now), the oldest removed first. So a guard stays the size of its limits, and
+ * late entries of a few periods, in any order, do not remove each other's
+ * counters; a counter removed is made again from the aggregates if an entry needs it.
+ */
+export const COUNTERS_KEPT = 3;
+export const COUNTERS_MOST = 8;
+
+/**
+ * A REFUSE limit's count of one period: Used, the usage of the entries it
+ * counts in that period, exact, in one gate item whose condition is the
+ * limit itself. Version moves on at every write, so that the stream's
+ * consumer can order what it reads.
  */
 export interface GateItem {
   OperatorID: string;
   LimitID: string;
   GateKey: string;
   PeriodKey: string;
-  Shard?: number;
   Used: string;
   Version: number;
 }
@@ -100,7 +132,8 @@ export const GATE_RETENTION_SECONDS = 35 * 24 * 60 * 60;
 
 /**
  * The thresholds of one period that are crossed, and the reading they were
- * decided on: the limit's Revision, and Order, the sum of its gates' Versions.
+ * decided on: the limit's Revision, and Order, the sum of what orders the
+ * items its Used was read from (a REFUSE gate's Version, or the 8 guards' Writes).
  */
 export interface AlertStateItem {
   Crossed: number[];

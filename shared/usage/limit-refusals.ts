@@ -1,9 +1,9 @@
 import { ConflictError } from '../core/errors';
 import { decimalToNumber, microsToDecimal, parseMicros } from './decimal';
-import { getGate } from './limit-repository';
+import { getCount } from './limit-repository';
 import type { LimitRule } from './limit-model';
 import { periodOfKey } from './limit-periods';
-import { makeGate, type GateWrite } from './gates';
+import { gateCount, makeGate, type GateWrite } from './gates';
 import type { KnownGuard } from './guards';
 
 /**
@@ -61,7 +61,7 @@ export interface GatedEntry {
 
 /**
  * Settles the gates a transaction's conditions refused: a gate that does
- * not exist yet is made from the aggregates; a REFUSE gate that exists has
+ * not exist yet is made from the aggregates; a gate that exists has
  * too little left for the transaction's entries, and those that do not fit
  * (in the order sent) are refused. `entries` are the transaction's, in the
  * positions the gate writes name.
@@ -74,12 +74,11 @@ export async function settleRefusedGates(
   now: Date,
 ): Promise<void> {
   for (const gate of refused) {
-    const reading = await getGate(gate.key);
+    const reading = await getCount(gateCount(gate.key));
     if (!reading) {
       await makeGate(operatorId, gate, guards.get(gate.meter)?.version ?? 0, now);
       continue;
     }
-    if (gate.rule.Enforcement !== 'REFUSE') continue;
     const amount = parseMicros(gate.rule.Amount);
     const span = periodOfKey(gate.rule.Period, gate.rule.TimeZone, gate.periodKey);
     let left = amount - parseMicros(reading.used);

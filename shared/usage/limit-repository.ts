@@ -1,15 +1,17 @@
 import { GetItemCommand, TransactGetItemsCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetCommand, NumberValue, QueryCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { attributeClient, documentClient, tableName } from '../db/client';
 import { limitKeys, type ItemKey } from '../db/keys';
-import type { AlertStateItem, GuardItem, LimitItem, LimitRule } from './limit-model';
+import { transactionCancellation } from '../db/transaction-errors';
+import { isCounterName, type AlertStateItem, type GuardItem, type LimitItem, type LimitRule } from './limit-model';
 import { AGGREGATE_SHARDS } from './model';
 
 /**
  * Every DynamoDB call of usage limits, one function per access pattern (the
- * README's access-pattern table). A gate's Used is read with the low-level
- * client, as usage totals are, so that its decimal text never passes
- * through a JavaScript float.
+ * README's access-pattern table). A gate's Used and a counter are read with
+ * the low-level client, as usage totals are, so that their decimal text
+ * never passes through a JavaScript float.
  */
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -75,7 +77,8 @@ export function guardUpdates(operatorId: string, meter: string, version: number,
     Update: {
       TableName: tableName(),
       Key: limitKeys.guard(operatorId, shard, meter),
-      UpdateExpression: 'SET Entity = :entity, #meter = :meter, Version = :next, Limits = :limits',
+      // Counted names what a recording added to: a change of the limits counts nothing.
+      UpdateExpression: 'SET Entity = :entity, #meter = :meter, Version = :next, Limits = :limits REMOVE Counted',
       ConditionExpression: version === 0 ? 'attribute_not_exists(PK)' : 'Version = :version',
       ExpressionAttributeNames: { '#meter': 'Meter' },
       ExpressionAttributeValues: {
@@ -126,46 +129,101 @@ export const limitDelete = (operatorId: string, limit: StoredLimit): TransactIte
   },
 });
 
-/** A gate as read: Used as decimal text, and its Version; undefined when it does not exist. */
-export interface GateReading {
+/** A count as read: Used as decimal text, and what orders it; undefined when it does not exist. */
+export interface CountReading {
   used: string;
   version: number;
 }
 
-const gateReading = (item: Record<string, AttributeValue> | undefined): GateReading | undefined =>
-  item?.Used?.N === undefined ? undefined : { used: item.Used.N, version: Number(item.Version?.N ?? 0) };
+/** Where a count is read: an item, the attribute of its Used and the attribute that orders it (a gate's Used and Version, a guard's counter and Writes). */
+export interface CountRef {
+  key: ItemKey;
+  used: string;
+  version: string;
+}
 
-export async function getGate(key: ItemKey): Promise<GateReading | undefined> {
+const countReading = (item: Record<string, AttributeValue> | undefined, ref: CountRef): CountReading | undefined => {
+  const used = item?.[ref.used]?.N;
+  return used === undefined ? undefined : { used, version: Number(item?.[ref.version]?.N ?? 0) };
+};
+
+interface Projection {
+  ProjectionExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+}
+
+const countProjection = (ref: CountRef): Projection => ({
+  ProjectionExpression: '#used, #version',
+  ExpressionAttributeNames: { '#used': ref.used, '#version': ref.version },
+});
+
+export async function getCount(ref: CountRef): Promise<CountReading | undefined> {
   const { Item } = await attributeClient().send(
     new GetItemCommand({
       TableName: tableName(),
-      Key: { PK: { S: key.PK }, SK: { S: key.SK } },
+      Key: { PK: { S: ref.key.PK }, SK: { S: ref.key.SK } },
       ConsistentRead: true,
-      ProjectionExpression: 'Used, Version',
+      ...countProjection(ref),
     }),
   );
-  return gateReading(Item);
+  return countReading(Item, ref);
 }
 
 /**
- * A limit's revision and a period's gates read at one instant
+ * A limit's revision and a period's counts read at one instant
  * (TransactGetItems: no write lands between two of them), so that readings
  * are ordered as the writes were: by the limit's Revision, then by the sum
- * of the gates' Versions.
+ * of the counts' versions. Undefined when a write in flight on one of the
+ * items cancelled the read.
  */
 export async function readTogether(
   limitKey: ItemKey,
-  gateKeys: ItemKey[],
-): Promise<{ revision: number | undefined; gates: (GateReading | undefined)[] }> {
-  const get = (key: ItemKey, projection: string) => ({
-    Get: { TableName: tableName(), Key: { PK: { S: key.PK }, SK: { S: key.SK } }, ProjectionExpression: projection },
+  counts: CountRef[],
+): Promise<{ revision: number | undefined; counts: (CountReading | undefined)[] } | undefined> {
+  const get = (key: ItemKey, projection: Projection) => ({
+    Get: { TableName: tableName(), Key: { PK: { S: key.PK }, SK: { S: key.SK } }, ...projection },
   });
-  const { Responses = [] } = await attributeClient().send(
-    new TransactGetItemsCommand({ TransactItems: [get(limitKey, 'Revision'), ...gateKeys.map((key) => get(key, 'Used, Version'))] }),
+  const revision: Projection = { ProjectionExpression: '#revision', ExpressionAttributeNames: { '#revision': 'Revision' } };
+  try {
+    const { Responses = [] } = await attributeClient().send(
+      new TransactGetItemsCommand({
+        TransactItems: [get(limitKey, revision), ...counts.map((ref) => get(ref.key, countProjection(ref)))],
+      }),
+    );
+    const [limit, ...items] = Responses;
+    const read = limit?.Item?.Revision?.N;
+    return {
+      revision: read === undefined ? undefined : Number(read),
+      counts: items.map((response, i) => countReading(response.Item, counts[i])),
+    };
+  } catch (error) {
+    if (transactionCancellation(error)) return undefined;
+    throw error;
+  }
+}
+
+/** A meter's guard in one shard as a maker of counters reads it: its Version, limits, the counters it has and how often counters were removed. */
+export interface GuardCounters {
+  version: number;
+  limits: LimitRule[];
+  counters: string[];
+  pruned?: number;
+}
+
+export async function getGuardCounters(operatorId: string, shard: number, meter: string): Promise<GuardCounters | undefined> {
+  const { PK, SK } = limitKeys.guard(operatorId, shard, meter);
+  const { Item } = await attributeClient().send(
+    new GetItemCommand({ TableName: tableName(), Key: { PK: { S: PK }, SK: { S: SK } }, ConsistentRead: true }),
   );
-  const [limit, ...gates] = Responses;
-  const revision = limit?.Item?.Revision?.N;
-  return { revision: revision === undefined ? undefined : Number(revision), gates: gates.map((response) => gateReading(response.Item)) };
+  if (!Item) return undefined;
+  // The counters are exact decimals read as names only; the limits hold no number past JavaScript's precision.
+  const { Limits } = unmarshall({ Limits: Item.Limits ?? { L: [] } }) as { Limits: LimitRule[] };
+  return {
+    version: Number(Item.Version?.N ?? 0),
+    limits: Limits,
+    counters: Object.keys(Item).filter(isCounterName),
+    ...(Item.Pruned?.N === undefined ? {} : { pruned: Number(Item.Pruned.N) }),
+  };
 }
 
 export async function getAlertState(key: ItemKey): Promise<AlertStateItem | undefined> {

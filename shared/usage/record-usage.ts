@@ -14,8 +14,9 @@ import { AGGREGATE_SHARDS } from './model';
 import { getIdempotencyRecords, writeTransaction, type IdempotencyKeyRef, type IdempotencyRecordItem } from './repository';
 import { usageInputViolations } from './entry-rules';
 import { aggregateKeysOf, recordEntriesTransaction } from './usage-writes';
-import { gateWrites, type CountedEntry } from './gates';
-import { forgetGuard, guardsOf } from './guards';
+import { limitWrites, type CountedEntry } from './gates';
+import { guardsOf } from './guards';
+import { makeCounters } from './limit-counters';
 import { entryRefused, settleRefusedGates, type Refusal } from './limit-refusals';
 
 export interface RecordedUsage {
@@ -97,8 +98,8 @@ const countedOf = ({ input }: PendingEntry): CountedEntry => ({
 /**
  * Splits entries into transactions: each entry brings its item (and key
  * record), the aggregates no earlier entry of its transaction touches, and
- * what its limits add (`limitItemsOf`: its meter's guard, the gates it
- * counts in) that no earlier entry brought. Entries are taken in order of
+ * what its limits add (`limitItemsOf`: its meter's guard, the REFUSE gates
+ * it counts in) that no earlier entry brought. Entries are taken in order of
  * hour and meter, so that those sharing aggregates share a transaction and
  * each aggregate is written as few times as possible.
  */
@@ -127,20 +128,26 @@ export function transactionGroups(entries: PendingEntry[], limitItemsOf: (pendin
 /**
  * Writes one transaction's entries until each is recorded, found to be a
  * replay, or refused by a limit. Each attempt puts the open entries in one
- * random shard with fresh IDs, with their meters' guards checked and their
- * limits' gates counted in; a cancelled attempt tells which key records
- * already exist (those entries are replays, or a key reused for another
- * request), whether an ID collided or a racing transaction held an item,
- * whether a guard moved (its limits are read again) and which gates refused
- * (made when missing, or a REFUSE limit's refusals decided): then it tries again.
+ * shard with fresh IDs, with their meters' guards written (the counters of
+ * their NONE limits added to) and their REFUSE limits' gates counted in; a
+ * cancelled attempt tells which key records already exist (those entries
+ * are replays, or a key reused for another request), whether an ID
+ * collided or a racing transaction held an item, whether a guard refused
+ * (its limits are read again when they moved, its counters made when
+ * missing) and which gates refused (made when missing, or a REFUSE limit's
+ * refusals decided): then it tries again, in a random shard, or in the same
+ * one when it made counters there, so that a period's first writes make
+ * each shard's counters once rather than wander from shard to shard.
  */
 async function writeGroup(operatorId: string, group: PendingEntry[], now: Date): Promise<void> {
+  let nextShard: number | undefined;
   await retrying(
     'Recording usage entries',
     async () => {
       const open = group.filter((pending) => !pending.result && !pending.refusal);
       if (!open.length) return true;
-      const shard = randomShard(AGGREGATE_SHARDS);
+      const shard = nextShard ?? randomShard(AGGREGATE_SHARDS);
+      nextShard = undefined;
       const ids = newUsageIds(now.getTime(), shard, AGGREGATE_SHARDS, open.length);
       const writes = open.map(({ input, idempotency, combination }, i) => ({
         entry: {
@@ -159,8 +166,7 @@ async function writeGroup(operatorId: string, group: PendingEntry[], now: Date):
         open.map((pending) => pending.input.Meter),
         shard,
       );
-      const gates = gateWrites(operatorId, shard, open.map(countedOf), guards);
-      const limits = { guards: [...guards].map(([meter, guard]) => ({ meter, version: guard.version })), gates };
+      const limits = limitWrites(operatorId, open.map(countedOf), guards);
       const { input, positions, limitPositions } = recordEntriesTransaction(operatorId, shard, writes, now, limits);
       // Planned with the limits known then: a limit put since may add gates past DynamoDB's 100 items. Then each half goes on its own.
       if ((input.TransactItems?.length ?? 0) > MAX_TRANSACTION_ITEMS) {
@@ -184,12 +190,16 @@ async function writeGroup(operatorId: string, group: PendingEntry[], now: Date):
         );
         // A record that expired since the write was tried is gone: the next attempt records afresh.
         for (const pending of keyTaken) settleReplay(pending, records, now);
-        const movedGuards = limits.guards.filter((_, i) => cancellation.conditionFailed(limitPositions.guards[i]));
-        for (const { meter } of movedGuards) forgetGuard(operatorId, meter);
+        // A guard that refused has moved (its limits are forgotten, and read again) or lacks counters (made now, in this shard).
+        const refusedGuards = limits.guards.filter((_, i) => cancellation.conditionFailed(limitPositions.guards[i]));
+        for (const guard of refusedGuards) {
+          await makeCounters(operatorId, shard, guard.meter, guard.counters, now, guard.version);
+          nextShard = shard;
+        }
         // A replay's key record refused it, whatever its gates said: only the entries still open are judged by them.
-        const refusedGates = gates.filter((_, i) => cancellation.conditionFailed(limitPositions.gates[i]));
-        if (refusedGates.length && !movedGuards.length) await settleRefusedGates(operatorId, open, refusedGates, guards, now);
-        const settled = keyTaken.length > 0 || idTaken || movedGuards.length > 0 || refusedGates.length > 0;
+        const refusedGates = limits.gates.filter((_, i) => cancellation.conditionFailed(limitPositions.gates[i]));
+        if (refusedGates.length && !refusedGuards.length) await settleRefusedGates(operatorId, open, refusedGates, guards, now);
+        const settled = keyTaken.length > 0 || idTaken || refusedGuards.length > 0 || refusedGates.length > 0;
         if (!settled && !cancellation.retryable) throw error;
         return RETRY;
       }
@@ -221,7 +231,7 @@ export async function writeEntries(operatorId: string, entries: PendingEntry[], 
     dimensioned.map((pending) => ({ meter: pending.input.Meter, dimensions: pending.input.Dimensions!, field: pending.dimensionsField })),
   );
   dimensioned.forEach((pending, i) => (pending.combination = numbers[i]));
-  // Each meter's guard and the gates its entries count in are items of the transactions they are written in.
+  // Each meter's guard and the REFUSE gates its entries count in are items of the transactions they are written in.
   const guards = await guardsOf(
     operatorId,
     entries.map((pending) => pending.input.Meter),
@@ -229,7 +239,7 @@ export async function writeEntries(operatorId: string, entries: PendingEntry[], 
   );
   const limitItemsOf = (pending: PendingEntry) => [
     `guard|${pending.input.Meter}`,
-    ...gateWrites(operatorId, 0, [countedOf(pending)], guards).map((gate) => `${gate.key.PK}|${gate.key.SK}`),
+    ...limitWrites(operatorId, [countedOf(pending)], guards).gates.map((gate) => `${gate.key.PK}|${gate.key.SK}`),
   ];
   // Every transaction settles before an error is answered, so that nothing is still being written when the client retries.
   const outcomes = await Promise.allSettled(transactionGroups(entries, limitItemsOf).map((group) => writeGroup(operatorId, group, now)));

@@ -10,7 +10,8 @@ import { addDecimals, formatDecimal, negateDecimal, parseDecimal, ZERO, type Dec
 import type { Dimensions, UsageEntry } from './schemas';
 import { combinationAttributes, IDEMPOTENCY_TTL_SECONDS } from './model';
 import type { IdempotencyKeyRef } from './repository';
-import { gateUpdate, guardCheck, type GateWrite } from './gates';
+import { gateUpdate, type LimitWrites } from './gates';
+import { guardItem } from './limit-counters';
 
 /**
  * The transactions of usage metering, built as plain inputs (the unit tests
@@ -34,13 +35,7 @@ export interface EntryPositions {
   entry: number;
 }
 
-/** What limits add to a transaction: a check of each meter's guard at the Version used, and the gates its entries count in. */
-export interface LimitWrites {
-  guards: { meter: string; version: number }[];
-  gates: GateWrite[];
-}
-
-/** Where the guards' checks and the gates' updates sit in TransactItems, in the order of LimitWrites. */
+/** Where the guards' and the gates' items sit in TransactItems, in the order of LimitWrites. */
 export interface LimitPositions {
   guards: number[];
   gates: number[];
@@ -48,7 +43,7 @@ export interface LimitPositions {
 
 /** Appends the limits' items to a transaction's, and says where they are. */
 function appendLimits(operatorId: string, shard: number, items: TransactItem[], limits: LimitWrites): LimitPositions {
-  const guards = limits.guards.map(({ meter, version }) => items.push(guardCheck(operatorId, shard, meter, version)) - 1);
+  const guards = limits.guards.map((guard) => items.push(guardItem(operatorId, shard, guard)) - 1);
   const gates = limits.gates.map((gate) => items.push(gateUpdate(gate)) - 1);
   return { guards, gates };
 }
@@ -147,8 +142,9 @@ function incrementItem(operatorId: string, shard: number, increment: Increment):
  * Records entries that all live in `shard`: per entry its idempotency record
  * (when it has a key; written only if none is live) and the entry item
  * (written only if its ID is new), then one increment per aggregate the
- * entries add to, and what their meters' limits add (the guards checked,
- * the gates counted in). At most 100 items, DynamoDB's limit for one transaction.
+ * entries add to, and what their meters' limits add (each meter's guard,
+ * with the counters of its NONE limits, and the REFUSE gates counted in).
+ * At most 100 items, DynamoDB's limit for one transaction.
  */
 export function recordEntriesTransaction(
   operatorId: string,
@@ -206,7 +202,7 @@ export function recordEntriesTransaction(
 /**
  * Voids one entry: marks it VoidedAt (only if it exists and is not voided
  * yet; this condition is item 0) and takes its usage and count back out of
- * every aggregate it was added to, and of the gates of its meter's limits.
+ * every aggregate it was added to, and of its meter's limits' counters and gates.
  */
 export function voidEntryTransaction(
   operatorId: string,

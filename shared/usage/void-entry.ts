@@ -10,8 +10,9 @@ import type { VoidedUsageEntry } from './schemas';
 import { AGGREGATE_SHARDS } from './model';
 import { getEntry, writeTransaction } from './repository';
 import { voidEntryTransaction } from './usage-writes';
-import { gateWrites, makeGate } from './gates';
-import { forgetGuard, guardsOf, type KnownGuard } from './guards';
+import { limitWrites, makeGate } from './gates';
+import { guardsOf } from './guards';
+import { makeCounters } from './limit-counters';
 
 /**
  * An entry of a built-in meter counts a platform event (an order, a
@@ -38,8 +39,8 @@ export interface VoidedEntry {
 /**
  * Voids one entry of an operator: in one transaction the entry is marked
  * VoidedAt (kept, for audit) and taken back out of its hour, day and month
- * aggregates, the totals of its dimensions included, and out of the gates
- * of its meter's limits that count it. The transaction's
+ * aggregates, the totals of its dimensions included, and out of the
+ * counters and gates of its meter's limits that count it. The transaction's
  * condition lets only one void through, so voiding again, or twice at once,
  * answers the entry as voided and takes nothing out twice. An entry of a
  * built-in meter is refused unless `builtIn` says an administrator asks.
@@ -70,9 +71,8 @@ export async function voidUsageEntry(
     const voidedAt = unixSeconds(now);
     const guards = await guardsOf(operatorId, [entry.Meter], shard);
     const counted = { meter: entry.Meter, occurredAt: entry.OccurredAt, dimensions: entry.Dimensions, usage: entry.Usage };
-    const gates = gateWrites(operatorId, shard, [counted], guards, -1);
-    const limits = { guards: [{ meter: entry.Meter, version: (guards.get(entry.Meter) as KnownGuard).version }], gates };
-    // Out of every total it was in: its meter's, its dimensions' combination's, and its limits' gates.
+    const limits = limitWrites(operatorId, [counted], guards, -1);
+    // Out of every total it was in: its meter's, its dimensions' combination's, and its limits' counters and gates.
     const { input, limitPositions } = voidEntryTransaction(
       operatorId,
       shard,
@@ -89,14 +89,16 @@ export async function voidUsageEntry(
       if (!cancellation) throw error;
       // Voided meanwhile, or an item held by a racing transaction: read again.
       if (cancellation.conditionFailed(0) || cancellation.retryable) return RETRY;
+      // Counters or a gate not made yet are made from the aggregates (the entry still in them), then the void takes the entry out of them.
+      const [guard] = limits.guards;
       if (cancellation.conditionFailed(limitPositions.guards[0])) {
-        forgetGuard(operatorId, entry.Meter);
+        // Forgotten when its limits moved, its counters made when missing.
+        await makeCounters(operatorId, shard, guard.meter, guard.counters, now, guard.version);
         return RETRY;
       }
-      // A gate not made yet is made from the aggregates (the entry still in them), then the void takes the entry out of it.
-      const missing = gates.filter((_, i) => cancellation.conditionFailed(limitPositions.gates[i]));
+      const missing = limits.gates.filter((_, i) => cancellation.conditionFailed(limitPositions.gates[i]));
       if (!missing.length) throw error;
-      for (const gate of missing) await makeGate(operatorId, gate, limits.guards[0].version, now);
+      for (const gate of missing) await makeGate(operatorId, gate, guard.version, now);
       return RETRY;
     }
   });

@@ -16,6 +16,10 @@ import { getAlertState, getLimitItem } from '../../shared/usage/limit-repository
 import { limitKeys } from '../../shared/db/keys';
 import { putUsageLimit } from '../../shared/usage/limits';
 import { recordUsage } from '../../shared/usage/record-usage';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { attributeClient, tableName } from '../../shared/db/client';
+import { shardOf } from '../../shared/usage/ids';
+import { AGGREGATE_SHARDS } from '../../shared/usage/model';
 
 /**
  * The deployed bundles of the functions that are not routes (bundles.test.ts
@@ -168,7 +172,7 @@ describe('the deployed bundles of the functions that are not routes', () => {
     expect(fromBundle).toEqual({ result: { flushed: expect.any(Number) } });
   });
 
-  it('watch-usage-limits: decides the alerts of a limit whose gate a record names, and reports a record it cannot read as that record alone', async () => {
+  it('watch-usage-limits: decides the alerts of a limit whose gate a record names, and of the NONE limits a recording counted in a guard, and reports a record it cannot read as that record alone', async () => {
     const month = new Date().toISOString().slice(0, 7);
     await putUsageLimit({ operatorId: operator.operatorId, timeZone: 'UTC' }, 'watched', {
       Meter: 'watched',
@@ -179,6 +183,19 @@ describe('the deployed bundles of the functions that are not routes', () => {
     });
     await recordUsage(operator.operatorId, { Meter: 'watched', Usage: 6 });
     const { GateKey } = (await getLimitItem(operator.operatorId, 'watched'))!;
+    await putUsageLimit({ operatorId: operator.operatorId, timeZone: 'UTC' }, 'counted', {
+      Meter: 'counted',
+      Period: 'MONTH',
+      Amount: 10,
+      Thresholds: [50],
+      Enforcement: 'NONE',
+    });
+    const { entry } = await recordUsage(operator.operatorId, { Meter: 'counted', Usage: 7 });
+    // The guard as the recording left it, as its stream record carries it.
+    const guardKey = limitKeys.guard(operator.operatorId, shardOf(entry.ID, AGGREGATE_SHARDS), 'counted');
+    const { Item: guard } = await attributeClient().send(
+      new GetItemCommand({ TableName: tableName(), Key: { PK: { S: guardKey.PK }, SK: { S: guardKey.SK } }, ConsistentRead: true }),
+    );
     const record = (sequenceNumber: string, image: Record<string, string>) => ({
       eventName: 'MODIFY',
       eventSource: 'aws:dynamodb',
@@ -192,10 +209,20 @@ describe('the deployed bundles of the functions that are not routes', () => {
     const invocations = [
       { name: 'accepted', event: { Records: [record('1', gate), record('2', gate)] } },
       { name: 'refused', event: { Records: [record('3', { Entity: 'UsageGate' }), record('4', gate)] } },
+      {
+        name: 'counted',
+        event: { Records: [{ ...record('5', {}), dynamodb: { SequenceNumber: '5', StreamViewType: 'NEW_IMAGE', NewImage: guard } }] },
+      },
     ];
     const fromBundle = await invokeBundle(await bundle(usageLimitWatcher.id, usageLimitWatcher.entry), invocations);
-    expect(fromBundle).toEqual([{ result: { batchItemFailures: [] } }, { result: { batchItemFailures: [{ itemIdentifier: '3' }] } }]);
+    expect(fromBundle).toEqual([
+      { result: { batchItemFailures: [] } },
+      { result: { batchItemFailures: [{ itemIdentifier: '3' }] } },
+      { result: { batchItemFailures: [] } },
+    ]);
     expect(await getAlertState(limitKeys.alerts(operator.operatorId, GateKey, month))).toMatchObject({ Crossed: [50] });
+    const counted = (await getLimitItem(operator.operatorId, 'counted'))!.GateKey;
+    expect(await getAlertState(limitKeys.alerts(operator.operatorId, counted, month))).toMatchObject({ Crossed: [50] });
     // The sources decide on the same gate: nothing newer, nothing more.
     expect(await invokeSources(usageLimitWatcher.entry, invocations)).toEqual(fromBundle);
   });

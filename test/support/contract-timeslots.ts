@@ -21,7 +21,7 @@ export interface ContractWorld {
   newBooking(overrides: Record<string, unknown>): Promise<string>;
   operatorId(): string;
   /** Resolves once the table's stream has been read to its end: what was written has been announced. */
-  idle(): Promise<void>;
+  idle(): Promise<unknown>;
   /** The first day of the operator's catalogue: s_walk1 at 09:00 and 14:00 for 7 days. */
   start: string;
 }
