@@ -4,7 +4,7 @@ import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
 import { logError } from '../core/observability';
 import { isMarkedFailing, markedFailingError, recordAttemptOutcome } from './endpoint-health';
-import type { DeliveryItem, DeliveryMessage } from './model';
+import type { DeliveryItem, DeliveryMessage, WebhookEndpointItem } from './model';
 import { webhookKeys } from '../db/keys';
 import { putOnBus } from './event-bus';
 import { post, type PostOutcome } from './outbound';
@@ -94,9 +94,29 @@ async function attemptSubscription(delivery: DeliveryItem, queuedAt: string, now
 }
 
 /**
+ * The delivery's headers signed with every secret of the endpoint, or the
+ * failed attempt it makes when KMS refuses (or cannot be reached for) one:
+ * retried as any other, and logged, the receiver not to blame.
+ */
+async function signedFor(
+  delivery: DeliveryItem,
+  endpoint: WebhookEndpointItem,
+  now: Date,
+): Promise<{ headers: Record<string, string> } | { failure: PostOutcome }> {
+  try {
+    return { headers: signedHeaders(delivery, await signingSecrets(endpoint, now), now) };
+  } catch (error) {
+    logError('Webhook signing secret not decrypted', { operatorId: delivery.OperatorID, keyId: delivery.KeyID, error });
+    return { failure: { ok: false, error: `the endpoint's signing secret could not be decrypted (${(error as Error)?.name ?? 'Error'})` } };
+  }
+}
+
+/**
  * A delivery to a partner key's endpoint or to the operator's usage
- * endpoint, signed with its secret: none while the endpoint is marked
- * failing, and only in one of its lanes (partner-lanes.ts).
+ * endpoint, signed with its secrets: none while the endpoint is marked
+ * failing, and only in one of its lanes (partner-lanes.ts), taken before
+ * the secrets are read, as soon as the endpoint is, so that the lanes' times
+ * are those of the attempts' requests.
  */
 async function attemptEndpoint(delivery: DeliveryItem, queuedAt: string, now: Date): Promise<AttemptResult> {
   const usage = delivery.Target === 'usage-webhook';
@@ -104,22 +124,15 @@ async function attemptEndpoint(delivery: DeliveryItem, queuedAt: string, now: Da
   const endpoint = await getEndpoint(key);
   if (!endpoint) return settle(delivery, queuedAt, 'FAILED', now, `the ${usage ? 'operator' : 'partner'} removed its webhook endpoint`);
   if (isMarkedFailing(endpoint)) return settle(delivery, queuedAt, 'FAILED', now, markedFailingError(endpoint));
-  let secrets: string[];
-  try {
-    secrets = await signingSecrets(endpoint, now);
-  } catch (error) {
-    // KMS refused or could not be reached: the attempt fails and is retried as any other, and the receiver is not to blame.
-    logError('Webhook signing secret not decrypted', { operatorId: delivery.OperatorID, keyId: delivery.KeyID, error });
-    const reason = `the endpoint's signing secret could not be decrypted (${(error as Error)?.name ?? 'Error'})`;
-    return recordAttempt(delivery, queuedAt, { ok: false, error: reason }, now);
-  }
   const lane = await takeLane(endpoint, now);
   if (!lane) return (await deferDelivery(delivery, queuedAt, now.toISOString())) ? 'deferred' : 'not-pending';
-  const outcome = await post(endpoint.Url, delivery.Payload, signedHeaders(delivery, secrets, now), config(), ATTEMPT_TIMEOUT_MS);
+  const signed = await signedFor(delivery, endpoint, now);
+  const outcome =
+    'headers' in signed ? await post(endpoint.Url, delivery.Payload, signed.headers, config(), ATTEMPT_TIMEOUT_MS) : signed.failure;
   // The lane bounds requests in flight, so it is freed once the answer is in, while the attempt is recorded.
   const [result] = await Promise.all([recordAttempt(delivery, queuedAt, outcome, now), releaseLane(endpoint, lane)]);
   // After the attempt is recorded: a failure here retries the record, which then finds the delivery no longer queued, and sends nothing twice.
-  if (result !== 'not-pending') await recordAttemptOutcome(endpoint, delivery, result === 'delivered', now);
+  if (result !== 'not-pending' && 'headers' in signed) await recordAttemptOutcome(endpoint, delivery, result === 'delivered', now);
   return result;
 }
 
