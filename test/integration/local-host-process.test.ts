@@ -31,6 +31,8 @@ function npmStart(env: Record<string, string>): Started & { ready: () => Promise
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0',
+    // Any free port unless a test names one: a developer's own npm start may hold the default 8000.
+    DYNAMODB_LOCAL_PORT: '0',
     DYNAMODB_IN_MEMORY: '1',
     ...env,
   };
