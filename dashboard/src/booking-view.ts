@@ -67,5 +67,3 @@ export function cancelButton(booking: Booking, done: (outcome: { booking?: Booki
   });
   return button;
 }
-
-export const isLive = (booking: Booking) => booking.Status === 'ON_HOLD' || booking.Status === 'CONFIRMED';

@@ -1,7 +1,8 @@
 import { apiGet, canCancelBookings } from './api';
 import type { Booking, BookingList } from '../../shared/booking/schemas';
 import type { Money } from '../../shared/catalog/schemas';
-import { CHANNEL_LABELS, cancelButton, customerCell, instant, isLive, line, statusCell } from './booking-view';
+import { isLive } from '../../shared/booking/lifecycle';
+import { CHANNEL_LABELS, cancelButton, customerCell, instant, line, statusCell } from './booking-view';
 import { daysAgo, isoDay } from './dates';
 import { byId, cell, setStatus, type Panel, type StatusKind } from './dom';
 

@@ -1,6 +1,7 @@
 import { apiGet, canCancelBookings, keyMay } from './api';
 import type { Booking, Manifest, ManifestTimeslot } from '../../shared/booking/schemas';
-import { CHANNEL_LABELS, cancelButton, customerCell, isLive, line, statusCell } from './booking-view';
+import { isLive } from '../../shared/booking/lifecycle';
+import { CHANNEL_LABELS, cancelButton, customerCell, line, statusCell } from './booking-view';
 import { isoDay } from './dates';
 import { byId, cell, setStatus, type Panel } from './dom';
 import { timeslotControls, timeslotState, type ControlOutcome } from './timeslot-controls';

@@ -16,9 +16,6 @@ import { customerEmail, emailHash, holdsPersonalData } from './personal-data';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** Held and confirmed bookings take places and are on their day's manifest. */
-export const isLive = (booking: BookingItem) => booking.Status === 'ON_HOLD' || booking.Status === 'CONFIRMED';
-
 export const manifestEntry = (booking: BookingItem) =>
   bookingKeys.manifestEntry(booking.OperatorID, booking.Date, booking.ActivityID, booking.Time, booking.BookingReference);
 

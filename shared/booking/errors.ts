@@ -44,6 +44,15 @@ export class NotOnHoldError extends ConflictError {
   }
 }
 
+/** A confirmation that would change a booking confirmed before (its contact, reference or party): a confirmation changes a hold only. */
+export class ConfirmedAlreadyError extends ConflictError {
+  override readonly reason = 'confirmed-already';
+
+  static of(booking: Pick<BookingItem, 'BookingReference'>): ConfirmedAlreadyError {
+    return new ConfirmedAlreadyError(`Booking '${booking.BookingReference}' is confirmed already, and a confirmation does not change it`);
+  }
+}
+
 /** An extension, or a new expiry by a change, would hold a booking past the longest a hold lives (HOLD_LIFE_MINUTES from when it was made). */
 export class HoldLifeExceededError extends ConflictError {
   override readonly reason = 'hold-life-exceeded';

@@ -1,4 +1,5 @@
 import { timeslotStarted } from '../catalog/timeslot-start';
+import { ValidationError } from '../core/errors';
 import { HOLD_LIFE_MINUTES, HOLD_MINUTES, type BookingStatus } from './constants';
 import { BookingCancelledError, HoldExpiredError, HoldLifeExceededError, NotOnHoldError, TimeslotStartedError } from './errors';
 import type { BookingItem } from './model';
@@ -40,6 +41,9 @@ type State = Pick<
   BookingItem,
   'Status' | 'HoldExpiresAt' | 'BookingReference' | 'CancelledAt' | 'StartsAt' | 'Date' | 'Time' | 'OpeningHours' | 'CreatedAt'
 >;
+
+/** Held and confirmed bookings take places and are on their day's manifest; cancelled and expired ones gave them back. */
+export const isLive = (booking: Pick<BookingItem, 'Status'>): boolean => booking.Status === 'ON_HOLD' || booking.Status === 'CONFIRMED';
 
 /** When a hold made or extended at `now` for `minutes` (the default when none, at most the longest hold) expires. */
 export const holdExpiry = (now: Date, minutes: number | undefined): string =>
@@ -92,10 +96,23 @@ export function extend(item: State, now: Date, minutes: number | undefined): { t
   return { to: 'ON_HOLD', change: whileHeld(now), holdExpiresAt: heldUntil(item, now, minutes) };
 }
 
-/** A live booking changes (another timeslot, product, party, contact) and keeps its status, until its timeslot starts. */
-export function change(item: State, now: Date, timeZone: string): Decision {
+/**
+ * A live booking changes (another timeslot, product, party, contact) and
+ * keeps its status, until its timeslot starts. A hold may be given a new
+ * expiry with it (`holdMinutes` from now, within its life: heldUntil); a
+ * confirmed booking has none to give.
+ */
+export function change(
+  item: State,
+  now: Date,
+  timeZone: string,
+  holdMinutes?: number,
+): { to: BookingStatus; change: Change; holdExpiresAt?: string } {
   checkLive(item, now);
   if (timeslotStarted(item, timeZone, now)) throw TimeslotStartedError.of(item);
+  if (holdMinutes !== undefined && item.Status !== 'ON_HOLD') {
+    throw new ValidationError('applies to a hold only: the booking is confirmed', { field: 'HoldMinutes' });
+  }
   return {
     to: item.Status,
     change: {
@@ -103,6 +120,7 @@ export function change(item: State, now: Date, timeZone: string): Decision {
       values: { ':confirmed': 'CONFIRMED', ':held': 'ON_HOLD', ':now': now.toISOString() },
       at: now.toISOString(),
     },
+    ...(holdMinutes === undefined ? {} : { holdExpiresAt: heldUntil(item, now, holdMinutes) }),
   };
 }
 

@@ -4,6 +4,7 @@ import { queryProductNames, queryTimeslots } from '../catalog/repository';
 import { slotStart } from '../catalog/timeslot-start';
 import type { Caller } from '../core/caller';
 import { ValidationError } from '../core/errors';
+import { isLive } from './lifecycle';
 import { toBooking, type BookingItem } from './model';
 import type { BookingsQuery, Manifest, ManifestTimeslot } from './schemas';
 import { queryManifest } from './repository';
@@ -105,7 +106,7 @@ export async function operatorManifest(
     timeslotsOfDay(caller.operatorId, date, activityId),
   ]);
   // The index holds live bookings only; the status filter guards against an entry the index has not yet dropped.
-  const live = items.filter((item) => item.Status === 'ON_HOLD' || item.Status === 'CONFIRMED');
+  const live = items.filter(isLive);
   return buildManifest(date, live, daySlots, caller.timeZone);
 }
 

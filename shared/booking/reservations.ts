@@ -6,12 +6,13 @@ import { slotEnd, slotStart } from '../catalog/timeslot-start';
 import { requireOption } from '../catalog/units';
 import type { Caller } from '../core/caller';
 import { config } from '../core/config';
-import { NotFoundError, UnprocessableError, ValidationError } from '../core/errors';
+import { NotFoundError, ValidationError } from '../core/errors';
 import { partnerListens } from '../webhooks/events';
 import { cancelPartnerItem } from './cancellation';
 import { customerOf, mergeContact } from './contacts';
+import { ConfirmedAlreadyError } from './errors';
 import { checkNotStarted, countedReplay, createBooking, noRoomOn, noSuchTimeslot, uuidReplay } from './create-booking';
-import { change, confirm, extend, heldUntil } from './lifecycle';
+import { change, confirm, extend, isLive } from './lifecycle';
 import type { BookingItem } from './model';
 import { getReservationItems } from './repository';
 import { transitionBooking, type TransitionResult } from './transition';
@@ -138,8 +139,7 @@ export async function reserve(caller: Caller, request: ReservationRequest, now: 
 const rereadOf = (caller: Caller, item: BookingItem) => () => requireReservation(caller, item.UUID as string);
 
 /** The places a booking holds, and where: nothing once it is cancelled or expired. */
-const placesHeld = (item: BookingItem) =>
-  item.Status === 'ON_HOLD' || item.Status === 'CONFIRMED' ? `${item.ActivityID}#${item.Date}#${item.Time}#${item.Participants}` : '';
+const placesHeld = (item: BookingItem) => (isLive(item) ? `${item.ActivityID}#${item.Date}#${item.Time}#${item.Participants}` : '');
 
 /**
  * A change's answer with its timeslot's counters as the change left them: read beside the change when it
@@ -188,7 +188,7 @@ export async function confirmReservation(
         const decision = confirm(current, now);
         if ('stay' in decision) {
           if (sameBooking(current, next)) return { answer: current };
-          throw new UnprocessableError('The booking is confirmed already; change it with PATCH');
+          throw ConfirmedAlreadyError.of(current);
         }
         return { next: { ...next, Status: decision.to, ConfirmedAt: now.toISOString() }, change: decision.change };
       },
@@ -249,17 +249,13 @@ export async function changeReservation(
     reread: rereadOf(caller, item),
     noRoom: noRoomOn,
     step: async (current) => {
-      const decision = change(current, now, caller.timeZone);
-      if ('stay' in decision) return { answer: current };
+      const decision = change(current, now, caller.timeZone, changes.holdMinutes);
       const activityId = changes.activityId ?? current.ActivityID;
       const product = await requireActivity(caller, activityId);
       if (activityId !== current.ActivityID && (!changes.slot || !changes.unitItems)) {
         throw new ValidationError('needs a timeslot and unit items of the new product with it', { field: 'ActivityID' });
       }
       if (changes.optionId !== undefined) requireOption(changes.optionId);
-      if (changes.holdMinutes !== undefined && current.Status !== 'ON_HOLD') {
-        throw new ValidationError('applies to a reservation only: the booking is confirmed', { field: 'HoldMinutes' });
-      }
       const slot = changes.slot ? await requireOpenSlot(caller, activityId, changes.slot.value, now) : undefined;
       const target = slot ?? current;
       const contact = mergeContact(current.Contact, changes.contact);
@@ -277,7 +273,7 @@ export async function changeReservation(
         Customer: customerOf(contact) ?? current.Customer,
         Notes: textChange(current.Notes, changes.notes),
         ResellerReference: textChange(current.ResellerReference, changes.resellerReference),
-        ...(changes.holdMinutes === undefined ? {} : { HoldExpiresAt: heldUntil(current, now, changes.holdMinutes) }),
+        ...(decision.holdExpiresAt ? { HoldExpiresAt: decision.holdExpiresAt } : {}),
       };
       next.EndsAt = slotEnd(next, product.DurationMinutes, caller.timeZone);
       return { next: { ...next, Status: decision.to }, change: decision.change };

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { ACTIVITY_ID_PATTERN, TIME_PATTERN, UNIT_ID_PATTERN } from '../catalog/constants';
+import { ACTIVITY_ID_PATTERN, ACTIVITY_ID_RULE, TIME_PATTERN, UNIT_ID_PATTERN } from '../catalog/constants';
 import { AVAILABILITY_STATUSES } from '../catalog/model';
 import { activityIdSchema, moneySchema, startsAtSchema, timeSchema } from '../catalog/schemas';
 import { dayRangeQuery, isoDate } from '../core/day-schemas';
@@ -36,7 +36,7 @@ const name = {
   minLength: 1,
   maxLength: NAME_MAX_LENGTH,
   pattern: VISIBLE_TEXT_PATTERN,
-  errorMessage: 'must be 1 to 100 characters, not all blank, without control characters',
+  errorMessage: `must be 1 to ${NAME_MAX_LENGTH} characters, not all blank, without control characters`,
 } as const;
 
 /**
@@ -106,7 +106,7 @@ export const unitsRequestSchema = {
 } as const;
 
 export const bookingRequestProperties = {
-  ActivityID: { type: 'string', errorMessage: "must be a string: 's_' followed by letters or digits" },
+  ActivityID: { type: 'string', errorMessage: ACTIVITY_ID_RULE },
   Date: isoDate,
   Time: timeSchema,
   Participants: {
@@ -212,7 +212,7 @@ export const bookingsQuery = {
       errorMessage: 'must be a NextCursor this list returned for the same from, to and channel',
     },
     date: { ...isoDate, description: "Manifest: the timeslots' day, in the operator's time zone" },
-    activity: { ...activityIdSchema, errorMessage: "must be an ActivityID: 's_' followed by 1 to 64 letters or digits" },
+    activity: activityIdSchema,
   },
 } as const;
 export type BookingsQuery = FromSchema<typeof bookingsQuery>;

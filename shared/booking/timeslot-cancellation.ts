@@ -9,6 +9,7 @@ import { partnerListens } from '../webhooks/events';
 import { cancelBooking } from './cancellation';
 import { IDEMPOTENCY_TTL_SECONDS } from './constants';
 import { usedFor } from './create-booking';
+import { isLive } from './lifecycle';
 import type { BookingItem } from './model';
 import { heldPlaces, toOperatorTimeslot, type TimeslotEditor } from './operator-timeslots';
 import {
@@ -71,8 +72,6 @@ const until = (budgetMs: number) => {
 
 /** Goes on while the request has time to answer after: `remainingMs` is what is left of its function's time. */
 export const whileTimeLeft = (remainingMs: number) => until(remainingMs - ANSWER_MS);
-
-const isLive = (booking: BookingItem) => booking.Status === 'ON_HOLD' || booking.Status === 'CONFIRMED';
 
 /** Whether each partner listens, read once per partner however many of its bookings are cancelled. */
 function listenersOf(operatorId: string) {

@@ -8,6 +8,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '../core/errors';
+import { NoWebhookEndpointError } from '../webhooks/errors';
 
 /**
  * The one place where errors become HTTP: each domain error class gets its
@@ -76,6 +77,9 @@ export function describeError(error: DomainError, fields: RequestFields = {}, na
   return location ? `${LABELS[location]} '${field}' ${error.message}` : error.message;
 }
 
+/** What the client does next, in HTTP's terms, after the domain's own words: by the refusal's class. */
+const nextStep = (error: DomainError): string => (error instanceof NoWebhookEndpointError ? '; register one with PUT' : '');
+
 /** The problem an error is answered with; undefined for errors that are not the client's (a 500). */
 export function clientProblemFor(error: unknown, fields: RequestFields = {}): ClientProblem | undefined {
   if (error instanceof UnsupportedMediaTypeError) return { status: 415, kind: 'unsupported-media-type', detail: error.message };
@@ -84,5 +88,6 @@ export function clientProblemFor(error: unknown, fields: RequestFields = {}): Cl
   const location = error.field === undefined ? undefined : fieldLocation(error.field, fields);
   const [status, kind] = statusAndKind(error, location);
   if (status === 500) return undefined;
-  return { status, kind, detail: describeError(error, fields), ...(error.extensions ? { extensions: error.extensions } : {}) };
+  const detail = `${describeError(error, fields)}${nextStep(error)}`;
+  return { status, kind, detail, ...(error.extensions ? { extensions: error.extensions } : {}) };
 }

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { ConfirmedAlreadyError } from '../booking/errors';
 import {
   ConflictError,
   DomainError,
@@ -74,6 +75,9 @@ const UNKNOWN: Record<Subject, (id: string) => string> = {
   booking: (id) => `No booking of this API key has the uuid '${id}'`,
 };
 
+/** What the client does next, in OCTo's HTTP terms, after the domain's own words: by the refusal's class. */
+const nextStep = (error: DomainError): string => (error instanceof ConfirmedAlreadyError ? '; change it with PATCH' : '');
+
 export const octoError = (status: number, body: OctoErrorBody): APIGatewayProxyResult => ({
   statusCode: status,
   headers: { 'Content-Type': 'application/json' },
@@ -111,7 +115,7 @@ export function octoBodyOf(error: unknown, request: Parameters<HttpFace['failure
     violations.length > 1
       ? violations.map(({ field, message }) => describeError(new ValidationError(message, { field }), request.fields, octoField)).join('; ')
       : describeError(error, request.fields, octoField);
-  return { status: 400, body: { error: code, errorMessage } };
+  return { status: 400, body: { error: code, errorMessage: `${errorMessage}${nextStep(error)}` } };
 }
 
 export const octoFace: HttpFace = {

@@ -4,6 +4,7 @@ import type { ProductItem, TimeslotItem } from '../catalog/model';
 import type { OpeningHours } from '../catalog/schemas';
 import { closesAt, slotEnd, slotStart, timeslotStarted } from '../catalog/timeslot-start';
 import { unitsOf } from '../catalog/units';
+import { isLive } from '../booking/lifecycle';
 import type { BookingItem } from '../booking/model';
 import type { Contact as StoredContact } from '../booking/schemas';
 import type { Money } from '../catalog/schemas';
@@ -237,8 +238,7 @@ export interface BookingView {
 export function octoBooking({ item, slot }: BookingView, options: { timeZone: string; withPricing: boolean; now: Date }): Booking {
   const { timeZone, withPricing, now } = options;
   const status = item.Status;
-  const live = status === 'ON_HOLD' || status === 'CONFIRMED';
-  const cancellable = live && !timeslotStarted(item, timeZone, now);
+  const cancellable = isLive(item) && !timeslotStarted(item, timeZone, now);
   const prices = new Map((item.Units ?? []).map((unit) => [unit.UnitID, unit.UnitPrice]));
   const itemPrice = (unitId: string): Money => prices.get(unitId) ?? { Amount: 0, Currency: item.TotalPrice.Currency };
   const timeslot: TimeslotItem = slot ?? {

@@ -1,10 +1,11 @@
 import { listApiKeys } from '../accounts/api-keys';
 import { config } from '../core/config';
 import { RETRY, retrying } from '../core/retry';
-import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
+import { ConflictError, ValidationError } from '../core/errors';
 import type { IssuedWebhookEndpoint, WebhookEndpoint } from './schemas';
 import { webhookKeys } from '../db/keys';
 import { isMarkedFailing } from './endpoint-health';
+import { NoWebhookEndpointError } from './errors';
 import { eventTypesOf, USAGE_EVENT_TYPES, type WebhookEndpointItem, type WebhookEventType } from './model';
 import { deleteEndpoint, getEndpoint, putEndpoint, updateEndpoint } from './repository';
 import { encryptSecret, newSecret, secretsReplacedBy } from './signing-secrets';
@@ -105,12 +106,7 @@ export async function registerWebhook(
   return { ...publicForm(item), Secret: secret };
 }
 
-const noEndpoint = (owner: EndpointOwner) =>
-  new NotFoundError(
-    isUsageAlerts(owner)
-      ? 'This operator has no usage webhook endpoint; register one with PUT'
-      : 'This API key has no webhook endpoint; register one with PUT',
-  );
+const noEndpoint = (owner: EndpointOwner) => NoWebhookEndpointError.of(isUsageAlerts(owner));
 
 /** An owner's endpoint as it sees it, if it has one: for its GET, and the operator's `list-keys`. */
 export async function webhookOf(owner: EndpointOwner): Promise<WebhookEndpoint | undefined> {

@@ -147,7 +147,7 @@ describe('the manifest of a day', () => {
     [`activity=s_zoo1&from=${day}&to=${day}`, "Query parameter 'activity' filters the manifest only: give 'date' with it"],
     ['', "Query parameter 'from' is required (or give 'date' for the manifest of a day)"],
     ['date=2026-02-30', "Query parameter 'date' must be a real calendar date in YYYY-MM-DD format, from 1970-01-01 to 9998-12-31"],
-    [`date=${day}&activity=zoo`, "Query parameter 'activity' must be an ActivityID: 's_' followed by 1 to 64 letters or digits"],
+    [`date=${day}&activity=zoo`, "Query parameter 'activity' must be 's_' followed by 1 to 64 letters or digits"],
   ])('refuses %s with 422', async (query, detail) => {
     const response = await manifest(query);
     expect(response.status).toBe(422);

@@ -115,7 +115,7 @@ describe('the usage webhook endpoint', () => {
     });
     expect((await request('DELETE', USAGE_WEBHOOK, { key: operator.key })).status).toBe(204);
     expectProblem(await request('GET', USAGE_WEBHOOK, { key: operator.key }), 404, {
-      detail: /^This operator has no usage webhook endpoint/,
+      detail: /^This operator has no usage webhook endpoint; register one with PUT$/,
     });
     expectProblem(await request('DELETE', USAGE_WEBHOOK, { key: operator.key }), 404);
   });

@@ -84,3 +84,31 @@ describe('the customer of a contact', () => {
     }
   });
 });
+
+describe("one rule for a customer's name and email, whichever API sends them", () => {
+  test('with other lengths in the constants, the OCTo contact, the Customer and its messages all follow', async () => {
+    const lengths = { NAME_MAX_LENGTH: 40, EMAIL_MAX_LENGTH: 80 };
+    await jest.isolateModulesAsync(async () => {
+      jest.doMock('../../shared/booking/constants', () => ({ ...jest.requireActual('../../shared/booking/constants'), ...lengths }));
+      const { contactBody } = await import('../../shared/octo/schemas/requests');
+      const { customerSchema: customer } = await import('../../shared/booking/schemas');
+      const { customerOf: customerOfContact } = await import('../../shared/booking/contacts');
+      const { firstName, lastName, emailAddress } = contactBody.properties;
+      const { FirstName, Email } = customer.properties;
+      expect({
+        octo: [firstName.maxLength, lastName.maxLength, emailAddress.maxLength],
+        customer: [FirstName.maxLength, Email.maxLength],
+        message: FirstName.errorMessage,
+        derived: [
+          customerOfContact({ ...ana, FirstName: 'x'.repeat(40) }) !== undefined,
+          customerOfContact({ ...ana, FirstName: 'x'.repeat(41) }),
+        ],
+      }).toEqual({
+        octo: [40, 40, 80],
+        customer: [40, 80],
+        message: 'must be 1 to 40 characters, not all blank, without control characters',
+        derived: [true, undefined],
+      });
+    });
+  });
+});

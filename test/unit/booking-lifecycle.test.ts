@@ -6,8 +6,20 @@ import {
   TimeslotStartedError,
 } from '../../shared/booking/errors';
 import { HOLD_LIFE_MINUTES } from '../../shared/booking/constants';
-import { cancel, change, confirm, expire, extend, holdExpiry, holdLapsed, madeStatus, type Decision } from '../../shared/booking/lifecycle';
+import {
+  cancel,
+  change,
+  confirm,
+  expire,
+  extend,
+  holdExpiry,
+  holdLapsed,
+  isLive,
+  madeStatus,
+  type Decision,
+} from '../../shared/booking/lifecycle';
 import type { BookingItem } from '../../shared/booking/model';
+import { ValidationError } from '../../shared/core/errors';
 
 /**
  * A booking's life decided with no I/O (shared/booking/lifecycle.ts): every
@@ -150,6 +162,35 @@ describe('change (another timeslot, product, party or contact; a move)', () => {
   )('from %s', check);
 });
 
+describe('change with a new expiry of the hold', () => {
+  test.each(
+    cases((item) => change(item, now, TIME_ZONE, 20), {
+      held: { to: 'ON_HOLD', guard: WHILE_LIVE },
+      lapsed: { refused: HoldExpiredError },
+      confirmed: { refused: ValidationError },
+      cancelled: { refused: BookingCancelledError },
+      expired: { refused: HoldExpiredError },
+      'held, started': { refused: TimeslotStartedError },
+      'confirmed, started': { refused: TimeslotStartedError },
+      'cancelled, started': { refused: BookingCancelledError },
+    }),
+  )('from %s', check);
+
+  test('a hold expires the minutes asked from now, within its life; a confirmed booking has no expiry to change', () => {
+    expect(change(STATES.held, now, TIME_ZONE, 20)).toMatchObject({ to: 'ON_HOLD', holdExpiresAt: '2026-07-01T08:20:00.000Z' });
+    expect(change(STATES.held, now, TIME_ZONE)).not.toHaveProperty('holdExpiresAt');
+    // Five minutes before the end of its life (a hold on tomorrow's timeslot), ten more minutes are refused.
+    const late = new Date(Date.parse(MADE_AT) + (HOLD_LIFE_MINUTES - 5) * 60_000);
+    const tomorrow = { Date: '2026-07-02', Time: '10:00', StartsAt: '2026-07-02T10:00:00+01:00' };
+    const lateHold = booking('ON_HOLD', tomorrow, { HoldExpiresAt: new Date(late.getTime() + 60_000).toISOString() });
+    expect(() => change(lateHold, late, TIME_ZONE, 10)).toThrow(HoldLifeExceededError);
+    expect(change(lateHold, late, TIME_ZONE, 5).holdExpiresAt).toBe(new Date(late.getTime() + 5 * 60_000).toISOString());
+    expect(() => change(STATES.confirmed, now, TIME_ZONE, 20)).toThrow(
+      expect.objectContaining({ field: 'HoldMinutes', message: 'applies to a hold only: the booking is confirmed' }),
+    );
+  });
+});
+
 describe('cancel by the partner', () => {
   test.each(
     cases((item) => cancel(item, now, { by: 'partner', timeZone: TIME_ZONE }), {
@@ -193,6 +234,23 @@ describe('expire (the sweep)', () => {
       'cancelled, started': { stay: true },
     }),
   )('from %s', check);
+});
+
+describe('takes places (is live)', () => {
+  // A hold whose time is up still takes its places until the sweep (or a confirmation or cancellation) moves it.
+  const LIVE: Record<State, boolean> = {
+    held: true,
+    lapsed: true,
+    confirmed: true,
+    cancelled: false,
+    expired: false,
+    'held, started': true,
+    'confirmed, started': true,
+    'cancelled, started': false,
+  };
+  test.each(Object.entries(LIVE))('%s: %p', (state, live) => {
+    expect(isLive(STATES[state as State])).toBe(live);
+  });
 });
 
 describe('hold', () => {

@@ -7,6 +7,7 @@ import {
   ValidationError,
 } from '../../shared/core/errors';
 import { MalformedJsonError, clientProblemFor, UnsupportedMediaTypeError } from '../../shared/http/errors';
+import { NoWebhookEndpointError } from '../../shared/webhooks/errors';
 
 describe('domain errors become problems in one place', () => {
   const fields = { path: new Set(['ActivityID']), query: new Set(['from', 'to']) };
@@ -52,6 +53,20 @@ describe('domain errors become problems in one place', () => {
       override readonly reason = 'hold-expired';
     }
     expect(clientProblemFor(new HoldExpired('The hold has expired'))).toMatchObject({ status: 409, kind: 'hold-expired' });
+  });
+
+  it("says what the client does next in HTTP's terms, after the domain's own words", () => {
+    const [partner, operator] = [NoWebhookEndpointError.of(false), NoWebhookEndpointError.of(true)];
+    expect([partner.message, operator.message]).toEqual([
+      'This API key has no webhook endpoint',
+      'This operator has no usage webhook endpoint',
+    ]);
+    expect([clientProblemFor(partner), clientProblemFor(operator)]).toEqual([
+      { status: 404, kind: 'not-found', detail: 'This API key has no webhook endpoint; register one with PUT' },
+      { status: 404, kind: 'not-found', detail: 'This operator has no usage webhook endpoint; register one with PUT' },
+    ]);
+    // Another thing not found has no such step.
+    expect(clientProblemFor(new NotFoundError('No such thing'))?.detail).toBe('No such thing');
   });
 
   it('leaves anything else to the 500 path, which shows no internals', () => {

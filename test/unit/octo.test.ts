@@ -1,4 +1,10 @@
-import { BookingCancelledError, HoldExpiredError, NotOnHoldError, TimeslotStartedError } from '../../shared/booking/errors';
+import {
+  BookingCancelledError,
+  ConfirmedAlreadyError,
+  HoldExpiredError,
+  NotOnHoldError,
+  TimeslotStartedError,
+} from '../../shared/booking/errors';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../../shared/booking/constants';
 import { derivedReference } from '../../shared/booking/uuid-lookup';
 import { checkCatalog } from '../../shared/catalog/catalog-rules';
@@ -185,6 +191,20 @@ describe("OCTo's error body: the one mapping of the face", () => {
     expect(octoBodyOf(new ValidationError('is too long', { field: 'uuid' }), request).body.errorMessage).toBe(
       "Path parameter 'uuid' is too long",
     );
+  });
+
+  test("what the client does next is OCTo's HTTP, said by the face after the domain's own words", () => {
+    const confirmedAlready = ConfirmedAlreadyError.of(booking);
+    expect(confirmedAlready.message).toBe("Booking 'K5DDMJMXFQ' is confirmed already, and a confirmation does not change it");
+    expect(octoBodyOf(confirmedAlready, request)).toEqual({
+      status: 400,
+      body: {
+        error: 'UNPROCESSABLE_ENTITY',
+        errorMessage: "Booking 'K5DDMJMXFQ' is confirmed already, and a confirmation does not change it; change it with PATCH",
+      },
+    });
+    // Other refusals of the booking's state keep the domain's words alone.
+    expect(octoBodyOf(NotOnHoldError.of(booking), request).body.errorMessage).toBe(NotOnHoldError.of(booking).message);
   });
 
   test("a field the domain names is said in OCTo's words", () => {

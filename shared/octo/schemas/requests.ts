@@ -1,5 +1,12 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { CANCELLATION_REASON, HOLD_MINUTES, NO_CONTROL_CHARACTERS_PATTERN, UUID_PATTERN } from '../../booking/constants';
+import {
+  CANCELLATION_REASON,
+  EMAIL_MAX_LENGTH,
+  HOLD_MINUTES,
+  NAME_MAX_LENGTH,
+  NO_CONTROL_CHARACTERS_PATTERN,
+  UUID_PATTERN,
+} from '../../booking/constants';
 import { isoDate } from '../../core/day-schemas';
 
 /**
@@ -47,9 +54,9 @@ export const contactBody = {
   type: 'object',
   properties: {
     fullName: line(200),
-    firstName: line(100),
-    lastName: line(100),
-    emailAddress: line(254),
+    firstName: line(NAME_MAX_LENGTH),
+    lastName: line(NAME_MAX_LENGTH),
+    emailAddress: line(EMAIL_MAX_LENGTH),
     phoneNumber: line(50),
     locales: {
       type: 'array',
