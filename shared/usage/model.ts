@@ -91,6 +91,13 @@ export const COMBINATION_ATTRIBUTE = /^[UE][1-9]\d*$/;
 export const combinationOfAttribute = (name: string): number | undefined =>
   COMBINATION_ATTRIBUTE.test(name) ? Number(name.slice(1)) : undefined;
 
+/**
+ * An entry's or a combination's Dimensions as the document client writes
+ * them: a Map, because its marshaller tells an object's kind by
+ * `value.constructor`, which a dimension named `constructor` would answer.
+ */
+export const dimensionsAttribute = (dimensions: Record<string, string>) => new Map(Object.entries(dimensions));
+
 /** A summary groups by at most this many dimension keys ... */
 export const MAX_GROUP_BY = 2;
 /** ... and filters on at most this many. */
