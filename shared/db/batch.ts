@@ -1,7 +1,9 @@
+import { BatchGetItemCommand, type AttributeValue, type ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { RETRY, retrying } from '../core/retry';
-import { documentClient, tableName } from './client';
+import { attributeClient, documentClient, tableName } from './client';
 import type { ItemKey } from './keys';
+import type { Projection, QueryCost } from './reads';
 
 /**
  * The one way to read and write many items by key: in DynamoDB's batches
@@ -16,38 +18,119 @@ const BATCH_WRITE_LIMIT = 25;
 const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-export interface Projection {
-  expression: string;
-  names?: Record<string, string>;
+/** How a batch read reads. */
+export interface BatchRead {
+  projection?: Projection;
+  /** Strongly consistent unless false (eventually consistent: half the capacity, for readers that accept it). */
+  consistent?: boolean;
+  /** Batches in flight at once: one after the other unless more. */
+  parallel?: number;
+  /** Adds up each call, the items it returned and the capacity it consumed. */
+  cost?: QueryCost;
 }
 
-/** Many items by key (consistent reads), each handed to `each` as it arrives; keys without an item are left out. */
-export async function batchGet(
+/** What one BatchGetItem call answered. */
+interface BatchAnswer<Key, Item> {
+  items: Item[];
+  unprocessed: Key[];
+  consumed?: ConsumedCapacity[];
+}
+
+/** The request of one batch of keys, the same for either client. */
+const batchRequest = <Key>(keys: Key[], read: BatchRead) => ({
+  RequestItems: {
+    [tableName()]: {
+      Keys: keys,
+      ConsistentRead: read.consistent ?? true,
+      ProjectionExpression: read.projection?.expression,
+      ExpressionAttributeNames: read.projection?.names,
+    },
+  },
+  ReturnConsumedCapacity: read.cost ? ('TOTAL' as const) : undefined,
+});
+
+/** The one batch-read loop: `keys` in batches, `read.parallel` at once, each until none is left unprocessed. */
+async function readBatches<Key, Item>(
   what: string,
-  keys: readonly ItemKey[],
-  projection: Projection | undefined,
-  each: (item: Record<string, unknown>) => void,
+  keys: readonly Key[],
+  read: BatchRead,
+  send: (keys: Key[]) => Promise<BatchAnswer<Key, Item>>,
+  each: (item: Item) => void,
 ): Promise<void> {
-  for (const part of chunks(keys, BATCH_GET_LIMIT)) {
-    let pending: Record<string, unknown>[] = part.map((key) => ({ ...key }));
+  const batches = chunks(keys, BATCH_GET_LIMIT);
+  const readBatch = async (batch: Key[]) => {
+    let pending = batch;
     await retrying(what, async () => {
-      const output = await documentClient().send(
-        new BatchGetCommand({
-          RequestItems: {
-            [tableName()]: {
-              Keys: pending,
-              ConsistentRead: true,
-              ProjectionExpression: projection?.expression,
-              ExpressionAttributeNames: projection?.names,
-            },
-          },
-        }),
-      );
-      (output.Responses?.[tableName()] ?? []).forEach(each);
-      pending = output.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+      const answer = await send(pending);
+      answer.items.forEach(each);
+      if (read.cost) {
+        read.cost.queries += 1;
+        read.cost.itemsRead += answer.items.length;
+        read.cost.capacityUnits += (answer.consumed ?? []).reduce((sum, consumed) => sum + (consumed.CapacityUnits ?? 0), 0);
+      }
+      pending = answer.unprocessed;
       return pending.length ? RETRY : true;
     });
-  }
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) await readBatch(batches[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(read.parallel ?? 1, batches.length) }, worker));
+}
+
+/** Many items by key, as plain JavaScript values, each handed to `each` as it arrives; keys without an item are left out. */
+export function batchGet(
+  what: string,
+  keys: readonly ItemKey[],
+  read: BatchRead,
+  each: (item: Record<string, unknown>) => void,
+): Promise<void> {
+  const send = async (pending: Record<string, unknown>[]): Promise<BatchAnswer<Record<string, unknown>, Record<string, unknown>>> => {
+    const output = await documentClient().send(new BatchGetCommand(batchRequest(pending, read)));
+    return {
+      items: output.Responses?.[tableName()] ?? [],
+      unprocessed: output.UnprocessedKeys?.[tableName()]?.Keys ?? [],
+      consumed: output.ConsumedCapacity,
+    };
+  };
+  return readBatches(
+    what,
+    keys.map((key) => ({ ...key })),
+    read,
+    send,
+    each,
+  );
+}
+
+type Attributes = Record<string, AttributeValue>;
+
+/**
+ * Many items by key as DynamoDB's attribute values (numbers stay its decimal
+ * text, never a JavaScript float), each handed to `each` as it arrives; keys
+ * without an item are left out.
+ */
+export function batchGetAttributes(
+  what: string,
+  keys: readonly ItemKey[],
+  read: BatchRead,
+  each: (item: Attributes) => void,
+): Promise<void> {
+  const send = async (pending: Attributes[]): Promise<BatchAnswer<Attributes, Attributes>> => {
+    const output = await attributeClient().send(new BatchGetItemCommand(batchRequest(pending, read)));
+    return {
+      items: output.Responses?.[tableName()] ?? [],
+      unprocessed: output.UnprocessedKeys?.[tableName()]?.Keys ?? [],
+      consumed: output.ConsumedCapacity,
+    };
+  };
+  return readBatches(
+    what,
+    keys.map(({ PK, SK }) => ({ PK: { S: PK }, SK: { S: SK } })),
+    read,
+    send,
+    each,
+  );
 }
 
 /** Puts and deletes, many at once (BatchWriteItem's requests as the document client takes them). */
