@@ -29,11 +29,11 @@ export interface BatchRead {
   cost?: QueryCost;
 }
 
-/** What one BatchGetItem call answered. */
-interface BatchAnswer<Key, Item> {
-  items: Item[];
-  unprocessed: Key[];
-  consumed?: ConsumedCapacity[];
+/** What either client answers to one BatchGetItem. */
+interface BatchOutput<Key, Item> {
+  Responses?: Record<string, Item[]>;
+  UnprocessedKeys?: Record<string, { Keys?: Key[] }>;
+  ConsumedCapacity?: ConsumedCapacity[];
 }
 
 /** The request of one batch of keys, the same for either client. */
@@ -54,21 +54,22 @@ async function readBatches<Key, Item>(
   what: string,
   keys: readonly Key[],
   read: BatchRead,
-  send: (keys: Key[]) => Promise<BatchAnswer<Key, Item>>,
+  send: (keys: Key[]) => Promise<BatchOutput<Key, Item>>,
   each: (item: Item) => void,
 ): Promise<void> {
   const batches = chunks(keys, BATCH_GET_LIMIT);
   const readBatch = async (batch: Key[]) => {
     let pending = batch;
     await retrying(what, async () => {
-      const answer = await send(pending);
-      answer.items.forEach(each);
+      const output = await send(pending);
+      const items = output.Responses?.[tableName()] ?? [];
+      items.forEach(each);
       if (read.cost) {
         read.cost.queries += 1;
-        read.cost.itemsRead += answer.items.length;
-        read.cost.capacityUnits += (answer.consumed ?? []).reduce((sum, consumed) => sum + (consumed.CapacityUnits ?? 0), 0);
+        read.cost.itemsRead += items.length;
+        read.cost.capacityUnits += (output.ConsumedCapacity ?? []).reduce((sum, consumed) => sum + (consumed.CapacityUnits ?? 0), 0);
       }
-      pending = answer.unprocessed;
+      pending = output.UnprocessedKeys?.[tableName()]?.Keys ?? [];
       return pending.length ? RETRY : true;
     });
   };
@@ -79,31 +80,21 @@ async function readBatches<Key, Item>(
   await Promise.all(Array.from({ length: Math.min(read.parallel ?? 1, batches.length) }, worker));
 }
 
+type Values = Record<string, unknown>;
+type Attributes = Record<string, AttributeValue>;
+
 /** Many items by key, as plain JavaScript values, each handed to `each` as it arrives; keys without an item are left out. */
-export function batchGet(
-  what: string,
-  keys: readonly ItemKey[],
-  read: BatchRead,
-  each: (item: Record<string, unknown>) => void,
-): Promise<void> {
-  const send = async (pending: Record<string, unknown>[]): Promise<BatchAnswer<Record<string, unknown>, Record<string, unknown>>> => {
-    const output = await documentClient().send(new BatchGetCommand(batchRequest(pending, read)));
-    return {
-      items: output.Responses?.[tableName()] ?? [],
-      unprocessed: output.UnprocessedKeys?.[tableName()]?.Keys ?? [],
-      consumed: output.ConsumedCapacity,
-    };
-  };
+export function batchGet(what: string, keys: readonly ItemKey[], read: BatchRead, each: (item: Values) => void): Promise<void> {
+  const send = (pending: Values[]): Promise<BatchOutput<Values, Values>> =>
+    documentClient().send(new BatchGetCommand(batchRequest(pending, read)));
   return readBatches(
     what,
-    keys.map((key) => ({ ...key })),
+    keys.map((key): Values => ({ ...key })),
     read,
     send,
     each,
   );
 }
-
-type Attributes = Record<string, AttributeValue>;
 
 /**
  * Many items by key as DynamoDB's attribute values (numbers stay its decimal
@@ -116,17 +107,11 @@ export function batchGetAttributes(
   read: BatchRead,
   each: (item: Attributes) => void,
 ): Promise<void> {
-  const send = async (pending: Attributes[]): Promise<BatchAnswer<Attributes, Attributes>> => {
-    const output = await attributeClient().send(new BatchGetItemCommand(batchRequest(pending, read)));
-    return {
-      items: output.Responses?.[tableName()] ?? [],
-      unprocessed: output.UnprocessedKeys?.[tableName()]?.Keys ?? [],
-      consumed: output.ConsumedCapacity,
-    };
-  };
+  const send = (pending: Attributes[]): Promise<BatchOutput<Attributes, Attributes>> =>
+    attributeClient().send(new BatchGetItemCommand(batchRequest(pending, read)));
   return readBatches(
     what,
-    keys.map(({ PK, SK }) => ({ PK: { S: PK }, SK: { S: SK } })),
+    keys.map(({ PK, SK }): Attributes => ({ PK: { S: PK }, SK: { S: SK } })),
     read,
     send,
     each,
