@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import { METRIC_NAMESPACE, businessMetrics } from '../../shared/core/metrics';
@@ -9,9 +9,9 @@ import { RouteFunctions, routeGroupOf } from '../../lib/aws/route-functions';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { API_STAGE } from '../../shared/api/gateway';
 import { StackTemplates } from '../support/stack-templates';
+import { testApp } from '../support/test-app';
 
-// Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 const stack = new OtaUsageStack(app, 'Test', { alarmEmail: 'ops@example.com', logLevel: 'DEBUG' });
 const all = new StackTemplates(stack);
 const template = all.template(stack);
@@ -155,7 +155,7 @@ describe('alarms', () => {
       Endpoint: 'ops@example.com',
       TopicArn: { Ref: topicId },
     });
-    const quiet = Template.fromStack(new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Quiet'));
+    const quiet = Template.fromStack(new OtaUsageStack(testApp(), 'Quiet'));
     quiet.resourceCountIs('AWS::SNS::Subscription', 0);
   });
 });
