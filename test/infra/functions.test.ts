@@ -150,11 +150,7 @@ describe('who may write the table', () => {
   const functionsByName = new Map<string, { role?: IConstruct }>([
     ...stack.routeFunctions,
     ['authorizer', stack.authorizerFunction],
-    ['webhook-sender', stack.background.sender],
-    ['announcer', stack.background.announcer],
-    ['flusher', stack.background.flusher],
-    ['usage-limit-watcher', stack.background.watcher],
-    ...stack.background.scheduled,
+    ...stack.background.functions,
     ['record-platform-event', stack.platformEvents.function],
   ]);
   const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
