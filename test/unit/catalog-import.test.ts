@@ -119,6 +119,26 @@ describe("times the clocks skip or repeat (the operator's zone)", () => {
     ).toEqual([]);
   });
 
+  it('names a skipped start once however many schedules cover it', () => {
+    const { timeslots, skipped } = checkCatalog(
+      {
+        Products: [
+          product({
+            Schedules: [schedule('2027-03-27', '2027-03-28', ['01:30', '10:00']), schedule('2027-03-28', '2027-03-29', ['01:30'])],
+          }),
+        ],
+      },
+      'Europe/Lisbon',
+    );
+    expect(timeslots[0].map((row) => `${row.Date} ${row.Time}`)).toEqual([
+      '2027-03-27 01:30',
+      '2027-03-27 10:00',
+      '2027-03-28 10:00',
+      '2027-03-29 01:30',
+    ]);
+    expect(skipped).toEqual([{ activityId: 's_a1', date: '2027-03-28', time: '01:30' }]);
+  });
+
   it('refuses a one-off timeslot at a time the clocks skip, naming the entry, the zone and the skip', () => {
     expect(rejection({ Products: [product({ Timeslots: [{ Date: '2027-03-28', Time: '01:30', Capacity: 2 }] })] })).toBe(
       "'Products[0].Timeslots[0].Time' is 01:30, a time that does not exist on 2027-03-28 in Europe/Lisbon: the clocks go from 01:00 to 02:00",
