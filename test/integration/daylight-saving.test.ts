@@ -224,6 +224,27 @@ describe('the night the clocks go back an hour: 01:30 is its first pass', () => 
     ]);
   });
 
+  it('is told at its first pass in availability.changed and in the changes feed: a partner need not resolve the time', async () => {
+    clock.set(new Date('2027-10-30T12:00:00Z'));
+    // An operator of its own, whose catalogue's writes are announced before its partner listens.
+    const lisbon = await createTestOperator(catalog);
+    await host.tableStream.idle();
+    clock.set(new Date('2027-10-30T13:00:00Z'));
+    const partnerKey = await lisbon.keyWith(['ota']);
+    const listening = { Url: receiver.url('/dst-availability'), EventTypes: ['availability.changed'] };
+    expect((await request('PUT', '/api/v2/ota/webhook', { key: partnerKey, body: listening })).status).toBe(200);
+    const since = (await request('GET', `${MARKETPLACE}/availability/changes`, { key: partnerKey })).json.data.Cursor as string;
+    expect((await booking(partnerKey, '01:30')).status).toBe(201);
+    await host.tableStream.idle();
+    await host.tableStream.idle();
+
+    const told = { Date: '2027-10-31', Time: '01:30', StartsAt: FIRST_PASS, Vacancies: 19 };
+    const events = receiver.received.filter((entry) => entry.path === '/dst-availability').map((entry) => JSON.parse(entry.body));
+    expect(events).toEqual([expect.objectContaining({ type: 'availability.changed', data: expect.objectContaining(told) })]);
+    const feed = await request('GET', `${MARKETPLACE}/availability/changes?since=${since}`, { key: partnerKey });
+    expect(feed.json.data.Changes).toEqual([expect.objectContaining(told)]);
+  });
+
   it('has started once its first pass is over, though the clocks show 01:15 again: no longer offered, held, booked or cancelled', async () => {
     clock.set(new Date('2027-10-30T12:00:00Z'));
     const confirmed = await booking(operator.key, '01:30');
