@@ -1,6 +1,15 @@
 import { Temporal } from 'temporal-polyfill';
 import { checkTimeslotTime } from '../../shared/catalog/timeslot-start';
-import { addDays, skippedBy, wallClock, zonedInstant, zonedIso, zonedIsoAsWritten, zonedTime } from '../../shared/core/calendar';
+import {
+  addDays,
+  clockReaches,
+  skippedBy,
+  wallClock,
+  zonedInstant,
+  zonedIso,
+  zonedIsoAsWritten,
+  zonedTime,
+} from '../../shared/core/calendar';
 import { ValidationError } from '../../shared/core/errors';
 import { clientProblemFor } from '../../shared/http/errors';
 
@@ -144,6 +153,22 @@ describe('a local date and time is one instant', () => {
       expect(() => checkTimeslotTime({ Date: landed.date, Time: landed.time }, zone)).not.toThrow();
     }
   });
+
+  it.each(CHANGING)('%s: a bound of opening hours the clocks skip is where they resume; one that exists is its instant', (zone) => {
+    for (const { at, before, after } of transitions(zone, 2037).filter((change) => change.after > change.before)) {
+      const left = wallText(at.withTimeZone('UTC').add({ minutes: before }));
+      const lastSkipped = wallText(at.withTimeZone('UTC').add({ minutes: after - 1 }));
+      const reaches = (wall: { date: string; time: string }) => clockReaches(wall.date, wall.time, zone);
+      expect({ left, lastSkipped, at: [reaches(left), reaches(lastSkipped)] }).toEqual({
+        left,
+        lastSkipped,
+        at: [at.epochMilliseconds, at.epochMilliseconds],
+      });
+      const lastBefore = wallText(at.subtract({ minutes: 1 }));
+      expect(reaches(lastBefore)).toBe(zonedInstant(lastBefore.date, lastBefore.time, zone));
+      expect(reaches(wallText(at))).toBe(at.epochMilliseconds);
+    }
+  });
 });
 
 describe('the changes the service is asked about', () => {
@@ -159,6 +184,8 @@ describe('the changes the service is asked about', () => {
     // A time that is skipped names the instant where the clocks land, shifted by the skip, in every text of it.
     expect(zonedIso('2027-03-14', '02:30', 'America/New_York')).toBe('2027-03-14T03:30:00-04:00');
     expect(zonedIsoAsWritten('2027-03-14', '02:30', 'America/New_York')).toBe('2027-03-14T02:30:00-05:00');
+    // A day ticket open until 02:30 closes where the clocks resume, the first moment the clock is past 02:30.
+    expect(new Date(clockReaches('2027-03-14', '02:30', 'America/New_York')).toISOString()).toBe('2027-03-14T07:00:00.000Z');
   });
 
   it("an operator's timeslot at a skipped time is a 422 naming Time, as checkTimeslotTime refuses it", () => {
