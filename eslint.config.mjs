@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
+import ts from 'typescript';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
@@ -10,22 +11,65 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
 /** Folders that hold no hand-written source of the project. */
 const NOT_SOURCE = new Set(['node_modules', 'cdk.out', '.data', 'build', 'coverage', 'test-results', 'dist', '.git']);
 const SOURCE_FILE = /\.(ts|mts|cts|js|mjs|cjs)$/;
-const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"](\.\.?\/[^'"]*)['"]/gm;
 
-/** The folder a relative module specifier of `fromFile` names: the folder of the file it resolves to, or the folder itself (its index). */
-function folderOf(fromFile, specifier) {
+/** The file a relative module specifier of `fromFile` names (undefined if none), and its folder (a folder named itself: its index). */
+function resolveImport(fromFile, specifier) {
   const target = path.resolve(path.dirname(fromFile), specifier);
-  const file = ['', '.ts', '.js', '.cjs', '.mjs', '.d.ts']
+  const file = ['', '.ts', '.js', '.cjs', '.mjs', '.d.ts', '/index.ts', '/index.js']
     .map((ext) => target + ext)
     .find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
-  return path.relative(ROOT, file ? path.dirname(file) : target);
+  return { file: file && path.relative(ROOT, file), folder: path.relative(ROOT, file ? path.dirname(file) : target) };
 }
 
-let folderImports;
-/** Each folder of the project → the other folders its files import, read from the files once per lint run. */
-function folderGraph() {
-  if (folderImports) return folderImports;
-  folderImports = new Map();
+/** An import or export naming only types: the compiler erases it, so it loads nothing. */
+function typeOnly(node) {
+  if (ts.isImportDeclaration(node)) {
+    const clause = node.importClause;
+    const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : [];
+    return Boolean(clause && (clause.isTypeOnly || (!clause.name && named.length && named.every((element) => element.isTypeOnly))));
+  }
+  if (ts.isExportDeclaration(node)) {
+    const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : [];
+    return node.isTypeOnly || (named.length > 0 && named.every((element) => element.isTypeOnly));
+  }
+  return ts.isImportTypeNode(node) || (ts.isImportEqualsDeclaration(node) && node.isTypeOnly);
+}
+
+/** The module specifier of an import, an export from, a require() or an import(), or undefined for any other node. */
+function specifierOf(node) {
+  if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) return node.moduleSpecifier;
+  if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) return node.moduleReference.expression;
+  if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) return node.argument.literal;
+  const call =
+    ts.isCallExpression(node) &&
+    (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'));
+  return call ? node.arguments[0] : undefined;
+}
+
+/** A file's relative imports, each with whether it is type-only. */
+function importsOf(file) {
+  const found = [];
+  const visit = (node) => {
+    const specifier = specifierOf(node);
+    if (specifier && ts.isStringLiteralLike(specifier) && specifier.text.startsWith('.')) {
+      found.push({ specifier: specifier.text, typeOnly: typeOnly(node) });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest));
+  return found;
+}
+
+let graphs;
+/**
+ * The project's imports, read from its files once per lint run: each folder →
+ * the other folders its files import (any import), and each file → the files
+ * it loads (type-only imports left out: they are erased).
+ */
+function importGraphs() {
+  if (graphs) return graphs;
+  graphs = { folders: new Map(), files: new Map() };
+  const add = (graph, from, to) => (graph.get(from) ?? graph.set(from, new Set()).get(from)).add(to);
   const visit = (folder) => {
     for (const entry of readdirSync(path.join(ROOT, folder), { withFileTypes: true })) {
       const relative = path.join(folder, entry.name);
@@ -33,36 +77,50 @@ function folderGraph() {
         if (!NOT_SOURCE.has(entry.name)) visit(relative);
       } else if (SOURCE_FILE.test(entry.name) && !entry.name.includes('.generated.')) {
         const file = path.join(ROOT, relative);
-        for (const [, specifier] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) {
-          const to = folderOf(file, specifier);
-          if (to !== folder) (folderImports.get(folder) ?? folderImports.set(folder, new Set()).get(folder)).add(to);
+        for (const { specifier, typeOnly } of importsOf(file)) {
+          const to = resolveImport(file, specifier);
+          if (to.folder !== folder) add(graphs.folders, folder, to.folder);
+          if (!typeOnly && to.file && to.file !== relative) add(graphs.files, relative, to.file);
         }
       }
     }
   };
   visit('');
-  return folderImports;
+  return graphs;
 }
 
-/** A way from folder `from` to folder `to` through the folders' imports, as the list of folders, or undefined. */
-function importPath(from, to) {
+/** A way from `from` to `to` through a graph's edges, as the list of its nodes, or undefined. */
+function importPath(graph, from, to) {
   const cameFrom = new Map([[from, undefined]]);
   const queue = [from];
   while (queue.length) {
-    const folder = queue.shift();
-    if (folder === to) {
+    const node = queue.shift();
+    if (node === to) {
       const way = [];
       for (let at = to; at !== undefined; at = cameFrom.get(at)) way.unshift(at);
       return way;
     }
-    for (const next of folderGraph().get(folder) ?? []) {
+    for (const next of graph.get(node) ?? []) {
       if (!cameFrom.has(next)) {
-        cameFrom.set(next, folder);
+        cameFrom.set(next, node);
         queue.push(next);
       }
     }
   }
   return undefined;
+}
+
+/** Calls `check(source, typeOnly)` for each module specifier of the linted file (typeOnly: the import names only types). */
+function eachImport(check) {
+  // A default or namespace import has no importKind of its own: only `import type` makes it type-only.
+  const allTypes = (specifiers, kind) => specifiers.length > 0 && specifiers.every((one) => one[kind] === 'type');
+  return {
+    ImportDeclaration: (node) => check(node.source, node.importKind === 'type' || allTypes(node.specifiers, 'importKind')),
+    ExportNamedDeclaration: (node) => check(node.source, node.exportKind === 'type' || allTypes(node.specifiers, 'exportKind')),
+    ExportAllDeclaration: (node) => check(node.source, node.exportKind === 'type'),
+    ImportExpression: (node) => check(node.source, false),
+    CallExpression: (node) => node.callee.type === 'Identifier' && node.callee.name === 'require' && check(node.arguments[0], false),
+  };
 }
 
 /**
@@ -79,20 +137,38 @@ const noFolderCycle = {
   create(context) {
     const file = context.filename;
     const from = path.relative(ROOT, path.dirname(file));
-    const check = (source) => {
+    return eachImport((source) => {
       if (typeof source?.value !== 'string' || !source.value.startsWith('.')) return;
-      const to = folderOf(file, source.value);
+      const to = resolveImport(file, source.value).folder;
       if (to === from) return;
-      const way = importPath(to, from);
+      const way = importPath(importGraphs().folders, to, from);
       if (way) context.report({ node: source, messageId: 'cycle', data: { from, to, way: way.join(' → ') } });
-    };
-    return {
-      ImportDeclaration: (node) => check(node.source),
-      ExportNamedDeclaration: (node) => check(node.source),
-      ExportAllDeclaration: (node) => check(node.source),
-      ImportExpression: (node) => check(node.source),
-      CallExpression: (node) => node.callee.type === 'Identifier' && node.callee.name === 'require' && check(node.arguments[0]),
-    };
+    });
+  },
+};
+
+/**
+ * Files load one way: a file may import another only when nothing that one
+ * loads leads back to it, so no module ever runs against a half-loaded one.
+ * Imports of types only are erased when compiled and may point either way.
+ */
+const noFileCycle = {
+  meta: {
+    type: 'problem',
+    messages: {
+      cycle:
+        '{{from}} imports {{to}}, which leads back to {{from}} ({{way}}): files import one way; move what both need to the file whose idea it is',
+    },
+    schema: [],
+  },
+  create(context) {
+    const from = path.relative(ROOT, context.filename);
+    return eachImport((source, typeOnly) => {
+      if (typeOnly || typeof source?.value !== 'string' || !source.value.startsWith('.')) return;
+      const to = resolveImport(context.filename, source.value).file;
+      const way = to && to !== from && importPath(importGraphs().files, to, from);
+      if (way) context.report({ node: source, messageId: 'cycle', data: { from, to, way: way.join(' → ') } });
+    });
   },
 };
 
@@ -145,18 +221,19 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
-    plugins: { layout: { rules: { 'no-folder-cycle': noFolderCycle } } },
+    plugins: { layout: { rules: { 'no-folder-cycle': noFolderCycle, 'no-file-cycle': noFileCycle } } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       eqeqeq: ['error', 'always'],
       'no-console': 'off',
       'layout/no-folder-cycle': 'error',
+      'layout/no-file-cycle': 'error',
       // One idea per file: a hand-written file over this holds more than one (generated files are ignored above).
       'max-lines': ['error', { max: 400 }],
     },
   },
   // The import rules of the layout (ARCHITECTURE.md): bin → lib → functions → shared/octo → shared/http → shared/api → domains → shared/core, shared/db;
-  // beside them layout/no-folder-cycle refuses any import that leads back to its own folder.
+  // beside them layout/no-folder-cycle refuses any import that leads back to its own folder, and layout/no-file-cycle any (not of types only) back to its own file.
   layer(['bin/**'], [NO_SCRIPTS, NO_TEMPORAL]),
   layer(['scripts/**', 'dashboard/**'], [NO_TEMPORAL]),
   layer(['shared/http/**'], [NO_LIB, NO_FUNCTIONS, NO_SCRIPTS, NO_TEMPORAL, NO_OTHER_FACE]),

@@ -98,6 +98,8 @@ export class BackgroundWork extends Construct {
   readonly watcher: ServiceFunction;
   readonly watcherDeadLetterQueue: Queue;
   readonly scheduled: ReadonlyMap<string, ServiceFunction>;
+  /** Every function here by the name its alarms and its dashboard lines give it: one list, so none is watched and not graphed. */
+  readonly functions: ReadonlyMap<string, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: BackgroundWorkProps) {
     super(scope, id);
@@ -253,16 +255,13 @@ export class BackgroundWork extends Construct {
       metric: this.watcher.metric('IteratorAge', { period: ALARM_PERIOD, statistic: 'Maximum' }),
       threshold: STREAM_BEHIND_MS,
     });
-    watchFunctions(this, {
-      name: 'background',
-      functions: [
-        ['webhook-sender', this.sender],
-        ['announcer', this.announcer],
-        ['flusher', this.flusher],
-        ['usage-limit-watcher', this.watcher],
-        ...scheduled,
-      ],
-      topic: props.alarmTopic,
-    });
+    this.functions = new Map([
+      ['webhook-sender', this.sender],
+      ['announcer', this.announcer],
+      ['flusher', this.flusher],
+      ['usage-limit-watcher', this.watcher],
+      ...scheduled,
+    ]);
+    watchFunctions(this, { name: 'background', functions: [...this.functions], topic: props.alarmTopic });
   }
 }

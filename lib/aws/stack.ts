@@ -264,10 +264,7 @@ export class OtaUsageStack extends Stack {
         routes: [],
         functions: [
           ['authorizer', this.authorizerFunction],
-          ['webhook-sender', this.background.sender],
-          ['announcer', this.background.announcer],
-          ['flusher', this.background.flusher],
-          ...this.background.scheduled,
+          ...this.background.functions,
           ['record-platform-event', this.platformEvents.function],
         ],
       },

@@ -1,6 +1,6 @@
-import { QueryCommand, type AttributeValue, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
-import { attributeClient, tableName } from '../../shared/db/client';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { usageKeys } from '../../shared/db/keys';
+import { queryPages } from '../../shared/db/query-pages';
 import type { UsageLevel } from '../../shared/db/usage-levels';
 import { AGGREGATE_SHARDS, COMBINATION_ATTRIBUTE } from '../../shared/usage/model';
 
@@ -43,21 +43,10 @@ export async function aggregateSizes(
 ): Promise<LevelSizes[]> {
   const items = new Map<UsageLevel, Record<string, AttributeValue>[]>();
   for (const run of runs) {
+    const found = items.get(run.level) ?? [];
+    items.set(run.level, found);
     for (let shard = 0; shard < AGGREGATE_SHARDS; shard += 1) {
-      const range = usageKeys.aggregateRange(operatorId, shard, run.level, run.first, run.last);
-      let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
-      do {
-        const page: QueryCommandOutput = await attributeClient().send(
-          new QueryCommand({
-            TableName: tableName(),
-            KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-            ExpressionAttributeValues: { ':pk': { S: range.PK }, ':from': { S: range.SKFrom }, ':to': { S: range.SKTo } },
-            ExclusiveStartKey,
-          }),
-        );
-        items.set(run.level, [...(items.get(run.level) ?? []), ...(page.Items ?? [])]);
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
+      await queryPages(usageKeys.aggregateRange(operatorId, shard, run.level, run.first, run.last), undefined, (item) => found.push(item));
     }
   }
   return [...items].map(([level, found]) => {

@@ -2,12 +2,12 @@ import type { ProductItem } from '../catalog/model';
 import { getTimeslot } from '../catalog/repository';
 import type { OpeningHours } from '../catalog/schemas';
 import { priceUnits, totalOf, type BookedUnit } from '../catalog/units';
-import { wallClock, zonedIso, zonedIsoAt } from '../core/calendar';
+import { wallClock, zonedIsoAt } from '../core/calendar';
 import { CapacityError, IdempotencyKeyReusedError, UnprocessableError, ValidationError } from '../core/errors';
 import { countBusinessEvent } from '../core/metrics';
 import { expiresAt, replayable } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
-import { closingTime, slotEnd, slotStart, timeslotStarted } from '../catalog/timeslot-start';
+import { closesAt, slotEnd, slotStart, timeslotStarted } from '../catalog/timeslot-start';
 import { checkAnswers } from './answers';
 import type { Booking, BookingRequest, Contact } from './schemas';
 import { IDEMPOTENCY_TTL_SECONDS, type Channel } from './constants';
@@ -121,7 +121,7 @@ export function checkNotStarted(
   const what = request.OpeningHours ? `The day ${request.Date} has closed` : `${request.Time} has already started`;
   // With the offsets: on the night the clocks go back, 01:30 has started when the clocks show 01:15 the second time.
   throw new ValidationError(
-    `${what} at ${zonedIso(request.Date, closingTime(request), timeZone)} (it is ${zonedIsoAt(now.getTime(), timeZone)} in ${timeZone})`,
+    `${what} at ${zonedIsoAt(closesAt(request, timeZone).getTime(), timeZone)} (it is ${zonedIsoAt(now.getTime(), timeZone)} in ${timeZone})`,
     {
       field: 'Time',
       subject: 'timeslot',

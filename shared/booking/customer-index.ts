@@ -26,7 +26,9 @@ const PAGE = 100;
 async function existingBeside(items: BookingItem[]): Promise<Set<string>> {
   const keys = items.flatMap((item) => besideItems(item).map((entry) => entry.key));
   const found = new Set<string>();
-  await batchGet('Reading the items beside bookings', keys, { expression: 'PK, SK' }, (item) => found.add(`${item.PK}|${item.SK}`));
+  await batchGet('Reading the items beside bookings', keys, { projection: { expression: 'PK, SK' } }, (item) =>
+    found.add(`${item.PK}|${item.SK}`),
+  );
   return found;
 }
 

@@ -5,6 +5,7 @@ import { batchGet } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
 import { bookingKeys, keys, type ItemKey } from '../db/keys';
+import { queryAll, queryItemPages } from '../db/query-pages';
 import type { ProductItem, TimeslotItem } from '../catalog/model';
 import { GSI1, GSI2, GSI4 } from '../db/table-design';
 import { rawNumber, transactionCancellation, type TransactionCancellation } from '../db/transaction-errors';
@@ -98,22 +99,12 @@ export async function queryBookingsCreatedBetween(
 /** Every live (held or confirmed) booking of one timeslot day, of every activity or of one, in index order. */
 export async function queryManifest(operatorId: string, date: string, activityId?: string): Promise<BookingItem[]> {
   const { GSI2PK, SKPrefix } = bookingKeys.manifestRange(operatorId, date, activityId);
-  const items: BookingItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const { Items, LastEvaluatedKey } = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: GSI2,
-        KeyConditionExpression: SKPrefix ? 'GSI2PK = :pk AND begins_with(GSI2SK, :prefix)' : 'GSI2PK = :pk',
-        ExpressionAttributeValues: { ':pk': GSI2PK, ...(SKPrefix ? { ':prefix': SKPrefix } : {}) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((Items ?? []) as BookingItem[]));
-    startKey = LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return queryAll<BookingItem>({
+    TableName: tableName(),
+    IndexName: GSI2,
+    KeyConditionExpression: SKPrefix ? 'GSI2PK = :pk AND begins_with(GSI2SK, :prefix)' : 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': GSI2PK, ...(SKPrefix ? { ':prefix': SKPrefix } : {}) },
+  });
 }
 
 /** One page of the live bookings of one timeslot, by the manifest's index (eventually consistent), after `startKey`. */
@@ -256,23 +247,14 @@ export async function writeTransition({ input, takesAt, heldPlaces }: ChangeTran
 /** The references of a partner key's UUID bookings that carry its own reference `resellerReference` (consistent). */
 export async function queryResellerReference(operatorId: string, keyId: string, resellerReference: string): Promise<string[]> {
   const { PK, SKPrefix } = resellerReferencePrefix(operatorId, keyId, resellerReference);
-  const references: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const { Items, LastEvaluatedKey } = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
-        ProjectionExpression: 'BookingReference',
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    references.push(...(Items ?? []).map((item) => item.BookingReference as string));
-    startKey = LastEvaluatedKey;
-  } while (startKey);
-  return references;
+  const items = await queryAll<{ BookingReference: string }>({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+    ProjectionExpression: 'BookingReference',
+    ConsistentRead: true,
+  });
+  return items.map((item) => item.BookingReference);
 }
 
 /** A partner key's UUID bookings whose timeslot day is from `firstDate` to `lastDate`, optionally of one activity, up to `limit`. */
@@ -284,26 +266,25 @@ export async function queryPartnerDays(
 ): Promise<BookingItem[]> {
   const { GSI4PK, SKFrom, SKTo } = bookingKeys.partnerDayRange(operatorId, keyId, range.firstDate, range.lastDate);
   const items: BookingItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const { Items, LastEvaluatedKey } = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: GSI4,
-        KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK BETWEEN :from AND :to',
-        ...(range.activityId ? { FilterExpression: 'ActivityID = :activity' } : {}),
-        ExpressionAttributeValues: {
-          ':pk': GSI4PK,
-          ':from': SKFrom,
-          ':to': SKTo,
-          ...(range.activityId ? { ':activity': range.activityId } : {}),
-        },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((Items ?? []) as BookingItem[]));
-    startKey = LastEvaluatedKey;
-  } while (startKey && items.length <= limit);
+  await queryItemPages<BookingItem>(
+    {
+      TableName: tableName(),
+      IndexName: GSI4,
+      KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK BETWEEN :from AND :to',
+      ...(range.activityId ? { FilterExpression: 'ActivityID = :activity' } : {}),
+      ExpressionAttributeValues: {
+        ':pk': GSI4PK,
+        ':from': SKFrom,
+        ':to': SKTo,
+        ...(range.activityId ? { ':activity': range.activityId } : {}),
+      },
+    },
+    (page) => {
+      items.push(...page);
+      // Once past `limit`, no further page is read.
+      return items.length <= limit;
+    },
+  );
   return items;
 }
 
@@ -329,7 +310,7 @@ const uuidKeys = (read: UuidRead) => ({
 async function getNamed<T extends Record<string, unknown>>(what: string, wanted: Record<string, ItemKey>): Promise<Partial<T>> {
   const byKey = new Map(Object.entries(wanted).map(([name, key]) => [`${key.PK}|${key.SK}`, name]));
   const found: Record<string, unknown> = {};
-  await batchGet(what, Object.values(wanted), undefined, (item) => {
+  await batchGet(what, Object.values(wanted), {}, (item) => {
     found[byKey.get(`${item.PK}|${item.SK}`) as string] = item;
   });
   return found as Partial<T>;
@@ -361,7 +342,7 @@ export async function getBookings(operatorId: string, references: string[]): Pro
   await batchGet(
     'Reading bookings',
     references.map((reference) => bookingKeys.booking(operatorId, reference)),
-    undefined,
+    {},
     (item) => items.push(item as unknown as BookingItem),
   );
   return items;

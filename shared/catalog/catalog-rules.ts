@@ -99,16 +99,19 @@ export interface SkippedStart {
  * Expands schedules and one-off slots into one row per date and time (a day
  * ticket's day at DAY_TICKET_TIME); a later entry overrides an earlier one.
  * A schedule's time that the clocks skip on a date (in `timeZone`) is left
- * out that date; a one-off timeslot at such a time is refused.
+ * out that date (and named once, however many schedules cover it); a
+ * one-off timeslot at such a time is refused.
  */
 export function expandTimeslots(
   entry: { name: string; index: number },
   product: CatalogProduct,
   timeZone: string,
 ): { rows: SlotRow[]; skipped: SkippedStart[] } {
+  // By date and time: two schedules that cover the same start make one row, and one skipped start.
   const rows = new Map<string, SlotRow>();
-  const skipped: SkippedStart[] = [];
-  const add = (row: SlotRow) => rows.set(`${row.Date} ${row.Time}`, row);
+  const skipped = new Map<string, SkippedStart>();
+  const at = (date: string, time: string) => `${date} ${time}`;
+  const add = (row: SlotRow) => rows.set(at(row.Date, row.Time), row);
   (product.Schedules ?? []).forEach((schedule, index) => {
     const span = daysBetween(schedule.From, schedule.To);
     if (span < 0) throw new ValidationError(`${entry.name}.Schedules[${index}]: To is before From`);
@@ -121,7 +124,8 @@ export function expandTimeslots(
       if (schedule.OpeningHours)
         add({ Date: day, Time: DAY_TICKET_TIME, Capacity: schedule.Capacity, OpeningHours: schedule.OpeningHours });
       for (const slotTime of schedule.Times ?? []) {
-        if (skippedBy(day, slotTime, timeZone)) skipped.push({ activityId: product.ActivityID, date: day, time: slotTime });
+        if (skippedBy(day, slotTime, timeZone))
+          skipped.set(at(day, slotTime), { activityId: product.ActivityID, date: day, time: slotTime });
         else add({ Date: day, Time: slotTime, Capacity: schedule.Capacity });
       }
     }
@@ -130,7 +134,7 @@ export function expandTimeslots(
     if (slot.Time) checkTimeslotTime({ Date: slot.Date, Time: slot.Time }, timeZone, `Products[${entry.index}].Timeslots[${index}].Time`);
     add(oneOffRow(slot));
   });
-  return { rows: [...rows.values()], skipped };
+  return { rows: [...rows.values()], skipped: [...skipped.values()] };
 }
 
 /** The distinct start times a START_TIME product's schedules and one-off timeslots name, ascending. */

@@ -1,23 +1,13 @@
-import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { keys } from '../db/keys';
+import { queryAll } from '../db/query-pages';
 import { GSI1 } from '../db/table-design';
 import type { ProductItem, TimeslotItem } from './model';
 import { importedTimeslot } from './timeslot-writes';
 
 /** One function per catalogue access pattern; see the README's access-pattern table. */
-
-async function queryAll<T>(input: QueryCommandInput): Promise<T[]> {
-  const items: T[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(new QueryCommand({ ...input, ExclusiveStartKey }));
-    items.push(...((page.Items ?? []) as T[]));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items;
-}
 
 const PRODUCT_SUMMARY_ATTRIBUTES =
   'ProductID, ActivityID, #name, NameLower, Description, Visible, DurationMinutes, MaxParticipantsPerBooking, PricePerParticipant, ' +
@@ -162,7 +152,7 @@ export async function getTimeslots(
   await batchGet(
     'Reading timeslots',
     [...byKey.values()].map(({ key }) => key),
-    undefined,
+    {},
     (item) => {
       const name = byKey.get(`${item.PK}|${item.SK}`)?.name;
       if (name) found.set(name, item as unknown as TimeslotItem);

@@ -1,4 +1,4 @@
-import { addDays, skippedBy, zonedInstant, zonedIso, zonedIsoAt } from '../core/calendar';
+import { addDays, clockReaches, skippedBy, zonedInstant, zonedIso, zonedIsoAt } from '../core/calendar';
 import { ValidationError } from '../core/errors';
 import type { OpeningHours } from './schemas';
 
@@ -12,20 +12,26 @@ import type { OpeningHours } from './schemas';
  */
 type Slot = { Date: string; Time: string; OpeningHours?: OpeningHours };
 
-/** The local time at which a timeslot closes for sale: its start, or a day ticket's last closing. */
-export const closingTime = (slot: { Time: string; OpeningHours?: OpeningHours }): string =>
-  slot.OpeningHours?.length ? slot.OpeningHours[slot.OpeningHours.length - 1].To : slot.Time;
+/**
+ * The instant (epoch ms) at which a timeslot closes for sale: its start, or
+ * where the wall clock reaches the end of a day ticket's last opening range
+ * (opening hours are ranges of the wall clock: an end the clocks skip is
+ * where they resume, clockReaches).
+ */
+const closingInstant = (slot: Slot, timeZone: string): number =>
+  slot.OpeningHours?.length
+    ? clockReaches(slot.Date, slot.OpeningHours[slot.OpeningHours.length - 1].To, timeZone)
+    : zonedInstant(slot.Date, slot.Time, timeZone);
 
 /** The instant (UTC) at which a timeslot closes for sale. */
-export const closesAt = (slot: Slot, timeZone: string): Date => new Date(zonedInstant(slot.Date, closingTime(slot), timeZone));
+export const closesAt = (slot: Slot, timeZone: string): Date => new Date(closingInstant(slot, timeZone));
 
 /**
  * The one rule of when a timeslot closes for sale: at its start, or, for a
  * day ticket, at the end of its last opening range. Availability lists only
  * timeslots that have not closed; partners can book, move and cancel only those.
  */
-export const timeslotStarted = (slot: Slot, timeZone: string, now: Date): boolean =>
-  zonedInstant(slot.Date, closingTime(slot), timeZone) <= now.getTime();
+export const timeslotStarted = (slot: Slot, timeZone: string, now: Date): boolean => closingInstant(slot, timeZone) <= now.getTime();
 
 /** When a timeslot starts, ISO 8601 on the operator's wall clock with the offset of that instant. */
 export const slotStart = (slot: { Date: string; Time: string }, timeZone: string): string => zonedIso(slot.Date, slot.Time, timeZone);

@@ -4,7 +4,7 @@ import { queryVisibleProducts } from '../catalog/repository';
 import { config } from '../core/config';
 import { GoneError } from '../core/errors';
 import { FEED_SHARDS } from '../db/keys';
-import { CURSOR_LIFETIME_MS, DEFAULT_FEED_LIMIT, type AvailabilityChange, type FeedEntryItem } from './model';
+import { CURSOR_LIFETIME_MS, DEFAULT_FEED_LIMIT, toldChange, type AvailabilityChange, type FeedEntryItem } from './model';
 import { getFeedPosition, queryFeed } from './repository';
 
 /**
@@ -67,17 +67,6 @@ function decodeCursor(operatorId: string, text: string, now: Date, current: numb
   return { positions: shards.map(Number), since: Number(since) };
 }
 
-const changeOf = (entry: FeedEntryItem): AvailabilityChange => ({
-  ActivityID: entry.ActivityID,
-  Date: entry.Date,
-  Time: entry.Time,
-  Status: entry.Status,
-  Vacancies: entry.Vacancies,
-  Capacity: entry.Capacity,
-  ChangedAt: entry.ChangedAt,
-  Sequence: entry.Sequence,
-});
-
 const currentPositions = (operatorId: string) =>
   Promise.all(Array.from({ length: FEED_SHARDS }, (_, shard) => getFeedPosition(operatorId, shard)));
 
@@ -129,7 +118,7 @@ export async function readChanges(
   // Hidden products' timeslots are never listed, whatever they were when announced.
   const visible = taken.length ? new Set((await queryVisibleProducts(operatorId)).map((product) => product.ActivityID)) : new Set<string>();
   return {
-    Changes: taken.filter((entry) => visible.has(entry.ActivityID)).map(changeOf),
+    Changes: taken.filter((entry) => visible.has(entry.ActivityID)).map((entry) => toldChange(entry, caller.timeZone)),
     Cursor: encodeCursor(operatorId, { positions, since }),
     HasMore: unread.length > 0,
   };

@@ -1,4 +1,5 @@
 import type { AvailabilityStatus } from '../catalog/model';
+import { slotStart } from '../catalog/timeslot-start';
 
 /**
  * What partners hear of changes, and the records kept to tell them: every
@@ -20,8 +21,8 @@ export const CURSOR_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const DEFAULT_FEED_LIMIT = 100;
 export const MAX_FEED_LIMIT = 1000;
 
-/** The `availability.changed` event's data, and a changes feed entry: a timeslot as it is at one Sequence. */
-export interface AvailabilityChange {
+/** A timeslot as it is at one Sequence: what is announced of it, and a changes feed entry. */
+export interface TimeslotChange {
   ActivityID: string;
   Date: string;
   Time: string;
@@ -31,6 +32,29 @@ export interface AvailabilityChange {
   ChangedAt: string;
   Sequence: number;
 }
+
+/** The `availability.changed` event's data, and a change the feed answers: with the timeslot's start instant. */
+export interface AvailabilityChange extends TimeslotChange {
+  StartsAt: string;
+}
+
+/**
+ * A change as partners are told it, through either channel: its start
+ * instant (the marketplace's StartsAt, by the one rule) names a time the
+ * clocks repeat without the partner resolving it. The feed's entries do not
+ * keep it: it follows from Date and Time in the operator's zone.
+ */
+export const toldChange = (change: TimeslotChange, timeZone: string): AvailabilityChange => ({
+  ActivityID: change.ActivityID,
+  Date: change.Date,
+  Time: change.Time,
+  StartsAt: slotStart(change, timeZone),
+  Status: change.Status,
+  Vacancies: change.Vacancies,
+  Capacity: change.Capacity,
+  ChangedAt: change.ChangedAt,
+  Sequence: change.Sequence,
+});
 
 /**
  * The announcer's record of one timeslot. Every decision written is
@@ -65,7 +89,7 @@ export interface TimeslotAnnouncementItem {
 }
 
 /** One timeslot's latest announcement in its shard of the operator's changes feed. */
-export interface FeedEntryItem extends AvailabilityChange {
+export interface FeedEntryItem extends TimeslotChange {
   Position: number;
   /** When it was announced: the order in which the feed lists the shards' entries together. */
   AnnouncedAt: string;

@@ -1,6 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ACTIVITY_ID_PATTERN, TIME_PATTERN } from '../catalog/constants';
 import { AVAILABILITY_STATUSES } from '../catalog/model';
+import { startsAtSchema } from '../catalog/schemas';
 import { DEFAULT_FEED_LIMIT, MAX_FEED_LIMIT } from './model';
 
 /** What partners hear of availability, on the wire: the `availability.changed` event's data and the changes feed. */
@@ -8,11 +9,12 @@ import { DEFAULT_FEED_LIMIT, MAX_FEED_LIMIT } from './model';
 export const availabilityChangeSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['ActivityID', 'Date', 'Time', 'Status', 'Vacancies', 'Capacity', 'ChangedAt', 'Sequence'],
+  required: ['ActivityID', 'Date', 'Time', 'StartsAt', 'Status', 'Vacancies', 'Capacity', 'ChangedAt', 'Sequence'],
   properties: {
     ActivityID: { type: 'string', pattern: ACTIVITY_ID_PATTERN },
     Date: { type: 'string', format: 'date', description: 'YYYY-MM-DD, local to the operator' },
     Time: { type: 'string', pattern: TIME_PATTERN, description: 'HH:MM (24-hour), local to the operator; a day ticket 00:00' },
+    StartsAt: startsAtSchema,
     Status: { type: 'string', enum: AVAILABILITY_STATUSES, description: 'CLOSED: the operator closed it; SOLD_OUT: no place left' },
     Vacancies: { type: 'integer', minimum: 0, description: 'Places for sale now (0 while closed)' },
     Capacity: { type: 'integer', minimum: 0 },

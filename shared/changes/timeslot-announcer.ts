@@ -1,3 +1,4 @@
+import { requireOperator } from '../accounts/operators';
 import { timeslotStatus, vacanciesOf } from '../catalog/availability';
 import { DEFAULT_OPTION_ID } from '../catalog/constants';
 import type { TimeslotItem } from '../catalog/model';
@@ -10,9 +11,10 @@ import { tell } from './fan-out';
 import {
   COALESCING_WINDOW_MS,
   FEED_RETENTION_SECONDS,
-  type AvailabilityChange,
+  toldChange,
   type FlushMessage,
   type TimeslotAnnouncementItem,
+  type TimeslotChange,
 } from './model';
 import { knownPosition, positionMoved, positionTaken, shardOf } from './feed-shards';
 import { commitAnnouncement, getTimeslotAnnouncement, markPending, putTimeslotAnnouncement } from './repository';
@@ -58,8 +60,8 @@ const recordOf = (ref: SlotRef, item?: TimeslotAnnouncementItem): TimeslotAnnoun
   ...(item?.FeedPosition ? { FeedPosition: item.FeedPosition } : {}),
 });
 
-/** The timeslot as partners hear of it: the `availability.changed` event's data and the feed's entry. */
-export const changeOf = (ref: SlotRef, slot: SlotState & { Sequence: number }, now: Date): AvailabilityChange => ({
+/** The timeslot at `slot`'s Sequence: the feed's entry, and, with its start instant (toldChange), the `availability.changed` event's data. */
+export const changeOf = (ref: SlotRef, slot: SlotState & { Sequence: number }, now: Date): TimeslotChange => ({
   ActivityID: ref.ActivityID,
   Date: ref.Date,
   Time: ref.Time,
@@ -70,7 +72,7 @@ export const changeOf = (ref: SlotRef, slot: SlotState & { Sequence: number }, n
   Sequence: slot.Sequence,
 });
 
-const sameAsSent = (record: TimeslotAnnouncementItem, change: AvailabilityChange) =>
+const sameAsSent = (record: TimeslotAnnouncementItem, change: TimeslotChange) =>
   record.Status === change.Status && record.Vacancies === change.Vacancies && record.Capacity === change.Capacity;
 
 const isQuiet = (record: TimeslotAnnouncementItem, now: Date) =>
@@ -91,13 +93,13 @@ async function announce(
   const settled: TimeslotAnnouncementItem = { ...record, FlushAt: undefined, Sequence: change.Sequence, Version: record.Version + 1 };
   if (sameAsSent(record, change))
     return (await putTimeslotAnnouncement(settled, record.Version, change.Sequence)) ? 'unchanged' : undefined;
-  const product = await getProduct(record.OperatorID, record.ActivityID);
+  const [product, operator] = await Promise.all([getProduct(record.OperatorID, record.ActivityID), requireOperator(record.OperatorID)]);
   if (!product?.Visible) return (await putTimeslotAnnouncement(settled, record.Version, change.Sequence)) ? 'hidden' : undefined;
   await tell(
     {
       operatorId: record.OperatorID,
       id: `availability#${record.ActivityID}#${record.Date}#${record.Time}#${change.Sequence}`,
-      webhook: { type: 'availability.changed', data: change },
+      webhook: { type: 'availability.changed', data: toldChange(change, operator.TimeZone) },
       octo: {
         type: 'AVAILABILITY_UPDATE',
         data: { productId: record.ActivityID, optionId: DEFAULT_OPTION_ID, localDateStart: record.Date, localDateEnd: record.Date },

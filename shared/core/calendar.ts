@@ -118,8 +118,10 @@ export interface ZonedTime {
  * happens twice is its first occurrence; a time the clocks skip is moved
  * forward by the length of the skip (02:30 in a skip from 02:00 to 03:00
  * is 03:30). Timeslots never start at a skipped time: the catalogue refuses
- * them (skippedBy); a day, a day ticket and opening hours begin or end where
- * the clock resumes.
+ * them (skippedBy). A day whose midnight the clocks skip begins where they
+ * resume, since such a skip begins at midnight (in every zone of the
+ * platform's data from 1970 to 2037). A bound of a range of the wall clock
+ * (opening hours) is where the clocks resume: clockReaches.
  */
 function resolveZonedTime(date: string, time: string, timeZone: string): ZonedTime {
   const reading = readingMs(date, `${time}:00`);
@@ -150,11 +152,11 @@ export function zonedTime(date: string, time: string, timeZone: string): ZonedTi
 export const zonedInstant = (date: string, time: string, timeZone: string): number => zonedTime(date, time, timeZone).instant;
 
 /**
- * Where the clocks of `timeZone` jump over `date` `time`: the wall times
- * they leave and land on (`HH:MM`, with the date when it is another day);
- * undefined for a time that exists.
+ * The jump of the clocks of `timeZone` over `date` `time`: its instant
+ * (epoch ms, to the second) and the offsets before and after it; undefined
+ * for a time that exists.
  */
-export function skippedBy(date: string, time: string, timeZone: string): { from: string; to: string } | undefined {
+function jumpOver(date: string, time: string, timeZone: string): { at: number; before: number; after: number } | undefined {
   const zoned = zonedTime(date, time, timeZone);
   if (zoned.occurs !== 'skipped') return undefined;
   const reading = readingMs(date, `${time}:00`);
@@ -166,11 +168,35 @@ export function skippedBy(date: string, time: string, timeZone: string): { from:
     if (offsetMs(timeZone, middle) === before) low = middle;
     else high = middle;
   }
+  return { at: high, before, after };
+}
+
+/**
+ * Where the clocks of `timeZone` jump over `date` `time`: the wall times
+ * they leave and land on (`HH:MM`, with the date when it is another day);
+ * undefined for a time that exists.
+ */
+export function skippedBy(date: string, time: string, timeZone: string): { from: string; to: string } | undefined {
+  const jump = jumpOver(date, time, timeZone);
+  if (!jump) return undefined;
   const clock = (wall: number) => {
     const text = new Date(wall).toISOString();
     return text.startsWith(date) ? text.slice(11, 16) : `${text.slice(0, 10)} ${text.slice(11, 16)}`;
   };
-  return { from: clock(high + before), to: clock(high + after) };
+  return { from: clock(jump.at + jump.before), to: clock(jump.at + jump.after) };
+}
+
+/**
+ * The first instant (epoch ms) at which the wall clock of `timeZone` reads
+ * `date` `time` or later: a bound of a range of the wall clock (opening
+ * hours). For a time that exists it is zonedInstant (the first occurrence of
+ * a repeated one); for a time the clocks skip, where they resume: a range
+ * that closes at 02:30 closes at 03:00 on the night the clocks go from 02:00
+ * to 03:00, the first moment the clock is past 02:30 (zonedInstant's 03:30
+ * would keep it open half an hour longer than any other night).
+ */
+export function clockReaches(date: string, time: string, timeZone: string): number {
+  return jumpOver(date, time, timeZone)?.at ?? zonedInstant(date, time, timeZone);
 }
 
 const offsetText = (ms: number) => {

@@ -16,8 +16,15 @@ export interface UsageLevelRow {
   /** The segment of its aggregates' partition, and of their sort keys. */
   partition: string;
   prefix: string;
-  /** The member of a summary's meter that holds its series at this granularity. */
+  /** The member of a summary's meter that holds its series at this granularity ... */
   seriesField: string;
+  /**
+   * ... and the points the series cuts the summary's period into, in the
+   * summary's zone: its hours (each labelled by its start: `Start`, with the
+   * zone's offset, and `Timestamp`), or runs of its days whose dates agree in
+   * their first `length` characters (each labelled by those, as `label`).
+   */
+  seriesPoints: { each: 'hour' } | { each: 'date'; length: number; label: string };
 }
 
 export const USAGE_LEVELS = {
@@ -29,6 +36,7 @@ export const USAGE_LEVELS = {
     partition: 'AGGREGATES',
     prefix: 'HOUR',
     seriesField: 'Hours',
+    seriesPoints: { each: 'hour' },
   },
   day: {
     nameLength: 10,
@@ -37,6 +45,7 @@ export const USAGE_LEVELS = {
     partition: 'DAYS',
     prefix: 'DAY',
     seriesField: 'Days',
+    seriesPoints: { each: 'date', length: 10, label: 'Date' },
   },
   month: {
     nameLength: 7,
@@ -48,6 +57,7 @@ export const USAGE_LEVELS = {
     partition: 'MONTHS',
     prefix: 'MONTH',
     seriesField: 'Months',
+    seriesPoints: { each: 'date', length: 7, label: 'Month' },
   },
 } as const satisfies Record<string, UsageLevelRow>;
 

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../core/errors';
 import { canonicalJson } from '../core/idempotency';
 import { oneAtATime } from '../core/one-at-a-time';
 import { RETRY, retrying } from '../core/retry';
+import { tableName } from '../db/client';
+import { usageKeys } from '../db/keys';
 import { transactionCancellation } from '../db/transaction-errors';
-import { MAX_DIMENSION_COMBINATIONS } from './model';
+import { dimensionsAttribute, MAX_DIMENSION_COMBINATIONS } from './model';
 import type { Dimensions } from './schemas';
 import {
   getCombinationCounts,
@@ -13,7 +16,6 @@ import {
   writeTransaction,
   type CombinationItem,
 } from './repository';
-import { registerCombinationsTransaction } from './usage-writes';
 
 /**
  * Dimensions combinations. Each distinct set of dimensions an entry of a
@@ -94,6 +96,47 @@ function nextRegistration(open: Wanted[]): Wanted[] {
     if (mine.length > room) break;
   }
   return taken;
+}
+
+/**
+ * Registers new combinations of meters' dimensions, each meter's numbered
+ * after the `count` it has: each combination is found by the SHA-256 of its
+ * canonical dimensions and by its number, and each meter's count moves on,
+ * only if no other request changed it meanwhile and none of the
+ * combinations exists yet.
+ */
+export function registerCombinationsTransaction(
+  operatorId: string,
+  registrations: { meter: string; count: number; combinations: { dimensionsHash: string; dimensions: Dimensions }[] }[],
+): TransactWriteCommandInput {
+  const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
+  for (const { meter, count, combinations } of registrations) {
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: usageKeys.combinationCount(operatorId, meter),
+        UpdateExpression: 'SET Entity = :entity, #meter = :meter, #count = :next',
+        ConditionExpression: count === 0 ? 'attribute_not_exists(PK)' : '#count = :count',
+        ExpressionAttributeNames: { '#meter': 'Meter', '#count': 'Count' },
+        ExpressionAttributeValues: {
+          ':entity': 'UsageCombinationCount',
+          ':meter': meter,
+          ':next': count + combinations.length,
+          ...(count === 0 ? {} : { ':count': count }),
+        },
+      },
+    });
+    combinations.forEach(({ dimensionsHash, dimensions }, i) => {
+      const item = { Entity: 'UsageCombination', Meter: meter, Combination: count + 1 + i, Dimensions: dimensionsAttribute(dimensions) };
+      for (const key of [
+        usageKeys.combinationByDimensions(operatorId, meter, dimensionsHash),
+        usageKeys.combinationByNumber(operatorId, meter, count + 1 + i),
+      ]) {
+        items.push({ Put: { TableName: tableName(), Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(PK)' } });
+      }
+    });
+  }
+  return { TransactItems: items };
 }
 
 /**

@@ -38,7 +38,7 @@ export async function guardsOf(operatorId: string, meters: string[], shard: numb
     await batchGet(
       'Reading usage limit guards',
       unknown.map((meter) => limitKeys.guard(operatorId, shard, meter)),
-      { expression: '#meter, Version, Limits', names: { '#meter': 'Meter' } },
+      { projection: { expression: '#meter, Version, Limits', names: { '#meter': 'Meter' } } },
       (item) => {
         const guard = item as unknown as GuardItem;
         read.set(guard.Meter, { version: Number(guard.Version), limits: guard.Limits });

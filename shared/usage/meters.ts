@@ -1,11 +1,13 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../core/errors';
 import { oneAtATime } from '../core/one-at-a-time';
 import { RETRY, retrying } from '../core/retry';
+import { tableName } from '../db/client';
+import { usageKeys } from '../db/keys';
 import { transactionCancellation } from '../db/transaction-errors';
 import { isBuiltInMeter } from './built-in-meters';
 import { MAX_METERS } from './model';
 import { getMeterCount, getRegisteredMeters, writeTransaction } from './repository';
-import { registerMetersTransaction } from './usage-writes';
 
 /**
  * An operator's custom meters. A meter is registered once, before the first
@@ -38,6 +40,39 @@ const limitExceeded = ({ meter, field }: MeterRequest, count: number) =>
     `names the new meter '${meter}', which would be this operator's meter number ${count}, over the limit of ${MAX_METERS} custom meters per operator (built-in meters not counted); nothing was recorded`,
     { field },
   );
+
+/**
+ * Registers an operator's new meters: the count moves from `count` on, only
+ * if no other request changed it meanwhile (item 0), and each meter's item is
+ * written only if the meter is not registered yet.
+ */
+export function registerMetersTransaction(operatorId: string, count: number, meters: string[], now: Date): TransactWriteCommandInput {
+  return {
+    TransactItems: [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: usageKeys.meterCount(operatorId),
+          UpdateExpression: 'SET Entity = :entity, #count = :next',
+          ConditionExpression: count === 0 ? 'attribute_not_exists(PK)' : '#count = :count',
+          ExpressionAttributeNames: { '#count': 'Count' },
+          ExpressionAttributeValues: {
+            ':entity': 'UsageMeterCount',
+            ':next': count + meters.length,
+            ...(count === 0 ? {} : { ':count': count }),
+          },
+        },
+      },
+      ...meters.map((meter) => ({
+        Put: {
+          TableName: tableName(),
+          Item: { ...usageKeys.meter(operatorId, meter), Entity: 'UsageMeter', Meter: meter, RegisteredAt: now.toISOString() },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      })),
+    ],
+  };
+}
 
 /**
  * Registers the new meters, checking the limit against the count read on

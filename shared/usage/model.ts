@@ -1,3 +1,5 @@
+import { LEVELS, type UsageLevel } from '../db/usage-levels';
+
 /** Limits, shapes and stored items of usage metering. The README's "Usage metering" section documents each limit. */
 
 /** Meter names: 1 to 128 letters, digits and `. _ - : /`, starting with a letter or digit. `#` is excluded because it separates key segments. */
@@ -23,8 +25,9 @@ export const MAX_SUMMARY_DAYS = 366;
 /** The longest span of a summary with granularity=hour (at most 7 × 25 points per meter). */
 export const MAX_HOURLY_DAYS = 7;
 
-export const GRANULARITIES = ['hour', 'day', 'month'] as const;
-export type Granularity = (typeof GRANULARITIES)[number];
+/** A summary's series may be of any usage level, finest first: one row each in shared/db/usage-levels.ts. */
+export const GRANULARITIES = LEVELS;
+export type Granularity = UsageLevel;
 
 /**
  * The custom meters one operator may have, over all time; the built-in
@@ -90,6 +93,13 @@ export const COMBINATION_ATTRIBUTE = /^[UE][1-9]\d*$/;
 /** The combination number an aggregate's attribute holds a total of, or undefined for its other attributes. */
 export const combinationOfAttribute = (name: string): number | undefined =>
   COMBINATION_ATTRIBUTE.test(name) ? Number(name.slice(1)) : undefined;
+
+/**
+ * An entry's or a combination's Dimensions as the document client writes
+ * them: a Map, because its marshaller tells an object's kind by
+ * `value.constructor`, which a dimension named `constructor` would answer.
+ */
+export const dimensionsAttribute = (dimensions: Record<string, string>) => new Map(Object.entries(dimensions));
 
 /** A summary groups by at most this many dimension keys ... */
 export const MAX_GROUP_BY = 2;

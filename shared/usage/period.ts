@@ -1,6 +1,7 @@
 import { ValidationError } from '../core/errors';
 import { addDays, isTimeZone, zonedInstant, zonedIsoAt } from '../core/calendar';
 import { checkDayRange } from '../core/day-range';
+import { USAGE_LEVELS } from '../db/usage-levels';
 import { MAX_HOURLY_DAYS, MAX_SUMMARY_DAYS, type Granularity } from './model';
 
 /**
@@ -18,13 +19,11 @@ export interface Interval {
   end: number;
 }
 
-/** One point of a series and how the answer labels it. */
-export type SeriesPoint = Interval &
-  (
-    | { granularity: 'hour'; label: { Start: string; Timestamp: number } }
-    | { granularity: 'day'; label: { Date: string } }
-    | { granularity: 'month'; label: { Month: string } }
-  );
+/** One point of a series and how the answer labels it (its granularity's row of shared/db/usage-levels.ts says how). */
+export interface SeriesPoint extends Interval {
+  granularity: Granularity;
+  label: Record<string, string | number>;
+}
 
 export interface SummaryPeriod extends Interval {
   from: string;
@@ -52,21 +51,27 @@ export function checkTimeZone(requestedZone: string, field = 'tz'): string {
   return listedZones.get(requestedZone.toLowerCase()) ?? requestedZone;
 }
 
-function hourPoints({ start, end }: Interval, timeZone: string): SeriesPoint[] {
-  return Array.from({ length: (end - start) / HOUR_SECONDS }, (_, i) => {
-    const at = start + i * HOUR_SECONDS;
-    return { granularity: 'hour', start: at, end: at + HOUR_SECONDS, label: { Start: zonedIsoAt(at * 1000, timeZone), Timestamp: at } };
-  });
+/** A day of the period: its date in the zone, and the instants it starts and ends at. */
+interface ZoneDay extends Interval {
+  date: string;
 }
 
-/** The calendar months of the zone that the days touch, each cut to the days inside the period. */
-function monthPoints(days: { date: string; start: number; end: number }[]): SeriesPoint[] {
+/** The points of a series at `granularity`, which together are the whole period (see `seriesPoints` of its row). */
+function seriesPoints(granularity: Granularity, whole: Interval, days: ZoneDay[], timeZone: string): SeriesPoint[] {
+  const cut = USAGE_LEVELS[granularity].seriesPoints;
+  if (cut.each === 'hour') {
+    return Array.from({ length: (whole.end - whole.start) / HOUR_SECONDS }, (_, i) => {
+      const at = whole.start + i * HOUR_SECONDS;
+      return { granularity, start: at, end: at + HOUR_SECONDS, label: { Start: zonedIsoAt(at * 1000, timeZone), Timestamp: at } };
+    });
+  }
+  // Runs of days whose dates share a prefix (a day's whole date, a month's YYYY-MM), each cut to the days inside the period.
   const points: SeriesPoint[] = [];
   for (const day of days) {
-    const month = day.date.slice(0, 7);
+    const key = day.date.slice(0, cut.length);
     const last = points[points.length - 1];
-    if (last?.granularity === 'month' && last.label.Month === month) last.end = day.end;
-    else points.push({ granularity: 'month', start: day.start, end: day.end, label: { Month: month } });
+    if (last?.label[cut.label] === key) last.end = day.end;
+    else points.push({ granularity, start: day.start, end: day.end, label: { [cut.label]: key } });
   }
   return points;
 }
@@ -88,15 +93,8 @@ export function summaryPeriod(from: string, to: string, requestedZone = 'UTC', g
       { field: 'tz' },
     );
   }
-  const days = boundaries.slice(0, -1).map((start, i) => ({ date: addDays(from, i), start, end: boundaries[i + 1] }));
+  const days: ZoneDay[] = boundaries.slice(0, -1).map((start, i) => ({ date: addDays(from, i), start, end: boundaries[i + 1] }));
   const whole: Interval = { start: boundaries[0], end: boundaries[boundaries.length - 1] };
-  const points: SeriesPoint[] =
-    granularity === 'hour'
-      ? hourPoints(whole, timeZone)
-      : granularity === 'day'
-        ? days.map(({ date, start, end }) => ({ granularity: 'day', start, end, label: { Date: date } }))
-        : granularity === 'month'
-          ? monthPoints(days)
-          : [];
+  const points = granularity ? seriesPoints(granularity, whole, days, timeZone) : [];
   return { from, to, timeZone, ...whole, points };
 }

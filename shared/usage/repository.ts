@@ -2,7 +2,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetCommand, NumberValue, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, batchWrite } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
-import { queryPages, type QueryCost } from '../db/query-pages';
+import { queryPages } from '../db/query-pages';
+import type { QueryCost } from '../db/reads';
 import { usageKeys, type IdempotencyOrigin, type ItemKey } from '../db/keys';
 import type { UsageLevel } from '../db/usage-levels';
 import { combinationAttributes, combinationOfAttribute } from './model';
@@ -37,7 +38,7 @@ export async function getIdempotencyRecords(operatorId: string, refs: Idempotenc
   await batchGet(
     'Reading usage idempotency records',
     refs.map(({ origin, keyHash }) => usageKeys.idempotencyRecord(operatorId, origin, keyHash)),
-    { expression: 'PK, Entry, RequestHash, ExpiresAt' },
+    { projection: { expression: 'PK, Entry, RequestHash, ExpiresAt' } },
     // The key hash is the last segment of the partition key.
     (item) => found.set(String(item.PK).split('#').pop() as string, item as unknown as IdempotencyRecordItem),
   );
@@ -50,7 +51,7 @@ export async function getRegisteredMeters(operatorId: string, meters: string[]):
   await batchGet(
     'Reading registered meters',
     meters.map((meter) => usageKeys.meter(operatorId, meter)),
-    { expression: '#meter', names: { '#meter': 'Meter' } },
+    { projection: { expression: '#meter', names: { '#meter': 'Meter' } } },
     (item) => found.push(item.Meter as string),
   );
   return found;
@@ -91,7 +92,7 @@ export async function getCombinationsByDimensions(
   await batchGet(
     'Reading dimension combinations',
     refs.map(({ meter, dimensionsHash }) => usageKeys.combinationByDimensions(operatorId, meter, dimensionsHash)),
-    COMBINATION_PROJECTION,
+    { projection: COMBINATION_PROJECTION },
     (item) => found.push(item as unknown as CombinationItem),
   );
   return found;
@@ -106,7 +107,7 @@ export async function getCombinationsByNumber(
   await batchGet(
     'Reading dimension combinations',
     refs.map(({ meter, combination }) => usageKeys.combinationByNumber(operatorId, meter, combination)),
-    COMBINATION_PROJECTION,
+    { projection: COMBINATION_PROJECTION },
     (item) => found.push(item as unknown as CombinationItem),
   );
   return found;
@@ -118,7 +119,7 @@ export async function getCombinationCounts(operatorId: string, meters: string[])
   await batchGet(
     'Reading dimension combination counts',
     meters.map((meter) => usageKeys.combinationCount(operatorId, meter)),
-    { expression: '#meter, #count', names: { '#meter': 'Meter', '#count': 'Count' } },
+    { projection: { expression: '#meter, #count', names: { '#meter': 'Meter', '#count': 'Count' } } },
     (item) => counts.set(item.Meter as string, Number(item.Count)),
   );
   return counts;

@@ -7,18 +7,18 @@ import type { UsageLevel } from '../db/usage-levels';
 import { LEVELS } from '../db/usage-levels';
 import { bucketOf } from './buckets';
 import { addDecimals, formatDecimal, negateDecimal, parseDecimal, ZERO, type Decimal } from './decimal';
-import type { Dimensions, UsageEntry } from './schemas';
-import { combinationAttributes, IDEMPOTENCY_TTL_SECONDS } from './model';
+import type { UsageEntry } from './schemas';
+import { combinationAttributes, dimensionsAttribute, IDEMPOTENCY_TTL_SECONDS } from './model';
 import type { IdempotencyKeyRef } from './repository';
 import { gateUpdate, type LimitWrites } from './gates';
 import { guardItem } from './limit-counters';
 
 /**
- * The transactions of usage metering, built as plain inputs (the unit tests
- * read them): recording entries of one shard, voiding one entry, and
- * registering new meters and combinations of dimensions. In both
+ * The transactions of usage entries, built as plain inputs (the unit tests
+ * read them): recording entries of one shard, and voiding one entry. In both
  * the entries and every aggregate they add to change together or not at all,
- * so totals never disagree with the entries.
+ * so totals never disagree with the entries. Registering new meters and
+ * combinations of dimensions is meters.ts's and combinations.ts's.
  */
 
 /** An entry ready to be written: its ID chosen, its idempotency key and its dimensions' combination number when it has them. */
@@ -98,13 +98,6 @@ export function aggregateIncrements(entries: CountedEntry[], sign: 1 | -1 = 1): 
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/**
- * Dimensions as the document client writes them: a Map, because its
- * marshaller tells an object's kind by `value.constructor`, which a dimension
- * named `constructor` would answer.
- */
-const dimensionsAttribute = (dimensions: Dimensions) => new Map(Object.entries(dimensions));
 
 const storedEntry = ({ Dimensions, ...entry }: UsageEntry) => ({
   ...entry,
@@ -225,78 +218,4 @@ export function voidEntryTransaction(
   ];
   const limitPositions = appendLimits(operatorId, shard, items, limits);
   return { input: { TransactItems: items }, limitPositions };
-}
-
-/**
- * Registers new combinations of meters' dimensions, each meter's numbered
- * after the `count` it has: each combination is found by the SHA-256 of its
- * canonical dimensions and by its number, and each meter's count moves on,
- * only if no other request changed it meanwhile and none of the
- * combinations exists yet.
- */
-export function registerCombinationsTransaction(
-  operatorId: string,
-  registrations: { meter: string; count: number; combinations: { dimensionsHash: string; dimensions: Dimensions }[] }[],
-): TransactWriteCommandInput {
-  const items: TransactItem[] = [];
-  for (const { meter, count, combinations } of registrations) {
-    items.push({
-      Update: {
-        TableName: tableName(),
-        Key: usageKeys.combinationCount(operatorId, meter),
-        UpdateExpression: 'SET Entity = :entity, #meter = :meter, #count = :next',
-        ConditionExpression: count === 0 ? 'attribute_not_exists(PK)' : '#count = :count',
-        ExpressionAttributeNames: { '#meter': 'Meter', '#count': 'Count' },
-        ExpressionAttributeValues: {
-          ':entity': 'UsageCombinationCount',
-          ':meter': meter,
-          ':next': count + combinations.length,
-          ...(count === 0 ? {} : { ':count': count }),
-        },
-      },
-    });
-    combinations.forEach(({ dimensionsHash, dimensions }, i) => {
-      const item = { Entity: 'UsageCombination', Meter: meter, Combination: count + 1 + i, Dimensions: dimensionsAttribute(dimensions) };
-      for (const key of [
-        usageKeys.combinationByDimensions(operatorId, meter, dimensionsHash),
-        usageKeys.combinationByNumber(operatorId, meter, count + 1 + i),
-      ]) {
-        items.push({ Put: { TableName: tableName(), Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(PK)' } });
-      }
-    });
-  }
-  return { TransactItems: items };
-}
-
-/**
- * Registers an operator's new meters: the count moves from `count` on, only
- * if no other request changed it meanwhile (item 0), and each meter's item is
- * written only if the meter is not registered yet.
- */
-export function registerMetersTransaction(operatorId: string, count: number, meters: string[], now: Date): TransactWriteCommandInput {
-  return {
-    TransactItems: [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: usageKeys.meterCount(operatorId),
-          UpdateExpression: 'SET Entity = :entity, #count = :next',
-          ConditionExpression: count === 0 ? 'attribute_not_exists(PK)' : '#count = :count',
-          ExpressionAttributeNames: { '#count': 'Count' },
-          ExpressionAttributeValues: {
-            ':entity': 'UsageMeterCount',
-            ':next': count + meters.length,
-            ...(count === 0 ? {} : { ':count': count }),
-          },
-        },
-      },
-      ...meters.map((meter) => ({
-        Put: {
-          TableName: tableName(),
-          Item: { ...usageKeys.meter(operatorId, meter), Entity: 'UsageMeter', Meter: meter, RegisteredAt: now.toISOString() },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      })),
-    ],
-  };
 }

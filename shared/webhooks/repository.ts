@@ -4,6 +4,7 @@ import { documentClient, tableName } from '../db/client';
 import { batchGet } from '../db/batch';
 import { queryDueItems } from '../db/due-work';
 import { dueKeys, webhookKeys, type ItemKey } from '../db/keys';
+import { queryAll } from '../db/query-pages';
 import { GSI1, GSI3 } from '../db/table-design';
 import type { DeliveryItem, SubscriptionItem, WebhookEndpointItem } from './model';
 
@@ -129,7 +130,7 @@ export async function getDeliveries(operatorId: string, deliveryIds: readonly st
   await batchGet(
     'Reading deliveries',
     deliveryIds.map((id) => webhookKeys.delivery(operatorId, id)),
-    undefined,
+    {},
     (item) => items.push(item as unknown as DeliveryItem),
   );
   return items;
@@ -163,23 +164,13 @@ export const queryDueDeliveries = (nowIso: string, limit: number): Promise<Deliv
  * key's; only a key's revocation asks, so no index of its own is kept for it.
  */
 export async function queryPendingDeliveriesOf(operatorId: string, keyId: string): Promise<DeliveryItem[]> {
-  const deliveries: DeliveryItem[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: GSI3,
-        KeyConditionExpression: 'GSI3PK = :pk',
-        FilterExpression: 'OperatorID = :operator AND KeyID = :key',
-        ExpressionAttributeValues: { ':pk': dueKeys.pending('WEBHOOK').GSI3PK, ':operator': operatorId, ':key': keyId },
-        ExclusiveStartKey,
-      }),
-    );
-    deliveries.push(...((page.Items ?? []) as DeliveryItem[]));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return deliveries;
+  return queryAll<DeliveryItem>({
+    TableName: tableName(),
+    IndexName: GSI3,
+    KeyConditionExpression: 'GSI3PK = :pk',
+    FilterExpression: 'OperatorID = :operator AND KeyID = :key',
+    ExpressionAttributeValues: { ':pk': dueKeys.pending('WEBHOOK').GSI3PK, ':operator': operatorId, ':key': keyId },
+  });
 }
 
 /** An update of a delivery under its condition; false when the condition no longer holds. */
@@ -295,22 +286,12 @@ export const settleDelivery = (
 
 /** Everyone who may hear of an operator's changes: its partners' endpoints and OCTo subscriptions (GSI1, eventually consistent). */
 export async function queryListeners(operatorId: string): Promise<(WebhookEndpointItem | SubscriptionItem)[]> {
-  const listeners: (WebhookEndpointItem | SubscriptionItem)[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: GSI1,
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': webhookKeys.listeners(operatorId).GSI1PK },
-        ExclusiveStartKey,
-      }),
-    );
-    listeners.push(...((page.Items ?? []) as (WebhookEndpointItem | SubscriptionItem)[]));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return listeners;
+  return queryAll<WebhookEndpointItem | SubscriptionItem>({
+    TableName: tableName(),
+    IndexName: GSI1,
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': webhookKeys.listeners(operatorId).GSI1PK },
+  });
 }
 
 const subscriptionItem = (subscription: SubscriptionItem) => ({

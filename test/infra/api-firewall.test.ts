@@ -1,4 +1,4 @@
-import { App, Validations, type Stack } from 'aws-cdk-lib';
+import { Validations, type Stack } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { firewallOption } from '../../lib/aws/api-firewall';
 import { OtaUsageStack } from '../../lib/aws/stack';
@@ -7,12 +7,12 @@ import { problemTypeUri } from '../../shared/api/problem-types';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
 import { OPENAPI_PATH } from '../../shared/http/openapi';
 import { StackTemplates, type Resource } from '../support/stack-templates';
+import { testApp } from '../support/test-app';
 
 /** The front door before any key is read: the public document's own throttle, and a firewall that limits each address. */
 
-// Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
 const synth = (props: ConstructorParameters<typeof OtaUsageStack>[2] = {}) => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp();
   const stack = new OtaUsageStack(app, 'Test', props);
   return { app, stack, template: new StackTemplates(stack).template(stack) };
 };

@@ -1,13 +1,13 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { announcementQueue, changeAnnouncer, scheduledFunctions, usageLimitWatcher, webhookSender } from '../../shared/api/background';
 import { GSI3 } from '../../shared/db/table-design';
 import type { ServiceFunction } from '../../lib/aws/service-function';
 import { StackTemplates, type Resource } from '../support/stack-templates';
+import { testApp } from '../support/test-app';
 
-// Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 const stack = new OtaUsageStack(app, 'Test');
 const all = new StackTemplates(stack);
 const { background } = stack;
@@ -228,7 +228,7 @@ describe('retention of personal data', () => {
 
   test('is the default unless the deployment sets it, and then reaches the retention sweep alone', () => {
     expect(retentionOf(all)).toEqual([]);
-    const configured = new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Retention', { retentionDays: 730 });
+    const configured = new OtaUsageStack(testApp(), 'Retention', { retentionDays: 730 });
     const templates = new StackTemplates(configured);
     expect(retentionOf(templates)).toEqual(['730']);
     const sweep = templates.resourceOf(configured.background.scheduled.get('anonymise-bookings')!);
@@ -251,7 +251,7 @@ describe('webhook ports', () => {
   });
 
   test('that the deployment configures reach the functions that register webhook URLs and send to them', () => {
-    const configured = new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Ports', { webhookPorts: [443, 8443] });
+    const configured = new OtaUsageStack(testApp(), 'Ports', { webhookPorts: [443, 8443] });
     const templates = new StackTemplates(configured);
     const named = (fn: ServiceFunction) => `${Stack.of(fn).node.id}/${templates.logicalId(fn)}`;
     expect(portsOf(templates)).toEqual({

@@ -1,9 +1,8 @@
-import { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { OtaUsageStack } from '../../lib/aws/stack';
+import { testApp } from '../support/test-app';
 
-// Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 const stack = new OtaUsageStack(app, 'Test');
 
 describe('cdk-nag AwsSolutions', () => {

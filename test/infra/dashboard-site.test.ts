@@ -1,15 +1,16 @@
-import { App, Stack, type CfnElement } from 'aws-cdk-lib';
+import { Stack, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { MockIntegration, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { DashboardSite } from '../../lib/aws/dashboard-site';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../../dashboard/site';
+import { testApp } from '../support/test-app';
 
 /** Managed policies by their fixed IDs (CloudFront's documentation lists them). */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
-const app = new App();
+const app = testApp({});
 const parent = new Stack(app, 'Parent');
 const api = new RestApi(parent, 'Api', { deployOptions: { stageName: 'v9' } });
 api.root.addResource('api').addMethod('GET', new MockIntegration());
@@ -95,7 +96,7 @@ describe('dashboard site', () => {
   });
 
   test('the service stack holds the site as a nested stack of its own and outputs its URL', () => {
-    const stack = new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Service');
+    const stack = new OtaUsageStack(testApp(), 'Service');
     const service = Template.fromStack(stack);
     const site = stack.node.findChild('Dashboard') as DashboardSite;
     expect(Object.keys(service.findResources('AWS::CloudFormation::Stack'))).toContain(

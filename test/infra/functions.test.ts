@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { FUNCTION_TIMEOUT_SECONDS } from '../../shared/api/gateway';
 import { bundlingOptions } from '../../lib/aws/bundling';
@@ -11,9 +11,9 @@ import { ANY_KEY, PROJECT_ROOT, routes, type Route } from '../../shared/api/rout
 import { backgroundFunctions } from '../../shared/api/background';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
 import { StackTemplates } from '../support/stack-templates';
+import { testApp } from '../support/test-app';
 
-// Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 const stack = new OtaUsageStack(app, 'Test');
 const all = new StackTemplates(stack);
 const tableId = all.logicalId(stack.table);
@@ -120,7 +120,7 @@ describe('where a new row lands', () => {
         tableAccess: 'readWrite',
       },
     ];
-    const grown = new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Grown', { routes: rows });
+    const grown = new OtaUsageStack(testApp(), 'Grown', { routes: rows });
     const groups = new Map(grown.routeStacks.map((routeStack) => [routeStack.node.id, [...routeStack.functions.keys()]]));
     expect(groups.get('OtaRoutes')).toContain('list-changes');
     expect(groups.get('EventsRoutes')).toEqual(['erase-operator']);
@@ -150,11 +150,7 @@ describe('who may write the table', () => {
   const functionsByName = new Map<string, { role?: IConstruct }>([
     ...stack.routeFunctions,
     ['authorizer', stack.authorizerFunction],
-    ['webhook-sender', stack.background.sender],
-    ['announcer', stack.background.announcer],
-    ['flusher', stack.background.flusher],
-    ['usage-limit-watcher', stack.background.watcher],
-    ...stack.background.scheduled,
+    ...stack.background.functions,
     ['record-platform-event', stack.platformEvents.function],
   ]);
   const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];

@@ -1,17 +1,17 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_KEY_LIMITS } from '../../shared/accounts/api-keys';
 import { METRIC_NAMESPACE, businessMetrics } from '../../shared/core/metrics';
-import { backgroundFunctions, scheduledFunctions } from '../../shared/api/background';
+import { backgroundFunctions } from '../../shared/api/background';
 import { routes } from '../../shared/api/routes';
 import { LATENCY_P99_THRESHOLD_MS, METRICS_PER_ALARM } from '../../lib/aws/alarms';
-import { routeGroupOf } from '../../lib/aws/route-functions';
+import { RouteFunctions, routeGroupOf } from '../../lib/aws/route-functions';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { API_STAGE } from '../../shared/api/gateway';
 import { StackTemplates } from '../support/stack-templates';
+import { testApp } from '../support/test-app';
 
-// Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 const stack = new OtaUsageStack(app, 'Test', { alarmEmail: 'ops@example.com', logLevel: 'DEBUG' });
 const all = new StackTemplates(stack);
 const template = all.template(stack);
@@ -155,7 +155,7 @@ describe('alarms', () => {
       Endpoint: 'ops@example.com',
       TopicArn: { Ref: topicId },
     });
-    const quiet = Template.fromStack(new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Quiet'));
+    const quiet = Template.fromStack(new OtaUsageStack(testApp(), 'Quiet'));
     quiet.resourceCountIs('AWS::SNS::Subscription', 0);
   });
 });
@@ -203,6 +203,9 @@ describe('dashboard', () => {
 
   it('graphs every function’s concurrency, throttles and crashes, a route’s function in its group’s section', () => {
     const functionOf = (metric: any[]) => all.functionNamedIn(references[Number(String(metric[3]).replace('reference-', ''))]);
+    const routeless = all.serviceStacks.filter((candidate) => !(candidate instanceof RouteFunctions));
+    const named = ({ stack: home, id }: { stack: Stack; id: string }) => `${home.node.path} ${id}`;
+    expect(all.resources('AWS::Lambda::Function', routeless)).toHaveLength(2 + backgroundFunctions.length);
     for (const [title, metricName] of [
       ['Saturation: concurrent executions', 'ConcurrentExecutions'],
       ['Saturation: Lambda throttles', 'Throttles'],
@@ -215,15 +218,11 @@ describe('dashboard', () => {
           [...routeStack.functions.values()].map((fn) => ({ stack: routeStack, id: all.logicalId(fn) })),
         );
       }
+      // Every function the stacks that serve no route deploy (the authorizer, the background work's, the platform event recorder), each once.
       const others = graph(`Authorizer, background work and platform events — ${title}`);
-      expect(others.map((metric) => metric.at(-1).label)).toEqual([
-        'authorizer',
-        'webhook-sender',
-        'announcer',
-        'flusher',
-        ...scheduledFunctions.map((row) => row.id),
-        'record-platform-event',
-      ]);
+      expect(others.map((metric) => named(functionOf(metric))).sort()).toEqual(
+        all.resources('AWS::Lambda::Function', routeless).map(named).sort(),
+      );
     }
   });
 

@@ -1,16 +1,17 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { eventRules } from '../../shared/api/event-rules';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { PlatformEvents } from '../../lib/aws/platform-events';
+import { testApp } from '../support/test-app';
 
 let template: Template;
 
 beforeAll(() => {
   // Prepare
   // Bundling is proven by test/integration/bundles.test.ts; here only the template matters.
-  const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'PlatformEventsTest', {
+  const stack = new Stack(testApp(), 'PlatformEventsTest', {
     env: { account: '111111111111', region: 'eu-west-1' },
   });
   const table = new Table(stack, 'Table', {

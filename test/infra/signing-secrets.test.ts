@@ -1,10 +1,10 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { OtaUsageStack } from '../../lib/aws/stack';
 import { routes } from '../../shared/api/routes';
 import { StackTemplates } from '../support/stack-templates';
+import { testApp } from '../support/test-app';
 
-// Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 const stack = new OtaUsageStack(app, 'Test');
 const all = new StackTemplates(stack);
 const keyId = all.logicalId(stack.signingSecretsKey);

@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { Resource } from '../support/stack-templates';
 import { API_STAGE, AUTHORIZER_CACHE_TTL_SECONDS, THROTTLING, gatewayProblems } from '../../shared/api/gateway';
@@ -16,9 +16,9 @@ import { tableDesign } from '../../shared/db/table-design';
 import { statusTitle } from '../../shared/api/problem-types';
 import { DEFAULT_PROBLEM_BASE_URL } from '../../shared/core/config';
 import { StackTemplates } from '../support/stack-templates';
+import { testApp } from '../support/test-app';
 
-// Bundling is skipped here: `npm run synth` bundles every function with the real esbuild.
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 
 const stack = new OtaUsageStack(app, 'Test');
 const all = new StackTemplates(stack);
@@ -252,7 +252,7 @@ describe('API', () => {
 
   test('a configured problem base URL reaches both the gateway responses and the functions', () => {
     const base = 'https://docs.example.com/problems';
-    const customStack = new OtaUsageStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Custom', { problemBaseUrl: base });
+    const customStack = new OtaUsageStack(testApp(), 'Custom', { problemBaseUrl: base });
     const customTemplates = new StackTemplates(customStack);
     const custom = customTemplates.template(customStack);
     custom.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {

@@ -5,7 +5,7 @@ import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { importCatalog } from '../../shared/catalog/import-catalog';
 import { octoClient } from '../support/octo';
 import { COALESCING_WINDOW_MS } from '../../shared/changes/model';
-import { addDays } from '../../shared/core/calendar';
+import { addDays, zonedIso } from '../../shared/core/calendar';
 import { tomorrow } from '../support/catalog';
 
 /**
@@ -111,6 +111,7 @@ describe('availability.changed', () => {
       ActivityID: 's_boat1',
       Date: date,
       Time: '10:00',
+      StartsAt: zonedIso(date, '10:00', 'Europe/Lisbon'),
       ChangedAt: clock().toISOString(),
       ...(await stored('10:00')),
     });

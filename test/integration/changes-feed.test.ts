@@ -81,7 +81,7 @@ function reader(key = world.operator.key) {
     start: async (slots: { day: string; time: string }[]) => {
       cursor = await nowCursor(key);
       for (const { day, time } of slots) {
-        apply({ ActivityID: 's_feed1', Date: day, Time: time, ChangedAt: '', ...(await stored('s_feed1', day, time)) });
+        apply({ ActivityID: 's_feed1', Date: day, Time: time, StartsAt: '', ChangedAt: '', ...(await stored('s_feed1', day, time)) });
       }
     },
     read,

@@ -224,6 +224,27 @@ describe('the night the clocks go back an hour: 01:30 is its first pass', () => 
     ]);
   });
 
+  it('is told at its first pass in availability.changed and in the changes feed: a partner need not resolve the time', async () => {
+    clock.set(new Date('2027-10-30T12:00:00Z'));
+    // An operator of its own, whose catalogue's writes are announced before its partner listens.
+    const lisbon = await createTestOperator(catalog);
+    await host.tableStream.idle();
+    clock.set(new Date('2027-10-30T13:00:00Z'));
+    const partnerKey = await lisbon.keyWith(['ota']);
+    const listening = { Url: receiver.url('/dst-availability'), EventTypes: ['availability.changed'] };
+    expect((await request('PUT', '/api/v2/ota/webhook', { key: partnerKey, body: listening })).status).toBe(200);
+    const since = (await request('GET', `${MARKETPLACE}/availability/changes`, { key: partnerKey })).json.data.Cursor as string;
+    expect((await booking(partnerKey, '01:30')).status).toBe(201);
+    await host.tableStream.idle();
+    await host.tableStream.idle();
+
+    const told = { Date: '2027-10-31', Time: '01:30', StartsAt: FIRST_PASS, Vacancies: 19 };
+    const events = receiver.received.filter((entry) => entry.path === '/dst-availability').map((entry) => JSON.parse(entry.body));
+    expect(events).toEqual([expect.objectContaining({ type: 'availability.changed', data: expect.objectContaining(told) })]);
+    const feed = await request('GET', `${MARKETPLACE}/availability/changes?since=${since}`, { key: partnerKey });
+    expect(feed.json.data.Changes).toEqual([expect.objectContaining(told)]);
+  });
+
   it('has started once its first pass is over, though the clocks show 01:15 again: no longer offered, held, booked or cancelled', async () => {
     clock.set(new Date('2027-10-30T12:00:00Z'));
     const confirmed = await booking(operator.key, '01:30');
@@ -276,5 +297,53 @@ describe('New York, west of Greenwich', () => {
     clock.set(new Date('2027-03-01T12:00:00Z'));
     const response = await request('GET', `${MARKETPLACE}/availability/s_night1/timeslots?Date=2027-11-07`, { key: newYork.key });
     expect(response.json.data).toEqual([expect.objectContaining({ Time: '01:30', StartsAt: '2027-11-07T01:30:00-04:00' })]);
+  });
+
+  it('closes a day ticket open until the skipped 02:30 where the clocks resume, 03:00, not at 03:30', async () => {
+    // Open every night until 02:30: on 2027-03-14 the clocks go from 02:00 to 03:00, so the wall clock passes 02:30 at 03:00.
+    const newYork = await createTestOperator(
+      {
+        Products: [
+          {
+            ...nightWalk([]),
+            ActivityID: 's_late1',
+            AvailabilityType: 'OPENING_HOURS',
+            Schedules: [
+              {
+                From: '2027-03-13',
+                To: '2027-03-15',
+                Weekdays: [...EVERY_DAY],
+                OpeningHours: [{ From: '00:00', To: '02:30' }],
+                Capacity: 20,
+              },
+            ],
+          },
+        ],
+      },
+      { timeZone: 'America/New_York' },
+    );
+    const lateOcto = octoClient(request, newYork.key, { pricing: false });
+    clock.set(new Date('2027-03-01T12:00:00Z'));
+    const cutoffs = async (localDate: string) =>
+      (
+        (await lateOcto('POST', '/availability', { productId: 's_late1', optionId: 'DEFAULT', localDate })).json as {
+          utcCutoffAt: string;
+        }[]
+      ).map((availability) => availability.utcCutoffAt);
+    expect(await cutoffs('2027-03-13')).toEqual(['2027-03-13T07:30:00Z']);
+    expect(await cutoffs('2027-03-14')).toEqual(['2027-03-14T07:00:00Z']);
+
+    // 03:15 on the wall clock: 02:30 is past, and the day has closed.
+    clock.set(new Date('2027-03-14T07:15:00Z'));
+    const offered = await request('GET', `${MARKETPLACE}/availability/s_late1/timeslots?Date=2027-03-14`, { key: newYork.key });
+    expect(offered.json.data).toEqual([]);
+    const late = await request('POST', `${MARKETPLACE}/booking`, {
+      key: newYork.key,
+      body: { ActivityID: 's_late1', Date: '2027-03-14', Time: '00:00', Participants: 1, Customer: customer },
+    });
+    expect(late.status).toBe(422);
+    expect(late.json.detail).toBe(
+      "Field 'Time' The day 2027-03-14 has closed at 2027-03-14T03:00:00-04:00 (it is 2027-03-14T03:15:00-04:00 in America/New_York)",
+    );
   });
 });

@@ -50,92 +50,103 @@ async function sweepFor(ms: number): Promise<void> {
   for (let elapsed = 0; elapsed < ms; elapsed += 60 * 60_000) await sweepAfter(60 * 60_000);
 }
 
+/** A day of hourly sweeps takes 7 s alone; a full run's load has made it 8 times slower. */
+const SWEEPING_TEST_MS = 180_000;
+
 afterEach(() => world.receiver.answer(204));
 
-it('is failing since the event it did not receive, marked FAILING after a day of that, sent nothing more, until registered again', async () => {
-  clock.set(new Date());
-  const partner = await partnerWithEndpoint('/dead');
-  world.receiver.answer(500);
-  const first = await eventFor(partner);
-  expect(receivedAt('/dead')).toHaveLength(1);
-  expect(await endpointOf(partner)).toEqual({
-    Url: world.receiver.url('/dead'),
-    EventTypes: DEFAULT_EVENT_TYPES,
-    CreatedAt: expect.any(String),
-    Status: 'ACTIVE',
-    FailingSince: first.at,
-  });
+it(
+  'is failing since the event it did not receive, marked FAILING after a day of that, sent nothing more, until registered again',
+  async () => {
+    clock.set(new Date());
+    const partner = await partnerWithEndpoint('/dead');
+    world.receiver.answer(500);
+    const first = await eventFor(partner);
+    expect(receivedAt('/dead')).toHaveLength(1);
+    expect(await endpointOf(partner)).toEqual({
+      Url: world.receiver.url('/dead'),
+      EventTypes: DEFAULT_EVENT_TYPES,
+      CreatedAt: expect.any(String),
+      Status: 'ACTIVE',
+      FailingSince: first.at,
+    });
 
-  await sweepFor(DELIVERY_WINDOW_MS);
-  const attempts = receivedAt('/dead').length;
-  expect(attempts).toBeGreaterThanOrEqual(6);
-  expect(await deliveryOf(first.reference)).toMatchObject({ Status: 'FAILED', LastError: 'answered 500' });
-  const marked = await endpointOf(partner);
-  expect(marked).toEqual({
-    Url: world.receiver.url('/dead'),
-    EventTypes: DEFAULT_EVENT_TYPES,
-    CreatedAt: expect.any(String),
-    Status: 'FAILING',
-    FailingSince: first.at,
-    MarkedFailingAt: expect.any(String),
-  });
-  expect(Date.parse(marked.MarkedFailingAt) - Date.parse(first.at)).toBeGreaterThanOrEqual(DELIVERY_WINDOW_MS);
+    await sweepFor(DELIVERY_WINDOW_MS);
+    const attempts = receivedAt('/dead').length;
+    expect(attempts).toBeGreaterThanOrEqual(6);
+    expect(await deliveryOf(first.reference)).toMatchObject({ Status: 'FAILED', LastError: 'answered 500' });
+    const marked = await endpointOf(partner);
+    expect(marked).toEqual({
+      Url: world.receiver.url('/dead'),
+      EventTypes: DEFAULT_EVENT_TYPES,
+      CreatedAt: expect.any(String),
+      Status: 'FAILING',
+      FailingSince: first.at,
+      MarkedFailingAt: expect.any(String),
+    });
+    expect(Date.parse(marked.MarkedFailingAt) - Date.parse(first.at)).toBeGreaterThanOrEqual(DELIVERY_WINDOW_MS);
 
-  // The operator sees it among its keys.
-  const keyId = (await findActiveKey(partner.key))!.KeyID;
-  const listed = await run(
-    path.join(ROOT, 'node_modules/.bin/tsx'),
-    ['bin/admin.ts', 'list-keys', '--operator', world.operator.operatorId],
-    {
-      cwd: ROOT,
-      env: { ...process.env, TABLE_NAME: config().tableName },
-    },
-  );
-  expect(listed.stdout).toMatch(
-    new RegExp(`${keyId}\\s+ACTIVE .* webhook FAILING ${world.receiver.url('/dead')} receiving nothing since ${first.at}`),
-  );
+    // The operator sees it among its keys.
+    const keyId = (await findActiveKey(partner.key))!.KeyID;
+    const listed = await run(
+      path.join(ROOT, 'node_modules/.bin/tsx'),
+      ['bin/admin.ts', 'list-keys', '--operator', world.operator.operatorId],
+      {
+        cwd: ROOT,
+        env: { ...process.env, TABLE_NAME: config().tableName },
+      },
+    );
+    expect(listed.stdout).toMatch(
+      new RegExp(`${keyId}\\s+ACTIVE .* webhook FAILING ${world.receiver.url('/dead')} receiving nothing since ${first.at}`),
+    );
 
-  // The receiver is back, but an endpoint marked failing is not tried: the next event is given up at once.
-  world.receiver.answer(204);
-  const next = await eventFor(partner);
-  await sweepFor(2 * 60 * 60_000);
-  expect(receivedAt('/dead')).toHaveLength(attempts);
-  expect(await deliveryOf(next.reference)).toMatchObject({
-    Status: 'FAILED',
-    Attempts: 1,
-    LastError: expect.stringContaining('marked failing'),
-  });
+    // The receiver is back, but an endpoint marked failing is not tried: the next event is given up at once.
+    world.receiver.answer(204);
+    const next = await eventFor(partner);
+    await sweepFor(2 * 60 * 60_000);
+    expect(receivedAt('/dead')).toHaveLength(attempts);
+    expect(await deliveryOf(next.reference)).toMatchObject({
+      Status: 'FAILED',
+      Attempts: 1,
+      LastError: expect.stringContaining('marked failing'),
+    });
 
-  // Registered again, it takes deliveries at once.
-  const registered = await world.request('PUT', WEBHOOK, { key: partner.key, body: { Url: world.receiver.url('/dead') } });
-  expect(registered.json.data).toMatchObject({ Status: 'ACTIVE' });
-  expect(registered.json.data).not.toHaveProperty('FailingSince');
-  const after = await eventFor(partner);
-  expect(receivedAt('/dead')).toHaveLength(attempts + 1);
-  expect(await deliveryOf(after.reference)).toMatchObject({ Status: 'DELIVERED' });
-});
+    // Registered again, it takes deliveries at once.
+    const registered = await world.request('PUT', WEBHOOK, { key: partner.key, body: { Url: world.receiver.url('/dead') } });
+    expect(registered.json.data).toMatchObject({ Status: 'ACTIVE' });
+    expect(registered.json.data).not.toHaveProperty('FailingSince');
+    const after = await eventFor(partner);
+    expect(receivedAt('/dead')).toHaveLength(attempts + 1);
+    expect(await deliveryOf(after.reference)).toMatchObject({ Status: 'DELIVERED' });
+  },
+  SWEEPING_TEST_MS,
+);
 
-it('is not marked while it receives some of its events: a delivery ends a failing spell, and an older event failing later does not reach back', async () => {
-  clock.set(new Date());
-  const partner = await partnerWithEndpoint('/flaky');
-  world.receiver.answer(500);
-  const failed = await eventFor(partner);
-  await sweepFor(60 * 60_000);
-  expect((await endpointOf(partner)).FailingSince).toBe(failed.at);
+it(
+  'is not marked while it receives some of its events: a delivery ends a failing spell, and an older event failing later does not reach back',
+  async () => {
+    clock.set(new Date());
+    const partner = await partnerWithEndpoint('/flaky');
+    world.receiver.answer(500);
+    const failed = await eventFor(partner);
+    await sweepFor(60 * 60_000);
+    expect((await endpointOf(partner)).FailingSince).toBe(failed.at);
 
-  world.receiver.answer(204);
-  await eventFor(partner);
-  expect(await endpointOf(partner)).toEqual({
-    Url: world.receiver.url('/flaky'),
-    EventTypes: DEFAULT_EVENT_TYPES,
-    CreatedAt: expect.any(String),
-    Status: 'ACTIVE',
-  });
+    world.receiver.answer(204);
+    await eventFor(partner);
+    expect(await endpointOf(partner)).toEqual({
+      Url: world.receiver.url('/flaky'),
+      EventTypes: DEFAULT_EVENT_TYPES,
+      CreatedAt: expect.any(String),
+      Status: 'ACTIVE',
+    });
 
-  // The first event's retries fail again: failing since it recovered, not since that older event; a day later it is still not marked.
-  world.receiver.answer(500);
-  await sweepFor(DELIVERY_WINDOW_MS - 60 * 60_000);
-  const endpoint = await endpointOf(partner);
-  expect(endpoint.Status).toBe('ACTIVE');
-  expect(Date.parse(endpoint.FailingSince)).toBeGreaterThan(Date.parse(failed.at));
-});
+    // The first event's retries fail again: failing since it recovered, not since that older event; a day later it is still not marked.
+    world.receiver.answer(500);
+    await sweepFor(DELIVERY_WINDOW_MS - 60 * 60_000);
+    const endpoint = await endpointOf(partner);
+    expect(endpoint.Status).toBe('ACTIVE');
+    expect(Date.parse(endpoint.FailingSince)).toBeGreaterThan(Date.parse(failed.at));
+  },
+  SWEEPING_TEST_MS,
+);

@@ -58,6 +58,8 @@ export interface Change {
   ActivityID: string;
   Date: string;
   Time: string;
+  /** The start instant, with the operator's offset then. */
+  StartsAt: string;
   Status: string;
   Vacancies: number;
   Capacity: number;

@@ -86,11 +86,17 @@ export class StackTemplates {
   }
 
   /**
-   * The function a value of the parent stack names through a nested stack's
-   * output (`{"Fn::GetAtt": [<nested stack>, "Outputs.<name>"]}` somewhere in
-   * it): its nested stack and logical ID.
+   * The function a value of the parent stack names: one of its own
+   * (`{"Ref": <function>}`), or one of a nested stack through its output
+   * (`{"Fn::GetAtt": [<nested stack>, "Outputs.<name>"]}` somewhere in it):
+   * its stack and logical ID.
    */
   functionNamedIn(value: unknown): { stack: Stack; id: string } {
+    const own = (value as { Ref?: string }).Ref;
+    if (own !== undefined) {
+      expect(this.template(this.root).toJSON().Resources[own]?.Type).toBe('AWS::Lambda::Function');
+      return { stack: this.root, id: own };
+    }
     const found = JSON.stringify(value).match(/"Fn::GetAtt":\["([^"]+)","Outputs\.([^"]+)"\]/);
     expect(found).not.toBeNull();
     const [, stackResourceId, output] = found!;

@@ -100,23 +100,26 @@ describe("times the clocks skip or repeat (the operator's zone)", () => {
   const EVERY_DAY = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
   const schedule = (From: string, To: string, Times: string[]) => ({ From, To, Weekdays: [...EVERY_DAY], Times, Capacity: 4 });
 
+  /** The starts a product with `schedules` has in `zone`, and the ones it skipped. */
+  const expanded = (schedules: ReturnType<typeof schedule>[], zone = 'Europe/Lisbon') => {
+    const { timeslots, skipped } = checkCatalog({ Products: [product({ Schedules: schedules })] }, zone);
+    return { starts: timeslots[0].map((row) => `${row.Date} ${row.Time}`), skipped };
+  };
+
   it("leaves a schedule's start out on the date the clocks skip it, and says which", () => {
-    const { timeslots, skipped } = checkCatalog(
-      { Products: [product({ Schedules: [schedule('2027-03-27', '2027-03-29', ['01:30', '10:00'])] })] },
-      'Europe/Lisbon',
-    );
-    expect(timeslots[0].map((row) => `${row.Date} ${row.Time}`)).toEqual([
-      '2027-03-27 01:30',
-      '2027-03-27 10:00',
-      '2027-03-28 10:00',
-      '2027-03-29 01:30',
-      '2027-03-29 10:00',
-    ]);
-    expect(skipped).toEqual([{ activityId: 's_a1', date: '2027-03-28', time: '01:30' }]);
+    expect(expanded([schedule('2027-03-27', '2027-03-29', ['01:30', '10:00'])])).toEqual({
+      starts: ['2027-03-27 01:30', '2027-03-27 10:00', '2027-03-28 10:00', '2027-03-29 01:30', '2027-03-29 10:00'],
+      skipped: [{ activityId: 's_a1', date: '2027-03-28', time: '01:30' }],
+    });
     // The same file in New York, whose clocks change on other dates and at 02:00, skips nothing.
-    expect(
-      checkCatalog({ Products: [product({ Schedules: [schedule('2027-03-27', '2027-03-29', ['01:30'])] })] }, 'America/New_York').skipped,
-    ).toEqual([]);
+    expect(expanded([schedule('2027-03-27', '2027-03-29', ['01:30'])], 'America/New_York').skipped).toEqual([]);
+  });
+
+  it('names a skipped start once however many schedules cover it', () => {
+    expect(expanded([schedule('2027-03-27', '2027-03-28', ['01:30', '10:00']), schedule('2027-03-28', '2027-03-29', ['01:30'])])).toEqual({
+      starts: ['2027-03-27 01:30', '2027-03-27 10:00', '2027-03-28 10:00', '2027-03-29 01:30'],
+      skipped: [{ activityId: 's_a1', date: '2027-03-28', time: '01:30' }],
+    });
   });
 
   it('refuses a one-off timeslot at a time the clocks skip, naming the entry, the zone and the skip', () => {

@@ -2,13 +2,9 @@ import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import { configure } from '../../shared/core/config';
 import { requestHash } from '../../shared/core/idempotency';
 import { idempotencyOf, transactionGroups, type PendingEntry } from '../../shared/usage/record-usage';
-import { aggregateKeysOf } from '../../shared/usage/usage-writes';
-import {
-  recordEntriesTransaction,
-  registerCombinationsTransaction,
-  registerMetersTransaction,
-  voidEntryTransaction,
-} from '../../shared/usage/usage-writes';
+import { aggregateKeysOf, recordEntriesTransaction, voidEntryTransaction } from '../../shared/usage/usage-writes';
+import { registerCombinationsTransaction } from '../../shared/usage/combinations';
+import { registerMetersTransaction } from '../../shared/usage/meters';
 import { MAX_BATCH_ENTRIES } from '../../shared/usage/model';
 
 const utc = (iso: string) => Date.parse(iso) / 1000;

@@ -1,6 +1,15 @@
 import { Temporal } from 'temporal-polyfill';
 import { checkTimeslotTime } from '../../shared/catalog/timeslot-start';
-import { addDays, skippedBy, wallClock, zonedInstant, zonedIso, zonedIsoAsWritten, zonedTime } from '../../shared/core/calendar';
+import {
+  addDays,
+  clockReaches,
+  skippedBy,
+  wallClock,
+  zonedInstant,
+  zonedIso,
+  zonedIsoAsWritten,
+  zonedTime,
+} from '../../shared/core/calendar';
 import { ValidationError } from '../../shared/core/errors';
 import { clientProblemFor } from '../../shared/http/errors';
 
@@ -227,6 +236,20 @@ describe('a local date and time is one instant', () => {
     }
     expect(wrong).toEqual([]);
   });
+
+  it.each(CHANGING)('%s: a bound of opening hours the clocks skip is where they resume; one that exists is its instant', (zone) => {
+    const wrong: object[] = [];
+    for (const { at, before, after } of changes(zone).filter((change) => change.after > change.before)) {
+      // The first and last minute the clocks skip, the minute before the jump, and the minute it lands on.
+      const [left, lastSkipped] = [wallText(at + before), wallText(at + after - MINUTE)];
+      const [lastBefore, landed] = [wallText(at - MINUTE + before), wallText(at + after)];
+      const reaches = (wall: { date: string; time: string }) => clockReaches(wall.date, wall.time, zone);
+      const got = [reaches(left), reaches(lastSkipped), reaches(lastBefore), reaches(landed)];
+      const expected = [at, at, zonedInstant(lastBefore.date, lastBefore.time, zone), at];
+      if (JSON.stringify(got) !== JSON.stringify(expected)) wrong.push({ left, lastSkipped, lastBefore, landed, got, expected });
+    }
+    expect(wrong).toEqual([]);
+  });
 });
 
 describe('the changes the service is asked about', () => {
@@ -242,6 +265,8 @@ describe('the changes the service is asked about', () => {
     // A time that is skipped names the instant where the clocks land, shifted by the skip, in every text of it.
     expect(zonedIso('2027-03-14', '02:30', 'America/New_York')).toBe('2027-03-14T03:30:00-04:00');
     expect(zonedIsoAsWritten('2027-03-14', '02:30', 'America/New_York')).toBe('2027-03-14T02:30:00-05:00');
+    // A day ticket open until 02:30 closes where the clocks resume, the first moment the clock is past 02:30.
+    expect(new Date(clockReaches('2027-03-14', '02:30', 'America/New_York')).toISOString()).toBe('2027-03-14T07:00:00.000Z');
   });
 
   it("an operator's timeslot at a skipped time is a 422 naming Time, as checkTimeslotTime refuses it", () => {

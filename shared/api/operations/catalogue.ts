@@ -82,6 +82,7 @@ export const catalogueOperations = {
               ActivityID: 's_kayak01',
               Date: '2026-07-01',
               Time: '10:00',
+              StartsAt: '2026-07-01T10:00:00+01:00',
               Status: 'LIMITED',
               Vacancies: 2,
               Capacity: 12,
