@@ -67,10 +67,9 @@ export class TimeslotExistsError extends ConflictError {
   override readonly reason = 'timeslot-exists';
 
   static of(activityId: string, slot: Pick<SlotRow, 'Date' | 'Time'>, field: string): TimeslotExistsError {
-    return new TimeslotExistsError(
-      `is ${slot.Date} ${slot.Time}, a timeslot activity ${activityId} already has (change it with PATCH); nothing was added`,
-      { field },
-    );
+    return new TimeslotExistsError(`is ${slot.Date} ${slot.Time}, a timeslot activity ${activityId} already has, so nothing was added`, {
+      field,
+    });
   }
 }
 

@@ -77,8 +77,12 @@ export function describeError(error: DomainError, fields: RequestFields = {}, na
   return location ? `${LABELS[location]} '${field}' ${error.message}` : error.message;
 }
 
-/** What the client does next, in HTTP's terms, after the domain's own words: by the refusal's class. */
-const nextStep = (error: DomainError): string => (error instanceof NoWebhookEndpointError ? '; register one with PUT' : '');
+/** What the client does next, in HTTP's terms, after the domain's own words: by the refusal's class or reason. */
+const nextStep = (error: DomainError): string => {
+  if (error instanceof NoWebhookEndpointError) return '; register one with PUT';
+  if (error instanceof ConflictError && error.reason === 'timeslot-exists') return '; change it with PATCH';
+  return '';
+};
 
 /** The problem an error is answered with; undefined for errors that are not the client's (a 500). */
 export function clientProblemFor(error: unknown, fields: RequestFields = {}): ClientProblem | undefined {

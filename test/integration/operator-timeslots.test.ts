@@ -273,7 +273,7 @@ describe('one-off timeslots', () => {
     });
     expectProblem(again, 409, {
       detail: new RegExp(
-        `^Field 'Timeslots\\[1\\]' is ${date} 15:00, a timeslot activity s_boat1 already has \\(change it with PATCH\\); nothing was added$`,
+        `^Field 'Timeslots\\[1\\]' is ${date} 15:00, a timeslot activity s_boat1 already has, so nothing was added; change it with PATCH$`,
       ),
     });
     expect(again.json.type).toMatch(/\/timeslot-exists$/);
