@@ -28,9 +28,9 @@ export class BookingCancelledError extends ConflictError {
 export class TimeslotStartedError extends ConflictError {
   override readonly reason = 'timeslot-started';
 
-  static of(booking: Pick<BookingItem, 'BookingReference' | 'StartsAt'>): TimeslotStartedError {
+  static of(booking: Pick<BookingItem, 'BookingReference' | 'StartsAt'>, refused: 'cancelled' | 'changed'): TimeslotStartedError {
     return new TimeslotStartedError(
-      `Booking '${booking.BookingReference}' can no longer be cancelled: its timeslot started at ${booking.StartsAt}`,
+      `Booking '${booking.BookingReference}' can no longer be ${refused}: its timeslot started at ${booking.StartsAt}`,
     );
   }
 }

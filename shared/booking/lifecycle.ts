@@ -109,7 +109,7 @@ export function change(
   holdMinutes?: number,
 ): { to: BookingStatus; change: Change; holdExpiresAt?: string } {
   checkLive(item, now);
-  if (timeslotStarted(item, timeZone, now)) throw TimeslotStartedError.of(item);
+  if (timeslotStarted(item, timeZone, now)) throw TimeslotStartedError.of(item, 'changed');
   if (holdMinutes !== undefined && item.Status !== 'ON_HOLD') {
     throw new ValidationError('applies to a hold only: the booking is confirmed', { field: 'HoldMinutes' });
   }
@@ -131,7 +131,7 @@ export function change(
  */
 export function cancel(item: State, now: Date, canceller: Canceller): Decision {
   if (item.Status === 'CANCELLED' || item.Status === 'EXPIRED') return { stay: true };
-  if (canceller.by === 'partner' && timeslotStarted(item, canceller.timeZone, now)) throw TimeslotStartedError.of(item);
+  if (canceller.by === 'partner' && timeslotStarted(item, canceller.timeZone, now)) throw TimeslotStartedError.of(item, 'cancelled');
   return {
     to: 'CANCELLED',
     change: {

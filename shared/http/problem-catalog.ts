@@ -84,7 +84,7 @@ export function problemCatalog(): Record<number, ProblemStatus> {
     errorExample(insufficientCapacity({ Date: example.booking.Date, Time: example.booking.Time, Participants: 2 }, 1)),
     errorExample(HoldExpiredError.of(example.heldBooking)),
     errorExample(BookingCancelledError.of({ ...example.booking, CancelledAt: '2026-06-20T09:20:44.001Z' })),
-    errorExample(TimeslotStartedError.of(example.booking)),
+    errorExample(TimeslotStartedError.of(example.booking, 'cancelled')),
     errorExample(CursorExpiredError.because('is older than the 7 days changes are kept'), { query: new Set(['since']) }),
     errorExample(
       entryRefused(

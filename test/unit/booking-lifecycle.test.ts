@@ -160,6 +160,16 @@ describe('change (another timeslot, product, party or contact; a move)', () => {
       'cancelled, started': { refused: BookingCancelledError },
     }),
   )('from %s', check);
+
+  test('a started timeslot refuses a change in words of a change, and a cancellation in words of a cancellation', () => {
+    const startedAt = STATES['confirmed, started'].StartsAt;
+    expect(() => change(STATES['confirmed, started'], now, TIME_ZONE)).toThrow(
+      `can no longer be changed: its timeslot started at ${startedAt}`,
+    );
+    expect(() => cancel(STATES['confirmed, started'], now, { by: 'partner', timeZone: TIME_ZONE })).toThrow(
+      `can no longer be cancelled: its timeslot started at ${startedAt}`,
+    );
+  });
 });
 
 describe('change with a new expiry of the hold', () => {

@@ -176,7 +176,7 @@ describe("OCTo's error body: the one mapping of the face", () => {
     [new CapacityError('full'), 'UNPROCESSABLE_ENTITY', {}],
     [HoldExpiredError.of(booking), 'UNPROCESSABLE_ENTITY', {}],
     [BookingCancelledError.of(booking), 'UNPROCESSABLE_ENTITY', {}],
-    [TimeslotStartedError.of(booking), 'UNPROCESSABLE_ENTITY', {}],
+    [TimeslotStartedError.of(booking, 'changed'), 'UNPROCESSABLE_ENTITY', {}],
     [NotOnHoldError.of(booking), 'UNPROCESSABLE_ENTITY', {}],
   ])('%p is 400 %s', (error, code, echo) => {
     const { status, body } = octoBodyOf(error, request);
