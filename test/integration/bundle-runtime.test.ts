@@ -48,8 +48,8 @@ describe('stack traces of the deployed bundles point at the sources', () => {
     const [line] = lines.filter((candidate) => candidate.level === 'ERROR');
     expect(line).toMatchObject({ message: 'Request', route: 'list-products', status: 500, error: { name: 'ResourceNotFoundException' } });
     // The query that failed, at its line in the sources (and the SDK's frames at theirs).
-    const query = lineOf('shared/catalog/repository.ts', 'await documentClient().send(new QueryCommand');
-    expect(line.error.stack).toContain(`shared/catalog/repository.ts:${query}:`);
+    const query = lineOf('shared/db/query-pages.ts', 'await documentClient().send(new DocumentQueryCommand');
+    expect(line.error.stack).toContain(`shared/db/query-pages.ts:${query}:`);
     expect(line.error.stack).toMatch(/node_modules\/@aws-sdk\/[^:]+\.js:\d+:\d+/);
     // No frame of the service's own code is left in the minified bundle.
     expect(line.error.stack).not.toMatch(/list-products-failing\/index\.js:\d+/);
