@@ -1,6 +1,6 @@
 import { QueryCommand, type AttributeValue, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
 import { attributeClient, tableName } from '../../shared/db/client';
-import { usageKeys } from '../../shared/db/keys';
+import * as usageKeys from '../../shared/db/usage-keys';
 import type { UsageLevel } from '../../shared/db/usage-levels';
 import { AGGREGATE_SHARDS, COMBINATION_ATTRIBUTE } from '../../shared/usage/model';
 

@@ -1,7 +1,7 @@
 import { BatchGetItemCommand, type AttributeValue, type KeysAndAttributes } from '@aws-sdk/client-dynamodb';
 import { RETRY, retrying } from '../core/retry';
 import { attributeClient, tableName } from '../db/client';
-import { usageKeys } from '../db/keys';
+import * as usageKeys from '../db/usage-keys';
 import type { UsageLevel } from '../db/usage-levels';
 import { AGGREGATE_PROJECTION, aggregateRow, aggregateRowWithCombinations, type AggregateRow, type ReadCost } from './repository';
 

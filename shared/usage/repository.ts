@@ -3,7 +3,9 @@ import { GetCommand, NumberValue, TransactWriteCommand, type TransactWriteComman
 import { batchGet, batchWrite } from '../db/batch';
 import { documentClient, tableName } from '../db/client';
 import { queryPages, type QueryCost } from '../db/query-pages';
-import { usageKeys, type IdempotencyOrigin, type ItemKey } from '../db/keys';
+import * as usageKeys from '../db/usage-keys';
+import type { IdempotencyOrigin } from '../db/usage-keys';
+import type { ItemKey } from '../db/keys';
 import type { UsageLevel } from '../db/usage-levels';
 import { combinationAttributes, combinationOfAttribute } from './model';
 import type { Dimensions, UsageEntry } from './schemas';
