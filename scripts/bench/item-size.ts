@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { usageKeys } from '../../shared/db/keys';
+import * as usageKeys from '../../shared/db/usage-keys';
 import { queryPages } from '../../shared/db/query-pages';
 import type { UsageLevel } from '../../shared/db/usage-levels';
 import { AGGREGATE_SHARDS, COMBINATION_ATTRIBUTE } from '../../shared/usage/model';

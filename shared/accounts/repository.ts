@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
-import { keys } from '../db/keys';
+import * as keys from '../db/keys';
 import { transactionCancellation } from '../db/transaction-errors';
 import type { ApiKeyRecord, KeyLimits, Operator } from './model';
 import type { HoldCaps } from './hold-caps';

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../db/client';
-import { bookingKeys, dueKeys, type ItemKey } from '../db/keys';
+import * as bookingKeys from '../db/booking-keys';
+import * as dueKeys from '../db/due-keys';
+import type { ItemKey } from '../db/keys';
 import type { BookingItem } from './model';
 import { customerEmail, emailHash, holdsPersonalData } from './personal-data';
 

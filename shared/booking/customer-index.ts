@@ -2,7 +2,7 @@ import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { RETRY, retrying } from '../core/retry';
 import { batchGet } from '../db/batch';
 import { tableName } from '../db/client';
-import { bookingKeys } from '../db/keys';
+import * as bookingKeys from '../db/booking-keys';
 import { besideItems, besidePut, dueEntry } from './booking-indexes';
 import type { BookingItem } from './model';
 import { writeGuarded } from './personal-data-repository';

@@ -6,7 +6,7 @@ import { countBusinessEvent } from '../core/metrics';
 import { RETRY, retrying } from '../core/retry';
 import { tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
-import { bookingKeys } from '../db/keys';
+import * as bookingKeys from '../db/booking-keys';
 import type { WebhookEvent } from '../webhooks/model';
 import { getDeliveries, payloadUpdate } from '../webhooks/repository';
 import type { Change } from './lifecycle';

@@ -2,7 +2,8 @@ import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_HOLD_CAPS, type HoldCaps } from '../accounts/hold-caps';
 import { unixSeconds } from '../core/clock';
 import { tableName } from '../db/client';
-import { holdKeys, type ItemKey } from '../db/keys';
+import * as holdKeys from '../db/hold-keys';
+import type { ItemKey } from '../db/keys';
 import { HoldCapError } from './errors';
 import type { BookingItem } from './model';
 

@@ -1,4 +1,4 @@
-import { bookingKeys } from '../db/keys';
+import * as bookingKeys from '../db/booking-keys';
 import type { Caller } from '../core/caller';
 import { ValidationError } from '../core/errors';
 import { addDays, zonedInstant } from '../core/calendar';

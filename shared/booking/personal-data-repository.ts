@@ -1,6 +1,6 @@
 import { DeleteCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
-import { bookingKeys } from '../db/keys';
+import * as bookingKeys from '../db/booking-keys';
 import { transactionCancellation } from '../db/transaction-errors';
 import { customerPrefix } from './booking-indexes';
 import { emailHash } from './personal-data';

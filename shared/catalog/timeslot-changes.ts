@@ -3,7 +3,8 @@ import { TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } f
 import { ConflictError, NotFoundError } from '../core/errors';
 import { RETRY, retrying } from '../core/retry';
 import { documentClient, tableName } from '../db/client';
-import { dueKeys, keys } from '../db/keys';
+import * as dueKeys from '../db/due-keys';
+import * as keys from '../db/keys';
 import { transactionCancellation } from '../db/transaction-errors';
 import type { SlotRow } from './one-off-timeslots';
 import type { CancellationMarker, ProductItem, TimeslotItem } from './model';

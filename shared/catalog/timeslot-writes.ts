@@ -1,5 +1,6 @@
 import { tableName } from '../db/client';
-import { keys, type ItemKey } from '../db/keys';
+import * as keys from '../db/keys';
+import type { ItemKey } from '../db/keys';
 import type { CancellationMarker } from './model';
 import type { OpeningHours } from './schemas';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FEED_SHARDS } from '../db/keys';
+import { FEED_SHARDS } from '../db/change-keys';
 import { getFeedPosition } from './repository';
 
 /**

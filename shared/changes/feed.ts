@@ -3,7 +3,7 @@ import type { Caller } from '../core/caller';
 import { queryVisibleProducts } from '../catalog/repository';
 import { config } from '../core/config';
 import { GoneError } from '../core/errors';
-import { FEED_SHARDS } from '../db/keys';
+import { FEED_SHARDS } from '../db/change-keys';
 import { CURSOR_LIFETIME_MS, DEFAULT_FEED_LIMIT, toldChange, type AvailabilityChange, type FeedEntryItem } from './model';
 import { getFeedPosition, queryFeed } from './repository';
 

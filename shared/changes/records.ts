@@ -1,6 +1,6 @@
 import type { ProductItem } from '../catalog/model';
 import { config } from '../core/config';
-import { keys } from '../db/keys';
+import * as keys from '../db/keys';
 import { bookingWritten, type BookingImage } from './booking-announcer';
 import { productWritten } from './product-announcer';
 import { timeslotWritten, type SlotState } from './timeslot-announcer';

@@ -9,7 +9,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
 import { queryDueItems } from '../db/due-work';
-import { changeKeys, dueKeys } from '../db/keys';
+import * as changeKeys from '../db/change-keys';
+import * as dueKeys from '../db/due-keys';
 import { transactionCancellation } from '../db/transaction-errors';
 import type { FeedEntryItem, ProductAnnouncementItem, TimeslotAnnouncementItem } from './model';
 

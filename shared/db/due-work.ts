@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client';
-import { dueKeys } from './keys';
+import * as dueKeys from './due-keys';
 import { GSI3 } from './table-design';
 
 /**

@@ -1,5 +1,5 @@
 import { batchGetAttributes } from '../db/batch';
-import { usageKeys } from '../db/keys';
+import * as usageKeys from '../db/usage-keys';
 import type { UsageLevel } from '../db/usage-levels';
 import { AGGREGATE_PROJECTION, aggregateRow, aggregateRowWithCombinations, type AggregateRow, type ReadCost } from './repository';
 

@@ -5,7 +5,7 @@ import { canonicalJson } from '../core/idempotency';
 import { oneAtATime } from '../core/one-at-a-time';
 import { RETRY, retrying } from '../core/retry';
 import { tableName } from '../db/client';
-import { usageKeys } from '../db/keys';
+import * as usageKeys from '../db/usage-keys';
 import { transactionCancellation } from '../db/transaction-errors';
 import { dimensionsAttribute, MAX_DIMENSION_COMBINATIONS } from './model';
 import type { Dimensions } from './schemas';

@@ -1,7 +1,8 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unixSeconds } from '../core/clock';
 import { tableName } from '../db/client';
-import { limitKeys, type ItemKey } from '../db/keys';
+import * as limitKeys from '../db/limit-keys';
+import type { ItemKey } from '../db/keys';
 import { transactionCancellation } from '../db/transaction-errors';
 import { parseMicros } from './decimal';
 import type { KnownGuard } from './guards';

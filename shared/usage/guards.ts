@@ -1,5 +1,5 @@
 import { batchGet } from '../db/batch';
-import { limitKeys } from '../db/keys';
+import * as limitKeys from '../db/limit-keys';
 import type { GuardItem, LimitRule } from './limit-model';
 
 /**

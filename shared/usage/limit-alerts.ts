@@ -2,7 +2,7 @@ import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
 import { RETRY, retrying } from '../core/retry';
 import { tableName } from '../db/client';
-import { limitKeys } from '../db/keys';
+import * as limitKeys from '../db/limit-keys';
 import { transactionCancellation } from '../db/transaction-errors';
 import { newBusDelivery, newUsageWebhookDelivery, usageWebhookListens } from '../webhooks/events';
 import type { DeliveryItem } from '../webhooks/model';

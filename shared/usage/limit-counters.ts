@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { NumberValue, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../db/client';
-import { limitKeys } from '../db/keys';
+import * as limitKeys from '../db/limit-keys';
 import { formatDecimal, microsToDecimal } from './decimal';
 import { forgetGuard } from './guards';
 import { COUNTERS_KEPT, COUNTERS_MOST, counterName, counterOf, type LimitRule } from './limit-model';

@@ -2,7 +2,8 @@ import { GetItemCommand, TransactGetItemsCommand, type AttributeValue } from '@a
 import { GetCommand, NumberValue, QueryCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { attributeClient, documentClient, tableName } from '../db/client';
-import { limitKeys, type ItemKey } from '../db/keys';
+import * as limitKeys from '../db/limit-keys';
+import type { ItemKey } from '../db/keys';
 import { transactionCancellation } from '../db/transaction-errors';
 import { isCounterName, type AlertStateItem, type GuardItem, type LimitItem, type LimitRule } from './limit-model';
 import { AGGREGATE_SHARDS } from './model';

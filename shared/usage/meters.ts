@@ -3,7 +3,7 @@ import { ValidationError } from '../core/errors';
 import { oneAtATime } from '../core/one-at-a-time';
 import { RETRY, retrying } from '../core/retry';
 import { tableName } from '../db/client';
-import { usageKeys } from '../db/keys';
+import * as usageKeys from '../db/usage-keys';
 import { transactionCancellation } from '../db/transaction-errors';
 import { isBuiltInMeter } from './built-in-meters';
 import { MAX_METERS } from './model';

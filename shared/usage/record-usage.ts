@@ -5,7 +5,7 @@ import { ValidationError } from '../core/errors';
 import { checkIdempotencyKey, hashIdempotencyKey, replayable, requestHash } from '../core/idempotency';
 import { RETRY, retrying } from '../core/retry';
 import { transactionCancellation } from '../db/transaction-errors';
-import type { IdempotencyOrigin } from '../db/keys';
+import type { IdempotencyOrigin } from '../db/usage-keys';
 import { canonicalDimensions, combinationNumbers } from './combinations';
 import { registerNewMeters } from './meters';
 import { newUsageIds, randomShard } from './ids';

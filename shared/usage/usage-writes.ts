@@ -2,7 +2,7 @@ import { NumberValue, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamo
 import { unixSeconds } from '../core/clock';
 import { expiresAt } from '../core/idempotency';
 import { tableName } from '../db/client';
-import { usageKeys } from '../db/keys';
+import * as usageKeys from '../db/usage-keys';
 import type { UsageLevel } from '../db/usage-levels';
 import { LEVELS } from '../db/usage-levels';
 import { bucketOf } from './buckets';

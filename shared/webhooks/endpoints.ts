@@ -3,7 +3,7 @@ import { config } from '../core/config';
 import { RETRY, retrying } from '../core/retry';
 import { ConflictError, ValidationError } from '../core/errors';
 import type { IssuedWebhookEndpoint, WebhookEndpoint } from './schemas';
-import { webhookKeys } from '../db/keys';
+import * as webhookKeys from '../db/webhook-keys';
 import { isMarkedFailing } from './endpoint-health';
 import { NoWebhookEndpointError } from './errors';
 import { eventTypesOf, USAGE_EVENT_TYPES, type WebhookEndpointItem, type WebhookEventType } from './model';

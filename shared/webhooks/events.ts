@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { webhookKeys } from '../db/keys';
+import * as webhookKeys from '../db/webhook-keys';
 import {
   eventTypesOf,
   type DeliveryItem,

@@ -1,7 +1,7 @@
 import { revokeApiKey } from '../accounts/api-keys';
 import { unixSeconds } from '../core/clock';
 import { config } from '../core/config';
-import { webhookKeys } from '../db/keys';
+import * as webhookKeys from '../db/webhook-keys';
 import { abandonDelivery, deleteEndpoint, queryPendingDeliveriesOf } from './repository';
 import { KEY_REVOKED, SETTLED_RETENTION_SECONDS } from './schedule';
 

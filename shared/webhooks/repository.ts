@@ -3,7 +3,9 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, typ
 import { documentClient, tableName } from '../db/client';
 import { batchGet } from '../db/batch';
 import { queryDueItems } from '../db/due-work';
-import { dueKeys, webhookKeys, type ItemKey } from '../db/keys';
+import * as dueKeys from '../db/due-keys';
+import * as webhookKeys from '../db/webhook-keys';
+import type { ItemKey } from '../db/keys';
 import { queryAll } from '../db/query-pages';
 import { GSI1, GSI3 } from '../db/table-design';
 import type { DeliveryItem, SubscriptionItem, WebhookEndpointItem } from './model';

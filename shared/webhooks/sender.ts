@@ -5,7 +5,7 @@ import { config } from '../core/config';
 import { logError } from '../core/observability';
 import { isMarkedFailing, markedFailingError, recordAttemptOutcome } from './endpoint-health';
 import type { DeliveryItem, DeliveryMessage, WebhookEndpointItem } from './model';
-import { webhookKeys } from '../db/keys';
+import * as webhookKeys from '../db/webhook-keys';
 import { putOnBus } from './event-bus';
 import { post, type PostOutcome } from './outbound';
 import { releaseLane, takeLane } from './partner-lanes';

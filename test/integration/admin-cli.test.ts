@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { queryTimeslots } from '../../shared/catalog/repository';
 import { documentClient, tableName } from '../../shared/db/client';
-import { keys } from '../../shared/db/keys';
+import * as keys from '../../shared/db/keys';
 import { createOperator } from '../../shared/accounts/operators';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { summarizeUsage } from '../../shared/usage/summary';

@@ -6,7 +6,7 @@ import { getTimeslot } from '../../shared/catalog/repository';
 import { announceWrite } from '../../shared/changes/records';
 import { getTimeslotAnnouncement } from '../../shared/changes/repository';
 import { flushDue } from '../../shared/changes/timeslot-announcer';
-import { keys } from '../../shared/db/keys';
+import * as keys from '../../shared/db/keys';
 import { COALESCING_WINDOW_MS, FLUSH_GRACE_MS } from '../../shared/changes/model';
 import { addDays } from '../../shared/core/calendar';
 import { documentClient } from '../../shared/db/client';

@@ -6,7 +6,7 @@ import { addDays } from '../../shared/core/calendar';
 import { manualClock } from '../../shared/core/clock';
 import { config, configure } from '../../shared/core/config';
 import { documentClient, tableName } from '../../shared/db/client';
-import { keys } from '../../shared/db/keys';
+import * as keys from '../../shared/db/keys';
 import { tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 

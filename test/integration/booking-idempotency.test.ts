@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { cancelPartnerBooking } from '../../shared/booking/partner-bookings';
 import { hashIdempotencyKey } from '../../shared/core/idempotency';
 import { documentClient, tableName } from '../../shared/db/client';
-import { bookingKeys } from '../../shared/db/keys';
+import * as bookingKeys from '../../shared/db/booking-keys';
 import { testCatalog } from '../support/catalog';
 import { createTestOperator } from '../support/fixtures';
 import { expectProblem } from '../support/problems';

@@ -13,7 +13,7 @@ import { registerWebhook } from '../../shared/webhooks/endpoints';
 import type { DeliveryItem } from '../../shared/webhooks/model';
 import { getDelivery, putDeliveryOnce } from '../../shared/webhooks/repository';
 import { getAlertState, getLimitItem } from '../../shared/usage/limit-repository';
-import { limitKeys } from '../../shared/db/keys';
+import * as limitKeys from '../../shared/db/limit-keys';
 import { putUsageLimit } from '../../shared/usage/limits';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';

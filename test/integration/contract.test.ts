@@ -8,7 +8,7 @@ import { ANY_KEY, routes, type Route } from '../../shared/api/routes';
 import { SCOPES, type Scope } from '../../shared/accounts/scopes';
 import { config } from '../../shared/core/config';
 import { documentClient, tableName } from '../../shared/db/client';
-import { bookingKeys } from '../../shared/db/keys';
+import * as bookingKeys from '../../shared/db/booking-keys';
 import { contendedPartnerRegistration } from '../support/registration-race';
 import { addDays, wallClock } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';

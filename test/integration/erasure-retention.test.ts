@@ -8,7 +8,7 @@ import { emailHash } from '../../shared/booking/personal-data';
 import { config, configure } from '../../shared/core/config';
 import { DEFAULT_RETENTION_DAYS } from '../../shared/booking/retention';
 import { documentClient, tableName } from '../../shared/db/client';
-import { bookingKeys } from '../../shared/db/keys';
+import * as bookingKeys from '../../shared/db/booking-keys';
 import { BOOKING, ERASURE, erasureWorld, itemsMentioning, uniqueCustomer } from '../support/erasure';
 
 /**

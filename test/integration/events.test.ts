@@ -6,7 +6,7 @@ import { eventRules } from '../../shared/api/event-rules';
 import { startLocalHost, type LocalHost } from '../../lib/local/host';
 import { sigV4Authorization } from '../../scripts/fuzz/raw-http';
 import { documentClient, tableName } from '../../shared/db/client';
-import { usageKeys } from '../../shared/db/keys';
+import * as usageKeys from '../../shared/db/usage-keys';
 import { recordPlatformEvent as recordEventEntry } from '../../shared/usage/platform-events';
 import { recordUsage } from '../../shared/usage/record-usage';
 import { AGGREGATE_SHARDS } from '../../shared/usage/model';

@@ -4,7 +4,7 @@ import { derivedReference } from '../../shared/booking/uuid-lookup';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../../shared/booking/constants';
 import type { BookingItem } from '../../shared/booking/model';
 import { documentClient, tableName } from '../../shared/db/client';
-import { bookingKeys } from '../../shared/db/keys';
+import * as bookingKeys from '../../shared/db/booking-keys';
 import { octoWorld, reservation } from '../support/octo';
 
 /**

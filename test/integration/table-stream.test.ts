@@ -6,7 +6,7 @@ import { findActiveKey } from '../../shared/accounts/api-keys';
 import { webhookSender } from '../../shared/api/background';
 import { config, configure } from '../../shared/core/config';
 import { attributeClient, documentClient, tableName } from '../../shared/db/client';
-import { webhookKeys } from '../../shared/db/keys';
+import * as webhookKeys from '../../shared/db/webhook-keys';
 import { newDelivery } from '../../shared/webhooks/events';
 import type { DeliveryItem } from '../../shared/webhooks/model';
 import { deliveryPut, putEndpoint } from '../../shared/webhooks/repository';

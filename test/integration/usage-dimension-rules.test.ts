@@ -1,7 +1,7 @@
 // Usage by dimension: Dimensions with idempotency keys, their validation, and the limit of combinations per meter.
 import type { LocalHost } from '../../lib/local/host';
 import { documentClient, tableName } from '../../shared/db/client';
-import { usageKeys } from '../../shared/db/keys';
+import * as usageKeys from '../../shared/db/usage-keys';
 import { MAX_DIMENSION_COMBINATIONS } from '../../shared/usage/model';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';

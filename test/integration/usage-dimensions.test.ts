@@ -2,7 +2,7 @@
 import type { LocalHost } from '../../lib/local/host';
 import { addDays, zonedInstant } from '../../shared/core/calendar';
 import { documentClient, tableName } from '../../shared/db/client';
-import { usageKeys } from '../../shared/db/keys';
+import * as usageKeys from '../../shared/db/usage-keys';
 import { addDecimals, compareDecimals, decimalToNumber, parseDecimal, ZERO, type Decimal } from '../../shared/usage/decimal';
 import { LEVELS } from '../../shared/db/usage-levels';
 import { AGGREGATE_SHARDS } from '../../shared/usage/model';

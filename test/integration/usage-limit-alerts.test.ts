@@ -8,7 +8,7 @@ import { eventRules } from '../../shared/api/event-rules';
 import { config, configure } from '../../shared/core/config';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { attributeClient, documentClient } from '../../shared/db/client';
-import { webhookKeys } from '../../shared/db/keys';
+import * as webhookKeys from '../../shared/db/webhook-keys';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
 import { logsDuring } from '../support/logs';
 import { expectProblem } from '../support/problems';

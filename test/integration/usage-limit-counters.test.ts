@@ -3,7 +3,7 @@ import { passes } from '../../lib/local/table-stream';
 import { usageLimitWatcher } from '../../shared/api/background';
 import { unixSeconds } from '../../shared/core/clock';
 import { attributeClient, documentClient, tableName } from '../../shared/db/client';
-import { limitKeys } from '../../shared/db/keys';
+import * as limitKeys from '../../shared/db/limit-keys';
 import { limitWrites } from '../../shared/usage/gates';
 import { guardsOf } from '../../shared/usage/guards';
 import { newUsageIds, shardOf } from '../../shared/usage/ids';

@@ -10,7 +10,7 @@ import { recordUsage } from '../../shared/usage/record-usage';
 import { recordEntriesTransaction } from '../../shared/usage/usage-writes';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../../shared/db/client';
-import { usageKeys } from '../../shared/db/keys';
+import * as usageKeys from '../../shared/db/usage-keys';
 import type { UsageSummaryRequest } from '../../shared/usage/schemas';
 import { summarizeUsage } from '../../shared/usage/summary';
 import { voidUsageEntry } from '../../shared/usage/void-entry';

@@ -6,7 +6,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { findActiveKey } from '../../shared/accounts/api-keys';
 import { config } from '../../shared/core/config';
 import { documentClient, tableName } from '../../shared/db/client';
-import { bookingKeys, webhookKeys } from '../../shared/db/keys';
+import * as bookingKeys from '../../shared/db/booking-keys';
+import * as webhookKeys from '../../shared/db/webhook-keys';
 import { DELIVERY_WINDOW_MS } from '../../shared/webhooks/schedule';
 import { WEBHOOK, webhookWorld, type Partner } from '../support/webhooks';
 

@@ -3,7 +3,7 @@ import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { findActiveKey } from '../../shared/accounts/api-keys';
 import { documentClient, tableName } from '../../shared/db/client';
-import { webhookKeys } from '../../shared/db/keys';
+import * as webhookKeys from '../../shared/db/webhook-keys';
 import { revokePartnerKey } from '../../shared/webhooks/key-revocation';
 import type { WebhookEndpointItem } from '../../shared/webhooks/model';
 import { putEndpoint, queryPendingDeliveriesOf } from '../../shared/webhooks/repository';

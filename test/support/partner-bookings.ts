@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalHost } from '../../lib/local/host';
 import { addDays, wallClock } from '../../shared/core/calendar';
 import { documentClient, tableName } from '../../shared/db/client';
-import { keys } from '../../shared/db/keys';
+import * as keys from '../../shared/db/keys';
 import { testCatalog, tomorrow } from './catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from './fixtures';
 

@@ -2,7 +2,7 @@ import type { ServiceInputTypes, ServiceOutputTypes } from '@aws-sdk/lib-dynamod
 import type { InitializeMiddleware } from '@smithy/types';
 import { findActiveKey } from '../../shared/accounts/api-keys';
 import { documentClient } from '../../shared/db/client';
-import { webhookKeys } from '../../shared/db/keys';
+import * as webhookKeys from '../../shared/db/webhook-keys';
 import type { Response, Send } from './contract-timeslots';
 import type { TestOperator } from './fixtures';
 

@@ -1,5 +1,5 @@
 import { PLAIN_TEXT, TOO_LARGE, type Response as Answer, type Send } from './contract-timeslots';
-import { webhookKeys } from '../../shared/db/keys';
+import * as webhookKeys from '../../shared/db/webhook-keys';
 import { createTestOperator } from './fixtures';
 import { contendedRegistration } from './registration-race';
 

@@ -1,5 +1,5 @@
 import { creationRange, decodeCursor, encodeCursor } from '../../shared/booking/list';
-import { bookingKeys } from '../../shared/db/keys';
+import * as bookingKeys from '../../shared/db/booking-keys';
 import { ValidationError } from '../../shared/core/errors';
 
 describe('the operator booking list', () => {
