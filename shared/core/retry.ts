@@ -6,6 +6,15 @@
  */
 export const RETRY = Symbol('retry');
 
+/**
+ * Writes that kept losing their race through every attempt: the items are
+ * busy (other writers, or DynamoDB throttling), not wrong, and the same
+ * request sent again shortly may well settle.
+ */
+export class ContentionError extends Error {
+  override readonly name = 'ContentionError';
+}
+
 export interface RetryOptions {
   attempts?: number;
   baseMs?: number;
@@ -27,5 +36,5 @@ export async function retrying<T>(
     if (result !== RETRY) return result;
     if (index + 1 < attempts) await sleep(Math.random() * Math.min(capMs, baseMs * 2 ** index));
   }
-  throw new Error(`${what} did not settle in ${attempts} attempts`);
+  throw new ContentionError(`${what} did not settle in ${attempts} attempts`);
 }

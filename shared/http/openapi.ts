@@ -25,14 +25,14 @@ export const OPENAPI_PATH = '/api/v2/openapi.json';
 const SECURITY_SCHEME = 'bearerAuth';
 export const JSON_CONTENT_TYPE = 'application/json';
 
-/** Every route may be refused by the gateway (key, scope, throttle, timeout) or fail unexpectedly. */
-const GATEWAY_STATUSES = [401, 403, 429, 500, 504];
+/** Every route may be refused by the gateway (key, scope, throttle, timeout), stay contended through its retries, or fail unexpectedly. */
+const ANY_ROUTE_STATUSES = [401, 403, 429, 500, 503, 504];
 /** A route that takes a body may also get one that is not JSON, too large, or not sent as JSON. */
 const BODY_STATUSES = [400, 413, 415];
 
 /** The error statuses a route documents: implied by its schemas, plus those its domain raises. A route any key may call is never refused for scope. */
 function errorStatuses(route: Route, schemas: RequestSchemas, notes: Pick<OperationDocs, 'errors'>): number[] {
-  const statuses = new Set([...GATEWAY_STATUSES.filter((status) => status !== 403 || route.scope !== ANY_KEY), ...(notes.errors ?? [])]);
+  const statuses = new Set([...ANY_ROUTE_STATUSES.filter((status) => status !== 403 || route.scope !== ANY_KEY), ...(notes.errors ?? [])]);
   if (schemas.path) statuses.add(400);
   if (schemas.query || schemas.body) statuses.add(422);
   if (schemas.body) BODY_STATUSES.forEach((status) => statuses.add(status));

@@ -11,6 +11,7 @@ import { ValidationError } from '../core/errors';
 import { entryRefused } from '../usage/limit-refusals';
 import { BuiltInEntryError } from '../usage/void-entry';
 import { MalformedJsonError, clientProblemFor, UnsupportedMediaTypeError } from './errors';
+import { BUSY } from './problem-face';
 
 /**
  * Every problem the API answers with, grouped by status, for the OpenAPI
@@ -70,6 +71,11 @@ const DESCRIPTIONS: Record<number, Omit<ProblemStatus, 'examples'>> = {
   },
   429: { name: 'TooManyRequests', description: "Over the stage's throttle." },
   500: { name: 'InternalError', description: 'Anything unexpected; safe to retry.' },
+  503: {
+    name: 'Busy',
+    description:
+      'Other requests kept writing the same items (a timeslot, a meter, a booking) through every retry the service made, or DynamoDB throttled it: `Retry-After` says when to send the same request again, safely (with an Idempotency-Key where the route takes one).',
+  },
   504: { name: 'GatewayTimeout', description: 'The function did not answer in time; safe to retry with an Idempotency-Key.' },
 };
 
@@ -117,6 +123,7 @@ export function problemCatalog(): Record<number, ProblemStatus> {
     errorExample(new ValidationError(customerSchema.properties.Phone.errorMessage, { field: 'Customer.Phone' })),
     gatewayExample('THROTTLED'),
     gatewayExample('DEFAULT_5XX'),
+    BUSY,
     gatewayExample('INTEGRATION_TIMEOUT'),
   ];
   return Object.fromEntries(

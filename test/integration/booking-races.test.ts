@@ -102,7 +102,7 @@ describe('races the transaction settles', () => {
 describe('unexpected failures', () => {
   afterEach(() => jest.restoreAllMocks());
 
-  it('answers 500 when the transaction keeps meeting conflicting transactions, and writes nothing', async () => {
+  it('answers 503 with Retry-After when the transaction keeps meeting conflicting transactions, and writes nothing', async () => {
     const date = freshDate();
     const client = documentClient();
     const realSend = client.send.bind(client);
@@ -117,7 +117,9 @@ describe('unexpected failures', () => {
           )
         : realSend(command as never)) as never);
     const { result: response, lines } = await logsDuring(() => book(bookingBody(date)), 'ERROR');
-    expectProblem(response, 500, { detail: /safe to retry/ });
+    expectProblem(response, 503, { detail: /could not complete; it is safe to send it again after Retry-After$/ });
+    expect(response.json.type).toMatch(/\/busy$/);
+    expect(response.headers.get('retry-after')).toBe('1');
     jest.restoreAllMocks();
     expect(await booked(date)).toBe(0);
     // The request line says what the client is not told.
@@ -126,8 +128,8 @@ describe('unexpected failures', () => {
         level: 'ERROR',
         message: 'Request',
         route: 'create-booking',
-        status: 500,
-        error: expect.objectContaining({ message: 'The booking transaction did not settle in 8 attempts' }),
+        status: 503,
+        error: expect.objectContaining({ name: 'ContentionError', message: 'The booking transaction did not settle in 8 attempts' }),
       }),
     ]);
   });

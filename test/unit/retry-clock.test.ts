@@ -1,5 +1,5 @@
 import { manualClock } from '../../shared/core/clock';
-import { RETRY, retrying } from '../../shared/core/retry';
+import { ContentionError, RETRY, retrying } from '../../shared/core/retry';
 
 describe('retrying', () => {
   it('returns the first settled result, attempting again only when asked', async () => {
@@ -11,11 +11,11 @@ describe('retrying', () => {
     expect(attempts).toEqual([0, 1, 2]);
   });
 
-  it('gives up after its attempts with an error that names the operation', async () => {
+  it('gives up after its attempts with a contention error that names the operation (answered 503 busy)', async () => {
     let count = 0;
-    await expect(retrying('the probe write', async () => (count++, RETRY), { attempts: 3, baseMs: 0 })).rejects.toThrow(
-      'the probe write did not settle in 3 attempts',
-    );
+    const givenUp = retrying('the probe write', async () => (count++, RETRY), { attempts: 3, baseMs: 0 });
+    await expect(givenUp).rejects.toThrow(new ContentionError('the probe write did not settle in 3 attempts'));
+    await expect(givenUp).rejects.toBeInstanceOf(ContentionError);
     expect(count).toBe(3);
   });
 
