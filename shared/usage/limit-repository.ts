@@ -2,6 +2,7 @@ import { GetItemCommand, TransactGetItemsCommand, type AttributeValue } from '@a
 import { GetCommand, NumberValue, QueryCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { attributeClient, documentClient, tableName } from '../db/client';
+import { countMove } from '../db/counts';
 import * as limitKeys from '../db/limit-keys';
 import type { ItemKey } from '../db/keys';
 import { transactionCancellation } from '../db/transaction-errors';
@@ -94,16 +95,8 @@ export function guardUpdates(operatorId: string, meter: string, version: number,
 }
 
 /** The operator's count of limits moving from `count` to `next`, only if no other change came first. */
-export const countUpdate = (operatorId: string, count: number, next: number): TransactItem => ({
-  Update: {
-    TableName: tableName(),
-    Key: limitKeys.count(operatorId),
-    UpdateExpression: 'SET Entity = :entity, #count = :next',
-    ConditionExpression: count === 0 ? 'attribute_not_exists(PK) OR #count = :count' : '#count = :count',
-    ExpressionAttributeNames: { '#count': 'Count' },
-    ExpressionAttributeValues: { ':entity': 'UsageLimitCount', ':next': next, ':count': count },
-  },
-});
+export const countUpdate = (operatorId: string, count: number, next: number): TransactItem =>
+  countMove(limitKeys.count(operatorId), 'UsageLimitCount', count, next);
 
 /** A limit written as it now is, over the revision read (none: a new one). */
 export const limitPut = (operatorId: string, limit: StoredLimit, readRevision?: number): TransactItem => ({

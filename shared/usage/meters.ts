@@ -3,6 +3,7 @@ import { ValidationError } from '../core/errors';
 import { oneAtATime } from '../core/one-at-a-time';
 import { RETRY, retrying } from '../core/retry';
 import { tableName } from '../db/client';
+import { countMove } from '../db/counts';
 import * as usageKeys from '../db/usage-keys';
 import { transactionCancellation } from '../db/transaction-errors';
 import { isBuiltInMeter } from './built-in-meters';
@@ -49,20 +50,7 @@ const limitExceeded = ({ meter, field }: MeterRequest, count: number) =>
 export function registerMetersTransaction(operatorId: string, count: number, meters: string[], now: Date): TransactWriteCommandInput {
   return {
     TransactItems: [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: usageKeys.meterCount(operatorId),
-          UpdateExpression: 'SET Entity = :entity, #count = :next',
-          ConditionExpression: count === 0 ? 'attribute_not_exists(PK)' : '#count = :count',
-          ExpressionAttributeNames: { '#count': 'Count' },
-          ExpressionAttributeValues: {
-            ':entity': 'UsageMeterCount',
-            ':next': count + meters.length,
-            ...(count === 0 ? {} : { ':count': count }),
-          },
-        },
-      },
+      countMove(usageKeys.meterCount(operatorId), 'UsageMeterCount', count, count + meters.length),
       ...meters.map((meter) => ({
         Put: {
           TableName: tableName(),
