@@ -33,6 +33,12 @@ import { backgroundDeliveries } from './aws-stand-in';
 export interface LocalTableStreamOptions {
   /** How often the stream is read (Lambda reads a shard four times a second); without it, only when `idle` is called. */
   pollMs?: number;
+  /**
+   * Every item in a lane of its own, rather than hashed into the mapping's
+   * lanes: for a test whose outcome must not hang on which of its random IDs
+   * happen to share a lane (a record behind a held one waits for it).
+   */
+  lanePerItem?: boolean;
 }
 
 export interface StreamDeadLetter {
@@ -113,6 +119,12 @@ interface Shard {
   closed: boolean;
 }
 
+/** The lane of an item's records (`PK|SK`): one of the mapping's lanes, by a hash of the item, as Lambda's are by partition key. */
+export function hashedLane(consumer: StreamConsumer, item: string): number {
+  const lanes = consumer.parallelizationFactor * consumer.itemsAtOnce;
+  return createHash('sha256').update(item).digest().readUInt32BE(0) % lanes;
+}
+
 /** A consumer's mapping: its handler, loaded on first use, its deliveries and, per item, the last record handed over. */
 interface Mapping {
   consumer: StreamConsumer;
@@ -155,8 +167,7 @@ export function startLocalTableStream(options: LocalTableStreamOptions = {}): Lo
   function handOver(mapping: Mapping, record: DynamoDBRecord): void {
     const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
     const item = `${record.dynamodb?.Keys?.PK?.S}|${record.dynamodb?.Keys?.SK?.S}`;
-    const lanes = mapping.consumer.parallelizationFactor * mapping.consumer.itemsAtOnce;
-    const lane = String(createHash('sha256').update(item).digest().readUInt32BE(0) % lanes);
+    const lane = options.lanePerItem ? item : String(hashedLane(mapping.consumer, item));
     handedOver += 1;
     const handled = (mapping.lanes.get(lane) ?? Promise.resolve()).then(() =>
       mapping.deliveries.run({

@@ -1,7 +1,7 @@
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../lib/local/table';
-import { matchesPattern, passes, startLocalTableStream, type LocalTableStream } from '../../lib/local/table-stream';
+import { hashedLane, matchesPattern, passes, startLocalTableStream, type LocalTableStream } from '../../lib/local/table-stream';
 import { findActiveKey } from '../../shared/accounts/api-keys';
 import { webhookSender } from '../../shared/api/background';
 import { config, configure } from '../../shared/core/config';
@@ -17,7 +17,8 @@ import { startWebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * The webhook sender's stream, read from DynamoDB Local as its event source
- * mapping reads it in AWS: which writes the filter hands over, each queued
+ * mapping reads it in AWS: which writes the filter hands over, a record
+ * waiting behind its lane's held one while other lanes go on, each queued
  * attempt made once however often its record is handed over, the sender's
  * own writes never handed back, and a record the sender cannot work on
  * retried and then dead-lettered.
@@ -26,7 +27,7 @@ const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 let stream: LocalTableStream;
 /** The operator and its partner keys the deliveries go to (the sender sends only to an active key's endpoint). */
 let operatorId: string;
-const keys = { withoutEndpoint: '', failing: '' };
+const keys = { withoutEndpoint: '', failing: '', holding: '' };
 
 beforeAll(async () => {
   // A table of its own: what this file writes and reads on the stream is its own.
@@ -34,7 +35,8 @@ beforeAll(async () => {
   await ensureTable(attributeClient(), tableName());
   const operator = await createTestOperator();
   operatorId = operator.operatorId;
-  for (const name of ['withoutEndpoint', 'failing'] as const) keys[name] = (await findActiveKey(await operator.keyWith(['ota'])))!.KeyID;
+  for (const name of ['withoutEndpoint', 'failing', 'holding'] as const)
+    keys[name] = (await findActiveKey(await operator.keyWith(['ota'])))!.KeyID;
   stream = startLocalTableStream();
 });
 
@@ -80,8 +82,8 @@ const deliveryAt = async (delivery: DeliveryItem) =>
     )
   ).Item as DeliveryItem;
 
-async function writeDelivery(keyId: string, now = new Date()): Promise<DeliveryItem> {
-  const delivery = newDelivery({ operatorId, keyId }, 'booking.confirmed', { BookingReference: 'BK-STREAM' }, now);
+async function writeDelivery(keyId: string, now = new Date(), id?: string): Promise<DeliveryItem> {
+  const delivery = newDelivery({ operatorId, keyId }, 'booking.confirmed', { BookingReference: 'BK-STREAM' }, now, { id });
   await documentClient().send(new TransactWriteCommand({ TransactItems: [deliveryPut(delivery)] }));
   return delivery;
 }
@@ -166,6 +168,60 @@ describe('reading the stream', () => {
     ]);
     expect(lines.filter((line) => line.message === 'Webhook delivery attempt failed')).toHaveLength(webhookSender.retryAttempts + 1);
     expect(lines.filter((line) => line.message === 'Dead letter: send-webhooks stream record')).toHaveLength(1);
+  });
+});
+
+describe("the mapping's lanes", () => {
+  const laneOfDelivery = (id: string) => {
+    const key = webhookKeys.delivery(operatorId, id);
+    return hashedLane(webhookSender, `${key.PK}|${key.SK}`);
+  };
+  /** A delivery ID whose item is hashed into `lane`, or out of it. */
+  const idHashed = (wanted: (lane: number) => boolean) => {
+    for (let tries = 0; ; tries += 1) {
+      const id = `msg_lane_${tries}_${Date.now()}`;
+      if (wanted(laneOfDelivery(id))) return id;
+    }
+  };
+
+  it("hand a record behind its lane's held one, and the records of other lanes over meanwhile", async () => {
+    const receiver = await startWebhookReceiver();
+    receiver.answer('hold');
+    try {
+      await putEndpoint(
+        webhookKeys.endpoint(operatorId, keys.holding),
+        { OperatorID: operatorId, KeyID: keys.holding, Url: receiver.url('/held'), Secret: SECRET, CreatedAt: '' },
+        undefined,
+      );
+      const held = await writeDelivery(keys.holding);
+      const lane = laneOfDelivery(held.DeliveryID);
+      const behind = await writeDelivery(
+        keys.withoutEndpoint,
+        new Date(),
+        idHashed((other) => other === lane),
+      );
+      const beside = await writeDelivery(
+        keys.withoutEndpoint,
+        new Date(),
+        idHashed((other) => other !== lane),
+      );
+
+      const read = stream.idle();
+      await receiver.waitFor(1);
+      for (let tries = 0; (await deliveryAt(beside)).Status === 'PENDING' && tries < 100; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await deliveryAt(beside)).toMatchObject({ Status: 'FAILED', Attempts: 1 });
+      expect(await deliveryAt(behind)).toMatchObject({ Status: 'PENDING', Attempts: 0, QueuedAt: behind.QueuedAt });
+
+      receiver.release(204);
+      await read;
+      expect(await deliveryAt(held)).toMatchObject({ Status: 'DELIVERED', Attempts: 1 });
+      expect(await deliveryAt(behind)).toMatchObject({ Status: 'FAILED', Attempts: 1 });
+    } finally {
+      receiver.release(204);
+      await receiver.stop();
+    }
   });
 });
 
