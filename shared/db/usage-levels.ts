@@ -3,8 +3,8 @@
  * bucket of each level, and a summary sums a span from the fewest buckets.
  * Each row holds everything that differs between levels, so a level (a
  * summary's granularity) is one row here: the keys (keys.ts), the buckets
- * (shared/usage/buckets.ts) and a summary's series (shared/usage/summary.ts)
- * all read it.
+ * (shared/usage/buckets.ts), a summary's series (shared/usage/summary.ts)
+ * and the names in its answer's schema (shared/usage/schemas.ts) all read it.
  */
 export interface UsageLevelRow {
   /** A bucket's name: the first this many characters of an ISO 8601 UTC instant in it (`2026-07-01T09`, `2026-07-01`, `2026-07`). */

@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { dayRangeQuery } from '../core/day-schemas';
+import { USAGE_LEVELS } from '../db/usage-levels';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from '../core/idempotency-key';
 import {
   DIMENSION_KEY_PATTERN,
@@ -209,6 +210,8 @@ export const voidedUsageEntrySchema = {
 } as const;
 export type VoidedUsageEntry = FromSchema<typeof voidedUsageEntrySchema>;
 
+/** A series per level of usage aggregates, named as the level names it (usage-levels.ts). */
+const { hour, day, month } = USAGE_LEVELS;
 const seriesPoint = { Usage: { type: 'number', minimum: 0 }, Events: count } as const;
 
 const summaryMeterSchema = {
@@ -227,7 +230,7 @@ const summaryMeterSchema = {
     },
     TotalUsage: { type: 'number', minimum: 0 },
     EventCount: count,
-    Hours: {
+    [hour.seriesField]: {
       type: 'array',
       description: 'granularity=hour only: one point per hour of the period',
       items: {
@@ -241,25 +244,25 @@ const summaryMeterSchema = {
         },
       },
     },
-    Days: {
+    [day.seriesField]: {
       type: 'array',
       description: 'granularity=day only: one point per day of the period',
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['Date', 'Usage', 'Events'],
-        properties: { Date: date, ...seriesPoint },
+        required: [day.seriesPoints.label, 'Usage', 'Events'],
+        properties: { [day.seriesPoints.label]: date, ...seriesPoint },
       },
     },
-    Months: {
+    [month.seriesField]: {
       type: 'array',
       description:
         'granularity=month only: one point per calendar month of the zone that the period touches; the first and last count only the days inside the period',
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['Month', 'Usage', 'Events'],
-        properties: { Month: { type: 'string', pattern: '^\\d{4}-\\d{2}$', description: 'YYYY-MM' }, ...seriesPoint },
+        required: [month.seriesPoints.label, 'Usage', 'Events'],
+        properties: { [month.seriesPoints.label]: { type: 'string', pattern: '^\\d{4}-\\d{2}$', description: 'YYYY-MM' }, ...seriesPoint },
       },
     },
   },
