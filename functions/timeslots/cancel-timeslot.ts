@@ -8,7 +8,7 @@ export const handler = httpHandler(
   validators,
   async ({ caller, path, body, headers, remainingMs }) => {
     const slot = { activityId: path.ActivityID, date: path.Date, time: path.Time };
-    const work = { proceed: whileTimeLeft(remainingMs()) };
+    const work = { proceed: whileTimeLeft(remainingMs) };
     const { answer, replayed } = await cancelTimeslotOnce(editorOf(caller), slot, body.Reason, headers['idempotency-key'], work);
     return ok(answer, { replayed });
   },

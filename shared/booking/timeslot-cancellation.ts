@@ -70,8 +70,8 @@ const until = (budgetMs: number) => {
   return () => Date.now() < deadline;
 };
 
-/** Goes on while the request has time to answer after: `remainingMs` is what is left of its function's time. */
-export const whileTimeLeft = (remainingMs: number) => until(remainingMs - ANSWER_MS);
+/** Goes on while the request has time to answer after: `remainingMs` tells what is left of its function's time (Lambda's context counts it down). */
+export const whileTimeLeft = (remainingMs: () => number) => () => remainingMs() > ANSWER_MS;
 
 /** Whether each partner listens, read once per partner however many of its bookings are cancelled. */
 function listenersOf(operatorId: string) {

@@ -271,7 +271,7 @@ describe('OCTo notifications', () => {
       client('POST', '/bookings', {
         productId: 's_boat1',
         optionId: 'DEFAULT',
-        availabilityId: `${day}T${time}:00+00:00`,
+        availabilityId: zonedIso(day, time, 'Europe/Lisbon'),
         unitItems: [{ unitId: 'adult' }],
       });
     const own = await reserve(octo);

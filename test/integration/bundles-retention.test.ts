@@ -1,13 +1,11 @@
-import { ensureTable } from '../../lib/local/table';
 import { scheduledFunctions } from '../../shared/api/background';
 import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 import { getBooking } from '../../shared/booking/repository';
 import { addDays, wallClock } from '../../shared/core/calendar';
 import { config, configure } from '../../shared/core/config';
-import { attributeClient } from '../../shared/db/client';
 import { bundle, bundledBooking, invokeSources, runBundle } from '../support/bundles';
 import { testCatalog } from '../support/catalog';
-import { createTestOperator } from '../support/fixtures';
+import { createTestOperator, useOwnTable } from '../support/fixtures';
 
 /**
  * The deployed bundle of the retention sweep, on a table of its own (the
@@ -18,8 +16,7 @@ import { createTestOperator } from '../support/fixtures';
 const TABLE = 'ota-usage-bundled-retention';
 
 test('anonymise-bookings: the bundled sweep erases the personal data of a booking past its retention period', async () => {
-  configure({ ...config(), tableName: TABLE });
-  await ensureTable(attributeClient(), TABLE);
+  await useOwnTable({ tableName: TABLE });
   const start = addDays(wallClock('Europe/Lisbon').date, -3);
   const operator = await createTestOperator(testCatalog({ start, days: 1 }), { stem: 'bundled-retention' });
   // The operator records a sale of three days ago (its till's, entered after the fact).

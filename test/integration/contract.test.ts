@@ -12,7 +12,7 @@ import * as bookingKeys from '../../shared/db/booking-keys';
 import { contendedPartnerRegistration } from '../support/registration-race';
 import { addDays, wallClock } from '../../shared/core/calendar';
 import { testCatalog, tomorrow } from '../support/catalog';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
+import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator, useOwnTable } from '../support/fixtures';
 import { documentValidator, documentedResponse } from '../support/openapi';
 import { cappedMeter, usageLimitCases } from '../support/usage-limit-cases';
 import {
@@ -47,10 +47,10 @@ let request: HttpClient;
 let operator: TestOperator;
 /** The webhook routes' own partner key, so that no other case here sends webhooks. */
 let webhookKey: string;
-const start = tomorrow();
-const later = addDays(start, 3);
+const [start, later] = [tomorrow(), addDays(tomorrow(), 3)];
 
 beforeAll(async () => {
+  await useOwnTable({ tableName: 'ota-usage-contract-test' });
   operator = await createTestOperator(testCatalog({ start, days: 7, capacity: 10 }));
   webhookKey = await operator.keyWith(['ota']);
   host = await startTestHost();

@@ -1,12 +1,9 @@
 import type { LocalHost } from '../../lib/local/host';
-import { ensureTable } from '../../lib/local/table';
 import { createOperator } from '../../shared/accounts/operators';
 import { queryTimeslots } from '../../shared/catalog/repository';
 import { importCatalog, type CatalogFile, type ImportSummary } from '../../shared/catalog/import-catalog';
 import { manualClock } from '../../shared/core/clock';
-import { config, configure } from '../../shared/core/config';
-import { attributeClient } from '../../shared/db/client';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
+import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator, useOwnTable } from '../support/fixtures';
 import { octoClient, type OctoClient } from '../support/octo';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
@@ -51,8 +48,7 @@ let imported: ImportSummary;
 
 beforeAll(async () => {
   // A table of its own, whose stream this file reads for the webhook sender (as webhooks.test.ts does).
-  configure({ ...config(), tableName: 'ota-usage-daylight-saving-test', clock, webhookTargets: 'loopback-http' });
-  await ensureTable(attributeClient(), config().tableName);
+  await useOwnTable({ tableName: 'ota-usage-daylight-saving-test', clock, webhookTargets: 'loopback-http' });
   operator = await createTestOperator();
   imported = await importCatalog(operator.operatorId, catalog);
   host = await startTestHost();

@@ -11,7 +11,7 @@ import { newDelivery } from '../../shared/webhooks/events';
 import type { DeliveryItem } from '../../shared/webhooks/model';
 import { deliveryPut, putEndpoint } from '../../shared/webhooks/repository';
 import { requeueDueDeliveries } from '../../shared/webhooks/retries';
-import { createTestOperator } from '../support/fixtures';
+import { createTestOperator, useOwnTable } from '../support/fixtures';
 import { logsDuring } from '../support/logs';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 
@@ -31,8 +31,7 @@ const keys = { withoutEndpoint: '', failing: '', holding: '' };
 
 beforeAll(async () => {
   // A table of its own: what this file writes and reads on the stream is its own.
-  configure({ ...config(), tableName: 'ota-usage-stream-test', webhookTargets: 'loopback-http' });
-  await ensureTable(attributeClient(), tableName());
+  await useOwnTable({ tableName: 'ota-usage-stream-test', webhookTargets: 'loopback-http' });
   const operator = await createTestOperator();
   operatorId = operator.operatorId;
   for (const name of ['withoutEndpoint', 'failing', 'holding'] as const)

@@ -1,15 +1,12 @@
 import type { LocalHost } from '../../lib/local/host';
-import { ensureTable } from '../../lib/local/table';
 import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 import { getBooking } from '../../shared/booking/repository';
 import { cancelTimeslot } from '../../shared/booking/timeslot-cancellation';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { addDays } from '../../shared/core/calendar';
 import { manualClock } from '../../shared/core/clock';
-import { config, configure } from '../../shared/core/config';
-import { attributeClient } from '../../shared/db/client';
 import { tomorrow } from '../support/catalog';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
+import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator, useOwnTable } from '../support/fixtures';
 import { expectProblem } from '../support/problems';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
@@ -54,10 +51,10 @@ let operator: TestOperator;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  configure({ ...config(), tableName: 'ota-usage-timeslot-cancellation-test', clock, webhookTargets: 'loopback-http' });
-  await ensureTable(attributeClient(), config().tableName);
+  await useOwnTable({ tableName: 'ota-usage-timeslot-cancellation-test', clock, webhookTargets: 'loopback-http' });
   operator = await createTestOperator(catalog);
-  host = await startTestHost({ tableStream: { pollMs: 100 } });
+  // The functions' time counts on the test's clock, as the rest does: a request's cancelling is cut short only when the test moves it.
+  host = await startTestHost({ clock, tableStream: { pollMs: 100 } });
   request = httpClient(host);
   receiver = await startWebhookReceiver();
 });

@@ -3,13 +3,12 @@ import type { EventBridgeEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import type { LocalHost } from '../../lib/local/host';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local';
-import { ensureTable } from '../../lib/local/table';
 import { eventRules } from '../../shared/api/event-rules';
-import { config, configure } from '../../shared/core/config';
+import { config } from '../../shared/core/config';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { attributeClient, documentClient } from '../../shared/db/client';
+import { documentClient } from '../../shared/db/client';
 import * as webhookKeys from '../../shared/db/webhook-keys';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from '../support/fixtures';
+import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator, useOwnTable } from '../support/fixtures';
 import { logsDuring } from '../support/logs';
 import { expectProblem } from '../support/problems';
 import { limitsClient, usageClient, USAGE_WEBHOOK } from '../support/usage';
@@ -36,8 +35,7 @@ beforeAll(async () => {
   // A DynamoDB Local of its own, its stream this file's to read: the run's shared one, carrying every other file's items and
   // stream records, answers the 20 concurrent batches' transactions one after another so slowly that they pass the functions' 10 s.
   dynamo = await startDynamoDbLocal();
-  configure({ ...config(), tableName: 'ota-usage-limit-alerts-test', dynamoEndpoint: dynamo.endpoint, webhookTargets: 'loopback-http' });
-  await ensureTable(attributeClient(), config().tableName);
+  await useOwnTable({ tableName: 'ota-usage-limit-alerts-test', dynamoEndpoint: dynamo.endpoint, webhookTargets: 'loopback-http' });
   host = await startTestHost();
   request = httpClient(host);
   receiver = await startWebhookReceiver();

@@ -1,4 +1,7 @@
 import type { LocalHost } from '../../lib/local/host';
+import { manualClock } from '../../shared/core/clock';
+import { config, configure } from '../../shared/core/config';
+import type * as ConfigModule from '../../shared/core/config';
 import type * as RecordUsageModule from '../../shared/usage/record-usage';
 import { createTestOperator, httpClient, startTestHost, type HttpClient } from '../support/fixtures';
 import { expectProblem } from '../support/problems';
@@ -14,15 +17,19 @@ import { at, limitsClient, METERS, usageClient } from '../support/usage';
  */
 let host: LocalHost;
 let request: HttpClient;
+/** Noon on the 15th of this month, standing still: the month's limits and the summaries' days hold however long the file runs, past midnight or a month's end. */
+const now = new Date();
+const clock = manualClock(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 15, 12)));
 
 beforeAll(async () => {
-  host = await startTestHost();
+  configure({ ...config(), clock });
+  host = await startTestHost({ clock });
   request = httpClient(host);
 });
 
 afterAll(() => host.close());
 
-const today = new Date().toISOString().slice(0, 10);
+const today = clock().toISOString().slice(0, 10);
 const month = today.slice(0, 7);
 
 async function setUp(stem: string, limit: Record<string, unknown>) {
@@ -131,6 +138,7 @@ describe('a process that knew the meter before its limit changed', () => {
     // Another process: its own copy of the domain code, whose memory of the meter's limits is its own.
     let other!: typeof RecordUsageModule;
     jest.isolateModules(() => {
+      jest.requireActual<typeof ConfigModule>('../../shared/core/config').configure({ ...config(), clock });
       other = jest.requireActual<typeof RecordUsageModule>('../../shared/usage/record-usage');
     });
     const record = async (Usage: number) => {

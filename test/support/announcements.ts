@@ -1,12 +1,9 @@
 import type { LocalHost } from '../../lib/local/host';
-import { ensureTable } from '../../lib/local/table';
 import { timeslotStatus, vacanciesOf } from '../../shared/catalog/availability';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { getTimeslot } from '../../shared/catalog/repository';
 import { manualClock } from '../../shared/core/clock';
-import { config, configure } from '../../shared/core/config';
-import { attributeClient } from '../../shared/db/client';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from './fixtures';
+import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator, useOwnTable } from './fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 /**
@@ -35,8 +32,7 @@ export function announcementWorld(tableName: string, catalog: CatalogFile) {
   }
 
   beforeAll(async () => {
-    configure({ ...config(), tableName, clock: world.clock, webhookTargets: 'loopback-http' });
-    await ensureTable(attributeClient(), config().tableName);
+    await useOwnTable({ tableName, clock: world.clock, webhookTargets: 'loopback-http' });
     world.operator = await createTestOperator(catalog);
     world.host = await startTestHost();
     world.request = httpClient(world.host);

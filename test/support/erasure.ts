@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalHost } from '../../lib/local/host';
-import { ensureTable } from '../../lib/local/table';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { addDays } from '../../shared/core/calendar';
 import { manualClock } from '../../shared/core/clock';
-import { config, configure } from '../../shared/core/config';
-import { attributeClient, documentClient, tableName } from '../../shared/db/client';
+import { documentClient, tableName } from '../../shared/db/client';
 import { tableDesign } from '../../shared/db/table-design';
 import { testCatalog, tomorrow } from './catalog';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from './fixtures';
+import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator, useOwnTable } from './fixtures';
 import { octoCatalog, octoClient, type OctoClient } from './octo';
 
 export const ERASURE = '/api/v2/bookings/erasure';
@@ -63,8 +61,7 @@ export function erasureWorld(table: string) {
   const clock = manualClock(new Date());
 
   beforeAll(async () => {
-    configure({ ...config(), tableName: table, clock, webhookTargets: 'loopback-http' });
-    await ensureTable(attributeClient(), config().tableName);
+    await useOwnTable({ tableName: table, clock, webhookTargets: 'loopback-http' });
     world.operator = await createTestOperator(erasureCatalog(start));
     world.other = await createTestOperator(erasureCatalog(start));
     world.host = await startTestHost();

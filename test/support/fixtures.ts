@@ -5,6 +5,9 @@ import { SCOPES, type Scope } from '../../shared/accounts/scopes';
 import { importCatalog, type CatalogFile } from '../../shared/catalog/import-catalog';
 import { createOperator } from '../../shared/accounts/operators';
 import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../lib/local/host';
+import { ensureTable } from '../../lib/local/table';
+import { config, configure, type Config } from '../../shared/core/config';
+import { attributeClient } from '../../shared/db/client';
 
 /** A fresh operator ID, so that every test file (and test) has a tenant of its own in the shared table. */
 export const uniqueOperatorId = (stem = 'op') => `${stem}-${randomBytes(5).toString('hex')}`;
@@ -54,6 +57,15 @@ export function httpClient(host: LocalHost) {
 export type HttpClient = ReturnType<typeof httpClient>;
 
 /** Starts the local host on a free port; tests that move time pass a clock. */
+/**
+ * The test file's own table (made if missing), with `settings` beside: what
+ * the file writes, and reads back on the table's stream, is its own.
+ */
+export async function useOwnTable(settings: Partial<Config> & Pick<Config, 'tableName'>): Promise<void> {
+  configure({ ...config(), ...settings });
+  await ensureTable(attributeClient(), config().tableName);
+}
+
 export const startTestHost = (options: LocalHostOptions = {}) => startLocalHost(options);
 
 /** A port nothing listens on at the moment (the system's choice of a free one). */

@@ -1,12 +1,9 @@
 import type { LocalHost } from '../../lib/local/host';
-import { ensureTable } from '../../lib/local/table';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { addDays } from '../../shared/core/calendar';
 import { manualClock } from '../../shared/core/clock';
-import { config, configure } from '../../shared/core/config';
-import { attributeClient } from '../../shared/db/client';
 import { tomorrow } from './catalog';
-import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator } from './fixtures';
+import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator, useOwnTable } from './fixtures';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from './webhook-receiver';
 
 export const BOOKING = '/api/v2/ota/marketplace/booking';
@@ -60,8 +57,7 @@ export function webhookWorld(table: string) {
   const world = {} as { host: LocalHost; request: HttpClient; operator: TestOperator; receiver: WebhookReceiver };
 
   beforeAll(async () => {
-    configure({ ...config(), tableName: table, clock, webhookTargets: 'loopback-http' });
-    await ensureTable(attributeClient(), config().tableName);
+    await useOwnTable({ tableName: table, clock, webhookTargets: 'loopback-http' });
     world.operator = await createTestOperator(catalog);
     world.host = await startTestHost({ tableStream: { pollMs: 100, lanePerItem: true } });
     world.request = httpClient(world.host);
