@@ -32,8 +32,8 @@ let request: HttpClient;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  // A DynamoDB Local of its own, its stream this file's to read: the run's shared one, carrying every other file's items and
-  // stream records, answers the 20 concurrent batches' transactions one after another so slowly that they pass the functions' 10 s.
+  // A DynamoDB Local of its own, its stream this file's to read: the 20 concurrent batches' transactions must each end within the
+  // functions' 10 s, however much other files wrote to the run's shared one before.
   dynamo = await startDynamoDbLocal();
   await useOwnTable({ tableName: 'ota-usage-limit-alerts-test', dynamoEndpoint: dynamo.endpoint, webhookTargets: 'loopback-http' });
   host = await startTestHost();

@@ -1,3 +1,4 @@
+import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { LOCAL_CREDENTIALS } from '../../lib/local/defaults';
 import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { ensureTable } from '../../lib/local/table';
@@ -22,6 +23,9 @@ export default async function globalSetup(): Promise<void> {
   });
   const client = localClient(dynamo.endpoint);
   await ensureTable(client, 'ota-usage-test');
+  // No file reads this table's stream (those that do have tables of their own), and DynamoDB Local keeps every record
+  // of a stream, never trimming it: each write in the run, to any table, grew slower as they piled up (3x an update).
+  await client.send(new UpdateTableCommand({ TableName: 'ota-usage-test', StreamSpecification: { StreamEnabled: false } }));
   client.destroy();
   (globalThis as { __dynamoLocal?: DynamoDbLocal }).__dynamoLocal = dynamo;
 }
