@@ -1,3 +1,4 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalHost } from '../../lib/local/host';
 import { recordOperatorBooking } from '../../shared/booking/operator-bookings';
 import { getBooking } from '../../shared/booking/repository';
@@ -5,6 +6,7 @@ import { cancelTimeslot } from '../../shared/booking/timeslot-cancellation';
 import type { CatalogFile } from '../../shared/catalog/import-catalog';
 import { addDays } from '../../shared/core/calendar';
 import { manualClock } from '../../shared/core/clock';
+import { documentClient } from '../../shared/db/client';
 import { tomorrow } from '../support/catalog';
 import { createTestOperator, httpClient, startTestHost, type HttpClient, type TestOperator, useOwnTable } from '../support/fixtures';
 import { expectProblem } from '../support/problems';
@@ -212,6 +214,29 @@ describe('a cancellation stopped half-way', () => {
     expect((await Promise.all(references.map(statusOf))).every((status) => status === 'CANCELLED')).toBe(true);
     const answer = await cancel(day, '08:00', 'Storm');
     expect(answer.json.data.CancelledBookings).toEqual([...references].sort());
+  });
+
+  it("stops its request when the function's time is nearly up, answers what it cancelled, and is finished by the request sent again", async () => {
+    const day = addDays(date, 3);
+    const references = await tillBookings(day, '17:30', 40);
+    // Each transaction takes 2 of the function's 10 seconds on the host's clock: the request must stop with 3 left to answer.
+    const client = documentClient();
+    const send = client.send.bind(client);
+    jest.spyOn(client, 'send').mockImplementation((async (command: object) => {
+      if (command instanceof TransactWriteCommand) clock.advance(2_000);
+      return send(command as never);
+    }) as never);
+    const cut = await cancel(day, '17:30', 'Storm');
+    jest.restoreAllMocks();
+    expect(cut.status).toBe(200);
+    const cancelled = cut.json.data.CancelledBookings.length;
+    expect(cancelled).toBeGreaterThan(0);
+    expect(cancelled).toBeLessThan(40);
+    expect(cut.json.data.Timeslot).toMatchObject({ Closed: true, Booked: 40 - cancelled, Cancellation: { Complete: false } });
+
+    const retry = await cancel(day, '17:30', 'Storm');
+    expect(retry.json.data.Timeslot).toMatchObject({ Booked: 0, Cancellation: { Complete: true } });
+    expect(retry.json.data.CancelledBookings).toEqual([...references].sort());
   });
 
   it('is finished by the same request sent again', async () => {
